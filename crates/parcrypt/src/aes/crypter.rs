@@ -1,0 +1,249 @@
+use std::io::{self, Read, Write};
+
+use super::cbc::Cbc;
+use super::ctr::{Ctr, add_blocks};
+use super::ecb::Ecb;
+use super::{BLOCK, Error, iv16, padding};
+use crate::par::Parallelism;
+
+/// The read buffer [`Crypter::process`] uses: 8 MiB, 32 work-stealing tasks,
+/// enough for 8 threads and little enough that memory stays bounded.
+pub const DEFAULT_BUFFER: usize = 8 << 20;
+
+/// Incremental AES encryption or decryption in ECB, CBC or CTR mode, with the
+/// exact semantics of `openssl enc -aes-*-{ecb,cbc,ctr} -K … -iv …`: PKCS#7
+/// padding unless disabled, the CTR counter advanced over all 128 bits.
+///
+/// Feed it with [`Crypter::update`] and end with [`Crypter::finish`], or hand
+/// it a reader and a writer with [`Crypter::process`]. Only whole blocks are
+/// processed as they arrive; up to one block (padded decryption: up to two) is
+/// held back until more input or the end.
+///
+/// Safe constructors here give CBC with padding and CTR; ECB and unpadded CBC
+/// come from [`crate::hazmat`].
+///
+/// # Examples
+/// ```
+/// use parcrypt::{aes::Crypter, par::Parallelism};
+/// let par = Parallelism::default();
+/// let (key, iv) = ([9u8; 32], [0u8; 16]);
+/// let mut enc = Crypter::cbc_encrypt(&key, &iv)?;
+/// let mut ct = Vec::new();
+/// enc.update(b"hello, ", &mut ct, &par);
+/// enc.update(b"world", &mut ct, &par);
+/// enc.finish(&mut ct)?;
+/// let mut pt = Vec::new();
+/// Crypter::cbc_decrypt(&key, &iv)?.process(&ct[..], &mut pt, &par)?;
+/// assert_eq!(pt, b"hello, world");
+/// # Ok::<(), parcrypt::aes::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Crypter {
+    engine: Engine,
+    padded: bool,
+    /// Input not yet processed: fewer than one block, or the held-back last
+    /// block of a padded decryption.
+    pending: Vec<u8>,
+}
+
+#[derive(Debug)]
+enum Engine {
+    EcbEncrypt(Ecb),
+    EcbDecrypt(Ecb),
+    CbcEncrypt(Cbc, [u8; BLOCK]),
+    CbcDecrypt(Cbc, [u8; BLOCK]),
+    Ctr(Ctr, [u8; BLOCK]),
+}
+
+impl Crypter {
+    /// CBC encryption with PKCS#7 padding.
+    ///
+    /// # Errors
+    /// [`Error::KeyLength`], [`Error::IvLength`].
+    pub fn cbc_encrypt(key: &[u8], iv: &[u8]) -> Result<Self, Error> {
+        Self::cbc(key, iv, true, true)
+    }
+
+    /// CBC decryption with PKCS#7 padding.
+    ///
+    /// # Errors
+    /// [`Error::KeyLength`], [`Error::IvLength`].
+    pub fn cbc_decrypt(key: &[u8], iv: &[u8]) -> Result<Self, Error> {
+        Self::cbc(key, iv, false, true)
+    }
+
+    /// CTR mode (encryption and decryption are the same); `counter` is the
+    /// 16-byte initial counter block.
+    ///
+    /// # Errors
+    /// [`Error::KeyLength`], [`Error::IvLength`].
+    pub fn ctr(key: &[u8], counter: &[u8]) -> Result<Self, Error> {
+        let counter = iv16(counter)?;
+        Ok(Self::new(Engine::Ctr(Ctr::new(key)?, counter), false))
+    }
+
+    pub(crate) fn cbc(key: &[u8], iv: &[u8], encrypt: bool, padded: bool) -> Result<Self, Error> {
+        let iv = iv16(iv)?;
+        let cbc = Cbc::new(key)?;
+        let engine = if encrypt { Engine::CbcEncrypt(cbc, iv) } else { Engine::CbcDecrypt(cbc, iv) };
+        Ok(Self::new(engine, padded))
+    }
+
+    pub(crate) fn ecb(key: &[u8], encrypt: bool, padded: bool) -> Result<Self, Error> {
+        let ecb = Ecb::new(key)?;
+        let engine = if encrypt { Engine::EcbEncrypt(ecb) } else { Engine::EcbDecrypt(ecb) };
+        Ok(Self::new(engine, padded))
+    }
+
+    fn new(engine: Engine, padded: bool) -> Self {
+        Crypter {
+            engine,
+            padded,
+            pending: Vec::with_capacity(2 * BLOCK),
+        }
+    }
+
+    fn is_padded_decryption(&self) -> bool {
+        self.padded && matches!(self.engine, Engine::EcbDecrypt(_) | Engine::CbcDecrypt(..))
+    }
+
+    /// How many of `len` available bytes must wait for more input.
+    fn hold_back(&self, len: usize) -> usize {
+        match len % BLOCK {
+            // The last block of a padded decryption is only unpadded at the end.
+            0 if self.is_padded_decryption() => len.min(BLOCK),
+            partial => partial,
+        }
+    }
+
+    /// Transforms whole blocks in place and advances the chaining state.
+    fn blocks(&mut self, data: &mut [u8], par: &Parallelism) {
+        debug_assert!(data.len() % BLOCK == 0);
+        match &mut self.engine {
+            Engine::EcbEncrypt(ecb) => ecb.encrypt_blocks(data, par),
+            Engine::EcbDecrypt(ecb) => ecb.decrypt_blocks(data, par),
+            Engine::CbcEncrypt(cbc, iv) => cbc.encrypt_blocks(iv, data),
+            Engine::CbcDecrypt(cbc, iv) => cbc.decrypt_blocks(iv, data, par),
+            Engine::Ctr(ctr, counter) => {
+                ctr.apply_keystream(counter, data, par);
+                *counter = add_blocks(counter, (data.len() / BLOCK) as u128);
+            }
+        }
+    }
+
+    /// Processes `input`, appending whatever output is ready to `output`.
+    pub fn update(&mut self, input: &[u8], output: &mut Vec<u8>, par: &Parallelism) {
+        let start = output.len();
+        output.extend_from_slice(&self.pending);
+        output.extend_from_slice(input);
+        let ready = output.len() - start - self.hold_back(output.len() - start);
+        self.pending.clear();
+        self.pending.extend_from_slice(&output[start + ready..]);
+        output.truncate(start + ready);
+        self.blocks(&mut output[start..], par);
+    }
+
+    /// Ends the message, appending the last output (padding added or checked).
+    ///
+    /// # Errors
+    /// [`Error::NotBlockAligned`] if unpadded ECB/CBC input, or any ECB/CBC
+    /// ciphertext, was not whole blocks; [`Error::Decrypt`] if the padding of a
+    /// decrypted message is wrong (or the ciphertext was empty).
+    pub fn finish(mut self, output: &mut Vec<u8>) -> Result<(), Error> {
+        let mut tail = std::mem::take(&mut self.pending);
+        let seq = Parallelism::sequential();
+        match &mut self.engine {
+            Engine::Ctr(ctr, counter) => {
+                ctr.apply_keystream(counter, &mut tail, &seq);
+                output.extend_from_slice(&tail);
+                return Ok(());
+            }
+            Engine::EcbEncrypt(_) | Engine::CbcEncrypt(..) if self.padded => {
+                tail = padding::pad(&tail);
+            }
+            _ => {}
+        }
+        if tail.len() % BLOCK != 0 {
+            return Err(Error::NotBlockAligned);
+        }
+        self.blocks(&mut tail, &seq);
+        if self.is_padded_decryption() {
+            let keep = padding::unpadded_len(&tail).ok_or(Error::Decrypt)?;
+            tail.truncate(keep);
+        }
+        output.extend_from_slice(&tail);
+        Ok(())
+    }
+
+    /// Streams `input` to `output` through this crypter in bounded memory
+    /// ([`DEFAULT_BUFFER`] plus a block) and ends the message. Returns the
+    /// number of bytes written.
+    ///
+    /// Whatever was processed before an error has already been written: for a
+    /// CBC/ECB decryption with bad padding, all but the last block. Callers
+    /// writing files should write to a temporary file and keep it only on
+    /// success (the CLI does).
+    ///
+    /// # Errors
+    /// As [`Crypter::finish`], plus [`Error::Io`] from the reader or writer.
+    pub fn process(self, input: impl Read, output: impl Write, par: &Parallelism) -> Result<u64, Error> {
+        self.process_with(input, output, par, DEFAULT_BUFFER, |_| {})
+    }
+
+    /// [`Crypter::process`] with a chosen buffer size (rounded up to whole
+    /// blocks, at least two) and a callback told of each chunk of input consumed
+    /// (for progress bars).
+    ///
+    /// # Errors
+    /// As [`Crypter::process`].
+    pub fn process_with(
+        mut self,
+        mut input: impl Read,
+        mut output: impl Write,
+        par: &Parallelism,
+        buffer: usize,
+        mut progress: impl FnMut(usize),
+    ) -> Result<u64, Error> {
+        let size = buffer.div_ceil(BLOCK).max(2) * BLOCK;
+        let mut buf = vec![0u8; size];
+        let mut filled = self.pending.len();
+        buf[..filled].copy_from_slice(&self.pending);
+        self.pending.clear();
+        let mut written = 0u64;
+        loop {
+            let (n, eof) = read_full(&mut input, &mut buf[filled..])?;
+            progress(n);
+            filled += n;
+            let ready = filled - self.hold_back(filled);
+            self.blocks(&mut buf[..ready], par);
+            output.write_all(&buf[..ready])?;
+            written += ready as u64;
+            buf.copy_within(ready..filled, 0);
+            filled -= ready;
+            if eof {
+                break;
+            }
+        }
+        self.pending = buf[..filled].to_vec();
+        let mut last = Vec::with_capacity(2 * BLOCK);
+        self.finish(&mut last)?;
+        output.write_all(&last)?;
+        output.flush()?;
+        Ok(written + last.len() as u64)
+    }
+}
+
+/// Reads until `buf` is full or the input ends; returns the count and whether
+/// the input ended.
+fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<(usize, bool)> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => return Ok((n, true)),
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((n, false))
+}

@@ -1,0 +1,104 @@
+use zeroize::Zeroizing;
+
+use super::{BLOCK, Error, GRAIN, check_key, padding};
+use crate::ffi::{self, Direction};
+use crate::par::Parallelism;
+
+/// ☠ Raw AES-ECB: every block is encrypted on its own, so equal plaintext
+/// blocks give equal ciphertext blocks and patterns show through. For
+/// compatibility and study only; lives in [`crate::hazmat`].
+///
+/// Every block is independent, so any cut of the input parallelizes.
+///
+/// # Examples
+/// ```
+/// use parcrypt::{hazmat::Ecb, par::Parallelism};
+/// let ecb = Ecb::new(&[0u8; 16])?;
+/// let par = Parallelism::default();
+/// let ct = ecb.encrypt(b"same block 16 B!same block 16 B!", &par);
+/// assert_eq!(ct[..16], ct[16..32]); // the weakness, visible
+/// # Ok::<(), parcrypt::aes::Error>(())
+/// ```
+pub struct Ecb {
+    key: Zeroizing<Vec<u8>>,
+}
+
+impl std::fmt::Debug for Ecb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Ecb").finish_non_exhaustive()
+    }
+}
+
+impl Ecb {
+    /// Keeps `key` (16, 24 or 32 bytes); it is wiped on drop.
+    ///
+    /// # Errors
+    /// [`Error::KeyLength`] for any other key length.
+    pub fn new(key: &[u8]) -> Result<Self, Error> {
+        check_key(key)?;
+        Ok(Ecb {
+            key: Zeroizing::new(key.to_vec()),
+        })
+    }
+
+    /// Encrypts with PKCS#7 padding.
+    pub fn encrypt(&self, plaintext: &[u8], par: &Parallelism) -> Vec<u8> {
+        let mut data = padding::pad(plaintext);
+        self.encrypt_blocks(&mut data, par);
+        data
+    }
+
+    /// Decrypts and removes PKCS#7 padding.
+    ///
+    /// # Errors
+    /// [`Error::NotBlockAligned`] if the ciphertext is not whole blocks;
+    /// [`Error::Decrypt`] for an empty ciphertext or bad padding.
+    pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
+        if ciphertext.len() % BLOCK != 0 {
+            return Err(Error::NotBlockAligned);
+        }
+        let mut data = ciphertext.to_vec();
+        self.decrypt_blocks(&mut data, par);
+        let keep = padding::unpadded_len(&data).ok_or(Error::Decrypt)?;
+        data.truncate(keep);
+        Ok(data)
+    }
+
+    /// Encrypts whole blocks in place, without padding.
+    ///
+    /// # Errors
+    /// [`Error::NotBlockAligned`] if `data` is not whole blocks.
+    pub fn encrypt_blocks_checked(&self, data: &mut [u8], par: &Parallelism) -> Result<(), Error> {
+        if data.len() % BLOCK != 0 {
+            return Err(Error::NotBlockAligned);
+        }
+        self.encrypt_blocks(data, par);
+        Ok(())
+    }
+
+    /// Decrypts whole blocks in place, without padding.
+    ///
+    /// # Errors
+    /// [`Error::NotBlockAligned`] if `data` is not whole blocks.
+    pub fn decrypt_blocks_checked(&self, data: &mut [u8], par: &Parallelism) -> Result<(), Error> {
+        if data.len() % BLOCK != 0 {
+            return Err(Error::NotBlockAligned);
+        }
+        self.decrypt_blocks(data, par);
+        Ok(())
+    }
+
+    pub(crate) fn encrypt_blocks(&self, data: &mut [u8], par: &Parallelism) {
+        self.run(Direction::Encrypt, data, par);
+    }
+
+    pub(crate) fn decrypt_blocks(&self, data: &mut [u8], par: &Parallelism) {
+        self.run(Direction::Decrypt, data, par);
+    }
+
+    fn run(&self, direction: Direction, data: &mut [u8], par: &Parallelism) {
+        par.for_each_mut(data, &GRAIN, |_, _, part| {
+            ffi::aes_ecb_in_place(&self.key, direction, part);
+        });
+    }
+}

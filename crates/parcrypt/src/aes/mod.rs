@@ -1,0 +1,87 @@
+//! AES in ECB, CBC and CTR modes, parallel where the mode allows it.
+//!
+//! - [`Ctr`]: every 16-byte block has its own counter value, so any part of
+//!   the input can be processed by seeking the 128-bit big-endian counter.
+//! - [`Cbc`]: decryption of block *i* needs only ciphertext blocks *i* and
+//!   *i − 1*, both known up front, so it parallelizes; encryption needs the
+//!   previous *ciphertext* block, which does not exist until it is computed, so
+//!   it is serial by nature (see `README.md` beside this file).
+//! - ECB lives in [`crate::hazmat`]: equal plaintext blocks give equal
+//!   ciphertext blocks.
+//!
+//! [`Crypter`] streams any of them over readers and writers in bounded memory,
+//! byte-compatible with `openssl enc -K … -iv …` (no salt header).
+//!
+//! The block cipher itself is AWS-LC's (AES-NI/VAES, constant-time), through
+//! `aws-lc-rs` for CBC and CTR and through EVP for ECB (see `crate::ffi`).
+
+mod cbc;
+mod crypter;
+mod ctr;
+pub(crate) mod ecb;
+mod padding;
+
+pub use cbc::Cbc;
+pub use crypter::{Crypter, DEFAULT_BUFFER};
+pub use ctr::Ctr;
+
+use crate::par::Grain;
+
+/// The AES block size in bytes.
+pub const BLOCK: usize = 16;
+
+/// How AES work is cut across threads.
+///
+/// Below 2 × `min_part` (128 KiB) everything stays on the calling thread:
+/// waking a pool costs 5–20 µs here, about what AES-CTR does to 64 KiB on one
+/// core, so smaller inputs cannot gain. Work-stealing tasks are 256 KiB: small
+/// enough to balance, large enough that scheduling is noise (measured in
+/// `par/README.md`).
+pub const GRAIN: Grain = Grain {
+    unit: BLOCK,
+    min_part: 64 * 1024,
+    task: 256 * 1024,
+};
+
+/// What can go wrong with AES.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The key is not 16, 24 or 32 bytes.
+    #[error("AES key must be 16, 24 or 32 bytes (AES-128/192/256), got {0} bytes")]
+    KeyLength(usize),
+    /// The IV or initial counter block is not 16 bytes.
+    #[error("IV must be 16 bytes, got {0} bytes")]
+    IvLength(usize),
+    /// Input that must be whole blocks is not.
+    #[error("input is not a whole number of 16-byte blocks")]
+    NotBlockAligned,
+    /// Decryption failed: wrong key, IV, or damaged ciphertext. Deliberately
+    /// says nothing more (no padding oracle).
+    #[error("decryption failed (wrong key or IV, or corrupted ciphertext)")]
+    Decrypt,
+    /// Reading input or writing output failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Checks an AES key length.
+pub(crate) fn check_key(key: &[u8]) -> Result<&'static aws_lc_rs::cipher::Algorithm, Error> {
+    use aws_lc_rs::cipher::{AES_128, AES_192, AES_256};
+    match key.len() {
+        16 => Ok(&AES_128),
+        24 => Ok(&AES_192),
+        32 => Ok(&AES_256),
+        n => Err(Error::KeyLength(n)),
+    }
+}
+
+/// Reads a 16-byte IV or counter block.
+pub(crate) fn iv16(iv: &[u8]) -> Result<[u8; BLOCK], Error> {
+    iv.try_into().map_err(|_| Error::IvLength(iv.len()))
+}
+
+fn unbound(key: &[u8]) -> Result<aws_lc_rs::cipher::UnboundCipherKey, Error> {
+    let alg = check_key(key)?;
+    aws_lc_rs::cipher::UnboundCipherKey::new(alg, key).map_err(|_| Error::KeyLength(key.len()))
+}

@@ -1,0 +1,20 @@
+//! parcrypt: multi-core cryptography.
+//!
+//! parcrypt is the parallel layer over vetted primitives (AWS-LC): the block
+//! cipher, hashes and big-number arithmetic come from the backend; parcrypt
+//! cuts the work across cores, one code path per algorithm driven by a
+//! [`par::Parallelism`], and implements the formats around it.
+//!
+//! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
+//! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
+//! - [`hazmat`]: raw ECB and unpadded modes.
+//!
+//! Every strategy and thread count gives byte-identical output; the sequential
+//! strategy is the reference.
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod aes;
+mod ffi;
+pub mod hazmat;
+pub mod par;

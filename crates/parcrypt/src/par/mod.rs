@@ -1,0 +1,413 @@
+//! How parallel work is cut up and scheduled.
+//!
+//! Every parallel algorithm in parcrypt is written once, as a function that
+//! processes one contiguous *part* of its input. A [`Parallelism`] decides how
+//! the input is cut into parts (a [`Plan`]) and who runs them:
+//!
+//! - [`Strategy::Sequential`]: one part, run on the calling thread. This is the
+//!   reference implementation every other strategy is tested against.
+//! - [`Strategy::Static`]: `threads` near-equal parts cut up front; worker *i*
+//!   of a persistent team of `threads` threads runs part *i* (OpenMP's
+//!   `schedule(static)`, the papers' "Executor" style).
+//! - [`Strategy::WorkStealing`]: many fixed-size tasks scheduled on a rayon pool
+//!   of `threads` workers (the papers' ForkJoin / dynamic mapping).
+//!
+//! Teams and pools are built once per thread count and reused for the life of
+//! the process; no thread is spawned per call.
+//!
+//! Inputs shorter than two [`Grain::min_part`]s stay on the calling thread
+//! whatever the strategy, so the parallel path never costs more than the
+//! sequential one on small inputs. See `README.md` beside this file for how
+//! the grains were measured.
+
+use std::fmt;
+use std::ops::Range;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use rayon::prelude::*;
+
+/// How work is scheduled across threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Strategy {
+    /// One thread; the reference implementation.
+    Sequential,
+    /// One near-equal part per thread, cut up front.
+    Static,
+    /// Fixed-size tasks on a work-stealing pool.
+    WorkStealing,
+}
+
+impl Strategy {
+    /// All strategies, in the order reports list them.
+    pub const ALL: [Strategy; 3] = [Strategy::Sequential, Strategy::Static, Strategy::WorkStealing];
+
+    /// The short name used on the command line and in reports: `seq`, `static`, `steal`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Sequential => "seq",
+            Strategy::Static => "static",
+            Strategy::WorkStealing => "steal",
+        }
+    }
+}
+
+impl fmt::Display for Strategy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error for a strategy name that is not `seq`, `static` or `steal`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown strategy {0:?} (expected seq, static or steal)")]
+pub struct UnknownStrategy(pub String);
+
+impl FromStr for Strategy {
+    type Err = UnknownStrategy;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "seq" | "sequential" => Ok(Strategy::Sequential),
+            "static" => Ok(Strategy::Static),
+            "steal" | "work-stealing" | "workstealing" => Ok(Strategy::WorkStealing),
+            other => Err(UnknownStrategy(other.to_owned())),
+        }
+    }
+}
+
+/// A thread count and a strategy: everything an algorithm needs to know about
+/// how to run in parallel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Parallelism {
+    /// Number of worker threads (at least 1).
+    pub threads: usize,
+    /// How work is cut up and scheduled.
+    pub strategy: Strategy,
+}
+
+impl Default for Parallelism {
+    /// Work stealing on all available cores.
+    fn default() -> Self {
+        Parallelism::new(available_threads(), Strategy::WorkStealing)
+    }
+}
+
+/// The number of threads the machine offers (1 if it cannot tell).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// How an algorithm wants its input cut. All sizes are in elements of the
+/// slice being processed (bytes for ciphers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grain {
+    /// Parts start at multiples of this (the cipher block size, say).
+    pub unit: usize,
+    /// The smallest part worth handing to another thread. Inputs shorter than
+    /// twice this run as one part on the calling thread.
+    pub min_part: usize,
+    /// The task size for [`Strategy::WorkStealing`].
+    pub task: usize,
+}
+
+impl Grain {
+    fn align_up(&self, n: usize) -> usize {
+        n.div_ceil(self.unit.max(1)) * self.unit.max(1)
+    }
+}
+
+/// The parts an input of a given length is cut into, in order; they cover the
+/// input exactly and do not overlap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    parts: Vec<Range<usize>>,
+    run: Run,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    Inline,
+    Team(usize),
+    Pool(usize),
+}
+
+impl Plan {
+    /// The parts, in input order.
+    pub fn parts(&self) -> &[Range<usize>] {
+        &self.parts
+    }
+
+    /// Whether the plan runs on more than the calling thread.
+    pub fn is_parallel(&self) -> bool {
+        self.run != Run::Inline
+    }
+}
+
+impl Parallelism {
+    /// `threads` workers (0 is taken as 1) scheduled by `strategy`.
+    pub fn new(threads: usize, strategy: Strategy) -> Self {
+        Parallelism {
+            threads: threads.max(1),
+            strategy,
+        }
+    }
+
+    /// The sequential reference: one thread.
+    pub fn sequential() -> Self {
+        Parallelism::new(1, Strategy::Sequential)
+    }
+
+    /// Cuts an input of `len` elements into parts for this strategy.
+    pub fn plan(&self, len: usize, grain: &Grain) -> Plan {
+        let min_part = grain.align_up(grain.min_part.max(1));
+        let inline = Plan {
+            parts: vec![0..len],
+            run: Run::Inline,
+        };
+        if self.strategy == Strategy::Sequential || self.threads == 1 || len < 2 * min_part {
+            return inline;
+        }
+        match self.strategy {
+            Strategy::Sequential => inline,
+            Strategy::Static => {
+                let n = self.threads.min(len / min_part).max(1);
+                Plan {
+                    parts: near_equal_parts(len, n, grain.unit.max(1)),
+                    run: Run::Team(self.threads),
+                }
+            }
+            Strategy::WorkStealing => {
+                // Fixed-size tasks, but never so few that a worker idles: an
+                // input shorter than threads × task is cut into one task per
+                // worker instead.
+                let even = grain.align_up(len.div_ceil(self.threads));
+                let task = grain.align_up(grain.task.max(1)).min(even).max(min_part);
+                let parts = (0..len.div_ceil(task))
+                    .map(|i| i * task..((i + 1) * task).min(len))
+                    .collect();
+                Plan {
+                    parts,
+                    run: Run::Pool(self.threads),
+                }
+            }
+        }
+    }
+
+    /// Runs `f(part_index, offset, part)` on every part of `data`, cut by
+    /// `grain`, and returns when all are done.
+    pub fn for_each_mut<T, F>(&self, data: &mut [T], grain: &Grain, f: F)
+    where
+        T: Send,
+        F: Fn(usize, usize, &mut [T]) + Sync,
+    {
+        let plan = self.plan(data.len(), grain);
+        self.run_mut(&plan, data, f);
+    }
+
+    /// Runs `f(part_index, offset, part)` on every part of `data` as cut by
+    /// `plan` (which must have been made for `data.len()` elements).
+    ///
+    /// Use this instead of [`Parallelism::for_each_mut`] when the work needs
+    /// something from each part boundary before any part is changed (CBC
+    /// decryption needs the ciphertext block before each part).
+    ///
+    /// # Panics
+    /// If the plan does not cover `data` exactly, or if `f` panics.
+    pub fn run_mut<T, F>(&self, plan: &Plan, data: &mut [T], f: F)
+    where
+        T: Send,
+        F: Fn(usize, usize, &mut [T]) + Sync,
+    {
+        assert_eq!(
+            plan.parts.last().map_or(0, |r| r.end),
+            data.len(),
+            "plan made for another length"
+        );
+        let mut pieces = Vec::with_capacity(plan.parts.len());
+        let mut rest = data;
+        for range in &plan.parts {
+            let (head, tail) = rest.split_at_mut(range.len());
+            pieces.push((range.start, head));
+            rest = tail;
+        }
+        execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece));
+    }
+
+    /// Computes `f(part_index, offset, part)` for every part of `data` and
+    /// returns the results in input order.
+    pub fn map<T, R, F>(&self, data: &[T], grain: &Grain, f: F) -> Vec<R>
+    where
+        T: Sync,
+        R: Send,
+        F: Fn(usize, usize, &[T]) -> R + Sync,
+    {
+        let plan = self.plan(data.len(), grain);
+        let pieces = plan
+            .parts
+            .iter()
+            .map(|r| (r.start, &data[r.clone()]))
+            .collect();
+        execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece))
+    }
+}
+
+/// Cuts `len` into `n` parts whose lengths are multiples of `unit` (except the
+/// last) and differ by at most one unit.
+fn near_equal_parts(len: usize, n: usize, unit: usize) -> Vec<Range<usize>> {
+    let units = len.div_ceil(unit);
+    let n = n.min(units).max(1);
+    let (base, extra) = (units / n, units % n);
+    let mut start = 0;
+    (0..n)
+        .map(|i| {
+            let end = (start + (base + usize::from(i < extra)) * unit).min(len);
+            let range = start..end;
+            start = end;
+            range
+        })
+        .collect()
+}
+
+/// Runs `f(i, piece)` for every piece as `run` says, returning the results in
+/// piece order.
+fn execute<P, R, F>(run: Run, pieces: Vec<P>, f: F) -> Vec<R>
+where
+    P: Send,
+    R: Send,
+    F: Fn(usize, P) -> R + Sync,
+{
+    match run {
+        Run::Inline => pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect(),
+        Run::Pool(threads) => pool(threads).install(|| {
+            pieces
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, p)| f(i, p))
+                .collect()
+        }),
+        Run::Team(threads) => {
+            // Worker i takes piece i; workers beyond the last piece return at once.
+            let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|p| Mutex::new(Some(p))).collect();
+            let results = pool(threads).broadcast(|ctx| {
+                let i = ctx.index();
+                let piece = slots
+                    .get(i)
+                    .and_then(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).take());
+                piece.map(|p| f(i, p))
+            });
+            results.into_iter().flatten().collect()
+        }
+    }
+}
+
+/// The process-wide pool with `threads` workers, built on first use.
+fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
+    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut pools = pools.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
+        return Arc::clone(p);
+    }
+    let built = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(move |i| format!("parcrypt-{threads}-{i}"))
+        .build();
+    let p = Arc::new(match built {
+        Ok(p) => p,
+        // Thread creation failing means the process is out of resources;
+        // there is no useful way to go on without workers.
+        Err(e) => panic!("cannot start {threads} worker threads: {e}"),
+    });
+    pools.push((threads, Arc::clone(&p)));
+    p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: Grain = Grain {
+        unit: 16,
+        min_part: 64,
+        task: 256,
+    };
+
+    fn covers(plan: &Plan, len: usize) {
+        let mut next = 0;
+        for r in plan.parts() {
+            assert_eq!(r.start, next);
+            assert!(r.start % 16 == 0);
+            next = r.end;
+        }
+        assert_eq!(next, len);
+    }
+
+    #[test]
+    fn plans_cover_the_input_exactly() {
+        for strategy in Strategy::ALL {
+            for threads in 1..=8 {
+                for len in [0, 1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 1000, 4096, 100_001] {
+                    let plan = Parallelism::new(threads, strategy).plan(len, &G);
+                    covers(&plan, len);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn small_inputs_stay_inline() {
+        for strategy in Strategy::ALL {
+            let plan = Parallelism::new(8, strategy).plan(127, &G);
+            assert!(!plan.is_parallel());
+            assert_eq!(plan.parts().len(), 1);
+        }
+    }
+
+    #[test]
+    fn static_cuts_one_part_per_thread() {
+        let plan = Parallelism::new(4, Strategy::Static).plan(16 * 1000, &G);
+        let lens: Vec<_> = plan.parts().iter().map(|r| r.len()).collect();
+        assert_eq!(lens, vec![4000, 4000, 4000, 4000]);
+        // 21 units over 3 threads, the last one partial.
+        let plan = Parallelism::new(3, Strategy::Static).plan(16 * 20 + 5, &G);
+        let lens: Vec<_> = plan.parts().iter().map(|r| r.len()).collect();
+        assert_eq!(lens, vec![112, 112, 101]);
+        // Too short for 3 parts of min_part: only 2.
+        let plan = Parallelism::new(3, Strategy::Static).plan(16 * 10 + 5, &G);
+        let lens: Vec<_> = plan.parts().iter().map(|r| r.len()).collect();
+        assert_eq!(lens, vec![96, 69]);
+    }
+
+    #[test]
+    fn work_stealing_uses_fixed_tasks() {
+        let plan = Parallelism::new(2, Strategy::WorkStealing).plan(2560, &G);
+        assert_eq!(plan.parts().len(), 10);
+        assert!(plan.parts().iter().all(|r| r.len() == 256));
+    }
+
+    #[test]
+    fn every_part_runs_once_with_its_offset() {
+        for strategy in Strategy::ALL {
+            for threads in [1, 2, 3, 8] {
+                let mut data = vec![0u32; 5000];
+                Parallelism::new(threads, strategy).for_each_mut(&mut data, &G, |_, offset, part| {
+                    for (j, x) in part.iter_mut().enumerate() {
+                        *x += u32::try_from(offset + j).unwrap_or(u32::MAX);
+                    }
+                });
+                assert!(data.iter().enumerate().all(|(i, &x)| x as usize == i));
+                let sums = Parallelism::new(threads, strategy).map(&data, &G, |_, _, p| p.len());
+                assert_eq!(sums.iter().sum::<usize>(), 5000);
+            }
+        }
+    }
+
+    #[test]
+    fn strategy_names_round_trip() {
+        for s in Strategy::ALL {
+            assert_eq!(s.name().parse::<Strategy>(), Ok(s));
+        }
+        assert!("fast".parse::<Strategy>().is_err());
+    }
+}
