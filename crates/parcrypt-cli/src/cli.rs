@@ -1,0 +1,169 @@
+//! Command-line definitions (DESIGN.md §5).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use parcrypt::par::{Parallelism, Strategy};
+
+/// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
+#[derive(Debug, Parser)]
+#[command(name = "parcrypt", version, about, max_term_width = 100)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Args)]
+pub struct Global {
+    /// Worker threads [default: available cores]
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// How work is scheduled across threads
+    #[arg(long, global = true, value_enum, default_value_t = StrategyArg::Steal)]
+    pub strategy: StrategyArg,
+}
+
+impl Global {
+    pub fn parallelism(&self) -> Parallelism {
+        let threads = self.threads.map_or_else(parcrypt::par::available_threads, usize::from);
+        Parallelism::new(threads, self.strategy.into())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StrategyArg {
+    /// One thread: the reference implementation
+    Seq,
+    /// One equal part per thread, cut up front
+    Static,
+    /// Fixed-size tasks on a work-stealing pool
+    Steal,
+}
+
+impl From<StrategyArg> for Strategy {
+    fn from(s: StrategyArg) -> Self {
+        match s {
+            StrategyArg::Seq => Strategy::Sequential,
+            StrategyArg::Static => Strategy::Static,
+            StrategyArg::Steal => Strategy::WorkStealing,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// AES in ECB, CBC or CTR mode, byte-identical to `openssl enc -K … -iv …`
+    Aes(AesArgs),
+    /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
+    Lab(LabArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AesArgs {
+    #[arg(value_enum)]
+    pub direction: Direction,
+    /// Block cipher mode
+    #[arg(long, value_enum)]
+    pub mode: AesMode,
+    /// Key as hex: 32, 48 or 64 digits pick AES-128, -192 or -256
+    #[arg(long, value_name = "HEX")]
+    pub key: String,
+    /// CBC: the 16-byte IV; CTR: the 16-byte initial counter block (hex)
+    #[arg(long, value_name = "HEX")]
+    pub iv: Option<String>,
+    /// ECB/CBC: no PKCS#7 padding (input must be whole 16-byte blocks)
+    #[arg(long)]
+    pub no_pad: bool,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+#[derive(Debug, Args)]
+pub struct InOut {
+    /// Input file [default: stdin]
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Output file, written atomically [default: stdout]
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Direction {
+    Encrypt,
+    Decrypt,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AesMode {
+    /// ☠ Electronic codebook: equal blocks give equal ciphertext
+    Ecb,
+    /// Cipher block chaining (decryption is parallel, encryption serial)
+    Cbc,
+    /// Counter mode, 128-bit big-endian counter
+    Ctr,
+}
+
+#[derive(Debug, Args)]
+pub struct LabArgs {
+    /// A short study (under 2 minutes on 2 cores)
+    #[arg(long)]
+    pub quick: bool,
+    /// Directory for results.csv, results.json and machine.json
+    #[arg(long, value_name = "DIR", default_value = "lab-results")]
+    pub out: PathBuf,
+    /// Only workloads matching these patterns (comma-separated; `*` matches anything)
+    #[arg(long, value_name = "PATTERN")]
+    pub only: Option<String>,
+    /// Thread counts to sweep, e.g. 1,2,4,8
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub threads_list: Option<Vec<usize>>,
+    /// Input sizes, e.g. 10,1000,1MiB,64MiB
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size)]
+    pub sizes: Option<Vec<usize>>,
+    /// Timed repeats per cell (after warm-up)
+    #[arg(long, value_name = "N")]
+    pub repeats: Option<usize>,
+}
+
+/// Parses `4096`, `4KiB`, `4k`, `64MiB`, `64M`, `1GiB`, `10kB` (decimal), …
+pub fn parse_size(s: &str) -> Result<usize, String> {
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+    let (digits, unit) = s.split_at(split);
+    let n: usize = digits.parse().map_err(|_| format!("{s:?} is not a size"))?;
+    let mult: usize = match unit.trim() {
+        "" | "B" => 1,
+        "k" | "K" | "KiB" => 1 << 10,
+        "M" | "MiB" => 1 << 20,
+        "G" | "GiB" => 1 << 30,
+        "kB" | "KB" => 1_000,
+        "MB" => 1_000_000,
+        "GB" => 1_000_000_000,
+        u => return Err(format!("unknown size unit {u:?} (use B, KiB, MiB, GiB, kB, MB, GB)")),
+    };
+    n.checked_mul(mult).ok_or_else(|| format!("{s:?} is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("10"), Ok(10));
+        assert_eq!(parse_size("16MiB"), Ok(16 << 20));
+        assert_eq!(parse_size("4k"), Ok(4096));
+        assert_eq!(parse_size("10kB"), Ok(10_000));
+        assert!(parse_size("ten").is_err());
+        assert!(parse_size("3 parsecs").is_err());
+    }
+
+    #[test]
+    fn cli_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,28 @@
+//! `parcrypt lab`: the measurement framework, run from the command line.
+
+use std::io::IsTerminal;
+
+use anyhow::Result;
+use parcrypt_lab::LabConfig;
+
+use crate::cli::LabArgs;
+use crate::error::Hint;
+
+pub fn run(args: &LabArgs) -> Result<()> {
+    let config = LabConfig {
+        quick: args.quick,
+        out_dir: args.out.clone(),
+        only: args.only.clone(),
+        threads_list: args.threads_list.clone(),
+        sizes: args.sizes.clone(),
+        repeats: args.repeats,
+        progress: std::io::stderr().is_terminal(),
+        command_line: std::env::args().collect::<Vec<_>>().join(" "),
+    };
+    if config.threads_list.as_ref().is_some_and(|t| t.contains(&0)) {
+        return Err(anyhow::anyhow!("--threads-list contains 0")).hint("thread counts start at 1").usage();
+    }
+    let summary = parcrypt_lab::run(&config).hint("see `parcrypt lab --help`")?;
+    println!("{summary}");
+    Ok(())
+}

@@ -1,0 +1,25 @@
+//! One module per command.
+
+mod aes;
+mod lab;
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+
+pub fn run(cli: Cli) -> Result<()> {
+    let par = cli.global.parallelism();
+    match cli.command {
+        Command::Aes(args) => aes::run(&args, &par),
+        Command::Lab(args) => lab::run(&args),
+    }
+}
+
+/// Decodes a hex argument, naming the flag in the error.
+pub fn hex_arg(flag: &str, value: &str) -> Result<Vec<u8>> {
+    use crate::error::Hint;
+    hex::decode(value.trim())
+        .map_err(|e| anyhow::anyhow!("--{flag} is not valid hex: {e}"))
+        .hint(format!("--{flag} takes hex digits, e.g. `openssl rand -hex 16`"))
+        .usage()
+}

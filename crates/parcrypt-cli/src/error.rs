@@ -1,0 +1,78 @@
+//! How failures reach the user: `parcrypt: <what>` on stderr, a hint line, and
+//! an exit code (1 failure, 2 usage).
+
+use std::fmt;
+
+/// A hint attached to an error, printed on its own line after it.
+#[derive(Debug)]
+pub struct HintMsg(pub String);
+
+impl fmt::Display for HintMsg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HintMsg {}
+
+/// Marks an error as a usage error (exit status 2).
+#[derive(Debug)]
+pub struct Usage;
+
+impl fmt::Display for Usage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("usage error")
+    }
+}
+
+impl std::error::Error for Usage {}
+
+/// Adds hints and usage marks to results.
+pub trait Hint<T> {
+    /// Attaches a one-line hint telling the user what to do.
+    fn hint(self, hint: impl Into<String>) -> anyhow::Result<T>;
+    /// Marks the error as caused by the command line (exit 2).
+    fn usage(self) -> anyhow::Result<T>;
+}
+
+impl<T, E: Into<anyhow::Error>> Hint<T> for Result<T, E> {
+    fn hint(self, hint: impl Into<String>) -> anyhow::Result<T> {
+        self.map_err(|e| e.into().context(HintMsg(hint.into())))
+    }
+
+    fn usage(self) -> anyhow::Result<T> {
+        self.map_err(|e| e.into().context(Usage))
+    }
+}
+
+/// Renders an error for stderr and picks the exit status.
+pub fn report(err: &anyhow::Error) -> (String, i32) {
+    // anyhow::Error::downcast_ref looks through every context layer.
+    let hint = err.downcast_ref::<HintMsg>().map(|h| h.0.clone());
+    let status = if err.downcast_ref::<Usage>().is_some() { 2 } else { 1 };
+    let mut parts: Vec<String> = Vec::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        let is_marker = text == Usage.to_string() || hint.as_deref() == Some(text.as_str());
+        // A source's text sometimes repeats inside the context above it.
+        if !is_marker && !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+    }
+    let mut msg = format!("parcrypt: {}", parts.join(": "));
+    if let Some(h) = hint {
+        msg.push_str(&format!("\n  hint: {h}"));
+    }
+    (msg, status)
+}
+
+/// Whether the error is a closed pipe on output (`parcrypt … | head`), which
+/// is not a failure.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<parcrypt::aes::Error>()
+                .is_some_and(|e| matches!(e, parcrypt::aes::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe))
+    })
+}
