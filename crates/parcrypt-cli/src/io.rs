@@ -12,7 +12,7 @@ use crate::error::Hint;
 
 /// Where input comes from: a file, or stdin for `None` and `-`.
 pub struct Input {
-    reader: Box<dyn Read>,
+    reader: Box<dyn Read + Send>,
     /// The size when known (a regular file), for progress bars.
     pub len: Option<u64>,
 }
@@ -37,7 +37,7 @@ impl Input {
 
     fn stdin() -> Self {
         Input {
-            reader: Box::new(io::stdin().lock()),
+            reader: Box::new(io::stdin()),
             len: None,
         }
     }
@@ -58,7 +58,7 @@ impl Read for Input {
 /// over it would replace the device node itself. A symbolic link is followed,
 /// so the file it points to is replaced and the link stays.
 pub enum Output {
-    Stdout(io::StdoutLock<'static>),
+    Stdout(io::Stdout),
     Special(File),
     File {
         temp: tempfile::NamedTempFile,
@@ -69,8 +69,8 @@ pub enum Output {
 impl Output {
     pub fn create(path: Option<&Path>) -> Result<Self> {
         let target = match path {
-            None => return Ok(Output::Stdout(io::stdout().lock())),
-            Some(p) if p == Path::new("-") => return Ok(Output::Stdout(io::stdout().lock())),
+            None => return Ok(Output::Stdout(io::stdout())),
+            Some(p) if p == Path::new("-") => return Ok(Output::Stdout(io::stdout())),
             Some(p) => p,
         };
         if let Ok(meta) = std::fs::metadata(target)

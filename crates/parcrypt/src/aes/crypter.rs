@@ -1,4 +1,6 @@
 use std::io::{self, Read, Write};
+use std::ops::Range;
+use std::sync::mpsc;
 
 use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
@@ -176,8 +178,12 @@ impl Crypter {
     }
 
     /// Streams `input` to `output` through this crypter in bounded memory
-    /// ([`DEFAULT_BUFFER`] plus a block) and ends the message. Returns the
+    /// (three buffers of [`DEFAULT_BUFFER`]) and ends the message. Returns the
     /// number of bytes written.
+    ///
+    /// Inputs longer than one buffer are pipelined: a reader thread fills the
+    /// next buffer and a writer thread drains the previous one while the
+    /// current one is encrypted, so I/O overlaps the cipher.
     ///
     /// Whatever was processed before an error has already been written: for a
     /// CBC/ECB decryption with bad padding, all but the last block. Callers
@@ -186,50 +192,156 @@ impl Crypter {
     ///
     /// # Errors
     /// As [`Crypter::finish`], plus [`Error::Io`] from the reader or writer.
-    pub fn process(self, input: impl Read, output: impl Write, par: &Parallelism) -> Result<u64, Error> {
+    pub fn process(
+        self,
+        input: impl Read + Send,
+        output: impl Write + Send,
+        par: &Parallelism,
+    ) -> Result<u64, Error> {
         self.process_with(input, output, par, DEFAULT_BUFFER, |_| {})
     }
 
     /// [`Crypter::process`] with a chosen buffer size (rounded up to whole
-    /// blocks, at least two) and a callback told of each chunk of input consumed
+    /// blocks, at least two) and a callback told of each chunk of input read
     /// (for progress bars).
     ///
     /// # Errors
     /// As [`Crypter::process`].
     pub fn process_with(
         mut self,
-        mut input: impl Read,
-        mut output: impl Write,
+        mut input: impl Read + Send,
+        mut output: impl Write + Send,
         par: &Parallelism,
         buffer: usize,
         mut progress: impl FnMut(usize),
     ) -> Result<u64, Error> {
         let size = buffer.div_ceil(BLOCK).max(2) * BLOCK;
-        let mut buf = vec![0u8; size];
-        let mut filled = self.pending.len();
-        buf[..filled].copy_from_slice(&self.pending);
-        self.pending.clear();
+        // Each buffer keeps HEAD bytes in front of the data read into it, where
+        // the tail held back from the previous buffer is put back.
+        let mut first = vec![0u8; HEAD + size];
+        let (n, eof) = read_full(&mut input, &mut first[HEAD..])?;
+        progress(n);
         let mut written = 0u64;
-        loop {
-            let (n, eof) = read_full(&mut input, &mut buf[filled..])?;
-            progress(n);
-            filled += n;
-            let ready = filled - self.hold_back(filled);
-            self.blocks(&mut buf[..ready], par);
-            output.write_all(&buf[..ready])?;
-            written += ready as u64;
-            buf.copy_within(ready..filled, 0);
-            filled -= ready;
-            if eof {
-                break;
-            }
+        if eof {
+            let mut tail = Tail::default();
+            let range = self.step(&mut first, n, &mut tail, par);
+            output.write_all(&first[range.clone()])?;
+            written += range.len() as u64;
+            return Ok(written + self.end(tail, output)?);
         }
-        self.pending = buf[..filled].to_vec();
+        std::thread::scope(|scope| {
+            let (free_tx, free_rx) = mpsc::sync_channel::<Vec<u8>>(PIPELINE);
+            let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize, bool)>>(1);
+            let (out_tx, out_rx) = mpsc::sync_channel::<(Vec<u8>, Range<usize>)>(1);
+            for _ in 1..PIPELINE {
+                let _ = free_tx.send(vec![0u8; HEAD + size]);
+            }
+            let _ = full_tx.send(Ok((first, n, false)));
+            scope.spawn(move || {
+                // Stops when the pipeline is torn down (a send or receive fails).
+                while let Ok(mut buf) = free_rx.recv() {
+                    let read = read_full(&mut input, &mut buf[HEAD..]).map(|(n, eof)| (buf, n, eof));
+                    let last = !matches!(read, Ok((_, _, false)));
+                    if full_tx.send(read).is_err() || last {
+                        break;
+                    }
+                }
+            });
+            let writer = scope.spawn(move || -> io::Result<()> {
+                for (buf, range) in out_rx {
+                    output.write_all(&buf[range])?;
+                    let _ = free_tx.send(buf);
+                }
+                output.flush()
+            });
+            let mut tail = Tail::default();
+            let mut outcome: Result<(), Error> = Ok(());
+            for (i, read) in full_rx.iter().enumerate() {
+                let (mut buf, n, eof) = match read {
+                    Ok(r) => r,
+                    Err(e) => {
+                        outcome = Err(e.into());
+                        break;
+                    }
+                };
+                if i > 0 {
+                    progress(n);
+                }
+                let range = self.step(&mut buf, n, &mut tail, par);
+                written += range.len() as u64;
+                if out_tx.send((buf, range)).is_err() || eof {
+                    break;
+                }
+            }
+            let mut last = Vec::with_capacity(2 * BLOCK);
+            let finished = outcome.and_then(|()| {
+                self.pending = tail.bytes().to_vec();
+                self.finish(&mut last)
+            });
+            if finished.is_ok() && !last.is_empty() {
+                written += last.len() as u64;
+                let range = 0..last.len();
+                let _ = out_tx.send((last, range));
+            }
+            drop(out_tx);
+            drop(full_rx);
+            let wrote = writer.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            // A write error explains an early stop better than anything after it.
+            wrote?;
+            finished?;
+            Ok(written)
+        })
+    }
+
+    /// Puts `tail` back in front of the `n` bytes read into `buf`, transforms
+    /// what is ready, keeps the new tail, and returns the range of `buf` that
+    /// is output.
+    fn step(&mut self, buf: &mut [u8], n: usize, tail: &mut Tail, par: &Parallelism) -> Range<usize> {
+        let start = HEAD - tail.len;
+        buf[start..HEAD].copy_from_slice(tail.bytes());
+        let filled = tail.len + n;
+        let ready = filled - self.hold_back(filled);
+        self.blocks(&mut buf[start..start + ready], par);
+        *tail = Tail::from(&buf[start + ready..start + filled]);
+        start..start + ready
+    }
+
+    /// Finishes with the held-back tail and writes the last output.
+    fn end(mut self, tail: Tail, mut output: impl Write) -> Result<u64, Error> {
+        self.pending = tail.bytes().to_vec();
         let mut last = Vec::with_capacity(2 * BLOCK);
         self.finish(&mut last)?;
         output.write_all(&last)?;
         output.flush()?;
-        Ok(written + last.len() as u64)
+        Ok(last.len() as u64)
+    }
+}
+
+/// Bytes in front of each pipeline buffer for the held-back tail.
+const HEAD: usize = 2 * BLOCK;
+/// Buffers in flight: one being read, one being transformed, one being written.
+const PIPELINE: usize = 3;
+
+/// Input held back between buffers: under one block, or two for a padded
+/// decryption waiting to see whether its last block is the last.
+#[derive(Default)]
+struct Tail {
+    buf: [u8; HEAD],
+    len: usize,
+}
+
+impl Tail {
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl From<&[u8]> for Tail {
+    fn from(b: &[u8]) -> Self {
+        let mut t = Tail::default();
+        t.buf[..b.len()].copy_from_slice(b);
+        t.len = b.len();
+        t
     }
 }
 
