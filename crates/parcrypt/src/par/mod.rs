@@ -166,7 +166,7 @@ impl Parallelism {
     pub fn plan(&self, len: usize, grain: &Grain) -> Plan {
         let min_part = grain.align_up(grain.min_part.max(1));
         let inline = Plan {
-            parts: vec![0..len],
+            parts: std::iter::once(0..len).collect(),
             run: Run::Inline,
         };
         if self.strategy == Strategy::Sequential || self.threads == 1 || len < 2 * min_part {
@@ -307,7 +307,8 @@ where
 
 /// The process-wide pool with `threads` workers, built on first use.
 fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
-    static POOLS: OnceLock<Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>> = OnceLock::new();
+    type Registry = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
+    static POOLS: OnceLock<Registry> = OnceLock::new();
     let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
     let mut pools = pools.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
