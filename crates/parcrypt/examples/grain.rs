@@ -14,7 +14,7 @@ fn median_ns(mut f: impl FnMut()) -> f64 {
     for _ in 0..20 {
         f();
     }
-    let mut samples: Vec<f64> = (0..201)
+    let mut samples: Vec<f64> = (0..101)
         .map(|_| {
             let t = Instant::now();
             f();
@@ -33,7 +33,7 @@ fn main() {
         task: GRAIN.task,
     };
     println!("{:>9} {:>10} {:>10} {:>10} {:>10}", "size", "seq µs", "static µs", "steal µs", "default µs");
-    for kib in [4usize, 8, 16, 32, 64, 96, 128, 192, 256, 512, 1024, 4096] {
+    for kib in [4usize, 64, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536] {
         let mut data = vec![0u8; kib * 1024];
         let seq = median_ns(|| ctr.apply_keystream(&[0; 16], &mut data, &Parallelism::sequential()));
         let forced_run = |strategy| {

@@ -59,7 +59,7 @@ impl Cbc {
     /// [`Error::Decrypt`] for an empty ciphertext or bad padding (one opaque error).
     ///
     /// # Performance
-    /// Parallel from 128 KiB; below that it runs on the calling thread.
+    /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
     pub fn decrypt(&self, iv: &[u8; BLOCK], ciphertext: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
         if ciphertext.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);

@@ -40,7 +40,7 @@ impl Ctr {
     /// (encryption and decryption are the same operation).
     ///
     /// # Performance
-    /// Parallel from 128 KiB; below that it runs on the calling thread.
+    /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
     pub fn apply_keystream(&self, counter: &[u8; BLOCK], data: &mut [u8], par: &Parallelism) {
         par.for_each_mut(data, &GRAIN, |_, offset, part| {
             self.apply_at(&add_blocks(counter, (offset / BLOCK) as u128), part);
