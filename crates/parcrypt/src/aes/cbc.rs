@@ -61,14 +61,33 @@ impl Cbc {
     /// # Performance
     /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
     pub fn decrypt(&self, iv: &[u8; BLOCK], ciphertext: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
-        if ciphertext.len() % BLOCK != 0 {
-            return Err(Error::NotBlockAligned);
-        }
         let mut data = ciphertext.to_vec();
-        self.decrypt_blocks(&mut iv.clone(), &mut data, par);
-        let keep = padding::unpadded_len(&data).ok_or(Error::Decrypt)?;
+        let keep = self.decrypt_in_place(iv, &mut data, par)?.len();
         data.truncate(keep);
         Ok(data)
+    }
+
+    /// Decrypts `data` in place and returns the plaintext: `data` without its
+    /// PKCS#7 padding. Allocates nothing.
+    ///
+    /// # Errors
+    /// As [`Cbc::decrypt`]. On error `data` holds unchecked plaintext; do not
+    /// use it.
+    ///
+    /// # Performance
+    /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
+    pub fn decrypt_in_place<'a>(
+        &self,
+        iv: &[u8; BLOCK],
+        data: &'a mut [u8],
+        par: &Parallelism,
+    ) -> Result<&'a mut [u8], Error> {
+        if data.len() % BLOCK != 0 {
+            return Err(Error::NotBlockAligned);
+        }
+        self.decrypt_blocks(&mut iv.clone(), data, par);
+        let keep = padding::unpadded_len(data).ok_or(Error::Decrypt)?;
+        Ok(&mut data[..keep])
     }
 
     /// Encrypts whole blocks in place, chaining from `iv`, and leaves in `iv`

@@ -54,14 +54,24 @@ impl Ecb {
     /// [`Error::NotBlockAligned`] if the ciphertext is not whole blocks;
     /// [`Error::Decrypt`] for an empty ciphertext or bad padding.
     pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
-        if ciphertext.len() % BLOCK != 0 {
-            return Err(Error::NotBlockAligned);
-        }
         let mut data = ciphertext.to_vec();
-        self.decrypt_blocks(&mut data, par);
-        let keep = padding::unpadded_len(&data).ok_or(Error::Decrypt)?;
+        let keep = self.decrypt_in_place(&mut data, par)?.len();
         data.truncate(keep);
         Ok(data)
+    }
+
+    /// Decrypts `data` in place and returns the plaintext without its PKCS#7
+    /// padding. Allocates nothing.
+    ///
+    /// # Errors
+    /// As [`Ecb::decrypt`]. On error `data` holds unchecked plaintext.
+    pub fn decrypt_in_place<'a>(&self, data: &'a mut [u8], par: &Parallelism) -> Result<&'a mut [u8], Error> {
+        if data.len() % BLOCK != 0 {
+            return Err(Error::NotBlockAligned);
+        }
+        self.decrypt_blocks(data, par);
+        let keep = padding::unpadded_len(data).ok_or(Error::Decrypt)?;
+        Ok(&mut data[..keep])
     }
 
     /// Encrypts whole blocks in place, without padding.
