@@ -27,7 +27,9 @@ pub struct Global {
 
 impl Global {
     pub fn parallelism(&self) -> Parallelism {
-        let threads = self.threads.map_or_else(parcrypt::par::available_threads, usize::from);
+        let threads = self
+            .threads
+            .map_or_else(parcrypt::par::available_threads, usize::from);
         Parallelism::new(threads, self.strategy.into())
     }
 }
@@ -142,7 +144,11 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         "kB" | "KB" => 1_000,
         "MB" => 1_000_000,
         "GB" => 1_000_000_000,
-        u => return Err(format!("unknown size unit {u:?} (use B, KiB, MiB, GiB, kB, MB, GB)")),
+        u => {
+            return Err(format!(
+                "unknown size unit {u:?} (use B, KiB, MiB, GiB, kB, MB, GB)"
+            ));
+        }
     };
     n.checked_mul(mult).ok_or_else(|| format!("{s:?} is too large"))
 }

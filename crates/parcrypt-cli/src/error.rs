@@ -49,7 +49,11 @@ impl<T, E: Into<anyhow::Error>> Hint<T> for Result<T, E> {
 pub fn report(err: &anyhow::Error) -> (String, i32) {
     // anyhow::Error::downcast_ref looks through every context layer.
     let hint = err.downcast_ref::<HintMsg>().map(|h| h.0.clone());
-    let status = if err.downcast_ref::<Usage>().is_some() { 2 } else { 1 };
+    let status = if err.downcast_ref::<Usage>().is_some() {
+        2
+    } else {
+        1
+    };
     let mut parts: Vec<String> = Vec::new();
     for cause in err.chain() {
         let text = cause.to_string();
@@ -72,7 +76,8 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-            || c.downcast_ref::<parcrypt::aes::Error>()
-                .is_some_and(|e| matches!(e, parcrypt::aes::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe))
+            || c.downcast_ref::<parcrypt::aes::Error>().is_some_and(
+                |e| matches!(e, parcrypt::aes::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe),
+            )
     })
 }

@@ -101,8 +101,12 @@ impl Output {
             _ => Path::new("."),
         };
         if !dir.is_dir() {
-            return Err(anyhow::anyhow!("cannot create output {}: no directory {}", target.display(), dir.display()))
-                .hint("create the directory first, or fix the path given to -o");
+            return Err(anyhow::anyhow!(
+                "cannot create output {}: no directory {}",
+                target.display(),
+                dir.display()
+            ))
+            .hint("create the directory first, or fix the path given to -o");
         }
         let temp = tempfile::Builder::new()
             .prefix(".parcrypt-")

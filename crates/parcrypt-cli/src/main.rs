@@ -31,7 +31,9 @@ fn main() -> ExitCode {
 fn clap_error(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
     match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 ExitCode::from(2)

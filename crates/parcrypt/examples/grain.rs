@@ -32,8 +32,13 @@ fn main() {
         min_part: BLOCK,
         task: GRAIN.task,
     };
-    println!("{:>9} {:>10} {:>10} {:>10} {:>10}", "size", "seq µs", "static µs", "steal µs", "default µs");
-    for kib in [4usize, 64, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536] {
+    println!(
+        "{:>9} {:>10} {:>10} {:>10} {:>10}",
+        "size", "seq µs", "static µs", "steal µs", "default µs"
+    );
+    for kib in [
+        4usize, 64, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536,
+    ] {
         let mut data = vec![0u8; kib * 1024];
         let seq = median_ns(|| ctr.apply_keystream(&[0; 16], &mut data, &Parallelism::sequential()));
         let forced_run = |strategy| {

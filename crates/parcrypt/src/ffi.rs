@@ -65,7 +65,16 @@ pub(crate) fn aes_ecb_in_place(key: &[u8], direction: Direction, data: &mut [u8]
     // SAFETY: ctx is a live context; cipher is static; key points to
     // key.len() bytes, which is the cipher's key length (matched above); ECB
     // takes no IV, so a null IV is allowed.
-    let ok = unsafe { sys::EVP_CipherInit_ex(ctx.0, cipher, std::ptr::null_mut(), key.as_ptr(), std::ptr::null(), enc) };
+    let ok = unsafe {
+        sys::EVP_CipherInit_ex(
+            ctx.0,
+            cipher,
+            std::ptr::null_mut(),
+            key.as_ptr(),
+            std::ptr::null(),
+            enc,
+        )
+    };
     assert_eq!(ok, 1, "EVP_CipherInit_ex failed");
     // SAFETY: ctx was initialised above.
     let ok = unsafe { sys::EVP_CIPHER_CTX_set_padding(ctx.0, 0) };
@@ -76,9 +85,8 @@ pub(crate) fn aes_ecb_in_place(key: &[u8], direction: Direction, data: &mut [u8]
         // SAFETY: in and out are the same buffer of `len` bytes; EVP allows
         // exactly-overlapping in-place operation. Without padding and with whole
         // blocks, EVP writes exactly `len` bytes and keeps no partial block.
-        let ok = unsafe {
-            sys::EVP_CipherUpdate(ctx.0, chunk.as_mut_ptr(), &mut out_len, chunk.as_ptr(), len)
-        };
+        let ok =
+            unsafe { sys::EVP_CipherUpdate(ctx.0, chunk.as_mut_ptr(), &mut out_len, chunk.as_ptr(), len) };
         assert!(ok == 1 && out_len == len, "EVP_CipherUpdate failed");
     }
 }

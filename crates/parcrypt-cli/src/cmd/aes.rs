@@ -35,7 +35,9 @@ fn crypter(args: &AesArgs) -> Result<Crypter> {
     let need_iv = || {
         iv.clone()
             .ok_or_else(|| anyhow::anyhow!("--mode {} needs --iv", mode_name(args.mode)))
-            .hint("give 16 bytes of hex, e.g. --iv $(openssl rand -hex 16); never reuse one with the same key")
+            .hint(
+                "give 16 bytes of hex, e.g. --iv $(openssl rand -hex 16); never reuse one with the same key",
+            )
             .usage()
     };
     let made = match args.mode {
@@ -70,9 +72,13 @@ fn crypter(args: &AesArgs) -> Result<Crypter> {
 
 fn warn_if_hazardous(args: &AesArgs) {
     if args.mode == AesMode::Ecb {
-        eprintln!("parcrypt: warning: ECB encrypts equal blocks to equal ciphertext and leaks patterns; prefer --mode ctr or cbc");
+        eprintln!(
+            "parcrypt: warning: ECB encrypts equal blocks to equal ciphertext and leaks patterns; prefer --mode ctr or cbc"
+        );
     } else if args.no_pad {
-        eprintln!("parcrypt: warning: --no-pad: input must be whole 16-byte blocks and nothing checks the result");
+        eprintln!(
+            "parcrypt: warning: --no-pad: input must be whole 16-byte blocks and nothing checks the result"
+        );
     }
 }
 

@@ -20,7 +20,9 @@ pub fn run(args: &LabArgs) -> Result<()> {
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
     };
     if config.threads_list.as_ref().is_some_and(|t| t.contains(&0)) {
-        return Err(anyhow::anyhow!("--threads-list contains 0")).hint("thread counts start at 1").usage();
+        return Err(anyhow::anyhow!("--threads-list contains 0"))
+            .hint("thread counts start at 1")
+            .usage();
     }
     let summary = parcrypt_lab::run(&config).hint("see `parcrypt lab --help`")?;
     println!("{summary}");

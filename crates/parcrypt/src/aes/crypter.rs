@@ -87,13 +87,21 @@ impl Crypter {
     pub(crate) fn cbc(key: &[u8], iv: &[u8], encrypt: bool, padded: bool) -> Result<Self, Error> {
         let iv = iv16(iv)?;
         let cbc = Cbc::new(key)?;
-        let engine = if encrypt { Engine::CbcEncrypt(cbc, iv) } else { Engine::CbcDecrypt(cbc, iv) };
+        let engine = if encrypt {
+            Engine::CbcEncrypt(cbc, iv)
+        } else {
+            Engine::CbcDecrypt(cbc, iv)
+        };
         Ok(Self::new(engine, padded))
     }
 
     pub(crate) fn ecb(key: &[u8], encrypt: bool, padded: bool) -> Result<Self, Error> {
         let ecb = Ecb::new(key)?;
-        let engine = if encrypt { Engine::EcbEncrypt(ecb) } else { Engine::EcbDecrypt(ecb) };
+        let engine = if encrypt {
+            Engine::EcbEncrypt(ecb)
+        } else {
+            Engine::EcbDecrypt(ecb)
+        };
         Ok(Self::new(engine, padded))
     }
 

@@ -30,7 +30,11 @@ pub(crate) fn unpadded_len(data: &[u8]) -> Option<usize> {
         let in_padding = !ct_gt_mask(from_end, n); // from_end <= n
         bad |= in_padding & !ct_eq_mask(b, n);
     }
-    if bad == 0 { Some(data.len() - usize::from(n)) } else { None }
+    if bad == 0 {
+        Some(data.len() - usize::from(n))
+    } else {
+        None
+    }
 }
 
 /// 0xff if a == b else 0, without branches.

@@ -247,11 +247,7 @@ impl Parallelism {
         F: Fn(usize, usize, &[T]) -> R + Sync,
     {
         let plan = self.plan(data.len(), grain);
-        let pieces = plan
-            .parts
-            .iter()
-            .map(|r| (r.start, &data[r.clone()]))
-            .collect();
+        let pieces = plan.parts.iter().map(|r| (r.start, &data[r.clone()])).collect();
         execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece))
     }
 }
@@ -283,13 +279,9 @@ where
 {
     match run {
         Run::Inline => pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect(),
-        Run::Pool(threads) => pool(threads).install(|| {
-            pieces
-                .into_par_iter()
-                .enumerate()
-                .map(|(i, p)| f(i, p))
-                .collect()
-        }),
+        Run::Pool(threads) => {
+            pool(threads).install(|| pieces.into_par_iter().enumerate().map(|(i, p)| f(i, p)).collect())
+        }
         Run::Team(threads) => {
             // Worker i takes piece i; workers beyond the last piece return at once.
             let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|p| Mutex::new(Some(p))).collect();
@@ -352,7 +344,9 @@ mod tests {
     fn plans_cover_the_input_exactly() {
         for strategy in Strategy::ALL {
             for threads in 1..=8 {
-                for len in [0, 1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 1000, 4096, 100_001] {
+                for len in [
+                    0, 1, 15, 16, 17, 127, 128, 129, 255, 256, 257, 1000, 4096, 100_001,
+                ] {
                     let plan = Parallelism::new(threads, strategy).plan(len, &G);
                     covers(&plan, len);
                 }
