@@ -1,1 +1,316 @@
+//! parcrypt's measurement lab: every registered workload × implementation ×
+//! thread count × input size, timed with warm-up and repeats, summarized with
+//! medians, confidence intervals and speed-ups, and written as CSV and JSON.
+//!
+//! Algorithms add workloads in [`workloads`]; the runner, statistics and
+//! outputs here are generic.
+//!
+//! ```no_run
+//! let config = parcrypt_lab::LabConfig { quick: true, ..Default::default() };
+//! let summary = parcrypt_lab::run(&config)?;
+//! println!("{summary}");
+//! # Ok::<(), parcrypt_lab::LabError>(())
+//! ```
 
+pub mod machine;
+mod output;
+mod pattern;
+pub mod stats;
+pub mod workloads;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use parcrypt::par::{Parallelism, Strategy};
+use serde::Serialize;
+
+pub use machine::Machine;
+pub use output::Summary;
+use stats::Stats;
+use workloads::Workload;
+
+/// What to measure and where to write it.
+#[derive(Debug, Clone)]
+pub struct LabConfig {
+    /// A short study: the same grid with fewer repeats and shorter samples
+    /// (under 2 minutes on 2 cores).
+    pub quick: bool,
+    /// Where results.csv, results.json and machine.json go (created if missing).
+    pub out_dir: PathBuf,
+    /// Only workloads matching this pattern (comma-separated alternatives,
+    /// each a substring or a `*` glob).
+    pub only: Option<String>,
+    /// Thread counts to sweep [default: 1, 2, 4, 8].
+    pub threads_list: Option<Vec<usize>>,
+    /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB].
+    pub sizes: Option<Vec<usize>>,
+    /// Timed samples per cell after warm-up [default: 25; quick: 7].
+    pub repeats: Option<usize>,
+    /// Draw a progress bar with ETA on stderr.
+    pub progress: bool,
+    /// The command line, recorded in machine.json.
+    pub command_line: String,
+}
+
+impl Default for LabConfig {
+    fn default() -> Self {
+        LabConfig {
+            quick: false,
+            out_dir: PathBuf::from("lab-results"),
+            only: None,
+            threads_list: None,
+            sizes: None,
+            repeats: None,
+            progress: false,
+            command_line: String::new(),
+        }
+    }
+}
+
+/// The RSA paper's grid of message sizes, plus two sizes for throughput.
+pub const DEFAULT_SIZES: [usize; 9] = [
+    10,
+    100,
+    1_000,
+    10_000,
+    50_000,
+    100_000,
+    1_000_000,
+    16 << 20,
+    64 << 20,
+];
+/// Thread counts swept by default (2 cores here: 4 and 8 oversubscribe, as the papers' Hyper-Threading runs did).
+pub const DEFAULT_THREADS: [usize; 4] = [1, 2, 4, 8];
+
+/// What can stop the lab.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum LabError {
+    /// `--only` matched no workload.
+    #[error("--only {pattern:?} matches no workload; available: {available}")]
+    NoMatch {
+        /// The pattern given.
+        pattern: String,
+        /// The workload names there are.
+        available: String,
+    },
+    /// A thread count of 0, an empty list, or similar.
+    #[error("invalid configuration: {0}")]
+    Config(String),
+    /// Writing results failed.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+}
+
+/// How one implementation runs: its name in reports and its parallelism.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Impl {
+    /// `seq`, `static` or `steal`.
+    pub name: &'static str,
+    /// Threads used.
+    pub threads: usize,
+    #[serde(skip)]
+    par: Parallelism,
+}
+
+/// One measured cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Workload name.
+    pub workload: &'static str,
+    /// Implementation name.
+    #[serde(rename = "impl")]
+    pub implementation: &'static str,
+    /// Threads.
+    pub threads: usize,
+    /// Input size in bytes.
+    pub size_bytes: usize,
+    /// Operations timed per sample (small inputs are batched).
+    pub batch: u64,
+    /// Seconds per operation.
+    pub stats: Stats,
+    /// Bytes per second at the median.
+    pub throughput_bps: f64,
+    /// Median of `seq` at this size over this cell's median.
+    pub speedup: f64,
+    /// Speed-up per thread.
+    pub efficiency: f64,
+}
+
+/// How long to measure, by mode.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
+    repeats: usize,
+    /// Aim for samples at least this long (small inputs are batched).
+    sample: Duration,
+    /// Warm up for at least this long before sampling.
+    warmup: Duration,
+}
+
+impl LabConfig {
+    fn timing(&self) -> Timing {
+        let (repeats, sample, warmup) = if self.quick { (7, 2, 10) } else { (25, 10, 100) };
+        Timing {
+            repeats: self.repeats.unwrap_or(repeats).max(1),
+            sample: Duration::from_millis(sample),
+            warmup: Duration::from_millis(warmup),
+        }
+    }
+
+    fn sizes(&self) -> Vec<usize> {
+        match (&self.sizes, self.quick) {
+            (Some(s), _) => s.clone(),
+            (None, _) => DEFAULT_SIZES.to_vec(),
+        }
+    }
+
+    fn threads(&self) -> Vec<usize> {
+        self.threads_list
+            .clone()
+            .unwrap_or_else(|| DEFAULT_THREADS.to_vec())
+    }
+
+    fn workloads(&self) -> Result<Vec<Workload>, LabError> {
+        let all = workloads::registry();
+        let Some(pattern) = &self.only else { return Ok(all) };
+        let chosen: Vec<Workload> = all
+            .iter()
+            .copied()
+            .filter(|w| pattern::matches(pattern, w.name))
+            .collect();
+        if chosen.is_empty() {
+            return Err(LabError::NoMatch {
+                pattern: pattern.clone(),
+                available: all.iter().map(|w| w.name).collect::<Vec<_>>().join(", "),
+            });
+        }
+        Ok(chosen)
+    }
+}
+
+/// The implementations measured: `seq` once (1 thread), `static` and `steal`
+/// at every thread count.
+fn impls(threads: &[usize]) -> Vec<Impl> {
+    let mut v = vec![Impl {
+        name: Strategy::Sequential.name(),
+        threads: 1,
+        par: Parallelism::sequential(),
+    }];
+    for strategy in [Strategy::Static, Strategy::WorkStealing] {
+        for &t in threads {
+            v.push(Impl {
+                name: strategy.name(),
+                threads: t,
+                par: Parallelism::new(t, strategy),
+            });
+        }
+    }
+    v
+}
+
+/// Runs the configured study and writes its files.
+///
+/// # Errors
+/// [`LabError::NoMatch`] for a pattern matching nothing, [`LabError::Config`]
+/// for empty or zero thread/size lists, [`LabError::Io`] if results cannot be
+/// written.
+pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
+    let workloads = config.workloads()?;
+    let threads = config.threads();
+    let sizes = config.sizes();
+    if threads.is_empty() || threads.contains(&0) {
+        return Err(LabError::Config("thread counts must be at least 1".into()));
+    }
+    if sizes.is_empty() || sizes.contains(&0) {
+        return Err(LabError::Config("sizes must be at least 1 byte".into()));
+    }
+    std::fs::create_dir_all(&config.out_dir).map_err(|source| LabError::Io {
+        path: config.out_dir.clone(),
+        source,
+    })?;
+    let machine = Machine::probe(&config.command_line);
+    let timing = config.timing();
+    let impls = impls(&threads);
+    let cells = (workloads.len() * sizes.len() * impls.len()) as u64;
+    let bar = progress_bar(config.progress, cells);
+    let started = Instant::now();
+    let mut rows = Vec::with_capacity(cells as usize);
+    for w in &workloads {
+        for &size in &sizes {
+            let mut op = (w.setup)(size);
+            let mut seq_median = None;
+            for imp in &impls {
+                bar.set_message(format!("{} {} B {}×{}", w.name, size, imp.name, imp.threads));
+                let (samples, batch) = measure(&mut op, &imp.par, &timing);
+                let stats = Stats::of(&samples);
+                let seq = *seq_median.get_or_insert(stats.median);
+                let speedup = seq / stats.median;
+                rows.push(Row {
+                    workload: w.name,
+                    implementation: imp.name,
+                    threads: imp.threads,
+                    size_bytes: size,
+                    batch,
+                    stats,
+                    throughput_bps: size as f64 / stats.median,
+                    speedup,
+                    efficiency: speedup / imp.threads as f64,
+                });
+                bar.inc(1);
+            }
+        }
+    }
+    bar.finish_and_clear();
+    let mut summary = Summary::new(config, &machine, &workloads, rows, started.elapsed());
+    summary.write(&config.out_dir)?;
+    Ok(summary)
+}
+
+/// Times `op` under `par`: warm-up, then `repeats` samples, each a batch of
+/// calls long enough to time reliably. Returns seconds per call, and the batch.
+fn measure(op: &mut workloads::Operation, par: &Parallelism, timing: &Timing) -> (Vec<f64>, u64) {
+    // Calibrate: double the batch until one batch takes a sample's length.
+    let mut batch = 1u64;
+    let warm_until = Instant::now() + timing.warmup;
+    loop {
+        let t = Instant::now();
+        for _ in 0..batch {
+            op(par);
+        }
+        let took = t.elapsed();
+        if took >= timing.sample || batch >= 1 << 24 {
+            if Instant::now() >= warm_until {
+                break;
+            }
+        } else {
+            batch *= 2;
+        }
+    }
+    let samples = (0..timing.repeats)
+        .map(|_| {
+            let t = Instant::now();
+            for _ in 0..batch {
+                op(par);
+            }
+            t.elapsed().as_secs_f64() / batch as f64
+        })
+        .collect();
+    (samples, batch)
+}
+
+fn progress_bar(show: bool, cells: u64) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} cells, ETA {eta} {msg}",
+    )
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::with_draw_target(Some(cells), ProgressDrawTarget::stderr()).with_style(style)
+}

@@ -1,0 +1,207 @@
+//! results.csv, results.json, machine.json, and the summary printed at the end.
+
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::workloads::Workload;
+use crate::{LabConfig, LabError, Machine, Row};
+
+/// The CSV columns, in order (the first twelve are the contract).
+pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch";
+
+/// Everything a run produced.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The machine and build.
+    pub machine: Machine,
+    /// Settings the run used.
+    pub config: ConfigRecord,
+    /// Every measured cell.
+    pub rows: Vec<Row>,
+    /// Wall time of the whole run, seconds.
+    pub wall_s: f64,
+    /// Warnings about the measurement (a busy machine, …).
+    pub notes: Vec<String>,
+    /// Files written.
+    pub files: Vec<PathBuf>,
+}
+
+/// The configuration as recorded in results.json.
+#[derive(Debug, Clone, Serialize)]
+pub struct ConfigRecord {
+    /// Quick mode.
+    pub quick: bool,
+    /// Workloads measured.
+    pub workloads: Vec<&'static str>,
+    /// Thread counts.
+    pub threads: Vec<usize>,
+    /// Sizes in bytes.
+    pub sizes: Vec<usize>,
+    /// Timed samples per cell.
+    pub repeats: usize,
+}
+
+impl Summary {
+    pub(crate) fn new(
+        config: &LabConfig,
+        machine: &Machine,
+        workloads: &[Workload],
+        rows: Vec<Row>,
+        wall: Duration,
+    ) -> Summary {
+        let mut notes = Vec::new();
+        if let Some(load) = machine.load_before.filter(|l| *l > 0.5) {
+            notes.push(format!(
+                "the 1-minute load average was {load:.2} before the run: other work may have disturbed the timings"
+            ));
+        }
+        if let Some(after) = crate::machine::load_average().filter(|l| *l > machine.cores as f64 + 0.5) {
+            notes.push(format!(
+                "the load average reached {after:.2} during the run (more than the cores)"
+            ));
+        }
+        Summary {
+            machine: machine.clone(),
+            config: ConfigRecord {
+                quick: config.quick,
+                workloads: workloads.iter().map(|w| w.name).collect(),
+                threads: config.threads(),
+                sizes: config.sizes(),
+                repeats: config.timing().repeats,
+            },
+            rows,
+            wall_s: wall.as_secs_f64(),
+            notes,
+            files: Vec::new(),
+        }
+    }
+
+    /// Writes results.csv, machine.json and results.json into `dir` and
+    /// records their paths.
+    pub(crate) fn write(&mut self, dir: &Path) -> Result<(), LabError> {
+        let (csv, machine, results) = (
+            dir.join("results.csv"),
+            dir.join("machine.json"),
+            dir.join("results.json"),
+        );
+        self.files = vec![csv.clone(), machine.clone(), results.clone()];
+        write_file(&csv, self.csv().as_bytes())?;
+        write_file(&machine, &json(&self.machine))?;
+        write_file(&results, &json(self))
+    }
+
+    /// The results as CSV (header + one line per cell).
+    pub fn csv(&self) -> String {
+        let mut out = String::from(CSV_HEADER);
+        out.push('\n');
+        for r in &self.rows {
+            let s = &r.stats;
+            out.push_str(&format!(
+                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.6e},{:.4},{:.4},{:e},{}\n",
+                r.workload,
+                r.implementation,
+                r.threads,
+                r.size_bytes,
+                s.n,
+                s.median,
+                s.mean,
+                s.stddev,
+                s.ci95_low,
+                s.ci95_high,
+                r.throughput_bps,
+                r.speedup,
+                r.efficiency,
+                s.min,
+                r.batch
+            ));
+        }
+        out
+    }
+}
+
+fn json<T: Serialize>(value: &T) -> Vec<u8> {
+    let mut v = serde_json::to_vec_pretty(value).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
+    let io = |source| LabError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut f = std::fs::File::create(path).map_err(io)?;
+    f.write_all(bytes).map_err(io)?;
+    f.sync_all().map_err(io)
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "parcrypt lab: {} cells in {:.1} s on {} ({} threads available)",
+            self.rows.len(),
+            self.wall_s,
+            self.machine.cpu_model.as_deref().unwrap_or("unknown CPU"),
+            self.machine.cores
+        )?;
+        writeln!(
+            f,
+            "{:<18} {:>10} {:>12} {:>16} {:>12} {:>8}",
+            "workload", "size", "seq GB/s", "best parallel", "GB/s", "speedup"
+        )?;
+        for w in &self.config.workloads {
+            let Some(size) = self
+                .rows
+                .iter()
+                .filter(|r| r.workload == *w)
+                .map(|r| r.size_bytes)
+                .max()
+            else {
+                continue;
+            };
+            let cell = |r: &&Row| r.workload == *w && r.size_bytes == size;
+            let seq = self.rows.iter().filter(cell).find(|r| r.implementation == "seq");
+            let best = self
+                .rows
+                .iter()
+                .filter(cell)
+                .filter(|r| r.implementation != "seq")
+                .max_by(|a, b| a.speedup.total_cmp(&b.speedup));
+            if let (Some(seq), Some(best)) = (seq, best) {
+                writeln!(
+                    f,
+                    "{:<18} {:>10} {:>12.2} {:>16} {:>12.2} {:>7.2}×",
+                    w,
+                    human_size(size),
+                    seq.throughput_bps / 1e9,
+                    format!("{} × {}", best.implementation, best.threads),
+                    best.throughput_bps / 1e9,
+                    best.speedup
+                )?;
+            }
+        }
+        for n in &self.notes {
+            writeln!(f, "note: {n}")?;
+        }
+        for p in &self.files {
+            writeln!(f, "wrote {}", p.display())?;
+        }
+        Ok(())
+    }
+}
+
+/// `10 B`, `1.0 MB`, `64 MiB`: powers of two in binary units, others in decimal.
+pub fn human_size(n: usize) -> String {
+    match n {
+        n if n >= 1 << 20 && n % (1 << 20) == 0 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 && n % (1 << 10) == 0 => format!("{} KiB", n >> 10),
+        n if n >= 1_000_000 => format!("{} MB", n as f64 / 1e6),
+        n if n >= 1_000 => format!("{} kB", n as f64 / 1e3),
+        n => format!("{n} B"),
+    }
+}

@@ -1,0 +1,35 @@
+//! The workload registry. Each algorithm family registers its workloads in a
+//! module of its own; the runner discovers them through [`registry`].
+
+mod aes;
+
+use parcrypt::par::Parallelism;
+
+/// One timed operation, built for one input size: keys, buffers and inputs
+/// are made outside the timed region, and each call runs the operation once.
+pub type Operation = Box<dyn FnMut(&Parallelism)>;
+
+/// Something the lab can measure.
+#[derive(Debug, Clone, Copy)]
+pub struct Workload {
+    /// Unique name, `family-…`, e.g. `aes-128-ctr`.
+    pub name: &'static str,
+    /// The algorithm family, e.g. `aes`.
+    pub family: &'static str,
+    /// One line for reports.
+    pub description: &'static str,
+    /// Builds the operation over `size` bytes of input.
+    pub setup: fn(size: usize) -> Operation,
+}
+
+/// Every workload, in report order.
+pub fn registry() -> Vec<Workload> {
+    let mut all = Vec::new();
+    aes::register(&mut all);
+    all
+}
+
+/// The same deterministic input for every implementation: `i % 251`.
+pub fn input(size: usize) -> Vec<u8> {
+    (0..size).map(|i| (i % 251) as u8).collect()
+}

@@ -1,0 +1,105 @@
+//! A tiny real run: files exist, the CSV has the contract columns, and the
+//! numbers hang together.
+
+use parcrypt_lab::{LabConfig, LabError, run};
+
+const REQUIRED: [&str; 12] = [
+    "workload",
+    "impl",
+    "threads",
+    "size_bytes",
+    "repeats",
+    "median_s",
+    "mean_s",
+    "stddev_s",
+    "ci95_low_s",
+    "ci95_high_s",
+    "throughput_Bps",
+    "speedup",
+];
+
+fn tiny(dir: &std::path::Path, only: &str) -> LabConfig {
+    LabConfig {
+        out_dir: dir.to_path_buf(),
+        only: Some(only.to_owned()),
+        sizes: Some(vec![10, 200_000]),
+        threads_list: Some(vec![1, 2]),
+        repeats: Some(3),
+        quick: true,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_tiny_run_writes_consistent_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let summary = run(&tiny(dir.path(), "aes-128-ctr")).unwrap();
+    // seq + static×{1,2} + steal×{1,2}, at two sizes.
+    assert_eq!(summary.rows.len(), 10);
+
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    assert_eq!(&header[..12], &REQUIRED);
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 10);
+    for r in &rows {
+        assert_eq!(r.len(), header.len());
+        let num = |i: usize| r[i].parse::<f64>().unwrap();
+        let (median, low, high, mean) = (num(5), num(8), num(9), num(6));
+        assert!(median > 0.0 && low <= mean && mean <= high);
+        assert_eq!(r[4], "3");
+        let throughput = num(10);
+        let size = num(3);
+        assert!((throughput - size / median).abs() <= 1e-6 * throughput);
+        if r[1] == "seq" {
+            assert_eq!(r[2], "1");
+            assert_eq!(num(11), 1.0);
+        }
+    }
+
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("results.json")).unwrap()).unwrap();
+    assert_eq!(json["rows"].as_array().unwrap().len(), 10);
+    assert_eq!(json["config"]["workloads"][0], "aes-128-ctr");
+    let machine: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("machine.json")).unwrap()).unwrap();
+    assert!(machine["cores"].as_u64().unwrap() >= 1);
+    assert!(summary.to_string().contains("aes-128-ctr"));
+}
+
+#[test]
+fn a_pattern_that_matches_nothing_lists_the_workloads() {
+    let dir = tempfile::tempdir().unwrap();
+    match run(&tiny(dir.path(), "nosuch-*")) {
+        Err(LabError::NoMatch { available, .. }) => assert!(available.contains("aes-256-cbc-dec")),
+        other => panic!("expected NoMatch, got {other:?}"),
+    }
+    // Nothing written for a failed configuration.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn zero_threads_is_a_configuration_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "aes-128-ctr");
+    config.threads_list = Some(vec![0, 2]);
+    assert!(matches!(run(&config), Err(LabError::Config(_))));
+}
+
+#[test]
+fn every_aes_workload_is_registered() {
+    let names: Vec<_> = parcrypt_lab::workloads::registry()
+        .iter()
+        .map(|w| w.name)
+        .collect();
+    for w in [
+        "aes-128-ctr",
+        "aes-256-ctr",
+        "aes-256-cbc-dec",
+        "aes-256-ecb-enc",
+        "aes-256-ecb-dec",
+    ] {
+        assert!(names.contains(&w), "{w} missing");
+    }
+}
