@@ -1,0 +1,159 @@
+//! NIST SP 800-38A Appendix F known answers (tests/data/nist_sp800_38a.txt),
+//! for every strategy and thread count, in both directions, one-shot and
+//! streamed in odd-sized pieces.
+
+mod common;
+
+use common::{every_parallelism, unhex};
+use parcrypt::aes::{Crypter, Ctr};
+use parcrypt::hazmat::{self, Ecb};
+use parcrypt::par::Parallelism;
+
+#[derive(Debug)]
+struct Vector {
+    name: String,
+    mode: String,
+    key: Vec<u8>,
+    iv: Vec<u8>,
+    pt: Vec<u8>,
+    ct: Vec<u8>,
+}
+
+fn vectors() -> Vec<Vector> {
+    let text = include_str!("data/nist_sp800_38a.txt");
+    let mut out = Vec::new();
+    let mut cur: Option<Vector> = None;
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix('[') {
+            out.extend(cur.take());
+            cur = Some(Vector {
+                name: name.trim_end_matches(']').to_owned(),
+                mode: String::new(),
+                key: vec![],
+                iv: vec![],
+                pt: vec![],
+                ct: vec![],
+            });
+            continue;
+        }
+        let (k, v) = line.split_once(" = ").expect("KEY = VALUE line");
+        let v_ = cur.as_mut().expect("record header first");
+        match k {
+            "MODE" => v_.mode = v.to_owned(),
+            "KEY" => v_.key = unhex(v),
+            "IV" => v_.iv = unhex(v),
+            "PLAINTEXT" => v_.pt = unhex(v),
+            "CIPHERTEXT" => v_.ct = unhex(v),
+            other => panic!("unknown field {other}"),
+        }
+    }
+    out.extend(cur);
+    out
+}
+
+/// Unpadded crypter for a vector, as `openssl enc -nopad` would run it.
+fn crypter(v: &Vector, encrypt: bool) -> Crypter {
+    match v.mode.as_str() {
+        "ECB" => hazmat::ecb_crypter(&v.key, encrypt, false),
+        "CBC" => hazmat::cbc_crypter_no_padding(&v.key, &v.iv, encrypt),
+        "CTR" => Crypter::ctr(&v.key, &v.iv),
+        m => panic!("unknown mode {m}"),
+    }
+    .expect("valid key and IV")
+}
+
+/// One-shot, through the mode's own API.
+fn one_shot(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u8> {
+    let mut buf = input.to_vec();
+    match v.mode.as_str() {
+        "ECB" => {
+            let ecb = Ecb::new(&v.key).unwrap();
+            if encrypt {
+                ecb.encrypt_blocks_checked(&mut buf, par).unwrap();
+            } else {
+                ecb.decrypt_blocks_checked(&mut buf, par).unwrap();
+            }
+        }
+        "CTR" => Ctr::new(&v.key)
+            .unwrap()
+            .apply_keystream(&v.iv.clone().try_into().unwrap(), &mut buf, par),
+        "CBC" => {
+            let mut out = Vec::new();
+            let mut c = crypter(v, encrypt);
+            c.update(input, &mut out, par);
+            c.finish(&mut out).unwrap();
+            buf = out;
+        }
+        m => panic!("unknown mode {m}"),
+    }
+    buf
+}
+
+/// Fed to a crypter in pieces of 1, 2, 3, … bytes.
+fn streamed(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u8> {
+    let mut c = crypter(v, encrypt);
+    let mut out = Vec::new();
+    let (mut at, mut step) = (0, 1);
+    while at < input.len() {
+        let end = (at + step).min(input.len());
+        c.update(&input[at..end], &mut out, par);
+        at = end;
+        step += 1;
+    }
+    c.finish(&mut out).unwrap();
+    out
+}
+
+#[test]
+fn the_file_has_every_record() {
+    let v = vectors();
+    assert_eq!(v.len(), 9);
+    assert!(v.iter().all(|v| v.pt.len() == 64 && v.ct.len() == 64));
+}
+
+#[test]
+fn nist_sp800_38a_every_strategy_and_thread_count() {
+    for v in vectors() {
+        for par in every_parallelism() {
+            assert_eq!(
+                one_shot(&v, true, &v.pt, &par),
+                v.ct,
+                "{} encrypt {par:?}",
+                v.name
+            );
+            assert_eq!(
+                one_shot(&v, false, &v.ct, &par),
+                v.pt,
+                "{} decrypt {par:?}",
+                v.name
+            );
+            assert_eq!(
+                streamed(&v, true, &v.pt, &par),
+                v.ct,
+                "{} streamed encrypt {par:?}",
+                v.name
+            );
+            assert_eq!(
+                streamed(&v, false, &v.ct, &par),
+                v.pt,
+                "{} streamed decrypt {par:?}",
+                v.name
+            );
+        }
+    }
+}
+
+#[test]
+fn nist_vectors_through_process_with_tiny_buffers() {
+    for v in vectors() {
+        let par = Parallelism::default();
+        let mut out = Vec::new();
+        crypter(&v, true)
+            .process_with(&v.pt[..], &mut out, &par, 32, |_| {})
+            .unwrap();
+        assert_eq!(out, v.ct, "{}", v.name);
+    }
+}
