@@ -1,6 +1,8 @@
 //! A tiny real run: files exist, the CSV has the contract columns, and the
 //! numbers hang together.
 
+#![allow(clippy::unwrap_used)]
+
 use parcrypt_lab::{LabConfig, LabError, run};
 
 const REQUIRED: [&str; 12] = [

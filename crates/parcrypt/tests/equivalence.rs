@@ -1,6 +1,8 @@
 //! Sequential == parallel, always: every strategy × threads 1..8 gives the
 //! sequential reference's bytes at the lengths where cutting goes wrong.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use std::io::Read;

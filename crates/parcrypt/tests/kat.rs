@@ -2,6 +2,8 @@
 //! for every strategy and thread count, in both directions, one-shot and
 //! streamed in odd-sized pieces.
 
+#![allow(clippy::unwrap_used)]
+
 mod common;
 
 use common::{every_parallelism, unhex};
