@@ -143,7 +143,9 @@ impl Read for Trickle<'_> {
     }
 }
 
-fn all_crypters(encrypt: bool) -> Vec<(&'static str, Box<dyn Fn() -> Crypter>)> {
+type MakeCrypter = Box<dyn Fn() -> Crypter>;
+
+fn all_crypters(encrypt: bool) -> Vec<(&'static str, MakeCrypter)> {
     let (k, iv) = ([0x55u8; 32], [0x66u8; 16]);
     vec![
         ("ctr", Box::new(move || Crypter::ctr(&k, &iv).unwrap())),
