@@ -1,0 +1,432 @@
+//! Bad input gets a clear `parcrypt:` error, the documented exit status, and
+//! loses nothing: no output file appears, an existing one is left untouched,
+//! and no temporary file stays behind.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{BIN, data, entries, parcrypt, stderr};
+
+const K: &str = "000102030405060708090a0b0c0d0e0f";
+const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+fn assert_usage_error(args: &[&str], needle: &str) {
+    let out = parcrypt(args, b"hello");
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert!(err.starts_with("parcrypt: "), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: expected {needle:?} in {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_hint() {
+    let enc = |extra: &[&'static str]| {
+        let mut a = vec!["aes", "encrypt", "--mode", "cbc"];
+        a.extend_from_slice(extra);
+        a
+    };
+    assert_usage_error(
+        &enc(&["--key", "00112233445566778899aabbccddee", "--iv", IV]),
+        "AES keys are 16, 24 or 32",
+    );
+    assert_usage_error(&enc(&["--key", "zz", "--iv", IV]), "not valid hex");
+    assert_usage_error(&enc(&["--key", K, "--iv", "xyz"]), "not valid hex");
+    assert_usage_error(&enc(&["--key", K, "--iv", "0011"]), "it must be 16");
+    assert_usage_error(&enc(&["--key", K]), "needs --iv");
+    assert_usage_error(&["aes", "encrypt", "--mode", "ctr", "--key", K], "needs --iv");
+    assert_usage_error(
+        &["aes", "encrypt", "--mode", "ecb", "--key", K, "--iv", IV],
+        "takes no --iv",
+    );
+    assert_usage_error(
+        &[
+            "aes", "encrypt", "--mode", "ctr", "--key", K, "--iv", IV, "--no-pad",
+        ],
+        "--no-pad",
+    );
+    for args in [&enc(&["--key", "zz", "--iv", IV])[..], &enc(&["--key", K])[..]] {
+        assert!(stderr(&parcrypt(args, b"")).contains("\n  hint: "), "{args:?}");
+    }
+}
+
+#[test]
+fn argument_parsing_errors_exit_2() {
+    for args in [
+        &["aes"][..],
+        &["aes", "encrypt", "--mode", "gcm", "--key", K],
+        &[
+            "--strategy",
+            "fastest",
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+        ],
+        &[
+            "--threads",
+            "0",
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+        ],
+        &["frobnicate"],
+    ] {
+        let out = parcrypt(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with("parcrypt: ") || args == ["aes"],
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+    let help = parcrypt(&["--help"], b"");
+    assert_eq!(help.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&help.stdout).contains("aes"));
+}
+
+/// Runs a command that must fail with exit 1 and writes `-o dir/out`, where
+/// `out` may already exist; checks nothing was created or changed.
+fn assert_fails_cleanly(args: &[&str], input: &[u8], needle: &str, existing: Option<&[u8]>) {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("out");
+    if let Some(old) = existing {
+        std::fs::write(&out_path, old).unwrap();
+    }
+    let before = entries(dir.path());
+    let mut full: Vec<&str> = args.to_vec();
+    let out_str = out_path.to_str().unwrap().to_owned();
+    full.extend(["-o", &out_str]);
+    let out = parcrypt(&full, input);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    assert!(
+        err.starts_with("parcrypt: ") && err.contains(needle),
+        "{args:?}: expected {needle:?} in {err}"
+    );
+    assert!(!err.contains("panicked"));
+    assert_eq!(
+        entries(dir.path()),
+        before,
+        "{args:?}: files appeared or vanished"
+    );
+    match existing {
+        Some(old) => assert_eq!(
+            std::fs::read(&out_path).unwrap(),
+            old,
+            "{args:?}: existing output changed"
+        ),
+        None => assert!(!out_path.exists()),
+    }
+}
+
+#[test]
+fn bad_ciphertext_leaves_nothing_behind() {
+    let cbc_dec = ["aes", "decrypt", "--mode", "cbc", "--key", K, "--iv", IV];
+    let ecb_dec = ["aes", "decrypt", "--mode", "ecb", "--key", K];
+    // Not a whole number of blocks.
+    for existing in [None, Some(&b"keep me"[..])] {
+        assert_fails_cleanly(
+            &cbc_dec,
+            &data(33),
+            "not a whole number of 16-byte blocks",
+            existing,
+        );
+        assert_fails_cleanly(&ecb_dec, &data(17), "not a whole number", existing);
+    }
+    // Bad padding: a short input and one longer than the 8 MiB buffer, so
+    // megabytes of plaintext were already written to the temporary file.
+    for len in [100, (9 << 20) + 3] {
+        let enc = parcrypt(
+            &["aes", "encrypt", "--mode", "cbc", "--key", K, "--iv", IV],
+            &data(len),
+        );
+        assert!(enc.status.success());
+        let mut ct = enc.stdout;
+        let last = ct.len() - 1;
+        ct[last] ^= 0x55;
+        assert_fails_cleanly(&cbc_dec, &ct, "bad decrypt", None);
+        assert_fails_cleanly(&cbc_dec, &ct, "bad decrypt", Some(b"old contents"));
+        // Wrong key: almost surely bad padding too.
+        let wrong = [
+            "aes",
+            "decrypt",
+            "--mode",
+            "cbc",
+            "--key",
+            "ff0102030405060708090a0b0c0d0e0f",
+            "--iv",
+            IV,
+        ];
+        ct[last] ^= 0x55;
+        assert_fails_cleanly(&wrong, &ct, "bad decrypt", None);
+    }
+    // Empty ciphertext has no padding block.
+    assert_fails_cleanly(&cbc_dec, b"", "bad decrypt", None);
+    // --no-pad on input that is not whole blocks.
+    assert_fails_cleanly(
+        &[
+            "aes", "encrypt", "--mode", "cbc", "--no-pad", "--key", K, "--iv", IV,
+        ],
+        &data(20),
+        "not a whole number",
+        None,
+    );
+}
+
+#[test]
+fn missing_input_and_unusable_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.bin");
+    assert_fails_cleanly(
+        &[
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+            "-i",
+            missing.to_str().unwrap(),
+        ],
+        b"",
+        "cannot open input",
+        None,
+    );
+    let args = |o: &Path| {
+        let out = parcrypt(
+            &[
+                "aes",
+                "encrypt",
+                "--mode",
+                "ctr",
+                "--key",
+                K,
+                "--iv",
+                IV,
+                "-o",
+                o.to_str().unwrap(),
+            ],
+            &data(100),
+        );
+        (out.status.code(), stderr(&out))
+    };
+    let (code, err) = args(&dir.path().join("no/such/dir/out"));
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("cannot create output") && err.contains("hint:"),
+        "{err}"
+    );
+    let (code, err) = args(dir.path());
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("is a directory"), "{err}");
+    assert!(entries(dir.path()).is_empty(), "{:?}", entries(dir.path()));
+}
+
+#[test]
+fn a_full_disk_is_an_error_not_a_panic() {
+    if !Path::new("/dev/full").exists() {
+        eprintln!("note: no /dev/full: skipping");
+        return;
+    }
+    let out = Command::new(BIN)
+        .args(["aes", "encrypt", "--mode", "ctr", "--key", K, "--iv", IV])
+        .stdin(Stdio::piped())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            let _ = c.stdin.take().unwrap().write_all(&data(1 << 20));
+            c.wait_with_output()
+        })
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("parcrypt: ") && !err.contains("panicked"),
+        "{err}"
+    );
+    // And as -o: a device is written directly, never replaced by a file.
+    let out = parcrypt(
+        &[
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+            "-o",
+            "/dev/full",
+        ],
+        &data(1000),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!std::fs::metadata("/dev/full").unwrap().file_type().is_file());
+}
+
+#[test]
+fn success_replaces_an_existing_file_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("out");
+    std::fs::write(&out_path, b"previous").unwrap();
+    let out = parcrypt(
+        &[
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+            "-o",
+            out_path.to_str().unwrap(),
+        ],
+        &data(5000),
+    );
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(&out_path).unwrap().len(), 5000);
+    assert_eq!(entries(dir.path()), vec!["out".to_owned()]);
+}
+
+#[cfg(unix)]
+#[test]
+fn fifos_and_symlinks_are_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    // A symbolic link: the file it points to is replaced, the link stays.
+    let target = dir.path().join("real.bin");
+    let link = dir.path().join("link.bin");
+    std::fs::write(&target, b"old").unwrap();
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = parcrypt(
+        &[
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+            "-o",
+            link.to_str().unwrap(),
+        ],
+        &data(777),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&target).unwrap().len(), 777);
+
+    // A FIFO is written through and stays a FIFO.
+    let fifo = dir.path().join("pipe");
+    if !Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success())
+    {
+        eprintln!("note: mkfifo unavailable: skipping the FIFO half");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let out = parcrypt(
+        &[
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+            "-o",
+            fifo.to_str().unwrap(),
+        ],
+        &data(3000),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let through = reader.join().unwrap();
+    let direct = parcrypt(
+        &["aes", "encrypt", "--mode", "ctr", "--key", K, "--iv", IV],
+        &data(3000),
+    );
+    assert_eq!(through, direct.stdout);
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+}
+
+#[test]
+fn a_closed_pipe_is_not_a_crash() {
+    use std::io::{Read, Write};
+    let mut child = Command::new(BIN)
+        .args(["aes", "encrypt", "--mode", "ctr", "--key", K, "--iv", IV])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let _ = stdin.write_all(&data(32 << 20));
+    });
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then the pipe closes
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    let err = stderr(&out);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
+}
+
+#[test]
+fn hazardous_modes_warn_but_work() {
+    let out = parcrypt(&["aes", "encrypt", "--mode", "ecb", "--key", K], &data(32));
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).starts_with("parcrypt: warning: ECB"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stderr(&out).lines().count(), 1);
+    assert_eq!(out.stdout.len(), 48);
+    let out = parcrypt(
+        &[
+            "aes", "encrypt", "--mode", "cbc", "--no-pad", "--key", K, "--iv", IV,
+        ],
+        &data(32),
+    );
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).starts_with("parcrypt: warning: --no-pad"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(out.stdout.len(), 32);
+    // Safe modes are quiet.
+    let out = parcrypt(
+        &["aes", "encrypt", "--mode", "cbc", "--key", K, "--iv", IV],
+        &data(32),
+    );
+    assert!(out.status.success() && out.stderr.is_empty());
+}

@@ -1,0 +1,65 @@
+//! Running the real `parcrypt` binary and the `openssl` CLI.
+#![allow(dead_code, clippy::unwrap_used)]
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_parcrypt");
+
+/// Runs parcrypt with `args`, feeding `stdin`.
+pub fn parcrypt(args: &[&str], stdin: &[u8]) -> Output {
+    run(Command::new(BIN).args(args), stdin)
+}
+
+/// Runs `openssl enc <args>`, feeding `stdin`.
+pub fn openssl_enc(args: &[&str], stdin: &[u8]) -> Output {
+    run(Command::new("openssl").arg("enc").args(args), stdin)
+}
+
+fn run(cmd: &mut Command, stdin: &[u8]) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    // A writer thread, so a child that exits early (or fills stdout) cannot deadlock us.
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+pub fn have_openssl() -> bool {
+    let ok = Command::new("openssl")
+        .arg("version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("note: openssl CLI not found: skipping interop test");
+    }
+    ok
+}
+
+pub fn data(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i % 251) as u8).collect()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Names of the entries of `dir`.
+pub fn entries(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
