@@ -18,3 +18,4 @@ pub mod aes;
 mod ffi;
 pub mod hazmat;
 pub mod par;
+mod pipe;

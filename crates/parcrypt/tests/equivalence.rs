@@ -295,3 +295,25 @@ proptest! {
         prop_assert!(cbc.decrypt(&iv, &ct, &par).unwrap() == data(len));
     }
 }
+
+#[test]
+fn process_after_update_continues_the_stream() {
+    let input = data(100_003);
+    let par = Parallelism::default();
+    for (name, make) in all_crypters(true) {
+        let mut reference = Vec::new();
+        let mut c = make();
+        c.update(&input, &mut reference, &par);
+        c.finish(&mut reference).unwrap();
+        for split in [0, 1, 7, 16, 33, 50_000] {
+            let mut c = make();
+            let mut got = Vec::new();
+            c.update(&input[..split], &mut got, &par);
+            let mut rest = Vec::new();
+            c.process_with(&input[split..], &mut rest, &par, 4096, |_| {})
+                .unwrap();
+            got.extend(rest);
+            assert!(got == reference, "{name} split at {split}");
+        }
+    }
+}

@@ -1,6 +1,4 @@
-use std::io::{self, Read, Write};
-use std::ops::Range;
-use std::sync::mpsc;
+use std::io::{Read, Write};
 
 use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
@@ -217,153 +215,37 @@ impl Crypter {
     /// As [`Crypter::process`].
     pub fn process_with(
         mut self,
-        mut input: impl Read + Send,
-        mut output: impl Write + Send,
+        input: impl Read + Send,
+        output: impl Write + Send,
         par: &Parallelism,
         buffer: usize,
-        mut progress: impl FnMut(usize),
+        progress: impl FnMut(usize),
     ) -> Result<u64, Error> {
-        let size = buffer.div_ceil(BLOCK).max(2) * BLOCK;
-        // Each buffer keeps HEAD bytes in front of the data read into it, where
-        // the tail held back from the previous buffer is put back.
-        let mut first = vec![0u8; HEAD + size];
-        let (n, eof) = read_full(&mut input, &mut first[HEAD..])?;
-        progress(n);
-        let mut written = 0u64;
-        if eof {
-            let mut tail = Tail::default();
-            let range = self.step(&mut first, n, &mut tail, par);
-            output.write_all(&first[range.clone()])?;
-            written += range.len() as u64;
-            return Ok(written + self.end(tail, output)?);
-        }
-        std::thread::scope(|scope| {
-            let (free_tx, free_rx) = mpsc::sync_channel::<Vec<u8>>(PIPELINE);
-            let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize, bool)>>(1);
-            let (out_tx, out_rx) = mpsc::sync_channel::<(Vec<u8>, Range<usize>)>(1);
-            for _ in 1..PIPELINE {
-                let _ = free_tx.send(vec![0u8; HEAD + size]);
-            }
-            let _ = full_tx.send(Ok((first, n, false)));
-            scope.spawn(move || {
-                // Stops when the pipeline is torn down (a send or receive fails).
-                while let Ok(mut buf) = free_rx.recv() {
-                    let read = read_full(&mut input, &mut buf[HEAD..]).map(|(n, eof)| (buf, n, eof));
-                    let last = !matches!(read, Ok((_, _, false)));
-                    if full_tx.send(read).is_err() || last {
-                        break;
-                    }
-                }
-            });
-            let writer = scope.spawn(move || -> io::Result<()> {
-                for (buf, range) in out_rx {
-                    output.write_all(&buf[range])?;
-                    let _ = free_tx.send(buf);
-                }
-                output.flush()
-            });
-            let mut tail = Tail::default();
-            let mut outcome: Result<(), Error> = Ok(());
-            for (i, read) in full_rx.iter().enumerate() {
-                let (mut buf, n, eof) = match read {
-                    Ok(r) => r,
-                    Err(e) => {
-                        outcome = Err(e.into());
-                        break;
-                    }
-                };
-                if i > 0 {
-                    progress(n);
-                }
-                let range = self.step(&mut buf, n, &mut tail, par);
-                written += range.len() as u64;
-                if out_tx.send((buf, range)).is_err() || eof {
-                    break;
-                }
-            }
-            let mut last = Vec::with_capacity(2 * BLOCK);
-            let finished = outcome.and_then(|()| {
-                self.pending = tail.bytes().to_vec();
-                self.finish(&mut last)
-            });
-            if finished.is_ok() && !last.is_empty() {
-                written += last.len() as u64;
-                let range = 0..last.len();
-                let _ = out_tx.send((last, range));
-            }
-            drop(out_tx);
-            drop(full_rx);
-            let wrote = writer.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            // A write error explains an early stop better than anything after it.
-            wrote?;
-            finished?;
-            Ok(written)
-        })
+        // Input given to `update` but not yet processed goes first.
+        let pending = std::mem::take(&mut self.pending);
+        crate::pipe::run(self, (&pending[..]).chain(input), output, par, buffer, progress)
+    }
+}
+
+impl crate::pipe::Transform for Crypter {
+    type Error = Error;
+
+    fn unit(&self) -> usize {
+        BLOCK
     }
 
-    /// Puts `tail` back in front of the `n` bytes read into `buf`, transforms
-    /// what is ready, keeps the new tail, and returns the range of `buf` that
-    /// is output.
-    fn step(&mut self, buf: &mut [u8], n: usize, tail: &mut Tail, par: &Parallelism) -> Range<usize> {
-        let start = HEAD - tail.len;
-        buf[start..HEAD].copy_from_slice(tail.bytes());
-        let filled = tail.len + n;
-        let ready = filled - self.hold_back(filled);
-        self.blocks(&mut buf[start..start + ready], par);
-        *tail = Tail::from(&buf[start + ready..start + filled]);
-        start..start + ready
+    fn hold_back(&self, len: usize) -> usize {
+        Crypter::hold_back(self, len)
     }
 
-    /// Finishes with the held-back tail and writes the last output.
-    fn end(mut self, tail: Tail, mut output: impl Write) -> Result<u64, Error> {
-        self.pending = tail.bytes().to_vec();
+    fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
+        self.blocks(data, par);
+    }
+
+    fn finish(mut self, tail: &[u8]) -> Result<Vec<u8>, Error> {
+        self.pending = tail.to_vec();
         let mut last = Vec::with_capacity(2 * BLOCK);
-        self.finish(&mut last)?;
-        output.write_all(&last)?;
-        output.flush()?;
-        Ok(last.len() as u64)
+        Crypter::finish(self, &mut last)?;
+        Ok(last)
     }
-}
-
-/// Bytes in front of each pipeline buffer for the held-back tail.
-const HEAD: usize = 2 * BLOCK;
-/// Buffers in flight: one being read, one being transformed, one being written.
-const PIPELINE: usize = 3;
-
-/// Input held back between buffers: under one block, or two for a padded
-/// decryption waiting to see whether its last block is the last.
-#[derive(Default)]
-struct Tail {
-    buf: [u8; HEAD],
-    len: usize,
-}
-
-impl Tail {
-    fn bytes(&self) -> &[u8] {
-        &self.buf[..self.len]
-    }
-}
-
-impl From<&[u8]> for Tail {
-    fn from(b: &[u8]) -> Self {
-        let mut t = Tail::default();
-        t.buf[..b.len()].copy_from_slice(b);
-        t.len = b.len();
-        t
-    }
-}
-
-/// Reads until `buf` is full or the input ends; returns the count and whether
-/// the input ended.
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<(usize, bool)> {
-    let mut n = 0;
-    while n < buf.len() {
-        match input.read(&mut buf[n..]) {
-            Ok(0) => return Ok((n, true)),
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((n, false))
 }
