@@ -90,3 +90,42 @@ pub(crate) fn aes_ecb_in_place(key: &[u8], direction: Direction, data: &mut [u8]
         assert!(ok == 1 && out_len == len, "EVP_CipherUpdate failed");
     }
 }
+
+/// AWS-LC's RC4 state (`RC4_KEY`): the 256-entry permutation and two indices.
+/// Wiped on drop.
+pub(crate) struct Rc4State(sys::RC4_KEY);
+
+impl Rc4State {
+    /// Runs the RC4 key schedule.
+    ///
+    /// # Panics
+    /// If `key` is longer than `u32::MAX` bytes (callers allow at most 256).
+    pub(crate) fn new(key: &[u8]) -> Self {
+        let mut state = sys::RC4_KEY {
+            x: 0,
+            y: 0,
+            data: [0; 256],
+        };
+        let len = u32::try_from(key.len()).expect("RC4 key length");
+        // SAFETY: state is a valid RC4_KEY to write; key points to len bytes.
+        unsafe { sys::RC4_set_key(&mut state, len, key.as_ptr()) };
+        Rc4State(state)
+    }
+
+    /// XORs the next `data.len()` keystream bytes into `data`.
+    pub(crate) fn apply(&mut self, data: &mut [u8]) {
+        // SAFETY: in and out are the same `data.len()` bytes; RC4 processes
+        // byte by byte, reading each input byte before writing it, so exact
+        // in-place operation is allowed (as in OpenSSL).
+        unsafe { sys::RC4(&mut self.0, data.len(), data.as_ptr(), data.as_mut_ptr()) };
+    }
+}
+
+impl Drop for Rc4State {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.0.data.zeroize();
+        self.0.x.zeroize();
+        self.0.y.zeroize();
+    }
+}

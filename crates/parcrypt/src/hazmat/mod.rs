@@ -1,12 +1,36 @@
 //! ☠ Dangerous primitives, for compatibility and study only.
 //!
-//! Nothing here protects integrity, and ECB does not even hide patterns.
+//! Nothing here protects integrity; ECB does not even hide patterns, and RC4
+//! is biased. PARC4 is the PARC4 paper's block-parallel RC4 made well-defined.
 //! Each item says what is wrong with it; prefer [`crate::aes`] CBC/CTR (and,
 //! once available, authenticated modes).
+
+mod parc4;
+mod rc4;
 
 use crate::aes::{Crypter, Error};
 
 pub use crate::aes::ecb::Ecb;
+pub use parc4::{DEFAULT_BLOCK_SIZE, DROP, INFO, NONCE_LEN, PARC4_KEY_LEN, Parc4};
+pub use rc4::{RC4_KEY_LEN, Rc4};
+
+/// What can go wrong with RC4 and PARC4.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Rc4Error {
+    /// The key length is outside the accepted range.
+    #[error("key is {0} bytes; RC4 takes 5 to 256 bytes (40 to 2048 bits), PARC4 16 to 256")]
+    KeyLength(usize),
+    /// The PARC4 nonce length is outside 8–64 bytes.
+    #[error("nonce is {0} bytes; PARC4 takes 8 to 64 bytes")]
+    NonceLength(usize),
+    /// A PARC4 block size of 0.
+    #[error("block size must be at least 1 byte")]
+    BlockSize,
+    /// Reading input or writing output failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
 
 /// Streaming raw AES-ECB, PKCS#7-padded or not (`openssl enc -aes-*-ecb [-nopad]`).
 ///

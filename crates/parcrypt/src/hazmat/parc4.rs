@@ -1,0 +1,214 @@
+//! PARC4: the PARC4 paper's block-parallel RC4, made well-defined.
+//!
+//! The paper encrypts each fixed-size block with RC4 under the *same* key,
+//! which repeats the keystream in every block. PARC4 gives every block its own
+//! key and drops RC4's weakest early output (DESIGN.md §3):
+//!
+//! ```text
+//! K_b   = HKDF-SHA256(ikm = key, salt = nonce, info = "parcrypt parc4 v1" ‖ be64(b)), 32 bytes
+//! C[b]  = P[b] ⊕ RC4(K_b)[3072 ..]          for block b = 0, 1, 2, … of `block_size` bytes
+//! ```
+//!
+//! Blocks are independent, so any cut on block boundaries parallelizes;
+//! output does not depend on the thread count or strategy. It is still RC4:
+//! unauthenticated and biased. Test vectors: `tests/data/parc4_vectors.txt`,
+//! made by the independent Python reference `tests/rc4_parc4_reference.py`.
+
+use std::io::{Read, Write};
+
+use aws_lc_rs::hkdf::{HKDF_SHA256, KeyType, Prk, Salt};
+use zeroize::Zeroizing;
+
+use super::Rc4Error;
+use crate::ffi::Rc4State;
+use crate::par::{Grain, Parallelism};
+use crate::pipe::Transform;
+
+/// The default block size: 64 KiB.
+pub const DEFAULT_BLOCK_SIZE: usize = 64 * 1024;
+/// Keystream bytes dropped at the start of every block's RC4.
+pub const DROP: usize = 3072;
+/// The HKDF `info` prefix; the big-endian 64-bit block index follows.
+pub const INFO: &[u8] = b"parcrypt parc4 v1";
+/// Accepted key lengths (the HKDF input): 128 to 2048 bits.
+pub const PARC4_KEY_LEN: std::ops::RangeInclusive<usize> = 16..=256;
+/// Accepted nonce lengths (the HKDF salt).
+pub const NONCE_LEN: std::ops::RangeInclusive<usize> = 8..=64;
+
+/// ☠ PARC4 (hazmat): block-parallel RC4 with a per-block key.
+///
+/// # Examples
+/// ```
+/// use parcrypt::{hazmat::Parc4, par::Parallelism};
+/// let parc4 = Parc4::new(&[7; 32], &[1; 16], 4096)?;
+/// let mut data = vec![0u8; 10_000];
+/// parc4.apply_keystream(&mut data, &Parallelism::default());
+/// parc4.apply_keystream(&mut data, &Parallelism::sequential());
+/// assert!(data.iter().all(|&b| b == 0));
+/// # Ok::<(), parcrypt::hazmat::Rc4Error>(())
+/// ```
+///
+/// # Performance
+/// Each block costs an HKDF expansion, an RC4 key schedule and 3072 dropped
+/// bytes (a few µs) before its first byte: blocks of a few KiB and up amortize
+/// that; the paper's 32-byte blocks spend almost all their time there.
+pub struct Parc4 {
+    prk: Prk,
+    block_size: usize,
+}
+
+impl std::fmt::Debug for Parc4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parc4")
+            .field("block_size", &self.block_size)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The 32-byte length of each block key, as HKDF wants it.
+struct BlockKeyLen;
+
+impl KeyType for BlockKeyLen {
+    fn len(&self) -> usize {
+        32
+    }
+}
+
+impl Parc4 {
+    /// Derives the message's HKDF PRK from `key` and `nonce`.
+    ///
+    /// # Errors
+    /// [`Rc4Error::KeyLength`] (16–256 bytes), [`Rc4Error::NonceLength`]
+    /// (8–64 bytes), [`Rc4Error::BlockSize`] for a block size of 0.
+    pub fn new(key: &[u8], nonce: &[u8], block_size: usize) -> Result<Self, Rc4Error> {
+        if !PARC4_KEY_LEN.contains(&key.len()) {
+            return Err(Rc4Error::KeyLength(key.len()));
+        }
+        if !NONCE_LEN.contains(&nonce.len()) {
+            return Err(Rc4Error::NonceLength(nonce.len()));
+        }
+        if block_size == 0 {
+            return Err(Rc4Error::BlockSize);
+        }
+        Ok(Parc4 {
+            prk: Salt::new(HKDF_SHA256, nonce).extract(key),
+            block_size,
+        })
+    }
+
+    /// The block size in bytes.
+    pub fn block_size(&self) -> usize {
+        self.block_size
+    }
+
+    /// XORs the keystream from the start of the message into `data`.
+    pub fn apply_keystream(&self, data: &mut [u8], par: &Parallelism) {
+        self.apply_keystream_at(0, data, par);
+    }
+
+    /// XORs the keystream for message bytes `offset ..` into `data`: any
+    /// offset, so a stream can be processed in pieces.
+    pub fn apply_keystream_at(&self, offset: u64, data: &mut [u8], par: &Parallelism) {
+        let bs = self.block_size as u64;
+        // Up to the next block boundary on the calling thread; whole blocks in parallel.
+        let head = (((bs - offset % bs) % bs) as usize).min(data.len());
+        let (first, rest) = data.split_at_mut(head);
+        if !first.is_empty() {
+            self.apply_block(offset / bs, (offset % bs) as usize, first);
+        }
+        let first_block = (offset + head as u64) / bs;
+        let grain = Grain {
+            unit: self.block_size,
+            min_part: 64 * 1024,
+            task: 256 * 1024,
+        };
+        let bs = self.block_size;
+        par.for_each_mut(rest, &grain, |_, at, part| {
+            for (i, block) in part.chunks_mut(bs).enumerate() {
+                self.apply_block(first_block + (at / bs + i) as u64, 0, block);
+            }
+        });
+    }
+
+    /// One block (or its tail from `skip` on): derive K_b, run RC4, drop
+    /// 3072 + `skip` bytes, XOR.
+    fn apply_block(&self, b: u64, skip: usize, data: &mut [u8]) {
+        let mut key = Zeroizing::new([0u8; 32]);
+        let index = b.to_be_bytes();
+        let info: [&[u8]; 2] = [INFO, &index];
+        self.prk
+            .expand(&info, BlockKeyLen)
+            .and_then(|okm| okm.fill(&mut key[..]))
+            .expect("HKDF-SHA256 expanding to 32 bytes");
+        let mut rc4 = Rc4State::new(&key[..]);
+        let mut scratch = Zeroizing::new([0u8; 1024]);
+        let mut discard = DROP + skip;
+        while discard > 0 {
+            let n = discard.min(scratch.len());
+            rc4.apply(&mut scratch[..n]);
+            discard -= n;
+        }
+        rc4.apply(data);
+    }
+
+    /// Streams `input` to `output` from the start of the message, blocks in
+    /// parallel, reading and writing overlapped. Returns the bytes written.
+    ///
+    /// # Errors
+    /// [`Rc4Error::Io`].
+    pub fn process(
+        &self,
+        input: impl Read + Send,
+        output: impl Write + Send,
+        par: &Parallelism,
+    ) -> Result<u64, Rc4Error> {
+        self.process_with(input, output, par, crate::aes::DEFAULT_BUFFER, |_| {})
+    }
+
+    /// [`Parc4::process`] with a buffer size (rounded up to whole blocks) and
+    /// a progress callback.
+    ///
+    /// # Errors
+    /// [`Rc4Error::Io`].
+    pub fn process_with(
+        &self,
+        input: impl Read + Send,
+        output: impl Write + Send,
+        par: &Parallelism,
+        buffer: usize,
+        progress: impl FnMut(usize),
+    ) -> Result<u64, Rc4Error> {
+        let stream = Parc4Stream {
+            cipher: self,
+            offset: 0,
+        };
+        crate::pipe::run(stream, input, output, par, buffer, progress)
+    }
+}
+
+/// A position in a PARC4 message.
+struct Parc4Stream<'a> {
+    cipher: &'a Parc4,
+    offset: u64,
+}
+
+impl Transform for Parc4Stream<'_> {
+    type Error = Rc4Error;
+
+    fn unit(&self) -> usize {
+        self.cipher.block_size
+    }
+
+    fn hold_back(&self, _len: usize) -> usize {
+        0
+    }
+
+    fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
+        self.cipher.apply_keystream_at(self.offset, data, par);
+        self.offset += data.len() as u64;
+    }
+
+    fn finish(self, _tail: &[u8]) -> Result<Vec<u8>, Rc4Error> {
+        Ok(Vec::new())
+    }
+}
