@@ -58,8 +58,42 @@ impl From<StrategyArg> for Strategy {
 pub enum Command {
     /// AES in ECB, CBC or CTR mode, byte-identical to `openssl enc -K … -iv …`
     Aes(AesArgs),
+    /// ☠ RC4 (legacy, broken): byte-identical to `openssl enc -rc4 -K … -nosalt`
+    Rc4(Rc4Args),
+    /// ☠ PARC4: block-parallel RC4 with a key per block (hazmat; see the README)
+    Parc4(Parc4Args),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     Lab(LabArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct Rc4Args {
+    /// Required: acknowledge that RC4 is broken and offers no integrity
+    #[arg(long)]
+    pub hazmat: bool,
+    /// Key as hex, 5 to 256 bytes (10 to 512 digits)
+    #[arg(long, value_name = "HEX")]
+    pub key: String,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+#[derive(Debug, Args)]
+pub struct Parc4Args {
+    /// Required: acknowledge that PARC4 is RC4-based and offers no integrity
+    #[arg(long)]
+    pub hazmat: bool,
+    /// Key as hex, 16 to 256 bytes
+    #[arg(long, value_name = "HEX")]
+    pub key: String,
+    /// Nonce as hex, 8 to 64 bytes; never reuse one with the same key
+    #[arg(long, value_name = "HEX")]
+    pub nonce: String,
+    /// Block size: every block gets its own RC4 key (e.g. 32, 4KiB, 64KiB, 1MiB)
+    #[arg(long, value_name = "BYTES", default_value = "64KiB", value_parser = parse_size)]
+    pub block_size: usize,
+    #[command(flatten)]
+    pub io: InOut,
 }
 
 #[derive(Debug, Args)]

@@ -2,6 +2,7 @@
 
 mod aes;
 mod lab;
+mod rc4;
 
 use anyhow::Result;
 
@@ -11,6 +12,8 @@ pub fn run(cli: Cli) -> Result<()> {
     let par = cli.global.parallelism();
     match cli.command {
         Command::Aes(args) => aes::run(&args, &par),
+        Command::Rc4(args) => rc4::run_rc4(&args),
+        Command::Parc4(args) => rc4::run_parc4(&args, &par),
         Command::Lab(args) => lab::run(&args),
     }
 }

@@ -1,0 +1,175 @@
+//! `parcrypt rc4` / `parcrypt parc4`: refused without --hazmat, warn with it,
+//! RC4 equals `openssl enc -rc4` (legacy provider), PARC4 equals the
+//! independent reference's vectors.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::process::Command;
+
+use common::{data, parcrypt, stderr};
+
+const K: &str = "0102030405060708090a0b0c0d0e0f10";
+const NONCE: &str = "f0e1d2c3b4a5968778695a4b3c2d1e0f";
+
+#[test]
+fn both_refuse_without_hazmat() {
+    for args in [&["rc4", "--key", K][..], &["parc4", "--key", K, "--nonce", NONCE]] {
+        let out = parcrypt(args, b"secret");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("parcrypt: ") && err.contains("needs --hazmat") && err.contains("hint:"),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn both_warn_but_work_with_hazmat() {
+    let out = parcrypt(&["rc4", "--hazmat", "--key", K], &data(100));
+    assert!(out.status.success());
+    assert_eq!(out.stdout.len(), 100);
+    assert!(
+        stderr(&out).starts_with("parcrypt: warning: RC4"),
+        "{}",
+        stderr(&out)
+    );
+    let out = parcrypt(&["parc4", "--hazmat", "--key", K, "--nonce", NONCE], &data(100));
+    assert!(out.status.success());
+    assert!(
+        stderr(&out).starts_with("parcrypt: warning: PARC4"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn bad_input_is_a_usage_error() {
+    let long_key = "01".repeat(257);
+    for args in [
+        &["rc4", "--hazmat", "--key", ""][..],
+        &["rc4", "--hazmat", "--key", &long_key],
+        &["rc4", "--hazmat", "--key", "xyz"],
+        &[
+            "parc4",
+            "--hazmat",
+            "--key",
+            K,
+            "--nonce",
+            NONCE,
+            "--block-size",
+            "0",
+        ],
+        &["parc4", "--hazmat", "--key", K, "--nonce", "00"],
+        &["parc4", "--hazmat", "--key", "0011", "--nonce", NONCE],
+        &[
+            "parc4",
+            "--hazmat",
+            "--key",
+            K,
+            "--nonce",
+            NONCE,
+            "--block-size",
+            "lots",
+        ],
+    ] {
+        let out = parcrypt(args, b"data");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).starts_with("parcrypt: "), "{args:?}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn rc4_matches_openssl_legacy_provider() {
+    let probe = Command::new("openssl")
+        .args([
+            "enc",
+            "-rc4",
+            "-K",
+            K,
+            "-nosalt",
+            "-provider",
+            "legacy",
+            "-provider",
+            "default",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("note: openssl with RC4 (legacy provider) not available: skipping");
+        return;
+    }
+    for len in [0usize, 1, 255, 256, 100_000, (9 << 20) + 1] {
+        let input = data(len);
+        let theirs = common::openssl_enc(
+            &[
+                "-rc4",
+                "-K",
+                K,
+                "-nosalt",
+                "-provider",
+                "legacy",
+                "-provider",
+                "default",
+            ],
+            &input,
+        );
+        let ours = parcrypt(&["rc4", "--hazmat", "--key", K], &input);
+        assert!(ours.status.success());
+        assert!(ours.stdout == theirs.stdout, "len {len}");
+    }
+}
+
+/// The CLI reproduces `tests/data/parc4_vectors.txt` of the library, which an
+/// independent Python implementation generated.
+#[test]
+fn parc4_matches_the_reference_vectors() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../parcrypt/tests/data/parc4_vectors.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut checked = 0;
+    for record in text.split("\n\n").filter(|r| r.contains("CIPHERTEXT = ")) {
+        let field = |name: &str| {
+            record
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name} = ")))
+                .unwrap()
+                .to_owned()
+        };
+        let len: usize = field("LEN").parse().unwrap();
+        for extra in [&[][..], &["--threads", "3", "--strategy", "static"]] {
+            let mut args: Vec<String> = extra.iter().map(|s| (*s).to_owned()).collect();
+            args.extend(
+                [
+                    "parc4",
+                    "--hazmat",
+                    "--key",
+                    &field("KEY"),
+                    "--nonce",
+                    &field("NONCE"),
+                    "--block-size",
+                    &field("BLOCK"),
+                ]
+                .map(String::from),
+            );
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let out = parcrypt(&argv, &data(len));
+            assert!(out.status.success(), "{}", stderr(&out));
+            assert_eq!(
+                hex::encode(&out.stdout),
+                field("CIPHERTEXT"),
+                "block {} len {len}",
+                field("BLOCK")
+            );
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, text.matches("CIPHERTEXT = ").count());
+    assert!(checked > 0);
+}
