@@ -163,10 +163,13 @@ impl LabConfig {
         }
     }
 
-    fn sizes(&self) -> Vec<usize> {
-        match (&self.sizes, self.quick) {
+    /// The sizes to measure `w` at: the configuration's, else the
+    /// workload's own grid, else the default grid.
+    fn sizes_for(&self, w: &Workload) -> Vec<usize> {
+        match (&self.sizes, w.sizes) {
             (Some(s), _) => s.clone(),
-            (None, _) => DEFAULT_SIZES.to_vec(),
+            (None, Some(grid)) => grid(self.quick),
+            (None, None) => DEFAULT_SIZES.to_vec(),
         }
     }
 
@@ -223,11 +226,14 @@ fn impls(threads: &[usize]) -> Vec<Impl> {
 pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     let workloads = config.workloads()?;
     let threads = config.threads();
-    let sizes = config.sizes();
     if threads.is_empty() || threads.contains(&0) {
         return Err(LabError::Config("thread counts must be at least 1".into()));
     }
-    if sizes.is_empty() || sizes.contains(&0) {
+    if config
+        .sizes
+        .as_ref()
+        .is_some_and(|s| s.is_empty() || s.contains(&0))
+    {
         return Err(LabError::Config("sizes must be at least 1 byte".into()));
     }
     std::fs::create_dir_all(&config.out_dir).map_err(|source| LabError::Io {
@@ -236,16 +242,26 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     })?;
     let machine = Machine::probe(&config.command_line);
     let timing = config.timing();
-    let impls = impls(&threads);
-    let cells = (workloads.len() * sizes.len() * impls.len()) as u64;
+    let all_impls = impls(&threads);
+    let impls_for = |w: &Workload| {
+        if w.parallel {
+            &all_impls[..]
+        } else {
+            &all_impls[..1]
+        }
+    };
+    let cells: u64 = workloads
+        .iter()
+        .map(|w| (config.sizes_for(w).len() * impls_for(w).len()) as u64)
+        .sum();
     let bar = progress_bar(config.progress, cells);
     let started = Instant::now();
     let mut rows = Vec::with_capacity(cells as usize);
     for w in &workloads {
-        for &size in &sizes {
+        for size in config.sizes_for(w) {
             let mut op = (w.setup)(size);
             let mut seq_median = None;
-            for imp in &impls {
+            for imp in impls_for(w) {
                 bar.set_message(format!("{} {} B {}×{}", w.name, size, imp.name, imp.threads));
                 let (samples, batch) = measure(&mut op, &imp.par, &timing);
                 let stats = Stats::of(&samples);

@@ -39,8 +39,8 @@ pub struct ConfigRecord {
     pub workloads: Vec<&'static str>,
     /// Thread counts.
     pub threads: Vec<usize>,
-    /// Sizes in bytes.
-    pub sizes: Vec<usize>,
+    /// Sizes in bytes (`None`: each workload's own grid, recorded per row).
+    pub sizes: Option<Vec<usize>>,
     /// Timed samples per cell.
     pub repeats: usize,
 }
@@ -70,7 +70,7 @@ impl Summary {
                 quick: config.quick,
                 workloads: workloads.iter().map(|w| w.name).collect(),
                 threads: config.threads(),
-                sizes: config.sizes(),
+                sizes: config.sizes.clone(),
                 repeats: config.timing().repeats,
             },
             rows,
@@ -151,7 +151,7 @@ impl fmt::Display for Summary {
         )?;
         writeln!(
             f,
-            "{:<18} {:>10} {:>12} {:>16} {:>12} {:>8}",
+            "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8}",
             "workload", "size", "seq GB/s", "best parallel", "GB/s", "speedup"
         )?;
         for w in &self.config.workloads {
@@ -172,18 +172,25 @@ impl fmt::Display for Summary {
                 .filter(cell)
                 .filter(|r| r.implementation != "seq")
                 .max_by(|a, b| a.speedup.total_cmp(&b.speedup));
-            if let (Some(seq), Some(best)) = (seq, best) {
-                writeln!(
-                    f,
-                    "{:<18} {:>10} {:>12.2} {:>16} {:>12.2} {:>7.2}×",
-                    w,
-                    human_size(size),
-                    seq.throughput_bps / 1e9,
-                    format!("{} × {}", best.implementation, best.threads),
-                    best.throughput_bps / 1e9,
-                    best.speedup
-                )?;
-            }
+            let Some(seq) = seq else { continue };
+            let (who, gbps, speedup) = match best {
+                Some(b) => (
+                    format!("{} × {}", b.implementation, b.threads),
+                    format!("{:.2}", b.throughput_bps / 1e9),
+                    format!("{:.2}×", b.speedup),
+                ),
+                None => ("(sequential only)".to_owned(), "—".to_owned(), "—".to_owned()),
+            };
+            writeln!(
+                f,
+                "{:<18} {:>10} {:>12.2} {:>17} {:>12} {:>8}",
+                w,
+                human_size(size),
+                seq.throughput_bps / 1e9,
+                who,
+                gbps,
+                speedup
+            )?;
         }
         for n in &self.notes {
             writeln!(f, "note: {n}")?;

@@ -105,3 +105,22 @@ fn every_aes_workload_is_registered() {
         assert!(names.contains(&w), "{w} missing");
     }
 }
+
+#[test]
+fn sequential_only_workloads_measure_seq_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    // A glob is anchored: `rc4*` is RC4 alone, where the substring `rc4` would
+    // also match every parc4-* workload.
+    let mut config = tiny(dir.path(), "rc4*,parc4-4kib");
+    config.sizes = Some(vec![5000]);
+    let summary = run(&config).unwrap();
+    let rc4: Vec<_> = summary.rows.iter().filter(|r| r.workload == "rc4").collect();
+    assert_eq!(rc4.len(), 1);
+    assert_eq!(rc4[0].implementation, "seq");
+    // parc4-4kib: seq + static×{1,2} + steal×{1,2}.
+    assert_eq!(
+        summary.rows.iter().filter(|r| r.workload == "parc4-4kib").count(),
+        5
+    );
+    assert!(summary.to_string().contains("(sequential only)"));
+}

@@ -2,6 +2,7 @@
 //! module of its own; the runner discovers them through [`registry`].
 
 mod aes;
+mod rc4;
 
 use parcrypt::par::Parallelism;
 
@@ -20,12 +21,19 @@ pub struct Workload {
     pub description: &'static str,
     /// Builds the operation over `size` bytes of input.
     pub setup: fn(size: usize) -> Operation,
+    /// Whether the operation uses its `Parallelism` at all; a sequential-only
+    /// workload (RC4) is measured as `seq` alone.
+    pub parallel: bool,
+    /// The workload's own size grid (`quick` → sizes) when the configuration
+    /// gives none; `None` means the lab's default grid.
+    pub sizes: Option<fn(quick: bool) -> Vec<usize>>,
 }
 
 /// Every workload, in report order.
 pub fn registry() -> Vec<Workload> {
     let mut all = Vec::new();
     aes::register(&mut all);
+    rc4::register(&mut all);
     all
 }
 

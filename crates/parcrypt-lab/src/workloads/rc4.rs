@@ -1,0 +1,90 @@
+//! RC4 and PARC4 workloads: the PARC4 paper's table (512 KB … 3 MB, plus
+//! 64 MiB) at the paper's 32-byte blocks and at 4 KiB, 64 KiB and 1 MiB, to
+//! show what the per-block key schedule costs.
+
+use std::hint::black_box;
+
+use parcrypt::hazmat::{Parc4, Rc4};
+
+use super::{Operation, Workload, input};
+
+/// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
+fn paper_sizes(quick: bool) -> Vec<usize> {
+    if quick {
+        vec![512_000, 1_000_000, 3_000_000]
+    } else {
+        vec![512_000, 1_000_000, 1_500_000, 2_500_000, 3_000_000, 64 << 20]
+    }
+}
+
+/// 32-byte blocks cost ~9 µs each (HKDF + key schedule + 3072 dropped bytes):
+/// 64 MiB would take 18 s per run, so stop at the paper's sizes, and at two
+/// of them in a quick study.
+fn small_block_sizes(quick: bool) -> Vec<usize> {
+    if quick {
+        vec![512_000, 1_000_000]
+    } else {
+        vec![512_000, 1_000_000, 1_500_000, 2_500_000, 3_000_000]
+    }
+}
+
+pub(super) fn register(all: &mut Vec<Workload>) {
+    all.push(Workload {
+        name: "rc4",
+        family: "rc4",
+        description: "RC4 keystream XOR (sequential by nature)",
+        setup: rc4,
+        parallel: false,
+        sizes: Some(paper_sizes),
+    });
+    all.extend([
+        Workload {
+            name: "parc4-32b",
+            family: "rc4",
+            description: "PARC4 with the paper's 32-byte blocks: per-block keys dominate",
+            setup: |size| parc4(size, 32),
+            parallel: true,
+            sizes: Some(small_block_sizes),
+        },
+        Workload {
+            name: "parc4-4kib",
+            family: "rc4",
+            description: "PARC4 with 4 KiB blocks",
+            setup: |size| parc4(size, 4096),
+            parallel: true,
+            sizes: Some(paper_sizes),
+        },
+        Workload {
+            name: "parc4-64kib",
+            family: "rc4",
+            description: "PARC4 with 64 KiB blocks (the default)",
+            setup: |size| parc4(size, 64 * 1024),
+            parallel: true,
+            sizes: Some(paper_sizes),
+        },
+        Workload {
+            name: "parc4-1mib",
+            family: "rc4",
+            description: "PARC4 with 1 MiB blocks",
+            setup: |size| parc4(size, 1 << 20),
+            parallel: true,
+            sizes: Some(paper_sizes),
+        },
+    ]);
+}
+
+fn rc4(size: usize) -> Operation {
+    let mut buf = input(size);
+    // A fresh key schedule per run, as an encryption of one message would do.
+    Box::new(move |_par| {
+        Rc4::new(&[0x42; 16])
+            .expect("valid key")
+            .apply_keystream(black_box(&mut buf))
+    })
+}
+
+fn parc4(size: usize, block: usize) -> Operation {
+    let parc4 = Parc4::new(&[0x42; 32], &[7; 16], block).expect("valid parameters");
+    let mut buf = input(size);
+    Box::new(move |par| parc4.apply_keystream(black_box(&mut buf), par))
+}
