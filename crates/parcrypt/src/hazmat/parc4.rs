@@ -9,6 +9,23 @@
 //! C[b]  = P[b] ⊕ RC4(K_b)[3072 ..]          for block b = 0, 1, 2, … of `block_size` bytes
 //! ```
 //!
+//! A test vector (from `tests/data/parc4_vectors.txt`): key `20 21 … 3f`
+//! (32 bytes), nonce `f0e1d2c3b4a5968778695a4b3c2d1e0f`, 16-byte blocks,
+//! plaintext `00 01 … 10` (17 bytes, two blocks):
+//!
+//! ```
+//! use parcrypt::{hazmat::Parc4, par::Parallelism};
+//! let key: Vec<u8> = (0x20..0x40).collect();
+//! let nonce = [0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f];
+//! let mut data: Vec<u8> = (0..17).collect();
+//! Parc4::new(&key, &nonce, 16)?.apply_keystream(&mut data, &Parallelism::default());
+//! let expected = [
+//!     0xcd, 0x60, 0x21, 0x58, 0x1a, 0x7c, 0x1d, 0x0c, 0xad, 0xe4, 0x1e, 0x99, 0x51, 0x0e, 0xd6, 0x09, 0xf4,
+//! ];
+//! assert_eq!(data, expected);
+//! # Ok::<(), parcrypt::hazmat::Rc4Error>(())
+//! ```
+//!
 //! Blocks are independent, so any cut on block boundaries parallelizes;
 //! output does not depend on the thread count or strategy. It is still RC4:
 //! unauthenticated and biased. Test vectors: `tests/data/parc4_vectors.txt`,
