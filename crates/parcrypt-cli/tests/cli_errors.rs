@@ -14,6 +14,25 @@ use common::{BIN, data, entries, parcrypt, stderr};
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
+/// `parcrypt aes encrypt --mode ctr … -o path` on `input`.
+fn ctr_to(path: &Path, input: &[u8]) -> std::process::Output {
+    parcrypt(
+        &[
+            "aes",
+            "encrypt",
+            "--mode",
+            "ctr",
+            "--key",
+            K,
+            "--iv",
+            IV,
+            "-o",
+            path.to_str().unwrap(),
+        ],
+        input,
+    )
+}
+
 fn assert_usage_error(args: &[&str], needle: &str) {
     let out = parcrypt(args, b"hello");
     let err = stderr(&out);
@@ -210,21 +229,7 @@ fn missing_input_and_unusable_output() {
         None,
     );
     let args = |o: &Path| {
-        let out = parcrypt(
-            &[
-                "aes",
-                "encrypt",
-                "--mode",
-                "ctr",
-                "--key",
-                K,
-                "--iv",
-                IV,
-                "-o",
-                o.to_str().unwrap(),
-            ],
-            &data(100),
-        );
+        let out = ctr_to(&o, &data(100));
         (out.status.code(), stderr(&out))
     };
     let (code, err) = args(&dir.path().join("no/such/dir/out"));
@@ -288,21 +293,7 @@ fn success_replaces_an_existing_file_atomically() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("out");
     std::fs::write(&out_path, b"previous").unwrap();
-    let out = parcrypt(
-        &[
-            "aes",
-            "encrypt",
-            "--mode",
-            "ctr",
-            "--key",
-            K,
-            "--iv",
-            IV,
-            "-o",
-            out_path.to_str().unwrap(),
-        ],
-        &data(5000),
-    );
+    let out = ctr_to(&out_path, &data(5000));
     assert!(out.status.success());
     assert_eq!(std::fs::read(&out_path).unwrap().len(), 5000);
     assert_eq!(entries(dir.path()), vec!["out".to_owned()]);
@@ -318,21 +309,7 @@ fn fifos_and_symlinks_are_not_replaced() {
     let link = dir.path().join("link.bin");
     std::fs::write(&target, b"old").unwrap();
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let out = parcrypt(
-        &[
-            "aes",
-            "encrypt",
-            "--mode",
-            "ctr",
-            "--key",
-            K,
-            "--iv",
-            IV,
-            "-o",
-            link.to_str().unwrap(),
-        ],
-        &data(777),
-    );
+    let out = ctr_to(&link, &data(777));
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert_eq!(std::fs::read(&target).unwrap().len(), 777);
@@ -351,21 +328,7 @@ fn fifos_and_symlinks_are_not_replaced() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read(fifo).unwrap())
     };
-    let out = parcrypt(
-        &[
-            "aes",
-            "encrypt",
-            "--mode",
-            "ctr",
-            "--key",
-            K,
-            "--iv",
-            IV,
-            "-o",
-            fifo.to_str().unwrap(),
-        ],
-        &data(3000),
-    );
+    let out = ctr_to(&fifo, &data(3000));
     assert!(out.status.success(), "{}", stderr(&out));
     let through = reader.join().unwrap();
     let direct = parcrypt(
