@@ -12,6 +12,7 @@
 //! # Ok::<(), parcrypt_lab::LabError>(())
 //! ```
 
+pub mod analysis;
 pub mod machine;
 mod output;
 mod pattern;
@@ -141,6 +142,18 @@ pub struct Row {
     pub speedup: f64,
     /// Speed-up per thread.
     pub efficiency: f64,
+    /// 95% bootstrap interval of the speed-up (low, high).
+    pub speedup_ci95: (f64, f64),
+    /// Karp–Flatt serial fraction (none at 1 thread).
+    pub karp_flatt: Option<f64>,
+    /// Samples outside Tukey's fences (flagged, kept).
+    pub outliers: usize,
+    /// Whether this row measures another tool (a peer), not parcrypt.
+    pub peer: bool,
+    /// Operations per timed run (1 for byte-stream workloads).
+    pub items: u64,
+    /// Operations per second at the median.
+    pub ops_per_s: f64,
 }
 
 /// How long to measure, by mode.
@@ -260,13 +273,13 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     for w in &workloads {
         for size in config.sizes_for(w) {
             let mut op = (w.setup)(size);
-            let mut seq_median = None;
+            let mut seq_samples: Option<Vec<f64>> = None;
             for imp in impls_for(w) {
                 bar.set_message(format!("{} {} B {}×{}", w.name, size, imp.name, imp.threads));
                 let (samples, batch) = measure(&mut op, &imp.par, &timing);
                 let stats = Stats::of(&samples);
-                let seq = *seq_median.get_or_insert(stats.median);
-                let speedup = seq / stats.median;
+                let seq = seq_samples.get_or_insert_with(|| samples.clone());
+                let speedup = Stats::of(seq).median / stats.median;
                 rows.push(Row {
                     workload: w.name,
                     implementation: imp.name,
@@ -277,6 +290,12 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
                     throughput_bps: size as f64 / stats.median,
                     speedup,
                     efficiency: speedup / imp.threads as f64,
+                    speedup_ci95: stats::speedup_ci95(seq, &samples),
+                    karp_flatt: stats::karp_flatt(speedup, imp.threads),
+                    outliers: stats::outliers(&samples),
+                    peer: false,
+                    items: 1,
+                    ops_per_s: 1.0 / stats.median,
                 });
                 bar.inc(1);
             }

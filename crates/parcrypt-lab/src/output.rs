@@ -11,7 +11,7 @@ use crate::workloads::Workload;
 use crate::{LabConfig, LabError, Machine, Row};
 
 /// The CSV columns, in order (the first twelve are the contract).
-pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch";
+pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s";
 
 /// Everything a run produced.
 #[derive(Debug, Clone, Serialize)]
@@ -22,6 +22,8 @@ pub struct Summary {
     pub config: ConfigRecord,
     /// Every measured cell.
     pub rows: Vec<Row>,
+    /// Amdahl fits and crossover sizes per workload × implementation.
+    pub analysis: Vec<crate::analysis::Analysis>,
     /// Wall time of the whole run, seconds.
     pub wall_s: f64,
     /// Warnings about the measurement (a busy machine, …).
@@ -73,6 +75,7 @@ impl Summary {
                 sizes: config.sizes.clone(),
                 repeats: config.timing().repeats,
             },
+            analysis: crate::analysis::analyse(&rows, machine.cores),
             rows,
             wall_s: wall.as_secs_f64(),
             notes,
@@ -101,7 +104,7 @@ impl Summary {
         for r in &self.rows {
             let s = &r.stats;
             out.push_str(&format!(
-                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.6e},{:.4},{:.4},{:e},{}\n",
+                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.6e},{:.4},{:.4},{:e},{},{:.4},{:.4},{},{},{},{},{:.6e}\n",
                 r.workload,
                 r.implementation,
                 r.threads,
@@ -116,7 +119,14 @@ impl Summary {
                 r.speedup,
                 r.efficiency,
                 s.min,
-                r.batch
+                r.batch,
+                r.speedup_ci95.0,
+                r.speedup_ci95.1,
+                r.karp_flatt.map_or(String::new(), |e| format!("{e:.4}")),
+                r.outliers,
+                r.peer,
+                r.items,
+                r.ops_per_s
             ));
         }
         out
@@ -190,6 +200,26 @@ impl fmt::Display for Summary {
                 who,
                 gbps,
                 speedup
+            )?;
+        }
+        writeln!(f)?;
+        writeln!(
+            f,
+            "{:<18} {:>7} {:>22} {:>16}",
+            "workload", "impl", "parallel pays from", "Amdahl serial s"
+        )?;
+        for a in &self.analysis {
+            let from = match a.crossover_bytes {
+                Some(b) => format!("{} ({} thr)", human_size(b), a.crossover_threads),
+                None => "never measured".to_owned(),
+            };
+            let s = a
+                .amdahl_serial_fraction
+                .map_or("—".to_owned(), |s| format!("{s:.3}"));
+            writeln!(
+                f,
+                "{:<18} {:>7} {:>22} {:>16}",
+                a.workload, a.implementation, from, s
             )?;
         }
         for n in &self.notes {

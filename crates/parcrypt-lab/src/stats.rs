@@ -77,6 +77,106 @@ pub fn t95(df: usize) -> f64 {
     }
 }
 
+/// Number of samples outside Tukey's fences (1.5 × IQR beyond the quartiles):
+/// flagged in the results, never dropped.
+pub fn outliers(samples: &[f64]) -> usize {
+    if samples.len() < 4 {
+        return 0;
+    }
+    let mut v = samples.to_vec();
+    v.sort_by(f64::total_cmp);
+    let q = |f: f64| {
+        let pos = f * (v.len() - 1) as f64;
+        let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+        v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+    };
+    let (q1, q3) = (q(0.25), q(0.75));
+    let iqr = q3 - q1;
+    v.iter()
+        .filter(|&&x| x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr)
+        .count()
+}
+
+/// The median of `v` (which must not be empty).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// A 95% percentile-bootstrap interval for the speed-up
+/// median(`reference`) / median(`sample`), from 2000 resamples of each with a
+/// fixed seed (the same data always gives the same interval).
+pub fn speedup_ci95(reference: &[f64], sample: &[f64]) -> (f64, f64) {
+    const RESAMPLES: usize = 2000;
+    let mut rng = SplitMix64(0x5eed_1ab5);
+    let mut a = vec![0.0; reference.len()];
+    let mut b = vec![0.0; sample.len()];
+    let mut ratios: Vec<f64> = (0..RESAMPLES)
+        .map(|_| {
+            for x in a.iter_mut() {
+                *x = reference[rng.below(reference.len())];
+            }
+            for x in b.iter_mut() {
+                *x = sample[rng.below(sample.len())];
+            }
+            median(&mut a) / median(&mut b)
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    (ratios[RESAMPLES * 25 / 1000], ratios[RESAMPLES * 975 / 1000 - 1])
+}
+
+/// The Karp–Flatt experimentally determined serial fraction
+/// e = (1/S − 1/p) / (1 − 1/p) for speed-up S on p threads (none for p = 1).
+pub fn karp_flatt(speedup: f64, threads: usize) -> Option<f64> {
+    (threads > 1).then(|| {
+        let p = threads as f64;
+        (1.0 / speedup - 1.0 / p) / (1.0 - 1.0 / p)
+    })
+}
+
+/// Least-squares fit of Amdahl's law S(p) = 1 / (s + (1 − s)/p) to measured
+/// (threads, speed-up) points: minimizes Σ (1/S − 1/p − s(1 − 1/p))², which
+/// is linear in the serial fraction s. Points at p = 1 carry no information.
+/// Returns s clamped to [0, 1], or `None` without a point at p > 1.
+pub fn amdahl_fit(points: &[(usize, f64)]) -> Option<f64> {
+    let (mut sxz, mut sxx) = (0.0, 0.0);
+    for &(p, speedup) in points.iter().filter(|(p, s)| *p > 1 && *s > 0.0) {
+        let x = 1.0 - 1.0 / p as f64;
+        let z = 1.0 / speedup - 1.0 / p as f64;
+        sxz += x * z;
+        sxx += x * x;
+    }
+    (sxx > 0.0).then(|| (sxz / sxx).clamp(0.0, 1.0))
+}
+
+/// Amdahl's speed-up on `threads` threads for serial fraction `s`.
+pub fn amdahl(s: f64, threads: usize) -> f64 {
+    1.0 / (s + (1.0 - s) / threads as f64)
+}
+
+/// A small deterministic generator for the bootstrap (SplitMix64).
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,5 +216,43 @@ mod tests {
         assert_eq!(t95(1), 12.706);
         assert_eq!(t95(9), 2.262);
         assert_eq!(t95(1000), 1.960);
+    }
+
+    #[test]
+    fn amdahl_fit_recovers_an_exact_curve() {
+        for s in [0.0, 0.05, 0.3, 1.0] {
+            let points: Vec<(usize, f64)> = [1, 2, 3, 4, 6, 8].iter().map(|&p| (p, amdahl(s, p))).collect();
+            let fit = amdahl_fit(&points).unwrap();
+            assert!((fit - s).abs() < 1e-12, "{s} → {fit}");
+        }
+        assert_eq!(amdahl_fit(&[(1, 1.0)]), None);
+    }
+
+    #[test]
+    fn karp_flatt_of_synthetic_timings() {
+        // T1 = 10, T4 = 3.25: S = 10/3.25, e = (0.325 − 0.25) / 0.75 = 0.1.
+        let e = karp_flatt(10.0 / 3.25, 4).unwrap();
+        assert!((e - 0.1).abs() < 1e-12);
+        assert!(karp_flatt(2.0, 2).unwrap().abs() < 1e-12); // perfect: 0
+        assert_eq!(karp_flatt(1.0, 1), None);
+        // Amdahl data gives back its own serial fraction at every p.
+        assert!((karp_flatt(amdahl(0.2, 8), 8).unwrap() - 0.2).abs() < 1e-12);
+    }
+
+    #[test]
+    fn outliers_are_counted_not_removed() {
+        assert_eq!(outliers(&[1.0, 1.1, 0.9, 1.0, 1.05, 0.95, 9.0]), 1);
+        assert_eq!(outliers(&[1.0, 1.0, 1.0, 1.0]), 0);
+        assert_eq!(outliers(&[1.0, 50.0]), 0); // too few to judge
+    }
+
+    #[test]
+    fn speedup_interval_brackets_the_ratio_and_is_deterministic() {
+        let seq = [10.0, 10.2, 9.9, 10.1, 10.0, 10.3, 9.8];
+        let par = [5.0, 5.1, 4.9, 5.0, 5.2, 4.95, 5.05];
+        let (lo, hi) = speedup_ci95(&seq, &par);
+        assert!(lo <= 2.0 && 2.0 <= hi && lo > 1.8 && hi < 2.2, "{lo} {hi}");
+        assert_eq!(speedup_ci95(&seq, &par), (lo, hi));
+        assert_eq!(speedup_ci95(&[3.0; 5], &[1.5; 5]), (2.0, 2.0));
     }
 }
