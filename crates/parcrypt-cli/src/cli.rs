@@ -162,6 +162,9 @@ pub struct LabArgs {
     /// Timed repeats per cell (after warm-up)
     #[arg(long, value_name = "N")]
     pub repeats: Option<usize>,
+    /// Do not measure peers (openssl speed / openssl enc)
+    #[arg(long)]
+    pub no_peers: bool,
 }
 
 /// Parses `4096`, `4KiB`, `4k`, `64MiB`, `64M`, `1GiB`, `10kB` (decimal), …

@@ -16,6 +16,7 @@ pub mod analysis;
 pub mod machine;
 mod output;
 mod pattern;
+pub mod peers;
 pub mod stats;
 pub mod workloads;
 
@@ -50,6 +51,8 @@ pub struct LabConfig {
     pub repeats: Option<usize>,
     /// Draw a progress bar with ETA on stderr.
     pub progress: bool,
+    /// Measure peers (`openssl speed`, `openssl enc`) in the same run.
+    pub peers: bool,
     /// The command line, recorded in machine.json.
     pub command_line: String,
 }
@@ -64,6 +67,7 @@ impl Default for LabConfig {
             sizes: None,
             repeats: None,
             progress: false,
+            peers: true,
             command_line: String::new(),
         }
     }
@@ -270,6 +274,7 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     let bar = progress_bar(config.progress, cells);
     let started = Instant::now();
     let mut rows = Vec::with_capacity(cells as usize);
+    let mut peer_status = Vec::new();
     for w in &workloads {
         for size in config.sizes_for(w) {
             let mut op = (w.setup)(size);
@@ -300,9 +305,30 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
                 bar.inc(1);
             }
         }
+        if config.peers {
+            bar.set_message(format!("{} peers (openssl)", w.name));
+            let largest = config.sizes_for(w).into_iter().max().unwrap_or(0);
+            let (seconds, repeats) = if config.quick {
+                (1, 3)
+            } else {
+                (3, timing.repeats.min(7))
+            };
+            let (mut peer_rows, status) = peers::measure(w, seconds, repeats, largest, &std::env::temp_dir());
+            for r in &mut peer_rows {
+                // Against parcrypt's sequential run of the same size, where there is one.
+                if let Some(seq) = rows.iter().find(|s| {
+                    s.workload == w.name && s.implementation == "seq" && s.size_bytes == r.size_bytes
+                }) {
+                    r.speedup = seq.stats.median / r.stats.median;
+                }
+            }
+            rows.extend(peer_rows);
+            peer_status.extend(status);
+        }
     }
     bar.finish_and_clear();
     let mut summary = Summary::new(config, &machine, &workloads, rows, started.elapsed());
+    summary.peers = peer_status;
     summary.write(&config.out_dir)?;
     Ok(summary)
 }

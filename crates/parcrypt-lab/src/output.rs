@@ -28,6 +28,8 @@ pub struct Summary {
     pub wall_s: f64,
     /// Warnings about the measurement (a busy machine, …).
     pub notes: Vec<String>,
+    /// Which peers ran and which are absent (and why).
+    pub peers: Vec<crate::peers::PeerStatus>,
     /// Files written.
     pub files: Vec<PathBuf>,
 }
@@ -79,6 +81,7 @@ impl Summary {
             rows,
             wall_s: wall.as_secs_f64(),
             notes,
+            peers: Vec::new(),
             files: Vec::new(),
         }
     }
@@ -104,7 +107,7 @@ impl Summary {
         for r in &self.rows {
             let s = &r.stats;
             out.push_str(&format!(
-                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.6e},{:.4},{:.4},{:e},{},{:.4},{:.4},{},{},{},{},{:.6e}\n",
+                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.6e},{},{},{:e},{},{},{},{},{},{},{},{:.6e}\n",
                 r.workload,
                 r.implementation,
                 r.threads,
@@ -116,12 +119,12 @@ impl Summary {
                 s.ci95_low,
                 s.ci95_high,
                 r.throughput_bps,
-                r.speedup,
-                r.efficiency,
+                Num(r.speedup),
+                Num(r.efficiency),
                 s.min,
                 r.batch,
-                r.speedup_ci95.0,
-                r.speedup_ci95.1,
+                Num(r.speedup_ci95.0),
+                Num(r.speedup_ci95.1),
                 r.karp_flatt.map_or(String::new(), |e| format!("{e:.4}")),
                 r.outliers,
                 r.peer,
@@ -130,6 +133,19 @@ impl Summary {
             ));
         }
         out
+    }
+}
+
+/// A number for the CSV: 4 decimals, or empty where it does not apply (NaN).
+struct Num(f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{:.4}", self.0)
+        } else {
+            Ok(())
+        }
     }
 }
 
@@ -180,7 +196,7 @@ impl fmt::Display for Summary {
                 .rows
                 .iter()
                 .filter(cell)
-                .filter(|r| r.implementation != "seq")
+                .filter(|r| r.implementation != "seq" && !r.peer)
                 .max_by(|a, b| a.speedup.total_cmp(&b.speedup));
             let Some(seq) = seq else { continue };
             let (who, gbps, speedup) = match best {
@@ -221,6 +237,41 @@ impl fmt::Display for Summary {
                 "{:<18} {:>7} {:>22} {:>16}",
                 a.workload, a.implementation, from, s
             )?;
+        }
+        if !self.peers.is_empty() {
+            writeln!(f)?;
+            writeln!(
+                f,
+                "{:<18} {:>14} {:>12} {:>14}",
+                "workload", "peer", "GB/s", "parcrypt seq"
+            )?;
+        }
+        for p in &self.peers {
+            let row = self
+                .rows
+                .iter()
+                .find(|r| r.peer && r.workload == p.workload && r.implementation == p.peer);
+            match row {
+                Some(r) if p.available => {
+                    let ours = self
+                        .rows
+                        .iter()
+                        .filter(|s| {
+                            s.workload == p.workload && s.implementation == "seq" && s.size_bytes >= 16384
+                        })
+                        .map(|s| s.throughput_bps)
+                        .fold(f64::NAN, f64::max);
+                    writeln!(
+                        f,
+                        "{:<18} {:>14} {:>12.2} {:>13.2}×",
+                        p.workload,
+                        p.peer,
+                        r.throughput_bps / 1e9,
+                        ours / r.throughput_bps
+                    )?;
+                }
+                _ => writeln!(f, "{:<18} {:>14} absent: {}", p.workload, p.peer, p.detail)?,
+            }
         }
         for n in &self.notes {
             writeln!(f, "note: {n}")?;

@@ -28,6 +28,7 @@ fn tiny(dir: &std::path::Path, only: &str) -> LabConfig {
         threads_list: Some(vec![1, 2]),
         repeats: Some(3),
         quick: true,
+        peers: false,
         ..Default::default()
     }
 }
@@ -123,4 +124,28 @@ fn sequential_only_workloads_measure_seq_alone() {
         5
     );
     assert!(summary.to_string().contains("(sequential only)"));
+}
+
+#[test]
+fn peers_are_measured_or_listed_as_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "aes-128-ctr");
+    config.peers = true;
+    config.sizes = Some(vec![100_000]);
+    let summary = run(&config).unwrap();
+    // Both OpenSSL peers of aes-128-ctr are accounted for, present or not.
+    for peer in ["openssl-speed", "openssl-enc"] {
+        let status = summary
+            .peers
+            .iter()
+            .find(|p| p.peer == peer)
+            .expect("peer listed");
+        let row = summary.rows.iter().find(|r| r.peer && r.implementation == peer);
+        assert_eq!(status.available, row.is_some(), "{peer}: {}", status.detail);
+        if let Some(r) = row {
+            assert!(r.throughput_bps > 0.0);
+        }
+    }
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert!(!csv.contains("NaN"), "{csv}");
 }

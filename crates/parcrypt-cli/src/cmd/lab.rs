@@ -17,6 +17,7 @@ pub fn run(args: &LabArgs) -> Result<()> {
         sizes: args.sizes.clone(),
         repeats: args.repeats,
         progress: std::io::stderr().is_terminal(),
+        peers: !args.no_peers,
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
     };
     if config.threads_list.as_ref().is_some_and(|t| t.contains(&0)) {

@@ -5,7 +5,7 @@ use std::hint::black_box;
 use parcrypt::aes::{Cbc, Ctr};
 use parcrypt::hazmat::Ecb;
 
-use super::{Operation, Workload, input};
+use super::{OpensslPeer, Operation, Workload, input};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.extend([
@@ -16,6 +16,10 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ctr(16, size),
             parallel: true,
             sizes: None,
+            openssl: Some(OpensslPeer {
+                speed: &["-evp", "aes-128-ctr"],
+                enc: Some(&["-aes-128-ctr", "-K", KEY128_HEX, "-iv", IV_HEX]),
+            }),
         },
         Workload {
             name: "aes-256-ctr",
@@ -24,6 +28,10 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ctr(32, size),
             parallel: true,
             sizes: None,
+            openssl: Some(OpensslPeer {
+                speed: &["-evp", "aes-256-ctr"],
+                enc: Some(&["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX]),
+            }),
         },
         Workload {
             name: "aes-256-cbc-dec",
@@ -32,6 +40,10 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: cbc_dec,
             parallel: true,
             sizes: None,
+            openssl: Some(OpensslPeer {
+                speed: &["-decrypt", "-evp", "aes-256-cbc"],
+                enc: None,
+            }),
         },
         Workload {
             name: "aes-256-ecb-enc",
@@ -40,6 +52,10 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ecb(size, true),
             parallel: true,
             sizes: None,
+            openssl: Some(OpensslPeer {
+                speed: &["-evp", "aes-256-ecb"],
+                enc: Some(&["-aes-256-ecb", "-nopad", "-K", KEY256_HEX]),
+            }),
         },
         Workload {
             name: "aes-256-ecb-dec",
@@ -48,11 +64,19 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ecb(size, false),
             parallel: true,
             sizes: None,
+            openssl: Some(OpensslPeer {
+                speed: &["-decrypt", "-evp", "aes-256-ecb"],
+                enc: None,
+            }),
         },
     ]);
 }
 
 const KEY: [u8; 32] = [0x42; 32];
+/// The same key and IV in hex, for the `openssl enc` peer.
+const KEY128_HEX: &str = "42424242424242424242424242424242";
+const KEY256_HEX: &str = "4242424242424242424242424242424242424242424242424242424242424242";
+const IV_HEX: &str = "00000000000000000000000000000000";
 
 fn ctr(key_len: usize, size: usize) -> Operation {
     let ctr = Ctr::new(&KEY[..key_len]).expect("valid AES key");

@@ -27,6 +27,19 @@ pub struct Workload {
     /// The workload's own size grid (`quick` → sizes) when the configuration
     /// gives none; `None` means the lab's default grid.
     pub sizes: Option<fn(quick: bool) -> Vec<usize>>,
+    /// How OpenSSL does the same job, measured as a peer in the same run.
+    pub openssl: Option<OpensslPeer>,
+}
+
+/// The same operation in the `openssl` CLI.
+#[derive(Debug, Clone, Copy)]
+pub struct OpensslPeer {
+    /// Arguments to `openssl speed -mr -elapsed` naming the cipher, e.g.
+    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`.
+    pub speed: &'static [&'static str],
+    /// Arguments to `openssl enc` that do the same to a file (`-in`/`-out`
+    /// are added), when `enc` can.
+    pub enc: Option<&'static [&'static str]>,
 }
 
 /// Every workload, in report order.

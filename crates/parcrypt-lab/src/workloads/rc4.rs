@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use parcrypt::hazmat::{Parc4, Rc4};
 
-use super::{Operation, Workload, input};
+use super::{OpensslPeer, Operation, Workload, input};
 
 /// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
 fn paper_sizes(quick: bool) -> Vec<usize> {
@@ -36,6 +36,19 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         setup: rc4,
         parallel: false,
         sizes: Some(paper_sizes),
+        openssl: Some(OpensslPeer {
+            speed: &["-evp", "rc4", "-provider", "legacy", "-provider", "default"],
+            enc: Some(&[
+                "-rc4",
+                "-nosalt",
+                "-K",
+                "42424242424242424242424242424242",
+                "-provider",
+                "legacy",
+                "-provider",
+                "default",
+            ]),
+        }),
     });
     all.extend([
         Workload {
@@ -45,6 +58,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 32),
             parallel: true,
             sizes: Some(small_block_sizes),
+            openssl: None,
         },
         Workload {
             name: "parc4-4kib",
@@ -53,6 +67,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 4096),
             parallel: true,
             sizes: Some(paper_sizes),
+            openssl: None,
         },
         Workload {
             name: "parc4-64kib",
@@ -61,6 +76,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 64 * 1024),
             parallel: true,
             sizes: Some(paper_sizes),
+            openssl: None,
         },
         Workload {
             name: "parc4-1mib",
@@ -69,6 +85,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 1 << 20),
             parallel: true,
             sizes: Some(paper_sizes),
+            openssl: None,
         },
     ]);
 }

@@ -1,0 +1,177 @@
+//! Peers: the same jobs done by other tools on this machine, in the same run.
+//! A peer that cannot run is listed as absent, with the reason.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::Row;
+use crate::stats::{self, Stats};
+use crate::workloads::{Workload, input};
+
+/// Whether a peer ran, and if not, why.
+#[derive(Debug, Clone, Serialize)]
+pub struct PeerStatus {
+    /// The peer, e.g. `openssl-speed`.
+    pub peer: &'static str,
+    /// The workload it stands beside.
+    pub workload: &'static str,
+    /// Whether it produced a measurement.
+    pub available: bool,
+    /// The command run, or why it could not be.
+    pub detail: String,
+}
+
+/// `openssl speed` buffer size: large enough to be throughput-bound.
+const SPEED_BLOCK: usize = 16384;
+/// Largest file the `openssl enc` peer encrypts.
+const ENC_MAX: usize = 64 << 20;
+
+/// Measures the OpenSSL peers of `w`. `seconds` is `openssl speed`'s time per
+/// cipher; `repeats` the number of `openssl enc` runs; `size` the largest size
+/// measured for `w` (the file `enc` encrypts is that, capped at 64 MiB).
+pub fn measure(
+    w: &Workload,
+    seconds: u32,
+    repeats: usize,
+    size: usize,
+    tmp: &Path,
+) -> (Vec<Row>, Vec<PeerStatus>) {
+    let Some(peer) = w.openssl else {
+        return (Vec::new(), Vec::new());
+    };
+    let mut rows = Vec::new();
+    let mut status = Vec::new();
+
+    let mut args = vec!["speed", "-mr", "-elapsed", "-seconds"];
+    let secs = seconds.to_string();
+    args.push(&secs);
+    let bytes = SPEED_BLOCK.to_string();
+    args.extend(["-bytes", &bytes]);
+    args.extend(peer.speed);
+    let command = format!("openssl {}", args.join(" "));
+    match run(&args).and_then(|out| parse_speed(&out).ok_or_else(|| "no +F: line in the output".to_owned())) {
+        Ok(bytes_per_s) => {
+            let seconds_per_op = SPEED_BLOCK as f64 / bytes_per_s;
+            rows.push(peer_row(w.name, "openssl-speed", SPEED_BLOCK, &[seconds_per_op]));
+            status.push(PeerStatus {
+                peer: "openssl-speed",
+                workload: w.name,
+                available: true,
+                detail: command,
+            });
+        }
+        Err(why) => status.push(PeerStatus {
+            peer: "openssl-speed",
+            workload: w.name,
+            available: false,
+            detail: format!("{command}: {why}"),
+        }),
+    }
+
+    if let Some(enc) = peer.enc {
+        let size = size.min(ENC_MAX);
+        let file = tmp.join(format!("parcrypt-lab-{}-{size}.bin", w.name));
+        let detail = format!("openssl enc {} -in FILE({size} B) -out /dev/null", enc.join(" "));
+        let timed = std::fs::write(&file, input(size))
+            .map_err(|e| e.to_string())
+            .and_then(|()| {
+                let file = file.to_string_lossy().into_owned();
+                let mut args = vec!["enc"];
+                args.extend(enc);
+                args.extend(["-in", &file, "-out", "/dev/null"]);
+                run(&args)?; // warm-up, and a check that the cipher exists
+                (0..repeats.max(1))
+                    .map(|_| {
+                        let t = Instant::now();
+                        run(&args).map(|_| t.elapsed().as_secs_f64())
+                    })
+                    .collect::<Result<Vec<f64>, String>>()
+            });
+        let _ = std::fs::remove_file(&file);
+        match timed {
+            Ok(samples) => {
+                rows.push(peer_row(w.name, "openssl-enc", size, &samples));
+                status.push(PeerStatus {
+                    peer: "openssl-enc",
+                    workload: w.name,
+                    available: true,
+                    detail,
+                });
+            }
+            Err(why) => status.push(PeerStatus {
+                peer: "openssl-enc",
+                workload: w.name,
+                available: false,
+                detail: format!("{detail}: {why}"),
+            }),
+        }
+    }
+    (rows, status)
+}
+
+/// A peer's row: one thread, its own samples; speed-up and Karp–Flatt do not
+/// apply (speed-up is filled in against parcrypt's `seq` later where sizes match).
+fn peer_row(workload: &'static str, name: &'static str, size: usize, samples: &[f64]) -> Row {
+    let stats = Stats::of(samples);
+    Row {
+        workload,
+        implementation: name,
+        threads: 1,
+        size_bytes: size,
+        batch: 1,
+        stats,
+        throughput_bps: size as f64 / stats.median,
+        speedup: f64::NAN,
+        efficiency: f64::NAN,
+        speedup_ci95: (f64::NAN, f64::NAN),
+        karp_flatt: None,
+        outliers: stats::outliers(samples),
+        peer: true,
+        items: 1,
+        ops_per_s: 1.0 / stats.median,
+    }
+}
+
+fn run(args: &[&str]) -> Result<String, String> {
+    let out = Command::new("openssl")
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run openssl: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "exit {}: {}",
+            out.status,
+            err.lines().next().unwrap_or("").trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// The bytes per second of the last size in `openssl speed -mr` output
+/// (`+F:<n>:<name>:<rate>…`).
+pub fn parse_speed(out: &str) -> Option<f64> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix("+F:"))
+        .last()
+        .and_then(|l| l.rsplit(':').next())
+        .and_then(|rate| rate.trim().parse().ok())
+        .filter(|r: &f64| *r > 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_speed;
+
+    #[test]
+    fn parses_machine_readable_speed_output() {
+        let out = "+DT:AES-128-CTR:1:16384\n+R:499674:AES-128-CTR:1.000000\n+H:16384\n+F:25:AES-128-CTR:8186658816.00\n";
+        assert_eq!(parse_speed(out), Some(8_186_658_816.0));
+        assert_eq!(parse_speed("+H:16384\n"), None);
+        assert_eq!(parse_speed("+F:25:RC4:0.00"), None);
+    }
+}
