@@ -156,8 +156,8 @@ fn run(args: &[&str]) -> Result<String, String> {
 /// (`+F:<n>:<name>:<rate>…`).
 pub fn parse_speed(out: &str) -> Option<f64> {
     out.lines()
-        .filter_map(|l| l.strip_prefix("+F:"))
-        .last()
+        .rev()
+        .find_map(|l| l.strip_prefix("+F:"))
         .and_then(|l| l.rsplit(':').next())
         .and_then(|rate| rate.trim().parse().ok())
         .filter(|r: &f64| *r > 0.0)
