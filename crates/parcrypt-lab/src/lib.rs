@@ -15,8 +15,10 @@
 pub mod analysis;
 pub mod machine;
 mod output;
+pub mod papers;
 mod pattern;
 pub mod peers;
+mod report;
 pub mod stats;
 pub mod workloads;
 

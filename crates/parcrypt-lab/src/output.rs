@@ -89,13 +89,15 @@ impl Summary {
     /// Writes results.csv, machine.json and results.json into `dir` and
     /// records their paths.
     pub(crate) fn write(&mut self, dir: &Path) -> Result<(), LabError> {
-        let (csv, machine, results) = (
+        let (csv, machine, results, markdown) = (
             dir.join("results.csv"),
             dir.join("machine.json"),
             dir.join("results.json"),
+            dir.join("summary.md"),
         );
-        self.files = vec![csv.clone(), machine.clone(), results.clone()];
+        self.files = vec![csv.clone(), machine.clone(), results.clone(), markdown.clone()];
         write_file(&csv, self.csv().as_bytes())?;
+        write_file(&markdown, self.markdown().as_bytes())?;
         write_file(&machine, &json(&self.machine))?;
         write_file(&results, &json(self))
     }

@@ -69,6 +69,20 @@ fn a_tiny_run_writes_consistent_results() {
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("machine.json")).unwrap()).unwrap();
     assert!(machine["cores"].as_u64().unwrap() >= 1);
     assert!(summary.to_string().contains("aes-128-ctr"));
+
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    for section in [
+        "## Where parallelism pays",
+        "## PARC4 paper",
+        "## ParalCrypto",
+        "## JCE paper",
+        "## Method",
+    ] {
+        assert!(md.contains(section), "{section} missing");
+    }
+    // Studies not measured say so instead of showing zeros.
+    assert!(md.contains("Not available"));
+    assert!(md.contains("| 3.0 MB | paper | 0.03957"));
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             description: "AES-128-CTR keystream XOR, counter seeked per part",
             setup: |size| ctr(16, size),
             parallel: true,
-            sizes: None,
+            sizes: Some(aes_sizes),
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-128-ctr"],
                 enc: Some(&["-aes-128-ctr", "-K", KEY128_HEX, "-iv", IV_HEX]),
@@ -27,7 +27,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             description: "AES-256-CTR keystream XOR, counter seeked per part",
             setup: |size| ctr(32, size),
             parallel: true,
-            sizes: None,
+            sizes: Some(aes_sizes),
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ctr"],
                 enc: Some(&["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX]),
@@ -39,7 +39,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             description: "AES-256-CBC decryption in place, PKCS#7 check",
             setup: cbc_dec,
             parallel: true,
-            sizes: None,
+            sizes: Some(aes_sizes),
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-cbc"],
                 enc: None,
@@ -51,7 +51,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             description: "AES-256-ECB encryption of whole blocks (hazmat)",
             setup: |size| ecb(size, true),
             parallel: true,
-            sizes: None,
+            sizes: Some(aes_sizes),
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ecb"],
                 enc: Some(&["-aes-256-ecb", "-nopad", "-K", KEY256_HEX]),
@@ -63,13 +63,22 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             description: "AES-256-ECB decryption of whole blocks (hazmat)",
             setup: |size| ecb(size, false),
             parallel: true,
-            sizes: None,
+            sizes: Some(aes_sizes),
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-ecb"],
                 enc: None,
             }),
         },
     ]);
+}
+
+/// The lab's grid plus ParalCrypto's two inputs (a 512×512 RGB image and a
+/// ~300-byte text), so its tables can be re-measured.
+fn aes_sizes(_quick: bool) -> Vec<usize> {
+    let mut v = crate::DEFAULT_SIZES.to_vec();
+    v.extend([crate::papers::PARALCRYPTO_TEXT, crate::papers::PARALCRYPTO_IMAGE]);
+    v.sort_unstable();
+    v
 }
 
 const KEY: [u8; 32] = [0x42; 32];
