@@ -13,11 +13,13 @@
 //! ```
 
 pub mod analysis;
+mod html;
 pub mod machine;
 mod output;
 pub mod papers;
 mod pattern;
 pub mod peers;
+pub mod plots;
 mod report;
 pub mod stats;
 pub mod workloads;

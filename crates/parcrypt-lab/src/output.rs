@@ -98,6 +98,8 @@ impl Summary {
         self.files = vec![csv.clone(), machine.clone(), results.clone(), markdown.clone()];
         write_file(&csv, self.csv().as_bytes())?;
         write_file(&markdown, self.markdown().as_bytes())?;
+        let report = self.write_report(dir)?;
+        self.files.extend(report);
         write_file(&machine, &json(&self.machine))?;
         write_file(&results, &json(self))
     }
@@ -157,7 +159,7 @@ fn json<T: Serialize>(value: &T) -> Vec<u8> {
     v
 }
 
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
+pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
     let io = |source| LabError::Io {
         path: path.to_path_buf(),
         source,
@@ -278,8 +280,16 @@ impl fmt::Display for Summary {
         for n in &self.notes {
             writeln!(f, "note: {n}")?;
         }
-        for p in &self.files {
+        let is_plot = |p: &&PathBuf| p.extension().is_some_and(|e| e == "svg");
+        for p in self.files.iter().filter(|p| !is_plot(p)) {
             writeln!(f, "wrote {}", p.display())?;
+        }
+        let plots = self.files.iter().filter(is_plot).count();
+        if plots > 0 {
+            writeln!(
+                f,
+                "wrote {plots} plots (SVG) under plots/, embedded in report.html"
+            )?;
         }
         Ok(())
     }

@@ -83,6 +83,29 @@ fn a_tiny_run_writes_consistent_results() {
     // Studies not measured say so instead of showing zeros.
     assert!(md.contains("Not available"));
     assert!(md.contains("| 3.0 MB | paper | 0.03957"));
+
+    // Plots: valid SVG (XML), each embedded in the self-contained report.
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    let plots: Vec<_> = std::fs::read_dir(dir.path().join("plots"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        plots.len(),
+        3,
+        "speed-up, time and throughput for the one workload"
+    );
+    for plot in &plots {
+        let svg = std::fs::read_to_string(plot).unwrap();
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{}: {e}", plot.display()));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+        let name = plot.file_stem().unwrap().to_str().unwrap();
+        assert!(
+            html.contains(&format!("id=\"{name}\"")),
+            "{name} not in report.html"
+        );
+    }
+    assert!(!html.contains("src=\"http"), "the report must open offline");
 }
 
 #[test]

@@ -1,0 +1,363 @@
+//! SVG charts, written directly (no plotting dependency): line series with
+//! optional CI bars, linear or log axes.
+
+use std::fmt::Write as _;
+
+/// One line on a chart.
+#[derive(Debug, Clone)]
+pub struct Series {
+    /// Legend label.
+    pub name: String,
+    /// (x, y) points, drawn in order.
+    pub points: Vec<(f64, f64)>,
+    /// Per point (low, high) of y, drawn as error bars.
+    pub ci: Option<Vec<(f64, f64)>>,
+    /// A reference line (ideal, fitted): dashed, no markers.
+    pub reference: bool,
+}
+
+/// A chart: title, axes and series.
+#[derive(Debug, Clone)]
+pub struct Chart {
+    /// Title above the plot.
+    pub title: String,
+    /// X axis label.
+    pub x_label: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// Logarithmic x axis.
+    pub x_log: bool,
+    /// Logarithmic y axis.
+    pub y_log: bool,
+    /// The lines.
+    pub series: Vec<Series>,
+}
+
+const W: f64 = 640.0;
+const H: f64 = 400.0;
+const LEFT: f64 = 70.0;
+const RIGHT: f64 = 170.0;
+const TOP: f64 = 40.0;
+const BOTTOM: f64 = 50.0;
+const COLORS: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+];
+
+impl Chart {
+    /// The chart as a standalone SVG document.
+    pub fn to_svg(&self) -> String {
+        let pts = || self.series.iter().flat_map(|s| s.points.iter().copied());
+        let ci = || {
+            self.series
+                .iter()
+                .filter_map(|s| s.ci.as_ref())
+                .flatten()
+                .flat_map(|&(a, b)| [a, b])
+        };
+        let xs: Vec<f64> = pts()
+            .map(|p| p.0)
+            .filter(|v| v.is_finite() && (!self.x_log || *v > 0.0))
+            .collect();
+        let ys: Vec<f64> = pts()
+            .map(|p| p.1)
+            .chain(ci())
+            .filter(|v| v.is_finite() && (!self.y_log || *v > 0.0))
+            .collect();
+        let x_axis = Axis::new(&xs, self.x_log, LEFT, W - RIGHT, false);
+        let y_axis = Axis::new(&ys, self.y_log, H - BOTTOM, TOP, !self.y_log);
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+        );
+        let _ = write!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="22" text-anchor="middle" font-size="14" font-weight="bold">{}</text>"#,
+            (LEFT + W - RIGHT) / 2.0,
+            esc(&self.title)
+        );
+        // Grid and ticks.
+        for (v, label) in x_axis.ticks() {
+            let x = x_axis.map(v);
+            let _ = write!(
+                s,
+                r##"<line x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{}" stroke="#e0e0e0"/>"##,
+                H - BOTTOM
+            );
+            let _ = write!(
+                s,
+                r#"<text x="{x:.1}" y="{}" text-anchor="middle">{label}</text>"#,
+                H - BOTTOM + 16.0
+            );
+        }
+        for (v, label) in y_axis.ticks() {
+            let y = y_axis.map(v);
+            let _ = write!(
+                s,
+                r##"<line x1="{LEFT}" y1="{y:.1}" x2="{}" y2="{y:.1}" stroke="#e0e0e0"/>"##,
+                W - RIGHT
+            );
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{:.1}" text-anchor="end">{label}</text>"#,
+                LEFT - 6.0,
+                y + 4.0
+            );
+        }
+        let _ = write!(
+            s,
+            r#"<rect x="{LEFT}" y="{TOP}" width="{}" height="{}" fill="none" stroke="black"/>"#,
+            W - RIGHT - LEFT,
+            H - BOTTOM - TOP
+        );
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="{}" text-anchor="middle">{}</text>"#,
+            (LEFT + W - RIGHT) / 2.0,
+            H - 12.0,
+            esc(&self.x_label)
+        );
+        let _ = write!(
+            s,
+            r#"<text transform="translate(16 {}) rotate(-90)" text-anchor="middle">{}</text>"#,
+            (TOP + H - BOTTOM) / 2.0,
+            esc(&self.y_label)
+        );
+        // Series.
+        for (i, series) in self.series.iter().enumerate() {
+            let color = COLORS[i % COLORS.len()];
+            let visible: Vec<(f64, f64)> = series
+                .points
+                .iter()
+                .copied()
+                .filter(|&(x, y)| x_axis.shows(x) && y_axis.shows(y))
+                .collect();
+            let path: Vec<String> = visible
+                .iter()
+                .map(|&(x, y)| format!("{:.1},{:.1}", x_axis.map(x), y_axis.map(y)))
+                .collect();
+            if !path.is_empty() {
+                let dash = if series.reference {
+                    r#" stroke-dasharray="6 4""#
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    s,
+                    r#"<polyline points="{}" fill="none" stroke="{color}" stroke-width="2"{dash}/>"#,
+                    path.join(" ")
+                );
+            }
+            if !series.reference {
+                for &(x, y) in &visible {
+                    let _ = write!(
+                        s,
+                        r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{color}"/>"#,
+                        x_axis.map(x),
+                        y_axis.map(y)
+                    );
+                }
+            }
+            if let Some(ci) = &series.ci {
+                for (&(x, _), &(lo, hi)) in series.points.iter().zip(ci) {
+                    if x_axis.shows(x) && y_axis.shows(lo) && y_axis.shows(hi) {
+                        let (cx, y1, y2) = (x_axis.map(x), y_axis.map(lo), y_axis.map(hi));
+                        let _ = write!(
+                            s,
+                            r#"<line x1="{cx:.1}" y1="{y1:.1}" x2="{cx:.1}" y2="{y2:.1}" stroke="{color}"/>"#
+                        );
+                        for y in [y1, y2] {
+                            let _ = write!(
+                                s,
+                                r#"<line x1="{:.1}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{color}"/>"#,
+                                cx - 4.0,
+                                cx + 4.0
+                            );
+                        }
+                    }
+                }
+            }
+            let ly = TOP + 14.0 + 18.0 * i as f64;
+            let lx = W - RIGHT + 12.0;
+            let dash = if series.reference {
+                r#" stroke-dasharray="6 4""#
+            } else {
+                ""
+            };
+            let _ = write!(
+                s,
+                r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{color}" stroke-width="2"{dash}/>"#,
+                lx + 20.0
+            );
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{}">{}</text>"#,
+                lx + 26.0,
+                ly + 4.0,
+                esc(&series.name)
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}
+
+/// Maps data values to pixels along one axis.
+struct Axis {
+    lo: f64,
+    hi: f64,
+    log: bool,
+    from: f64,
+    to: f64,
+}
+
+impl Axis {
+    fn new(values: &[f64], log: bool, from: f64, to: f64, from_zero: bool) -> Axis {
+        let mut lo = values.iter().copied().fold(f64::INFINITY, f64::min);
+        let mut hi = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if !lo.is_finite() || !hi.is_finite() {
+            (lo, hi) = if log { (1.0, 10.0) } else { (0.0, 1.0) };
+        }
+        if log {
+            lo = 10f64.powf(lo.log10().floor());
+            hi = 10f64.powf(hi.log10().ceil().max(lo.log10() + 1.0));
+        } else {
+            if from_zero {
+                lo = lo.min(0.0);
+            }
+            if hi <= lo {
+                hi = lo + 1.0;
+            }
+            let step = nice_step((hi - lo) / 5.0);
+            lo = (lo / step).floor() * step;
+            hi = (hi / step).ceil() * step;
+        }
+        Axis {
+            lo,
+            hi,
+            log,
+            from,
+            to,
+        }
+    }
+
+    fn shows(&self, v: f64) -> bool {
+        v.is_finite() && (!self.log || v > 0.0)
+    }
+
+    fn map(&self, v: f64) -> f64 {
+        let t = if self.log {
+            (v.log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10())
+        } else {
+            (v - self.lo) / (self.hi - self.lo)
+        };
+        self.from + t * (self.to - self.from)
+    }
+
+    fn ticks(&self) -> Vec<(f64, String)> {
+        if self.log {
+            let (a, b) = (self.lo.log10().round() as i32, self.hi.log10().round() as i32);
+            (a..=b).map(|e| (10f64.powi(e), si(10f64.powi(e)))).collect()
+        } else {
+            let step = nice_step((self.hi - self.lo) / 5.0);
+            let n = ((self.hi - self.lo) / step).round() as i32;
+            (0..=n)
+                .map(|i| self.lo + step * f64::from(i))
+                .map(|v| (v, trim(v)))
+                .collect()
+        }
+    }
+}
+
+/// 1, 2 or 5 times a power of ten, at least `raw`.
+fn nice_step(raw: f64) -> f64 {
+    let p = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * p)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * p)
+}
+
+fn trim(v: f64) -> String {
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
+}
+
+/// 1e3 → "1k", 1e9 → "1G", 1e-6 → "1µ".
+fn si(v: f64) -> String {
+    const UNITS: [(f64, &str); 8] = [
+        (1e12, "T"),
+        (1e9, "G"),
+        (1e6, "M"),
+        (1e3, "k"),
+        (1.0, ""),
+        (1e-3, "m"),
+        (1e-6, "µ"),
+        (1e-9, "n"),
+    ];
+    UNITS.iter().find(|(scale, _)| v >= *scale * 0.999).map_or_else(
+        || format!("{v:e}"),
+        |(scale, unit)| format!("{}{unit}", trim(v / scale)),
+    )
+}
+
+/// Escapes text for XML.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart(y_log: bool) -> Chart {
+        Chart {
+            title: "a <title> & more".into(),
+            x_label: "threads".into(),
+            y_label: "speed-up".into(),
+            x_log: false,
+            y_log,
+            series: vec![
+                Series {
+                    name: "steal".into(),
+                    points: vec![(1.0, 1.0), (2.0, 1.9), (4.0, 2.0)],
+                    ci: Some(vec![(0.9, 1.1), (1.8, 2.0), (1.9, 2.1)]),
+                    reference: false,
+                },
+                Series {
+                    name: "ideal".into(),
+                    points: vec![(1.0, 1.0), (4.0, 4.0)],
+                    ci: None,
+                    reference: true,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn svg_is_well_formed_and_escaped() {
+        for log in [false, true] {
+            let svg = chart(log).to_svg();
+            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+            assert!(svg.contains("a &lt;title&gt; &amp; more"));
+            assert_eq!(svg.matches("<polyline").count(), 2);
+            assert_eq!(svg.matches("<circle").count(), 3);
+            // Every element opened is closed (all are self-closing or text/svg pairs).
+            assert_eq!(svg.matches("<text").count(), svg.matches("</text>").count());
+        }
+    }
+
+    #[test]
+    fn ticks_and_units() {
+        assert_eq!(nice_step(0.3), 0.5);
+        assert_eq!(nice_step(7.0), 10.0);
+        assert_eq!(si(1e6), "1M");
+        assert_eq!(si(64.0 * 1024.0 * 1024.0), "67.109M");
+        assert_eq!(si(1e-6), "1µ");
+    }
+}
