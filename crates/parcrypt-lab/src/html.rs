@@ -50,10 +50,13 @@ impl Summary {
                         reference: false,
                     });
                 }
-                let max_t = threads.last().copied().unwrap_or(1) as f64;
+                // More threads than cores cannot beat the cores: both model
+                // lines are capped at the machine's core count.
+                let cores = self.machine.cores.max(1);
+                let capped = |t: usize| t.min(cores);
                 series.push(Series {
-                    name: "ideal".into(),
-                    points: vec![(1.0, 1.0), (max_t, max_t)],
+                    name: format!("ideal ({cores} cores)"),
+                    points: threads.iter().map(|&t| (t as f64, capped(t) as f64)).collect(),
                     ci: None,
                     reference: true,
                 });
@@ -65,7 +68,10 @@ impl Summary {
                 if let Some((imp, s)) = fit {
                     series.push(Series {
                         name: format!("Amdahl s={s:.3} ({imp})"),
-                        points: threads.iter().map(|&t| (t as f64, amdahl(s, t))).collect(),
+                        points: threads
+                            .iter()
+                            .map(|&t| (t as f64, amdahl(s, capped(t))))
+                            .collect(),
                         ci: None,
                         reference: true,
                     });
