@@ -147,9 +147,9 @@ pub struct LabArgs {
     /// A short study (under 2 minutes on 2 cores)
     #[arg(long)]
     pub quick: bool,
-    /// Directory for results.csv, results.json and machine.json
-    #[arg(long, value_name = "DIR", default_value = "lab-results")]
-    pub out: PathBuf,
+    /// Directory for results, summary.md, report.html and plots [default: lab-out/<UTC timestamp>]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
     /// Only workloads matching these patterns (comma-separated; `*` matches anything)
     #[arg(long, value_name = "PATTERN")]
     pub only: Option<String>,
@@ -159,9 +159,12 @@ pub struct LabArgs {
     /// Input sizes, e.g. 10,1000,1MiB,64MiB
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size)]
     pub sizes: Option<Vec<usize>>,
-    /// Timed repeats per cell (after warm-up)
-    #[arg(long, value_name = "N")]
-    pub repeats: Option<usize>,
+    /// A fixed number of timed samples per cell [default: adaptive, until the 95% CI is ±3%]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeats: Option<u32>,
+    /// Seconds the run may spend sampling, shared by its cells [default: 600; --quick: 40]
+    #[arg(long, value_name = "SECONDS")]
+    pub budget: Option<f64>,
     /// Do not measure peers (openssl speed / openssl enc)
     #[arg(long)]
     pub no_peers: bool,

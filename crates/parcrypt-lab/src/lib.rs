@@ -51,8 +51,13 @@ pub struct LabConfig {
     pub threads_list: Option<Vec<usize>>,
     /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB].
     pub sizes: Option<Vec<usize>>,
-    /// Timed samples per cell after warm-up [default: 25; quick: 7].
+    /// A fixed number of timed samples per cell after warm-up. Without it
+    /// the count adapts: at least 10 (quick: 5), then more until the 95% CI
+    /// is within ±3%, up to 50 (quick: 15) or the cell's share of `budget`.
     pub repeats: Option<usize>,
+    /// Seconds the run may spend sampling, shared by its cells [default:
+    /// 600; quick: 40].
+    pub budget: Option<f64>,
     /// Draw a progress bar with ETA on stderr.
     pub progress: bool,
     /// Measure peers (`openssl speed`, `openssl enc`) in the same run.
@@ -70,6 +75,7 @@ impl Default for LabConfig {
             threads_list: None,
             sizes: None,
             repeats: None,
+            budget: None,
             progress: false,
             peers: true,
             command_line: String::new(),
@@ -89,6 +95,13 @@ pub const DEFAULT_SIZES: [usize; 9] = [
     16 << 20,
     64 << 20,
 ];
+/// Sampling stops once the 95% CI of the mean is within ±3%.
+pub const TARGET_REL_CI: f64 = 0.03;
+/// The time a whole run aims to spend sampling, in seconds, shared equally by
+/// its cells (a cell whose minimum samples take longer still takes them).
+pub const DEFAULT_BUDGET: f64 = 600.0;
+/// As [`DEFAULT_BUDGET`], for `--quick`.
+pub const DEFAULT_QUICK_BUDGET: f64 = 40.0;
 /// Thread counts swept by default (2 cores here: 4 and 8 oversubscribe, as the papers' Hyper-Threading runs did).
 pub const DEFAULT_THREADS: [usize; 4] = [1, 2, 4, 8];
 
@@ -167,7 +180,14 @@ pub struct Row {
 /// How long to measure, by mode.
 #[derive(Debug, Clone, Copy)]
 struct Timing {
+    /// Samples always taken.
     repeats: usize,
+    /// Upper bound on samples when adapting (equal to `repeats`: fixed count).
+    max_repeats: usize,
+    /// Stop adding samples once the 95% CI of the mean is within ± this fraction.
+    target_rel_ci: f64,
+    /// Stop adding samples once a cell has taken this long.
+    cell_budget: Duration,
     /// Aim for samples at least this long (small inputs are batched).
     sample: Duration,
     /// Warm up for at least this long before sampling.
@@ -175,10 +195,28 @@ struct Timing {
 }
 
 impl LabConfig {
-    fn timing(&self) -> Timing {
-        let (repeats, sample, warmup) = if self.quick { (7, 2, 10) } else { (25, 10, 100) };
+    /// Sampling settings. `cells` is the number of cells in the run, over
+    /// which the time budget is shared.
+    fn timing(&self, cells: u64) -> Timing {
+        let (min, max, sample, warmup) = if self.quick {
+            (5, 15, 2, 10)
+        } else {
+            (10, 50, 10, 100)
+        };
+        let budget = self.budget.unwrap_or(if self.quick {
+            DEFAULT_QUICK_BUDGET
+        } else {
+            DEFAULT_BUDGET
+        });
+        let (repeats, max_repeats) = match self.repeats {
+            Some(n) => (n.max(1), n.max(1)),
+            None => (min, max),
+        };
         Timing {
-            repeats: self.repeats.unwrap_or(repeats).max(1),
+            repeats,
+            max_repeats,
+            target_rel_ci: TARGET_REL_CI,
+            cell_budget: Duration::from_secs_f64(budget / cells.max(1) as f64),
             sample: Duration::from_millis(sample),
             warmup: Duration::from_millis(warmup),
         }
@@ -262,7 +300,6 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
         source,
     })?;
     let machine = Machine::probe(&config.command_line);
-    let timing = config.timing();
     let all_impls = impls(&threads);
     let impls_for = |w: &Workload| {
         if w.parallel {
@@ -275,6 +312,7 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
         .iter()
         .map(|w| (config.sizes_for(w).len() * impls_for(w).len()) as u64)
         .sum();
+    let timing = config.timing(cells);
     let bar = progress_bar(config.progress, cells);
     let started = Instant::now();
     let mut rows = Vec::with_capacity(cells as usize);
@@ -357,16 +395,29 @@ fn measure(op: &mut workloads::Operation, par: &Parallelism, timing: &Timing) ->
             batch *= 2;
         }
     }
-    let samples = (0..timing.repeats)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..batch {
-                op(par);
-            }
-            t.elapsed().as_secs_f64() / batch as f64
-        })
-        .collect();
+    let started = Instant::now();
+    let mut samples = Vec::with_capacity(timing.max_repeats);
+    loop {
+        let t = Instant::now();
+        for _ in 0..batch {
+            op(par);
+        }
+        samples.push(t.elapsed().as_secs_f64() / batch as f64);
+        let n = samples.len();
+        if n >= timing.max_repeats
+            || (n >= timing.repeats
+                && (precise_enough(&samples, timing) || started.elapsed() >= timing.cell_budget))
+        {
+            break;
+        }
+    }
     (samples, batch)
+}
+
+/// Whether the 95% CI of the mean is within the target relative width.
+fn precise_enough(samples: &[f64], timing: &Timing) -> bool {
+    let s = Stats::of(samples);
+    (s.ci95_high - s.ci95_low) / 2.0 <= timing.target_rel_ci * s.mean
 }
 
 fn progress_bar(show: bool, cells: u64) -> ProgressBar {

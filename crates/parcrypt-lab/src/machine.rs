@@ -121,6 +121,15 @@ pub fn load_average() -> Option<f64> {
         .ok()
 }
 
+/// The current time as `YYYYMMDD-hhmmss` (UTC), for directory names.
+pub fn timestamp_compact() -> String {
+    now_rfc3339()
+        .replace(['-', ':'], "")
+        .replace('T', "-")
+        .trim_end_matches('Z')
+        .to_owned()
+}
+
 /// The current time as `YYYY-MM-DDThh:mm:ssZ`.
 fn now_rfc3339() -> String {
     let secs = std::time::SystemTime::now()

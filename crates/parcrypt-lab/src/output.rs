@@ -45,8 +45,8 @@ pub struct ConfigRecord {
     pub threads: Vec<usize>,
     /// Sizes in bytes (`None`: each workload's own grid, recorded per row).
     pub sizes: Option<Vec<usize>>,
-    /// Timed samples per cell.
-    pub repeats: usize,
+    /// Fixed samples per cell, if set (otherwise adaptive: see each row).
+    pub repeats: Option<usize>,
 }
 
 impl Summary {
@@ -63,6 +63,19 @@ impl Summary {
                 "the 1-minute load average was {load:.2} before the run: other work may have disturbed the timings"
             ));
         }
+        let imprecise = rows
+            .iter()
+            .filter(|r| {
+                !r.peer && (r.stats.ci95_high - r.stats.ci95_low) / 2.0 > crate::TARGET_REL_CI * r.stats.mean
+            })
+            .count();
+        if imprecise > 0 {
+            notes.push(format!(
+                "{imprecise} of {} cells did not reach a ±{:.0}% CI within their share of the time budget (see ci95_* in results.csv)",
+                rows.iter().filter(|r| !r.peer).count(),
+                crate::TARGET_REL_CI * 100.0
+            ));
+        }
         if let Some(after) = crate::machine::load_average().filter(|l| *l > machine.cores as f64 + 0.5) {
             notes.push(format!(
                 "the load average reached {after:.2} during the run (more than the cores)"
@@ -75,7 +88,7 @@ impl Summary {
                 workloads: workloads.iter().map(|w| w.name).collect(),
                 threads: config.threads(),
                 sizes: config.sizes.clone(),
-                repeats: config.timing().repeats,
+                repeats: config.repeats,
             },
             analysis: crate::analysis::analyse(&rows, machine.cores),
             rows,

@@ -76,7 +76,13 @@ impl Summary {
              Karp–Flatt e = (1/S − 1/p)/(1 − 1/p). Amdahl's serial fraction is a least-squares fit of 1/S = s + (1 − s)/p over thread counts up to the cores. \
              \"Pays from\" is the smallest size from which the speed-up's CI stays above 1. Peers run in the same session: `openssl speed -mr` (16 KiB buffers, one core) \
              and `openssl enc` on a file (process start and file I/O included, so it is the CLI-to-CLI comparison). Inputs are `i % 251`, identical for every implementation.",
-            self.config.repeats
+            match self.config.repeats {
+                Some(n) => format!("{n}"),
+                None => format!(
+                    "at least 5–10 (quick/full) and, until the 95% CI of the mean is within ±{:.0}% or the cell's share of the time budget is spent, more",
+                    crate::TARGET_REL_CI * 100.0
+                ),
+            }
         );
         md
     }

@@ -186,3 +186,16 @@ fn peers_are_measured_or_listed_as_absent() {
     let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
     assert!(!csv.contains("NaN"), "{csv}");
 }
+
+#[test]
+fn sample_counts_adapt_within_bounds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "aes-128-ctr");
+    config.repeats = None;
+    config.budget = Some(1.0);
+    let summary = run(&config).unwrap();
+    for r in &summary.rows {
+        // quick: at least 5, at most 15 samples.
+        assert!((5..=15).contains(&r.stats.n), "{} samples", r.stats.n);
+    }
+}

@@ -11,15 +11,21 @@ use crate::error::Hint;
 pub fn run(args: &LabArgs) -> Result<()> {
     let config = LabConfig {
         quick: args.quick,
-        out_dir: args.out.clone(),
+        out_dir: args.out.clone().unwrap_or_else(|| {
+            std::path::Path::new("lab-out").join(parcrypt_lab::machine::timestamp_compact())
+        }),
         only: args.only.clone(),
         threads_list: args.threads_list.clone(),
         sizes: args.sizes.clone(),
-        repeats: args.repeats,
+        repeats: args.repeats.map(|n| n as usize),
+        budget: args.budget,
         progress: std::io::stderr().is_terminal(),
         peers: !args.no_peers,
         command_line: std::env::args().collect::<Vec<_>>().join(" "),
     };
+    if config.budget.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
+        return Err(anyhow::anyhow!("--budget must be a positive number of seconds")).usage();
+    }
     if config.threads_list.as_ref().is_some_and(|t| t.contains(&0)) {
         return Err(anyhow::anyhow!("--threads-list contains 0"))
             .hint("thread counts start at 1")
