@@ -229,7 +229,7 @@ fn missing_input_and_unusable_output() {
         None,
     );
     let args = |o: &Path| {
-        let out = ctr_to(&o, &data(100));
+        let out = ctr_to(o, &data(100));
         (out.status.code(), stderr(&out))
     };
     let (code, err) = args(&dir.path().join("no/such/dir/out"));
