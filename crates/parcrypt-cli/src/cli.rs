@@ -143,7 +143,10 @@ pub enum AesMode {
 }
 
 #[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct LabArgs {
+    #[command(subcommand)]
+    pub action: Option<LabAction>,
     /// A short study (under 2 minutes on 2 cores)
     #[arg(long)]
     pub quick: bool,
@@ -168,6 +171,17 @@ pub struct LabArgs {
     /// Do not measure peers (openssl speed / openssl enc)
     #[arg(long)]
     pub no_peers: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum LabAction {
+    /// Compare two runs (run directories or their results.json); exit 1 if B has regressions
+    Compare {
+        /// The baseline run
+        a: PathBuf,
+        /// The run to judge
+        b: PathBuf,
+    },
 }
 
 /// Parses `4096`, `4KiB`, `4k`, `64MiB`, `64M`, `1GiB`, `10kB` (decimal), …

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod analysis;
+pub mod compare;
 mod html;
 pub mod machine;
 mod output;

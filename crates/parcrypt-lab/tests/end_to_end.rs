@@ -199,3 +199,32 @@ fn sample_counts_adapt_within_bounds() {
         assert!((5..=15).contains(&r.stats.n), "{} samples", r.stats.n);
     }
 }
+
+#[test]
+fn compare_flags_only_changes_beyond_the_intervals() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let summary = run(&tiny(&a, "aes-128-ctr")).unwrap();
+    // B: the same run with one cell made 3× slower and its interval moved with it.
+    let text = std::fs::read_to_string(a.join("results.json")).unwrap();
+    let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let stats = &mut json["rows"][0]["stats"];
+    for field in ["median", "mean", "ci95_low", "ci95_high"] {
+        stats[field] = serde_json::json!(stats[field].as_f64().unwrap() * 3.0);
+    }
+    let b = dir.path().join("b.json");
+    std::fs::write(&b, serde_json::to_string(&json).unwrap()).unwrap();
+
+    let same = parcrypt_lab::compare::compare(&a, &a).unwrap();
+    assert_eq!(
+        same.changes.len(),
+        summary.rows.iter().filter(|r| !r.peer).count()
+    );
+    assert_eq!(same.regressions().count(), 0);
+    let changed = parcrypt_lab::compare::compare(&a, &b).unwrap();
+    let regressions: Vec<_> = changed.regressions().collect();
+    assert_eq!(regressions.len(), 1);
+    assert!((regressions[0].ratio() - 3.0).abs() < 1e-9);
+    assert!(changed.to_string().contains("REGRESSION"));
+    assert!(parcrypt_lab::compare::compare(&a, &dir.path().join("missing.json")).is_err());
+}

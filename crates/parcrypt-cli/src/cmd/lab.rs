@@ -5,10 +5,21 @@ use std::io::IsTerminal;
 use anyhow::Result;
 use parcrypt_lab::LabConfig;
 
-use crate::cli::LabArgs;
+use crate::cli::{LabAction, LabArgs};
 use crate::error::Hint;
 
 pub fn run(args: &LabArgs) -> Result<()> {
+    if let Some(LabAction::Compare { a, b }) = &args.action {
+        let comparison =
+            parcrypt_lab::compare::compare(a, b).hint("give two run directories or results.json files")?;
+        print!("{comparison}");
+        if comparison.regressions().next().is_some() {
+            return Err(anyhow::anyhow!(
+                "B has regressions beyond the 95% confidence intervals"
+            ));
+        }
+        return Ok(());
+    }
     let config = LabConfig {
         quick: args.quick,
         out_dir: args.out.clone().unwrap_or_else(|| {
