@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::output::{Summary, human_size};
-use crate::plots::{Chart, Series, esc};
+use crate::plots::{Bars, Chart, Series, esc};
 use crate::stats::amdahl;
 use crate::{LabError, Row};
 
@@ -172,6 +172,47 @@ impl Summary {
         out
     }
 
+    /// Ours vs OpenSSL: for each workload with a peer, the peers' throughput
+    /// next to parcrypt's sequential and best throughput at the largest size.
+    pub fn peer_bars(&self) -> Option<Bars> {
+        let mut groups = Vec::new();
+        for w in &self.config.workloads {
+            let peers: Vec<&Row> = self.rows.iter().filter(|r| r.workload == *w && r.peer).collect();
+            if peers.is_empty() {
+                continue;
+            }
+            let Some(largest) = self
+                .rows
+                .iter()
+                .filter(|r| r.workload == *w && !r.peer)
+                .map(|r| r.size_bytes)
+                .max()
+            else {
+                continue;
+            };
+            let ours = |imp: Option<&str>| {
+                self.rows
+                    .iter()
+                    .filter(|r| r.workload == *w && !r.peer && r.size_bytes == largest)
+                    .filter(|r| imp.is_none_or(|i| r.implementation == i))
+                    .map(|r| r.throughput_bps / 1e9)
+                    .fold(f64::NAN, f64::max)
+            };
+            let mut bars: Vec<(String, f64)> = peers
+                .iter()
+                .map(|r| (r.implementation.to_owned(), r.throughput_bps / 1e9))
+                .collect();
+            bars.push(("parcrypt seq".into(), ours(Some("seq"))));
+            bars.push(("parcrypt best".into(), ours(None)));
+            groups.push(((*w).to_owned(), bars));
+        }
+        (!groups.is_empty()).then(|| Bars {
+            title: "parcrypt vs OpenSSL (same run)".into(),
+            y_label: "GB/s".into(),
+            groups,
+        })
+    }
+
     /// Writes `plots/*.svg` and `report.html` into `dir`; returns the paths.
     pub(crate) fn write_report(&self, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
         let plots = dir.join("plots");
@@ -181,8 +222,13 @@ impl Summary {
         })?;
         let mut written = Vec::new();
         let mut figures = String::new();
-        for (name, chart) in self.charts() {
-            let svg = chart.to_svg();
+        let bars = self.peer_bars().map(|b| ("peers".to_owned(), b.to_svg()));
+        for (name, svg) in self
+            .charts()
+            .into_iter()
+            .map(|(n, c)| (n, c.to_svg()))
+            .chain(bars)
+        {
             let path = plots.join(format!("{name}.svg"));
             crate::output::write_file(&path, svg.as_bytes())?;
             written.push(path);

@@ -76,11 +76,8 @@ impl Summary {
                 crate::TARGET_REL_CI * 100.0
             ));
         }
-        if let Some(after) = crate::machine::load_average().filter(|l| *l > machine.cores as f64 + 0.5) {
-            notes.push(format!(
-                "the load average reached {after:.2} during the run (more than the cores)"
-            ));
-        }
+        // Load during the run is not judged: the lab's own oversubscribed
+        // cells (4, 8 threads on fewer cores) raise it.
         Summary {
             machine: machine.clone(),
             config: ConfigRecord {

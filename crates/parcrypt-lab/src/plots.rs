@@ -361,3 +361,121 @@ mod tests {
         assert_eq!(si(1e-6), "1µ");
     }
 }
+
+/// Grouped bars: for each group (a workload), one bar per label.
+#[derive(Debug, Clone)]
+pub struct Bars {
+    /// Title above the plot.
+    pub title: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// (group name, [(bar label, value)]).
+    pub groups: Vec<(String, Vec<(String, f64)>)>,
+}
+
+impl Bars {
+    /// The chart as a standalone SVG document (linear y axis from 0).
+    pub fn to_svg(&self) -> String {
+        let values: Vec<f64> = self
+            .groups
+            .iter()
+            .flat_map(|(_, b)| b.iter().map(|(_, v)| *v))
+            .filter(|v| v.is_finite())
+            .collect();
+        let y = Axis::new(&values, false, H - BOTTOM, TOP, true);
+        let mut labels: Vec<&str> = Vec::new();
+        for (_, bars) in &self.groups {
+            for (label, _) in bars {
+                if !labels.contains(&label.as_str()) {
+                    labels.push(label);
+                }
+            }
+        }
+        let width = W - RIGHT - LEFT;
+        let group_w = width / self.groups.len().max(1) as f64;
+        let bar_w = (group_w * 0.8) / labels.len().max(1) as f64;
+        let mut s = String::new();
+        let _ = write!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="11">"#
+        );
+        let _ = write!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
+        let _ = write!(
+            s,
+            r#"<text x="{}" y="22" text-anchor="middle" font-size="14" font-weight="bold">{}</text>"#,
+            (LEFT + W - RIGHT) / 2.0,
+            esc(&self.title)
+        );
+        for (v, label) in y.ticks() {
+            let py = y.map(v);
+            let _ = write!(
+                s,
+                r##"<line x1="{LEFT}" y1="{py:.1}" x2="{}" y2="{py:.1}" stroke="#e0e0e0"/>"##,
+                W - RIGHT
+            );
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{:.1}" text-anchor="end">{label}</text>"#,
+                LEFT - 6.0,
+                py + 4.0
+            );
+        }
+        for (g, (name, bars)) in self.groups.iter().enumerate() {
+            let gx = LEFT + group_w * g as f64 + group_w * 0.1;
+            for (label, v) in bars {
+                let Some(k) = labels.iter().position(|l| l == label) else {
+                    continue;
+                };
+                if !v.is_finite() {
+                    continue;
+                }
+                let (x, top) = (gx + bar_w * k as f64, y.map(*v));
+                let _ = write!(
+                    s,
+                    r#"<rect x="{x:.1}" y="{top:.1}" width="{:.1}" height="{:.1}" fill="{}"><title>{}: {v:.3}</title></rect>"#,
+                    bar_w * 0.9,
+                    (H - BOTTOM - top).max(0.0),
+                    COLORS[k % COLORS.len()],
+                    esc(label)
+                );
+            }
+            let _ = write!(
+                s,
+                r#"<text x="{:.1}" y="{}" text-anchor="middle">{}</text>"#,
+                gx + group_w * 0.4,
+                H - BOTTOM + 16.0,
+                esc(name)
+            );
+        }
+        let _ = write!(
+            s,
+            r#"<rect x="{LEFT}" y="{TOP}" width="{width}" height="{}" fill="none" stroke="black"/>"#,
+            H - BOTTOM - TOP
+        );
+        let _ = write!(
+            s,
+            r#"<text transform="translate(16 {}) rotate(-90)" text-anchor="middle">{}</text>"#,
+            (TOP + H - BOTTOM) / 2.0,
+            esc(&self.y_label)
+        );
+        for (k, label) in labels.iter().enumerate() {
+            let ly = TOP + 14.0 + 18.0 * k as f64;
+            let lx = W - RIGHT + 12.0;
+            let _ = write!(
+                s,
+                r#"<rect x="{lx}" y="{}" width="14" height="10" fill="{}"/>"#,
+                ly - 8.0,
+                COLORS[k % COLORS.len()]
+            );
+            let _ = write!(
+                s,
+                r#"<text x="{}" y="{}">{}</text>"#,
+                lx + 20.0,
+                ly + 1.0,
+                esc(label)
+            );
+        }
+        s.push_str("</svg>\n");
+        s
+    }
+}

@@ -185,6 +185,14 @@ fn peers_are_measured_or_listed_as_absent() {
     }
     let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
     assert!(!csv.contains("NaN"), "{csv}");
+    // With any peer measured, the ours-vs-OpenSSL bar chart exists and is valid SVG.
+    let bars = dir.path().join("plots/peers.svg");
+    assert_eq!(bars.exists(), summary.peers.iter().any(|p| p.available));
+    if bars.exists() {
+        let svg = std::fs::read_to_string(&bars).unwrap();
+        roxmltree::Document::parse(&svg).unwrap();
+        assert!(svg.contains("parcrypt best") && svg.contains("openssl-speed"));
+    }
 }
 
 #[test]
