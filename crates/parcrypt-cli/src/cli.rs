@@ -156,7 +156,7 @@ pub struct LabArgs {
     /// Only workloads matching these patterns (comma-separated; `*` matches anything)
     #[arg(long, value_name = "PATTERN")]
     pub only: Option<String>,
-    /// Thread counts to sweep, e.g. 1,2,4,8
+    /// Thread counts to sweep [default: 1,2,3,4,6,8,… up to twice the cores]
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub threads_list: Option<Vec<usize>>,
     /// Input sizes, e.g. 10,1000,1MiB,64MiB

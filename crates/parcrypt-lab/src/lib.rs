@@ -48,7 +48,7 @@ pub struct LabConfig {
     /// Only workloads matching this pattern (comma-separated alternatives,
     /// each a substring or a `*` glob).
     pub only: Option<String>,
-    /// Thread counts to sweep [default: 1, 2, 4, 8].
+    /// Thread counts to sweep [default: [`default_threads`]].
     pub threads_list: Option<Vec<usize>>,
     /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB].
     pub sizes: Option<Vec<usize>>,
@@ -103,8 +103,16 @@ pub const TARGET_REL_CI: f64 = 0.03;
 pub const DEFAULT_BUDGET: f64 = 600.0;
 /// As [`DEFAULT_BUDGET`], for `--quick`.
 pub const DEFAULT_QUICK_BUDGET: f64 = 40.0;
-/// Thread counts swept by default (2 cores here: 4 and 8 oversubscribe, as the papers' Hyper-Threading runs did).
-pub const DEFAULT_THREADS: [usize; 4] = [1, 2, 4, 8];
+/// Thread counts swept by default: these, up to twice the cores (at least
+/// 8), so the sweep oversubscribes as the papers' Hyper-Threading runs did
+/// (1, 2, 3, 4, 6, 8 on 2 cores).
+pub const THREAD_STEPS: [usize; 12] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
+
+/// The default thread counts for a machine with `cores` cores.
+pub fn default_threads(cores: usize) -> Vec<usize> {
+    let max = (2 * cores).max(8);
+    THREAD_STEPS.into_iter().filter(|&t| t <= max).collect()
+}
 
 /// What can stop the lab.
 #[derive(Debug, thiserror::Error)]
@@ -236,7 +244,7 @@ impl LabConfig {
     fn threads(&self) -> Vec<usize> {
         self.threads_list
             .clone()
-            .unwrap_or_else(|| DEFAULT_THREADS.to_vec())
+            .unwrap_or_else(|| default_threads(parcrypt::par::available_threads()))
     }
 
     fn workloads(&self) -> Result<Vec<Workload>, LabError> {

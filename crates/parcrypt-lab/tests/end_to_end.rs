@@ -236,3 +236,13 @@ fn compare_flags_only_changes_beyond_the_intervals() {
     assert!(changed.to_string().contains("REGRESSION"));
     assert!(parcrypt_lab::compare::compare(&a, &dir.path().join("missing.json")).is_err());
 }
+
+#[test]
+fn default_threads_oversubscribe_to_twice_the_cores() {
+    assert_eq!(parcrypt_lab::default_threads(2), vec![1, 2, 3, 4, 6, 8]);
+    assert_eq!(parcrypt_lab::default_threads(1), vec![1, 2, 3, 4, 6, 8]);
+    assert_eq!(
+        parcrypt_lab::default_threads(16),
+        vec![1, 2, 3, 4, 6, 8, 12, 16, 24, 32]
+    );
+}
