@@ -333,46 +333,14 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
             for imp in impls_for(w) {
                 bar.set_message(format!("{} {} B {}×{}", w.name, size, imp.name, imp.threads));
                 let (samples, batch) = measure(&mut op, &imp.par, &timing);
-                let stats = Stats::of(&samples);
                 let seq = seq_samples.get_or_insert_with(|| samples.clone());
-                let speedup = Stats::of(seq).median / stats.median;
-                rows.push(Row {
-                    workload: w.name,
-                    implementation: imp.name,
-                    threads: imp.threads,
-                    size_bytes: size,
-                    batch,
-                    stats,
-                    throughput_bps: size as f64 / stats.median,
-                    speedup,
-                    efficiency: speedup / imp.threads as f64,
-                    speedup_ci95: stats::speedup_ci95(seq, &samples),
-                    karp_flatt: stats::karp_flatt(speedup, imp.threads),
-                    outliers: stats::outliers(&samples),
-                    peer: false,
-                    items: 1,
-                    ops_per_s: 1.0 / stats.median,
-                });
+                rows.push(cell_row(w, imp, size, batch, &samples, seq));
                 bar.inc(1);
             }
         }
         if config.peers {
             bar.set_message(format!("{} peers (openssl)", w.name));
-            let largest = config.sizes_for(w).into_iter().max().unwrap_or(0);
-            let (seconds, repeats) = if config.quick {
-                (1, 3)
-            } else {
-                (3, timing.repeats.min(7))
-            };
-            let (mut peer_rows, status) = peers::measure(w, seconds, repeats, largest, &std::env::temp_dir());
-            for r in &mut peer_rows {
-                // Against parcrypt's sequential run of the same size, where there is one.
-                if let Some(seq) = rows.iter().find(|s| {
-                    s.workload == w.name && s.implementation == "seq" && s.size_bytes == r.size_bytes
-                }) {
-                    r.speedup = seq.stats.median / r.stats.median;
-                }
-            }
+            let (peer_rows, status) = measure_peers(config, w, &timing, &rows);
             rows.extend(peer_rows);
             peer_status.extend(status);
         }
@@ -382,6 +350,55 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     summary.peers = peer_status;
     summary.write(&config.out_dir)?;
     Ok(summary)
+}
+
+/// The row for one measured cell; `seq` holds the samples of `seq` at the same size.
+fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], seq: &[f64]) -> Row {
+    let stats = Stats::of(samples);
+    let speedup = Stats::of(seq).median / stats.median;
+    Row {
+        workload: w.name,
+        implementation: imp.name,
+        threads: imp.threads,
+        size_bytes: size,
+        batch,
+        stats,
+        throughput_bps: size as f64 / stats.median,
+        speedup,
+        efficiency: speedup / imp.threads as f64,
+        speedup_ci95: stats::speedup_ci95(seq, samples),
+        karp_flatt: stats::karp_flatt(speedup, imp.threads),
+        outliers: stats::outliers(samples),
+        peer: false,
+        items: 1,
+        ops_per_s: 1.0 / stats.median,
+    }
+}
+
+/// Runs `w`'s OpenSSL peers; their speed-up is against parcrypt's `seq` at
+/// the same size, where `rows` has one.
+fn measure_peers(
+    config: &LabConfig,
+    w: &Workload,
+    timing: &Timing,
+    rows: &[Row],
+) -> (Vec<Row>, Vec<peers::PeerStatus>) {
+    let largest = config.sizes_for(w).into_iter().max().unwrap_or(0);
+    let (seconds, repeats) = if config.quick {
+        (1, 3)
+    } else {
+        (3, timing.repeats.min(7))
+    };
+    let (mut peer_rows, status) = peers::measure(w, seconds, repeats, largest, &std::env::temp_dir());
+    for r in &mut peer_rows {
+        let seq = rows
+            .iter()
+            .find(|s| s.workload == w.name && s.implementation == "seq" && s.size_bytes == r.size_bytes);
+        if let Some(seq) = seq {
+            r.speedup = seq.stats.median / r.stats.median;
+        }
+    }
+    (peer_rows, status)
 }
 
 /// Times `op` under `par`: warm-up, then `repeats` samples, each a batch of
