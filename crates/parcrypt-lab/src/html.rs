@@ -64,10 +64,10 @@ impl Summary {
                     .analysis
                     .iter()
                     .filter(|a| a.workload == *w)
-                    .find_map(|a| a.amdahl_serial_fraction.map(|s| (a.implementation, s)));
-                if let Some((imp, s)) = fit {
+                    .find_map(|a| a.amdahl_serial_fraction);
+                if let Some(s) = fit {
                     series.push(Series {
-                        name: format!("Amdahl s={s:.3} ({imp})"),
+                        name: format!("Amdahl s={s:.3}"),
                         points: threads
                             .iter()
                             .map(|&t| (t as f64, amdahl(s, capped(t))))
@@ -222,6 +222,7 @@ impl Summary {
         })?;
         let mut written = Vec::new();
         let mut figures = String::new();
+        let raster = crate::png::Rasterizer::new();
         let bars = self.peer_bars().map(|b| ("peers".to_owned(), b.to_svg()));
         for (name, svg) in self
             .charts()
@@ -232,6 +233,11 @@ impl Summary {
             let path = plots.join(format!("{name}.svg"));
             crate::output::write_file(&path, svg.as_bytes())?;
             written.push(path);
+            if let Some(png) = raster.png(&svg) {
+                let path = plots.join(format!("{name}.png"));
+                crate::output::write_file(&path, &png)?;
+                written.push(path);
+            }
             figures.push_str(&format!(
                 "<figure id=\"{name}\">{svg}<figcaption>plots/{name}.svg</figcaption></figure>\n"
             ));

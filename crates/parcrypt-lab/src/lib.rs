@@ -21,6 +21,7 @@ pub mod papers;
 mod pattern;
 pub mod peers;
 pub mod plots;
+pub mod png;
 mod report;
 pub mod stats;
 pub mod workloads;

@@ -290,7 +290,7 @@ impl fmt::Display for Summary {
         for n in &self.notes {
             writeln!(f, "note: {n}")?;
         }
-        let is_plot = |p: &&PathBuf| p.extension().is_some_and(|e| e == "svg");
+        let is_plot = |p: &&PathBuf| p.extension().is_some_and(|e| e == "svg" || e == "png");
         for p in self.files.iter().filter(|p| !is_plot(p)) {
             writeln!(f, "wrote {}", p.display())?;
         }
@@ -298,7 +298,7 @@ impl fmt::Display for Summary {
         if plots > 0 {
             writeln!(
                 f,
-                "wrote {plots} plots (SVG) under plots/, embedded in report.html"
+                "wrote {plots} plot files (SVG and PNG) under plots/; the SVGs are embedded in report.html"
             )?;
         }
         Ok(())

@@ -86,15 +86,30 @@ fn a_tiny_run_writes_consistent_results() {
 
     // Plots: valid SVG (XML), each embedded in the self-contained report.
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
-    let plots: Vec<_> = std::fs::read_dir(dir.path().join("plots"))
+    let files: Vec<_> = std::fs::read_dir(dir.path().join("plots"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
+    let with_ext = |ext: &str| -> Vec<std::path::PathBuf> {
+        files
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == ext))
+            .cloned()
+            .collect()
+    };
+    let plots = with_ext("svg");
     assert_eq!(
         plots.len(),
         3,
         "speed-up, time and throughput for the one workload"
     );
+    // Each SVG has a PNG twin.
+    let pngs = with_ext("png");
+    assert_eq!(pngs.len(), 3);
+    for png in &pngs {
+        let bytes = std::fs::read(png).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", png.display());
+    }
     for plot in &plots {
         let svg = std::fs::read_to_string(plot).unwrap();
         let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{}: {e}", plot.display()));
