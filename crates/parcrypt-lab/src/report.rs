@@ -261,6 +261,10 @@ impl Summary {
                 );
             }
         }
+        let _ = writeln!(
+            md,
+            "| Merkle tree hashing (Table 5) | — | | | | not available: the Merkle workloads are not implemented yet | | |"
+        );
         md.push('\n');
     }
 }
