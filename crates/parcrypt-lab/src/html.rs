@@ -18,13 +18,7 @@ impl Summary {
     pub fn charts(&self) -> Vec<(String, Chart)> {
         let mut out = Vec::new();
         for w in &self.config.workloads {
-            let Some(largest) = self
-                .rows
-                .iter()
-                .filter(|r| r.workload == *w && !r.peer)
-                .map(|r| r.size_bytes)
-                .max()
-            else {
+            let Some(largest) = self.largest_size(w) else {
                 continue;
             };
             let parallel = self.rows.iter().any(|r| r.workload == *w && r.threads > 1);
@@ -181,13 +175,7 @@ impl Summary {
             if peers.is_empty() {
                 continue;
             }
-            let Some(largest) = self
-                .rows
-                .iter()
-                .filter(|r| r.workload == *w && !r.peer)
-                .map(|r| r.size_bytes)
-                .max()
-            else {
+            let Some(largest) = self.largest_size(w) else {
                 continue;
             };
             let ours = |imp: Option<&str>| {

@@ -114,6 +114,15 @@ impl Summary {
         write_file(&results, &json(self))
     }
 
+    /// The largest size parcrypt measured `workload` at (peers excluded).
+    pub(crate) fn largest_size(&self, workload: &str) -> Option<usize> {
+        self.rows
+            .iter()
+            .filter(|r| r.workload == workload && !r.peer)
+            .map(|r| r.size_bytes)
+            .max()
+    }
+
     /// The results as CSV (header + one line per cell).
     pub fn csv(&self) -> String {
         let mut out = String::from(CSV_HEADER);

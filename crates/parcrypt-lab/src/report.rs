@@ -95,13 +95,7 @@ impl Summary {
         );
         let _ = writeln!(md, "|---|---|---|---|---|---|---|");
         for w in &self.config.workloads {
-            let Some(size) = self
-                .rows
-                .iter()
-                .filter(|r| r.workload == *w && !r.peer)
-                .map(|r| r.size_bytes)
-                .max()
-            else {
+            let Some(size) = self.largest_size(w) else {
                 continue;
             };
             let (Some(seq), Some(best)) = (self.find(w, "seq", 1, size), self.best(w, size)) else {
