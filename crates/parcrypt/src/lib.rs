@@ -7,7 +7,8 @@
 //!
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
-//! - [`hazmat`]: raw ECB and unpadded modes.
+//! - [`hazmat`]: raw ECB and unpadded modes, RC4 and PARC4.
+//! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
 //!
 //! Every strategy and thread count gives byte-identical output; the sequential
 //! strategy is the reference.
@@ -17,5 +18,6 @@
 pub mod aes;
 mod ffi;
 pub mod hazmat;
+pub mod merkle;
 pub mod par;
 mod pipe;

@@ -1,0 +1,125 @@
+//! BitTorrent v2 (BEP 52) per-file merkle trees.
+
+use std::io::Read;
+
+use super::engine::{self, Builder, Chunks, Hash, Rule, sha256};
+use super::{Error, stream};
+use crate::par::Parallelism;
+
+/// The BitTorrent v2 file tree (BEP 52): SHA-256 of each 16 KiB block (the
+/// last one as it is), nodes SHA-256(left ‖ right) with no prefixes, leaves
+/// padded with zero hashes to a power of two. An empty file has no root.
+///
+/// # Examples
+/// ```
+/// use parcrypt::merkle::BitTorrentV2;
+/// use parcrypt::par::Parallelism;
+///
+/// let par = Parallelism::default();
+/// let file = vec![1u8; 100_000];
+/// let hashes = BitTorrentV2::hash(&par, &file, 32 * 1024)?;
+/// assert_eq!(Some(hashes.pieces_root.unwrap()), BitTorrentV2::pieces_root(&par, &file));
+/// assert_eq!(hashes.piece_layer.len(), 4); // ⌈100 000 / 32 768⌉ pieces
+/// # Ok::<(), parcrypt::merkle::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BitTorrentV2;
+
+impl Rule for BitTorrentV2 {
+    const PADDED: bool = true;
+    fn leaf(&self, data: &[u8]) -> Hash {
+        sha256(&[data])
+    }
+    fn node(&self, left: &Hash, right: &Hash) -> Hash {
+        sha256(&[left, right])
+    }
+}
+
+/// What a v2 .torrent records for one file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileHashes {
+    /// The file's length in bytes.
+    pub size: u64,
+    /// `pieces root`; None for an empty file (BEP 52 gives it none).
+    pub pieces_root: Option<Hash>,
+    /// The file's entry in `piece layers`: one hash per piece, each the root
+    /// of the subtree covering `piece_length` bytes (padded with zero leaf
+    /// hashes past the end of the file). Empty when the file is not larger
+    /// than one piece, as BEP 52 omits it then.
+    pub piece_layer: Vec<Hash>,
+}
+
+impl BitTorrentV2 {
+    /// The block (leaf) size: 16 KiB.
+    pub const BLOCK: usize = 16 * 1024;
+
+    /// The `pieces root` of a file's contents; None if it is empty.
+    pub fn pieces_root(par: &Parallelism, data: &[u8]) -> Option<Hash> {
+        engine::root(par, BitTorrentV2, &Chunks::new(data, Self::BLOCK))
+    }
+
+    /// The pieces root and piece layer of a file's contents.
+    ///
+    /// # Errors
+    /// [`Error::PieceLength`] unless `piece_length` is a power of two of at
+    /// least 16 KiB.
+    pub fn hash(par: &Parallelism, data: &[u8], piece_length: u64) -> Result<FileHashes, Error> {
+        let mut b = Self::builder(piece_length)?;
+        b.add(par, &Chunks::new(data, Self::BLOCK));
+        Ok(Self::file_hashes(b, data.len() as u64, piece_length))
+    }
+
+    /// [`BitTorrentV2::hash`] of a stream, read in bounded memory; `progress`
+    /// is called with the number of bytes read.
+    ///
+    /// # Errors
+    /// [`Error::PieceLength`]; [`Error::Io`] from reading.
+    pub fn hash_reader(
+        par: &Parallelism,
+        input: impl Read + Send,
+        piece_length: u64,
+        mut progress: impl FnMut(usize),
+    ) -> Result<FileHashes, Error> {
+        let b = Self::builder(piece_length)?;
+        let mut size = 0u64;
+        let (root, layer) = stream::build(b, Self::BLOCK, input, par, |n| {
+            size += n as u64;
+            progress(n);
+        })?;
+        Ok(Self::finish(root, layer, size, piece_length))
+    }
+
+    /// log2(piece_length / 16 KiB).
+    fn piece_height(piece_length: u64) -> Result<u32, Error> {
+        if piece_length.is_power_of_two() && piece_length >= Self::BLOCK as u64 {
+            Ok((piece_length / Self::BLOCK as u64).trailing_zeros())
+        } else {
+            Err(Error::PieceLength(piece_length))
+        }
+    }
+
+    /// A builder whose blocks never straddle a piece and which records the
+    /// piece layer.
+    fn builder(piece_length: u64) -> Result<Builder<BitTorrentV2>, Error> {
+        let piece = Self::piece_height(piece_length)?;
+        Ok(Builder::new(BitTorrentV2, Self::BLOCK, Some(piece)))
+    }
+
+    fn file_hashes(b: Builder<BitTorrentV2>, size: u64, piece_length: u64) -> FileHashes {
+        let (root, layer) = b.finish();
+        Self::finish(root, layer, size, piece_length)
+    }
+
+    fn finish(root: Option<Hash>, mut layer: Vec<Hash>, size: u64, piece_length: u64) -> FileHashes {
+        if size <= piece_length {
+            layer.clear();
+        }
+        // Padding past the end never records a piece, but be exact anyway.
+        layer.truncate(size.div_ceil(piece_length) as usize);
+        FileHashes {
+            size,
+            pieces_root: root,
+            piece_layer: layer,
+        }
+    }
+}

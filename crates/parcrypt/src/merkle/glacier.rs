@@ -1,0 +1,60 @@
+//! The Amazon S3 Glacier tree hash.
+
+use std::io::Read;
+
+use super::engine::{self, Builder, Chunks, Hash, Rule, sha256};
+use super::{Error, stream};
+use crate::par::Parallelism;
+
+/// The Glacier tree hash: SHA-256 of each 1 MiB chunk (the last one as it
+/// is), then pairs combined as SHA-256(left ‖ right) level by level, an odd
+/// last node carried up unchanged. That is the RFC 6962 shape without the
+/// prefixes, so the same engine computes it. Empty input hashes as one empty
+/// chunk: SHA-256 of nothing.
+///
+/// # Examples
+/// ```
+/// use parcrypt::merkle::Glacier;
+/// use parcrypt::par::Parallelism;
+///
+/// let data = vec![0u8; 3 << 20];
+/// let hash = Glacier::tree_hash(&Parallelism::default(), &data);
+/// # let _ = hash;
+/// ```
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Glacier;
+
+impl Rule for Glacier {
+    const PADDED: bool = false;
+    fn leaf(&self, data: &[u8]) -> Hash {
+        sha256(&[data])
+    }
+    fn node(&self, left: &Hash, right: &Hash) -> Hash {
+        sha256(&[left, right])
+    }
+}
+
+impl Glacier {
+    /// The chunk (leaf) size: 1 MiB.
+    pub const CHUNK: usize = 1 << 20;
+
+    /// The tree hash of `data`.
+    pub fn tree_hash(par: &Parallelism, data: &[u8]) -> Hash {
+        engine::root(par, Glacier, &Chunks::new(data, Self::CHUNK)).unwrap_or_else(|| sha256(&[]))
+    }
+
+    /// The tree hash of a stream, read in bounded memory; `progress` is
+    /// called with the number of bytes read.
+    ///
+    /// # Errors
+    /// [`Error::Io`] from reading.
+    pub fn tree_hash_reader(
+        par: &Parallelism,
+        input: impl Read + Send,
+        progress: impl FnMut(usize),
+    ) -> Result<Hash, Error> {
+        let builder = Builder::new(Glacier, Self::CHUNK, None);
+        let (root, _) = stream::build(builder, Self::CHUNK, input, par, progress)?;
+        Ok(root.unwrap_or_else(|| sha256(&[])))
+    }
+}

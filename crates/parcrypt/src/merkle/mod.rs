@@ -1,0 +1,145 @@
+//! SHA-256 Merkle trees in the formats people verify against, hashed on all
+//! cores.
+//!
+//! - [`Rfc6962`]: Certificate Transparency / RFC 9162 tree heads, inclusion
+//!   and consistency proofs and their verification.
+//! - [`BitTorrentV2`]: BEP 52 `pieces root` and `piece layers`.
+//! - [`Glacier`]: the Amazon S3 Glacier tree hash.
+//! - [`hash_reader`]: any [`Format`] (and plain SHA-256) of a file or pipe in
+//!   bounded memory.
+//!
+//! Leaves come from a byte slice cut into fixed-size [`Chunks`], from a slice
+//! of byte strings (one leaf each), or from a reader.
+//!
+//! All formats run on one engine: the leaves are cut into blocks of `2^h`
+//! leaves (about 64 KiB of data each), blocks are hashed independently under
+//! the given [`Parallelism`] and their roots merged left to right — every
+//! strategy and thread count gives the same hashes as `Sequential`. Why that
+//! is exact for each format's split rule: `src/merkle/README.md`.
+//!
+//! # Performance
+//! Inputs below about 512 KiB (fewer than two parts of ~256 KiB) are hashed
+//! on the calling thread, so small trees cost what the sequential code costs.
+
+mod bittorrent;
+mod engine;
+mod glacier;
+mod rfc6962;
+mod stream;
+
+use std::io::Read;
+
+pub use bittorrent::{BitTorrentV2, FileHashes};
+pub use engine::{Chunks, Hash, Leaves};
+pub use glacier::Glacier;
+pub use rfc6962::Rfc6962;
+
+use crate::par::Parallelism;
+
+/// What can go wrong building or checking a tree.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A leaf index outside the tree.
+    #[error("leaf index {index} is outside a tree of {size} leaves")]
+    Index {
+        /// The index asked for.
+        index: u64,
+        /// The number of leaves.
+        size: u64,
+    },
+    /// Tree sizes that admit no consistency proof.
+    #[error("no consistency proof from {old_size} to {new_size} leaves (need 0 < old ≤ new ≤ {leaves})")]
+    Sizes {
+        /// The older tree's size.
+        old_size: u64,
+        /// The newer tree's size.
+        new_size: u64,
+        /// The leaves available.
+        leaves: u64,
+    },
+    /// A proof with the wrong number of hashes for its index and sizes.
+    #[error("the proof has the wrong number of hashes for this index and tree size")]
+    ProofLength,
+    /// A proof that leads to another root.
+    #[error("the proof does not lead to the given root")]
+    RootMismatch,
+    /// A leaf size of 0.
+    #[error("leaf size must be at least 1 byte, got {0}")]
+    LeafSize(usize),
+    /// A BEP 52 piece length that is not a power of two ≥ 16 KiB.
+    #[error("piece length {0} is not a power of two of at least 16384 bytes")]
+    PieceLength(u64),
+    /// Reading the input failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// What [`hash_reader`] computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Plain SHA-256 of the whole input (serial by nature), like `sha256sum`.
+    Sha256,
+    /// The RFC 6962 tree head over leaves of `leaf_size` bytes.
+    Rfc6962 {
+        /// Bytes per leaf (the last leaf may be shorter).
+        leaf_size: usize,
+    },
+    /// The BEP 52 pieces root (16 KiB blocks).
+    BitTorrentV2,
+    /// The Glacier tree hash (1 MiB chunks).
+    Glacier,
+}
+
+/// The hash of everything `input` yields, in `format`, read in bounded memory
+/// with reading overlapped with hashing. `progress` is called with the number
+/// of bytes read. Returns None only for an empty input in
+/// [`Format::BitTorrentV2`], which has no root.
+///
+/// # Errors
+/// [`Error::LeafSize`]; [`Error::Io`] from reading.
+pub fn hash_reader(
+    par: &Parallelism,
+    format: Format,
+    input: impl Read + Send,
+    progress: impl FnMut(usize),
+) -> Result<Option<Hash>, Error> {
+    match format {
+        Format::Sha256 => Ok(Some(stream::sha256(input, progress)?)),
+        Format::Rfc6962 { leaf_size } => Rfc6962::root_reader(par, input, leaf_size, progress).map(Some),
+        Format::BitTorrentV2 => {
+            // The root does not depend on the piece length; the smallest one
+            // keeps no more than the engine's own blocks.
+            let hashes = BitTorrentV2::hash_reader(par, input, BitTorrentV2::BLOCK as u64, progress)?;
+            Ok(hashes.pieces_root)
+        }
+        Format::Glacier => Glacier::tree_hash_reader(par, input, progress).map(Some),
+    }
+}
+
+/// The ParalCrypto paper's level-by-level method, kept for the lab to compare
+/// against: every leaf hash first (in parallel), then each level's pairs in
+/// parallel with a barrier between levels. Gives the same roots as the
+/// formats' own functions; it holds all leaf hashes in memory and
+/// synchronizes once per level, so do not use it for real work.
+pub mod per_level {
+    use super::engine::{Leaves, root_per_level};
+    use super::{BitTorrentV2, Glacier, Hash, Rfc6962};
+    use crate::par::Parallelism;
+
+    /// [`Rfc6962::root`], level by level.
+    pub fn rfc6962<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
+        root_per_level(par, Rfc6962, leaves).unwrap_or_else(Rfc6962::empty_root)
+    }
+
+    /// [`BitTorrentV2::pieces_root`], level by level (16 KiB leaves).
+    pub fn bittorrent_v2<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Option<Hash> {
+        root_per_level(par, BitTorrentV2, leaves)
+    }
+
+    /// [`Glacier::tree_hash`], level by level (1 MiB leaves).
+    pub fn glacier<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
+        root_per_level(par, Glacier, leaves).unwrap_or_else(|| super::engine::sha256(&[]))
+    }
+}

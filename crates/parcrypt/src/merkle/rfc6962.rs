@@ -1,0 +1,337 @@
+//! RFC 6962 / RFC 9162 Merkle tree hash, inclusion and consistency proofs.
+
+use std::io::Read;
+
+use super::engine::{self, Hash, Leaves, Rule, Slice, sha256};
+use super::{Error, stream};
+use crate::par::Parallelism;
+
+/// The Certificate Transparency Merkle tree (RFC 6962 §2.1, RFC 9162 §2.1):
+/// leaf = SHA-256(0x00 ‖ data), node = SHA-256(0x01 ‖ left ‖ right), split at
+/// the largest power of two below the size, empty tree = SHA-256 of nothing.
+///
+/// # Examples
+/// ```
+/// use parcrypt::merkle::{Chunks, Rfc6962};
+/// use parcrypt::par::Parallelism;
+///
+/// let par = Parallelism::default();
+/// let leaves: &[&[u8]] = &[b"a", b"b", b"c"];
+/// let root = Rfc6962::root(&par, leaves);
+/// let proof = Rfc6962::inclusion_proof(&par, leaves, 2)?;
+/// Rfc6962::verify_inclusion(&Rfc6962::leaf_hash(b"c"), 2, 3, &proof, &root)?;
+///
+/// // A file's bytes cut into 4 KiB leaves:
+/// let data = vec![7u8; 100_000];
+/// let root = Rfc6962::root(&par, &Chunks::new(&data, 4096));
+/// # Ok::<(), parcrypt::merkle::Error>(())
+/// ```
+///
+/// # Performance
+/// Parallel from about 512 KiB of leaf data (see [`crate::merkle`]); proofs
+/// hash every leaf once.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rfc6962;
+
+impl Rule for Rfc6962 {
+    const PADDED: bool = false;
+    fn leaf(&self, data: &[u8]) -> Hash {
+        sha256(&[&[0], data])
+    }
+    fn node(&self, left: &Hash, right: &Hash) -> Hash {
+        sha256(&[&[1], left, right])
+    }
+}
+
+/// The largest power of two strictly below `n` (`n >= 2`).
+fn split(n: usize) -> usize {
+    1 << (usize::BITS - 1 - (n - 1).leading_zeros())
+}
+
+impl Rfc6962 {
+    /// The hash of a leaf: SHA-256(0x00 ‖ data).
+    pub fn leaf_hash(data: &[u8]) -> Hash {
+        Rfc6962.leaf(data)
+    }
+
+    /// The hash of an inner node: SHA-256(0x01 ‖ left ‖ right).
+    pub fn node_hash(left: &Hash, right: &Hash) -> Hash {
+        Rfc6962.node(left, right)
+    }
+
+    /// The root of the empty tree: SHA-256 of nothing.
+    pub fn empty_root() -> Hash {
+        sha256(&[])
+    }
+
+    /// The tree head MTH(D[n]) of `leaves`.
+    pub fn root<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
+        engine::root(par, Rfc6962, leaves).unwrap_or_else(Self::empty_root)
+    }
+
+    /// The tree head of a stream cut into leaves of `leaf_size` bytes, read
+    /// in bounded memory (a few buffers of ~8 MiB, or of one block of leaves
+    /// if larger). `progress` is called with the number of bytes read.
+    ///
+    /// # Errors
+    /// [`Error::LeafSize`] for a leaf size of 0; [`Error::Io`] from reading.
+    pub fn root_reader(
+        par: &Parallelism,
+        input: impl Read + Send,
+        leaf_size: usize,
+        progress: impl FnMut(usize),
+    ) -> Result<Hash, Error> {
+        if leaf_size == 0 {
+            return Err(Error::LeafSize(leaf_size));
+        }
+        let builder = engine::Builder::new(Rfc6962, leaf_size, None);
+        let (root, _) = stream::build(builder, leaf_size, input, par, progress)?;
+        Ok(root.unwrap_or_else(Self::empty_root))
+    }
+
+    /// The inclusion proof (audit path, RFC 9162 §2.1.3.1) of leaf `index`
+    /// in the tree of all `leaves`, ordered from the leaf up.
+    ///
+    /// # Errors
+    /// [`Error::Index`] if `index` is not a leaf.
+    pub fn inclusion_proof<L: Leaves + ?Sized>(
+        par: &Parallelism,
+        leaves: &L,
+        index: u64,
+    ) -> Result<Vec<Hash>, Error> {
+        let size = leaves.count();
+        let m = usize::try_from(index)
+            .ok()
+            .filter(|&m| m < size)
+            .ok_or(Error::Index {
+                index,
+                size: size as u64,
+            })?;
+        let mut path = Vec::new();
+        inclusion_path(par, leaves, 0, size, m, &mut path);
+        Ok(path)
+    }
+
+    /// The consistency proof (RFC 9162 §2.1.4.1) that the tree of the first
+    /// `old_size` leaves is a prefix of the tree of the first `new_size`.
+    ///
+    /// # Errors
+    /// [`Error::Sizes`] unless `0 < old_size <= new_size <= leaves.count()`
+    /// (a proof from the empty tree proves nothing and does not exist).
+    pub fn consistency_proof<L: Leaves + ?Sized>(
+        par: &Parallelism,
+        leaves: &L,
+        old_size: u64,
+        new_size: u64,
+    ) -> Result<Vec<Hash>, Error> {
+        let count = leaves.count() as u64;
+        if old_size == 0 || old_size > new_size || new_size > count {
+            return Err(Error::Sizes {
+                old_size,
+                new_size,
+                leaves: count,
+            });
+        }
+        let (m, n) = (old_size as usize, new_size as usize);
+        let mut path = Vec::new();
+        if m < n {
+            subproof(par, leaves, 0, n, m, true, &mut path);
+        }
+        Ok(path)
+    }
+
+    /// Verifies an inclusion proof exactly as RFC 9162 §2.1.3.2 specifies:
+    /// `leaf_hash` at `index` is in the tree of `size` leaves whose head is
+    /// `root`.
+    ///
+    /// # Errors
+    /// [`Error::Index`] if `index >= size`; [`Error::ProofLength`] if the path
+    /// is too long or too short for this index and size; [`Error::RootMismatch`]
+    /// if the path leads to another root.
+    pub fn verify_inclusion(
+        leaf_hash: &Hash,
+        index: u64,
+        size: u64,
+        path: &[Hash],
+        root: &Hash,
+    ) -> Result<(), Error> {
+        if index >= size {
+            return Err(Error::Index { index, size });
+        }
+        let (mut f, mut s) = (index, size - 1);
+        let mut r = *leaf_hash;
+        for p in path {
+            if s == 0 {
+                return Err(Error::ProofLength);
+            }
+            if f & 1 == 1 || f == s {
+                r = Self::node_hash(p, &r);
+                while f & 1 == 0 && f != 0 {
+                    f >>= 1;
+                    s >>= 1;
+                }
+            } else {
+                r = Self::node_hash(&r, p);
+            }
+            f >>= 1;
+            s >>= 1;
+        }
+        if s != 0 {
+            return Err(Error::ProofLength);
+        }
+        if &r != root {
+            return Err(Error::RootMismatch);
+        }
+        Ok(())
+    }
+
+    /// Verifies a consistency proof exactly as RFC 9162 §2.1.4.2 specifies:
+    /// the tree of `old_size` leaves with head `old_root` is a prefix of the
+    /// tree of `new_size` leaves with head `new_root`. Equal sizes need an
+    /// empty proof and equal roots; a proof from the empty tree is rejected
+    /// (it would prove nothing).
+    ///
+    /// # Errors
+    /// [`Error::Sizes`], [`Error::ProofLength`], [`Error::RootMismatch`].
+    pub fn verify_consistency(
+        old_size: u64,
+        new_size: u64,
+        old_root: &Hash,
+        new_root: &Hash,
+        path: &[Hash],
+    ) -> Result<(), Error> {
+        if old_size == 0 || old_size > new_size {
+            return Err(Error::Sizes {
+                old_size,
+                new_size,
+                leaves: new_size,
+            });
+        }
+        if old_size == new_size {
+            if !path.is_empty() {
+                return Err(Error::ProofLength);
+            }
+            return if old_root == new_root {
+                Ok(())
+            } else {
+                Err(Error::RootMismatch)
+            };
+        }
+        if path.is_empty() {
+            return Err(Error::ProofLength);
+        }
+        // Step 2: a power-of-two old tree is itself a node of the new one.
+        let mut nodes = Vec::with_capacity(path.len() + 1);
+        if old_size.is_power_of_two() {
+            nodes.push(*old_root);
+        }
+        nodes.extend_from_slice(path);
+        let (mut f, mut s) = (old_size - 1, new_size - 1);
+        while f & 1 == 1 {
+            f >>= 1;
+            s >>= 1;
+        }
+        let (mut fr, mut sr) = (nodes[0], nodes[0]);
+        for c in &nodes[1..] {
+            if s == 0 {
+                return Err(Error::ProofLength);
+            }
+            if f & 1 == 1 || f == s {
+                fr = Self::node_hash(c, &fr);
+                sr = Self::node_hash(c, &sr);
+                while f & 1 == 0 && f != 0 {
+                    f >>= 1;
+                    s >>= 1;
+                }
+            } else {
+                sr = Self::node_hash(&sr, c);
+            }
+            f >>= 1;
+            s >>= 1;
+        }
+        if s != 0 {
+            return Err(Error::ProofLength);
+        }
+        if &fr != old_root || &sr != new_root {
+            return Err(Error::RootMismatch);
+        }
+        Ok(())
+    }
+}
+
+/// MTH(D[start:end]).
+fn mth<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L, start: usize, end: usize) -> Hash {
+    Rfc6962::root(
+        par,
+        &Slice {
+            inner: leaves,
+            start,
+            end,
+        },
+    )
+}
+
+/// PATH(m, D[start:end]), appended bottom-up.
+fn inclusion_path<L: Leaves + ?Sized>(
+    par: &Parallelism,
+    leaves: &L,
+    start: usize,
+    end: usize,
+    m: usize,
+    out: &mut Vec<Hash>,
+) {
+    let n = end - start;
+    if n <= 1 {
+        return;
+    }
+    let k = split(n);
+    if m < k {
+        inclusion_path(par, leaves, start, start + k, m, out);
+        out.push(mth(par, leaves, start + k, end));
+    } else {
+        inclusion_path(par, leaves, start + k, end, m - k, out);
+        out.push(mth(par, leaves, start, start + k));
+    }
+}
+
+/// SUBPROOF(m, D[start:end], b), appended bottom-up.
+fn subproof<L: Leaves + ?Sized>(
+    par: &Parallelism,
+    leaves: &L,
+    start: usize,
+    end: usize,
+    m: usize,
+    b: bool,
+    out: &mut Vec<Hash>,
+) {
+    let n = end - start;
+    if m == n {
+        if !b {
+            out.push(mth(par, leaves, start, end));
+        }
+        return;
+    }
+    let k = split(n);
+    if m <= k {
+        subproof(par, leaves, start, start + k, m, b, out);
+        out.push(mth(par, leaves, start + k, end));
+    } else {
+        subproof(par, leaves, start + k, end, m - k, false, out);
+        out.push(mth(par, leaves, start, start + k));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_is_the_largest_power_of_two_below() {
+        assert_eq!(split(2), 1);
+        assert_eq!(split(3), 2);
+        assert_eq!(split(4), 2);
+        assert_eq!(split(5), 4);
+        assert_eq!(split(8), 4);
+        assert_eq!(split(9), 8);
+    }
+}

@@ -1,0 +1,404 @@
+//! Merkle trees against the transparency-dev/merkle test data (RFC 6962 /
+//! RFC 9162), the independent reference's BEP 52 / Glacier / RFC 6962
+//! vectors, and sequential == parallel.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::io::Read;
+use std::path::Path;
+
+use base64::Engine as _;
+use common::{data, every_parallelism, unhex};
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
+use parcrypt::par::{Parallelism, Strategy};
+use serde_json::Value;
+
+fn tv_dir() -> &'static Path {
+    Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/transparency-dev"
+    ))
+}
+
+fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Hash>) {
+    let text = std::fs::read_to_string(tv_dir().join("leaves_roots.txt")).unwrap();
+    let (mut leaves, mut roots) = (Vec::new(), Vec::new());
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        let bytes = if f[2] == "-" { vec![] } else { unhex(f[2]) };
+        match f[0] {
+            "leaf" => leaves.push(bytes),
+            "root" => roots.push(bytes.try_into().unwrap()),
+            _ => panic!("bad line {line}"),
+        }
+    }
+    assert_eq!((leaves.len(), roots.len()), (8, 9));
+    (leaves, roots)
+}
+
+#[test]
+fn rfc6962_roots_of_the_standard_leaves() {
+    let (leaves, roots) = standard_leaves();
+    for par in every_parallelism() {
+        for (size, want) in roots.iter().enumerate() {
+            assert_eq!(&Rfc6962::root(&par, &leaves[..size]), want, "size {size} {par:?}");
+            assert_eq!(&merkle::per_level::rfc6962(&par, &leaves[..size]), want);
+        }
+    }
+    assert_eq!(Rfc6962::empty_root(), roots[0]);
+}
+
+/// Every JSON case under a directory, recursively.
+fn cases(sub: &str) -> Vec<(String, Value)> {
+    fn walk(dir: &Path, out: &mut Vec<(String, Value)>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|e| e == "json") {
+                let v = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                out.push((p.display().to_string(), v));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&tv_dir().join(sub), &mut out);
+    out
+}
+
+fn b64(v: &Value) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(v.as_str().unwrap_or(""))
+        .unwrap()
+}
+
+fn b64_list(v: &Value) -> Vec<Vec<u8>> {
+    v.as_array()
+        .map(|a| a.iter().map(b64).collect())
+        .unwrap_or_default()
+}
+
+/// A hash field as our typed API takes it; None if it is not 32 bytes (the
+/// API cannot even be called with it, which is a rejection).
+fn hash32(b: &[u8]) -> Option<Hash> {
+    b.try_into().ok()
+}
+
+#[test]
+fn transparency_dev_inclusion_cases() {
+    let all = cases("inclusion");
+    assert!(all.len() > 90, "inclusion test data missing");
+    let (leaves, _) = standard_leaves();
+    let mut generated = 0;
+    for (name, c) in &all {
+        let want_err = c["wantErr"].as_bool().unwrap();
+        let index = c["leafIdx"].as_u64().unwrap();
+        let size = c["treeSize"].as_u64().unwrap();
+        let path: Option<Vec<Hash>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
+        let result = match (hash32(&b64(&c["leafHash"])), hash32(&b64(&c["root"])), path) {
+            (Some(leaf), Some(root), Some(path)) => {
+                let r = Rfc6962::verify_inclusion(&leaf, index, size, &path, &root);
+                // Happy paths over the standard leaves: our prover makes the same proof.
+                if !want_err && size <= 8 && leaf == Rfc6962::leaf_hash(&leaves[index as usize]) {
+                    let par = Parallelism::new(3, Strategy::WorkStealing);
+                    let ours = Rfc6962::inclusion_proof(&par, &leaves[..size as usize], index).unwrap();
+                    assert_eq!(ours, path, "{name}");
+                    generated += 1;
+                }
+                r.is_ok()
+            }
+            _ => false,
+        };
+        assert_eq!(result, !want_err, "{name}");
+    }
+    assert!(generated >= 4, "only {generated} proofs regenerated");
+}
+
+#[test]
+fn transparency_dev_consistency_cases() {
+    let all = cases("consistency");
+    assert!(all.len() > 90, "consistency test data missing");
+    let (leaves, _) = standard_leaves();
+    let mut generated = 0;
+    for (name, c) in &all {
+        let want_err = c["wantErr"].as_bool().unwrap();
+        let (m, n) = (c["size1"].as_u64().unwrap(), c["size2"].as_u64().unwrap());
+        let (r1, r2) = (b64(&c["root1"]), b64(&c["root2"]));
+        let path: Option<Vec<Hash>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
+        // Some "sizes equal" cases use short placeholder roots and only test
+        // equality; map them to 32 bytes preserving (in)equality.
+        let as_hash = |b: &[u8]| hash32(b).unwrap_or_else(|| sha256(b));
+        let result = match path {
+            Some(path) => {
+                let r = Rfc6962::verify_consistency(m, n, &as_hash(&r1), &as_hash(&r2), &path);
+                if !want_err
+                    && 0 < m
+                    && n <= 8
+                    && r1 == Rfc6962::root(&Parallelism::sequential(), &leaves[..m as usize])
+                {
+                    let par = Parallelism::new(2, Strategy::Static);
+                    assert_eq!(
+                        Rfc6962::consistency_proof(&par, &leaves[..], m, n).unwrap(),
+                        path,
+                        "{name}"
+                    );
+                    generated += 1;
+                }
+                r.is_ok()
+            }
+            None => false,
+        };
+        assert_eq!(result, !want_err, "{name}");
+    }
+    assert!(generated >= 4, "only {generated} proofs regenerated");
+}
+
+#[test]
+fn proofs_verify_for_every_index_and_size_up_to_64() {
+    let leaves: Vec<Vec<u8>> = (0..64u32)
+        .map(|i| i.to_be_bytes().repeat(i as usize % 5))
+        .collect();
+    let par = Parallelism::new(2, Strategy::WorkStealing);
+    let roots: Vec<Hash> = (0..=64).map(|n| Rfc6962::root(&par, &leaves[..n])).collect();
+    for n in 1..=64usize {
+        let tree = &leaves[..n];
+        for i in 0..n as u64 {
+            let leaf = Rfc6962::leaf_hash(&leaves[i as usize]);
+            let proof = Rfc6962::inclusion_proof(&par, tree, i).unwrap();
+            Rfc6962::verify_inclusion(&leaf, i, n as u64, &proof, &roots[n]).unwrap();
+            // The same proof fails for a neighbour's index and for another
+            // root. (Another size can share the path's shape: the size is
+            // bound by the signed tree head, not by the path.)
+            assert!(Rfc6962::verify_inclusion(&leaf, i ^ 1, n as u64, &proof, &roots[n]).is_err() || n == 1);
+            assert!(Rfc6962::verify_inclusion(&leaf, i, n as u64, &proof, &roots[n - 1]).is_err());
+            if let Some((_, shorter)) = proof.split_last() {
+                assert!(Rfc6962::verify_inclusion(&leaf, i, n as u64, shorter, &roots[n]).is_err());
+            }
+        }
+        assert!(matches!(
+            Rfc6962::inclusion_proof(&par, tree, n as u64),
+            Err(Error::Index { .. })
+        ));
+        for m in 1..=n {
+            let proof = Rfc6962::consistency_proof(&par, tree, m as u64, n as u64).unwrap();
+            Rfc6962::verify_consistency(m as u64, n as u64, &roots[m], &roots[n], &proof).unwrap();
+            if m < n {
+                assert!(
+                    Rfc6962::verify_consistency(m as u64, n as u64, &roots[m - 1], &roots[n], &proof)
+                        .is_err()
+                );
+                let mut longer = proof.clone();
+                longer.push(roots[n]);
+                assert!(
+                    Rfc6962::verify_consistency(m as u64, n as u64, &roots[m], &roots[n], &longer).is_err()
+                );
+            }
+        }
+    }
+    assert!(Rfc6962::consistency_proof(&par, &leaves[..], 0, 5).is_err());
+    assert!(Rfc6962::consistency_proof(&par, &leaves[..], 6, 5).is_err());
+    assert!(Rfc6962::consistency_proof(&par, &leaves[..], 5, 65).is_err());
+}
+
+/// A reader that hands out at most `step` bytes per call.
+struct Trickle<'a> {
+    data: &'a [u8],
+    step: usize,
+}
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = buf.len().min(self.step).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn reference_vectors_bep52_glacier_rfc6962() {
+    let text = include_str!("data/merkle_vectors.txt");
+    let pars = [
+        Parallelism::sequential(),
+        Parallelism::new(2, Strategy::Static),
+        Parallelism::new(3, Strategy::WorkStealing),
+        Parallelism::new(8, Strategy::Static),
+    ];
+    let mut checked = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let f: Vec<&str> = line.split(' ').collect();
+        let size: usize = f[1].parse().unwrap();
+        let input = data(size);
+        for par in &pars {
+            let reader = || Trickle {
+                data: &input,
+                step: 100_003,
+            };
+            match f[0] {
+                "bittorrent-v2" => {
+                    let piece: u64 = f[2].parse().unwrap();
+                    let root = (f[3] != "none").then(|| unhex(f[3]));
+                    let layer: Vec<Vec<u8>> = if f[4] == "-" {
+                        vec![]
+                    } else {
+                        f[4].split(',').map(unhex).collect()
+                    };
+                    for got in [
+                        BitTorrentV2::hash(par, &input, piece).unwrap(),
+                        BitTorrentV2::hash_reader(par, reader(), piece, |_| {}).unwrap(),
+                    ] {
+                        assert_eq!(got.size, size as u64);
+                        assert_eq!(got.pieces_root.map(|h| h.to_vec()), root, "{line:.60} {par:?}");
+                        assert_eq!(
+                            got.piece_layer.iter().map(|h| h.to_vec()).collect::<Vec<_>>(),
+                            layer,
+                            "{line:.60}"
+                        );
+                    }
+                    assert_eq!(BitTorrentV2::pieces_root(par, &input).map(|h| h.to_vec()), root);
+                    let per_level =
+                        merkle::per_level::bittorrent_v2(par, &Chunks::new(&input, BitTorrentV2::BLOCK));
+                    assert_eq!(per_level.map(|h| h.to_vec()), root);
+                    let via_format =
+                        merkle::hash_reader(par, Format::BitTorrentV2, reader(), |_| {}).unwrap();
+                    assert_eq!(via_format.map(|h| h.to_vec()), root);
+                }
+                "glacier" => {
+                    let want = unhex(f[3]);
+                    assert_eq!(Glacier::tree_hash(par, &input).to_vec(), want, "{line} {par:?}");
+                    assert_eq!(
+                        Glacier::tree_hash_reader(par, reader(), |_| {}).unwrap().to_vec(),
+                        want
+                    );
+                    let per_level = merkle::per_level::glacier(par, &Chunks::new(&input, Glacier::CHUNK));
+                    assert_eq!(per_level.to_vec(), want);
+                }
+                "rfc6962" => {
+                    let leaf: usize = f[2].parse().unwrap();
+                    let want = unhex(f[3]);
+                    assert_eq!(
+                        Rfc6962::root(par, &Chunks::new(&input, leaf)).to_vec(),
+                        want,
+                        "{line} {par:?}"
+                    );
+                    assert_eq!(
+                        Rfc6962::root_reader(par, reader(), leaf, |_| {})
+                            .unwrap()
+                            .to_vec(),
+                        want
+                    );
+                    let fmt = Format::Rfc6962 { leaf_size: leaf };
+                    assert_eq!(
+                        merkle::hash_reader(par, fmt, reader(), |_| {})
+                            .unwrap()
+                            .unwrap()
+                            .to_vec(),
+                        want
+                    );
+                }
+                other => panic!("unknown format {other}"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 200, "only {checked} vectors checked");
+}
+
+#[test]
+fn every_strategy_equals_sequential_for_0_to_70_leaves() {
+    // 20 KiB leaves: blocks of 4 leaves, parallel from 32 leaves, so the
+    // range covers inline, few-block and many-block trees.
+    let leaf = 20 * 1024;
+    let input = data(70 * leaf + 1);
+    let seq = Parallelism::sequential();
+    for n in 0..=70 {
+        let bytes = &input[..(n * leaf).saturating_sub(n % 3)];
+        let chunks = Chunks::new(bytes, leaf);
+        let list: Vec<&[u8]> = (0..chunks_count(bytes.len(), leaf))
+            .map(|i| &bytes[i * leaf..((i + 1) * leaf).min(bytes.len())])
+            .collect();
+        let want = Rfc6962::root(&seq, &chunks);
+        let want_bt = BitTorrentV2::hash(&seq, bytes, 32 * 1024).unwrap();
+        let want_gl = Glacier::tree_hash(&seq, bytes);
+        for par in every_parallelism() {
+            assert_eq!(Rfc6962::root(&par, &chunks), want, "n={n} {par:?}");
+            assert_eq!(Rfc6962::root(&par, &list[..]), want, "n={n} {par:?} list");
+            assert_eq!(
+                BitTorrentV2::hash(&par, bytes, 32 * 1024).unwrap(),
+                want_bt,
+                "n={n} {par:?}"
+            );
+            assert_eq!(Glacier::tree_hash(&par, bytes), want_gl);
+        }
+    }
+}
+
+fn sha256(b: &[u8]) -> Hash {
+    aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, b)
+        .as_ref()
+        .try_into()
+        .unwrap()
+}
+
+fn chunks_count(len: usize, leaf: usize) -> usize {
+    len.div_ceil(leaf)
+}
+
+#[test]
+fn large_trees_equal_sequential() {
+    let input = data((33 << 20) + 12_345);
+    let seq = Parallelism::sequential();
+    let want = Rfc6962::root(&seq, &Chunks::new(&input, 4096));
+    let want_small = Rfc6962::root(&seq, &Chunks::new(&input[..3 << 20], 32));
+    let want_bt = BitTorrentV2::hash(&seq, &input, 1 << 20).unwrap();
+    for par in [
+        Parallelism::new(2, Strategy::Static),
+        Parallelism::new(5, Strategy::WorkStealing),
+        Parallelism::new(8, Strategy::Static),
+    ] {
+        assert_eq!(Rfc6962::root(&par, &Chunks::new(&input, 4096)), want);
+        assert_eq!(
+            Rfc6962::root_reader(&par, &input[..], 4096, |_| {}).unwrap(),
+            want
+        );
+        assert_eq!(
+            Rfc6962::root(&par, &Chunks::new(&input[..3 << 20], 32)),
+            want_small
+        );
+        assert_eq!(BitTorrentV2::hash(&par, &input, 1 << 20).unwrap(), want_bt);
+        assert_eq!(
+            BitTorrentV2::hash_reader(&par, &input[..], 1 << 20, |_| {}).unwrap(),
+            want_bt
+        );
+    }
+    assert_eq!(want_bt.piece_layer.len(), 34);
+}
+
+#[test]
+fn plain_sha256_and_bad_parameters() {
+    let input = data(20 << 20);
+    let got = merkle::hash_reader(&Parallelism::default(), Format::Sha256, &input[..], |_| {}).unwrap();
+    let want = sha256(&input);
+    assert_eq!(got, Some(want));
+    let par = Parallelism::default();
+    assert!(matches!(
+        Rfc6962::root_reader(&par, &b"x"[..], 0, |_| {}),
+        Err(Error::LeafSize(0))
+    ));
+    for bad in [0, 1, 8192, 16385, 3 << 14] {
+        assert!(
+            matches!(BitTorrentV2::hash(&par, b"x", bad), Err(Error::PieceLength(_))),
+            "{bad}"
+        );
+    }
+    // Progress reports every byte.
+    let mut seen = 0;
+    Glacier::tree_hash_reader(&par, &input[..], |n| seen += n).unwrap();
+    assert_eq!(seen, input.len());
+}
