@@ -62,8 +62,117 @@ pub enum Command {
     Rc4(Rc4Args),
     /// ☠ PARC4: block-parallel RC4 with a key per block (hazmat; see the README)
     Parc4(Parc4Args),
+    /// Hash files like sha256sum, or as Merkle trees (RFC 6962, BitTorrent v2, Glacier) on all cores
+    Hash(HashArgs),
+    /// RFC 6962 / RFC 9162 Merkle tree heads, inclusion and consistency proofs
+    #[command(subcommand)]
+    Merkle(MerkleCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     Lab(LabArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct HashArgs {
+    /// What to compute for each file
+    #[arg(long, value_enum, default_value_t = HashFormat::Sha256)]
+    pub format: HashFormat,
+    /// rfc6962 only: bytes per leaf, e.g. 4KiB [default: 4KiB]
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    pub leaf_size: Option<usize>,
+    /// Files to hash; `-` (or none) reads stdin
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HashFormat {
+    /// Plain SHA-256 of the whole file (serial by nature), equal to sha256sum
+    Sha256,
+    /// RFC 6962 / 9162 tree head over fixed-size leaves (--leaf-size)
+    Rfc6962,
+    /// BitTorrent v2 (BEP 52) pieces root over 16 KiB blocks
+    #[value(name = "bittorrent-v2")]
+    BitTorrentV2,
+    /// Amazon S3 Glacier tree hash over 1 MiB chunks
+    Glacier,
+}
+
+/// Where the leaves of a tree come from.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct LeafSource {
+    /// One leaf per file, in the order given
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub leaves: Vec<PathBuf>,
+    /// One hex-encoded leaf per line of stdin (an empty line is an empty leaf)
+    #[arg(long)]
+    pub hex_lines: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TreeFormat {
+    /// RFC 6962 / RFC 9162 (Certificate Transparency); the only format with standard proofs
+    Rfc6962,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MerkleCommand {
+    /// Print the tree head (root hash) of the leaves, in hex
+    Root {
+        #[arg(long, value_enum, default_value_t = TreeFormat::Rfc6962)]
+        format: TreeFormat,
+        #[command(flatten)]
+        source: LeafSource,
+    },
+    /// Print the inclusion proof of one leaf as JSON {"index","size","root","path"}
+    Prove {
+        #[arg(long, value_enum, default_value_t = TreeFormat::Rfc6962)]
+        format: TreeFormat,
+        /// The leaf to prove, counting from 0
+        #[arg(long, value_name = "I")]
+        index: u64,
+        #[command(flatten)]
+        source: LeafSource,
+        /// Write the proof here, atomically [default: stdout]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Check a proof (inclusion or consistency JSON); exit 0 valid, 1 invalid
+    Verify {
+        #[arg(long, value_enum, default_value_t = TreeFormat::Rfc6962)]
+        format: TreeFormat,
+        /// The proof, as printed by `prove` or `consistency` (`-` = stdin)
+        #[arg(long, value_name = "FILE")]
+        proof: PathBuf,
+        /// Inclusion proofs: the leaf's data
+        #[arg(long, value_name = "FILE")]
+        leaf_file: Option<PathBuf>,
+        /// Inclusion proofs: also require this root (hex), e.g. from a signed tree head
+        #[arg(long, value_name = "HEX")]
+        root: Option<String>,
+        /// Consistency proofs: also require this old root (hex)
+        #[arg(long, value_name = "HEX")]
+        old_root: Option<String>,
+        /// Consistency proofs: also require this new root (hex)
+        #[arg(long, value_name = "HEX")]
+        new_root: Option<String>,
+    },
+    /// Print the consistency proof between two tree sizes as JSON
+    Consistency {
+        #[arg(long, value_enum, default_value_t = TreeFormat::Rfc6962)]
+        format: TreeFormat,
+        /// Size of the older tree (≥ 1)
+        #[arg(long, value_name = "M")]
+        old_size: u64,
+        /// Size of the newer tree [default: all the leaves]
+        #[arg(long, value_name = "N")]
+        new_size: Option<u64>,
+        #[command(flatten)]
+        source: LeafSource,
+        /// Write the proof here, atomically [default: stdout]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]

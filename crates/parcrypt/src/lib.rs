@@ -19,5 +19,6 @@ pub mod aes;
 mod ffi;
 pub mod hazmat;
 pub mod merkle;
+mod mmap;
 pub mod par;
 mod pipe;

@@ -402,3 +402,39 @@ fn plain_sha256_and_bad_parameters() {
     Glacier::tree_hash_reader(&par, &input[..], |n| seen += n).unwrap();
     assert_eq!(seen, input.len());
 }
+
+#[test]
+fn files_hash_through_maps_like_memory() {
+    let dir = std::env::temp_dir().join(format!("parcrypt-merkle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Below the map threshold, at it, and across several 64 MiB windows with
+    // a partial block at the end.
+    for size in [1000, 1 << 20, (130 << 20) + 4097] {
+        let input = data(size);
+        let path = dir.join(format!("{size}.bin"));
+        std::fs::write(&path, &input).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let par = Parallelism::new(2, Strategy::WorkStealing);
+        let formats = [
+            Format::Sha256,
+            Format::Rfc6962 { leaf_size: 4096 },
+            Format::Rfc6962 { leaf_size: 1000 },
+            Format::BitTorrentV2,
+            Format::Glacier,
+        ];
+        for format in formats {
+            let mut seen = 0;
+            let got = merkle::hash_file(&par, format, &file, |n| seen += n).unwrap();
+            let want = merkle::hash_reader(&Parallelism::sequential(), format, &input[..], |_| {}).unwrap();
+            assert_eq!(got, want, "{format:?} size {size}");
+            assert_eq!(seen, size);
+        }
+        let want = BitTorrentV2::hash(&Parallelism::sequential(), &input, 4 << 20).unwrap();
+        assert_eq!(
+            BitTorrentV2::hash_file(&par, &file, 4 << 20, |_| {}).unwrap(),
+            want
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+    std::fs::remove_dir(&dir).unwrap();
+}

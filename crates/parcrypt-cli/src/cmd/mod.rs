@@ -1,6 +1,7 @@
 //! One module per command.
 
 mod aes;
+mod hash;
 mod lab;
 mod rc4;
 
@@ -14,6 +15,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Aes(args) => aes::run(&args, &par),
         Command::Rc4(args) => rc4::run_rc4(&args),
         Command::Parc4(args) => rc4::run_parc4(&args, &par),
+        Command::Hash(args) => hash::run_hash(&args, &par),
+        Command::Merkle(cmd) => hash::run_merkle(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
     }
 }

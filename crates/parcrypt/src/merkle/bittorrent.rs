@@ -1,9 +1,11 @@
 //! BitTorrent v2 (BEP 52) per-file merkle trees.
 
+use std::fs::File;
 use std::io::Read;
 
+use super::Error;
 use super::engine::{self, Builder, Chunks, Hash, Rule, sha256};
-use super::{Error, stream};
+use super::stream::Source;
 use crate::par::Parallelism;
 
 /// The BitTorrent v2 file tree (BEP 52): SHA-256 of each 16 KiB block (the
@@ -78,11 +80,34 @@ impl BitTorrentV2 {
         par: &Parallelism,
         input: impl Read + Send,
         piece_length: u64,
+        progress: impl FnMut(usize),
+    ) -> Result<FileHashes, Error> {
+        Self::hash_source(par, Source::Reader(input), piece_length, progress)
+    }
+
+    /// [`BitTorrentV2::hash`] of a file, hashed from memory-mapped windows
+    /// when it is a regular file (see [`crate::merkle::hash_file`]).
+    ///
+    /// # Errors
+    /// [`Error::PieceLength`]; [`Error::Io`] from reading.
+    pub fn hash_file(
+        par: &Parallelism,
+        file: &File,
+        piece_length: u64,
+        progress: impl FnMut(usize),
+    ) -> Result<FileHashes, Error> {
+        Self::hash_source(par, super::file_source(file), piece_length, progress)
+    }
+
+    pub(crate) fn hash_source(
+        par: &Parallelism,
+        source: Source<'_, impl Read + Send>,
+        piece_length: u64,
         mut progress: impl FnMut(usize),
     ) -> Result<FileHashes, Error> {
         let b = Self::builder(piece_length)?;
         let mut size = 0u64;
-        let (root, layer) = stream::build(b, Self::BLOCK, input, par, |n| {
+        let (root, layer) = source.build(b, Self::BLOCK, par, |n| {
             size += n as u64;
             progress(n);
         })?;

@@ -2,8 +2,9 @@
 
 use std::io::Read;
 
+use super::Error;
 use super::engine::{self, Builder, Chunks, Hash, Rule, sha256};
-use super::{Error, stream};
+use super::stream::Source;
 use crate::par::Parallelism;
 
 /// The Glacier tree hash: SHA-256 of each 1 MiB chunk (the last one as it
@@ -53,8 +54,16 @@ impl Glacier {
         input: impl Read + Send,
         progress: impl FnMut(usize),
     ) -> Result<Hash, Error> {
+        Self::hash_source(par, Source::Reader(input), progress)
+    }
+
+    pub(crate) fn hash_source(
+        par: &Parallelism,
+        source: Source<'_, impl Read + Send>,
+        progress: impl FnMut(usize),
+    ) -> Result<Hash, Error> {
         let builder = Builder::new(Glacier, Self::CHUNK, None);
-        let (root, _) = stream::build(builder, Self::CHUNK, input, par, progress)?;
+        let (root, _) = source.build(builder, Self::CHUNK, par, progress)?;
         Ok(root.unwrap_or_else(|| sha256(&[])))
     }
 }

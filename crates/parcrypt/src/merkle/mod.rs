@@ -27,6 +27,7 @@ mod glacier;
 mod rfc6962;
 mod stream;
 
+use std::fs::File;
 use std::io::Read;
 
 pub use bittorrent::{BitTorrentV2, FileHashes};
@@ -105,16 +106,58 @@ pub fn hash_reader(
     input: impl Read + Send,
     progress: impl FnMut(usize),
 ) -> Result<Option<Hash>, Error> {
+    hash_source(par, format, stream::Source::Reader(input), progress)
+}
+
+/// Like [`hash_reader`] for an open file. A regular file is hashed whole,
+/// whatever its current position; a large one straight from the page cache through read-only memory maps of ~64 MiB windows (no
+/// copy; memory stays bounded for any file size); anything else (a pipe, a
+/// device) is read like a stream.
+///
+/// As with every mmap-based hasher (b3sum, ripgrep), another process
+/// truncating the file while it is being hashed kills this process with
+/// SIGBUS.
+///
+/// # Errors
+/// [`Error::LeafSize`]; [`Error::Io`] from reading or mapping.
+pub fn hash_file(
+    par: &Parallelism,
+    format: Format,
+    file: &File,
+    progress: impl FnMut(usize),
+) -> Result<Option<Hash>, Error> {
+    hash_source(par, format, file_source(file), progress)
+}
+
+/// Files below this are read: mapping costs more than copying them.
+const MAP_MIN: u64 = 1 << 20;
+
+/// A regular file whole (mapped if large, read from offset 0 if small), or
+/// anything else as a stream from where it is.
+fn file_source(file: &File) -> stream::Source<'_, stream::ReadAt<'_>> {
+    match file.metadata() {
+        Ok(m) if m.is_file() && m.len() >= MAP_MIN => stream::Source::File(file, m.len()),
+        Ok(m) if m.is_file() => stream::Source::Reader(stream::ReadAt::start(file)),
+        _ => stream::Source::Reader(stream::ReadAt::current(file)),
+    }
+}
+
+fn hash_source(
+    par: &Parallelism,
+    format: Format,
+    source: stream::Source<'_, impl Read + Send>,
+    progress: impl FnMut(usize),
+) -> Result<Option<Hash>, Error> {
     match format {
-        Format::Sha256 => Ok(Some(stream::sha256(input, progress)?)),
-        Format::Rfc6962 { leaf_size } => Rfc6962::root_reader(par, input, leaf_size, progress).map(Some),
+        Format::Sha256 => Ok(Some(source.sha256(progress)?)),
+        Format::Rfc6962 { leaf_size } => Rfc6962::root_source(par, source, leaf_size, progress).map(Some),
         Format::BitTorrentV2 => {
             // The root does not depend on the piece length; the smallest one
             // keeps no more than the engine's own blocks.
-            let hashes = BitTorrentV2::hash_reader(par, input, BitTorrentV2::BLOCK as u64, progress)?;
-            Ok(hashes.pieces_root)
+            let piece = BitTorrentV2::BLOCK as u64;
+            Ok(BitTorrentV2::hash_source(par, source, piece, progress)?.pieces_root)
         }
-        Format::Glacier => Glacier::tree_hash_reader(par, input, progress).map(Some),
+        Format::Glacier => Glacier::hash_source(par, source, progress).map(Some),
     }
 }
 

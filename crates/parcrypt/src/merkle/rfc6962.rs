@@ -2,8 +2,9 @@
 
 use std::io::Read;
 
+use super::Error;
 use super::engine::{self, Hash, Leaves, Rule, Slice, sha256};
-use super::{Error, stream};
+use super::stream::Source;
 use crate::par::Parallelism;
 
 /// The Certificate Transparency Merkle tree (RFC 6962 §2.1, RFC 9162 §2.1):
@@ -81,11 +82,20 @@ impl Rfc6962 {
         leaf_size: usize,
         progress: impl FnMut(usize),
     ) -> Result<Hash, Error> {
+        Self::root_source(par, Source::Reader(input), leaf_size, progress)
+    }
+
+    pub(crate) fn root_source(
+        par: &Parallelism,
+        source: Source<'_, impl Read + Send>,
+        leaf_size: usize,
+        progress: impl FnMut(usize),
+    ) -> Result<Hash, Error> {
         if leaf_size == 0 {
             return Err(Error::LeafSize(leaf_size));
         }
         let builder = engine::Builder::new(Rfc6962, leaf_size, None);
-        let (root, _) = stream::build(builder, leaf_size, input, par, progress)?;
+        let (root, _) = source.build(builder, leaf_size, par, progress)?;
         Ok(root.unwrap_or_else(Self::empty_root))
     }
 

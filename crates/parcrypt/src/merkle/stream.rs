@@ -2,6 +2,7 @@
 //! ([`crate::pipe`]): a reader thread fills the next buffer while the current
 //! one is hashed block-parallel.
 
+use std::fs::File;
 use std::io::{self, Read};
 
 use sha2::{Digest as _, Sha256};
@@ -41,7 +42,7 @@ impl<R: Rule + Send> Transform for Feed<'_, R> {
 
 /// The root (None for an empty stream) and recorded layer of the tree over
 /// `input` cut into `leaf_size`-byte leaves.
-pub(crate) fn build<R: Rule + Send>(
+fn build<R: Rule + Send>(
     builder: Builder<R>,
     leaf_size: usize,
     input: impl Read + Send,
@@ -56,6 +57,100 @@ pub(crate) fn build<R: Rule + Send>(
     };
     pipe::run(feed, input, io::sink(), par, BUFFER, progress)?;
     Ok(out.unwrap_or_default())
+}
+
+/// Files mapped in windows of about this many bytes (whole blocks of leaves).
+const WINDOW: usize = 64 << 20;
+
+/// Like [`build`] for a regular file of `len` bytes, hashed straight from the
+/// page cache through memory-mapped windows (no copy, no reader thread).
+fn build_file<R: Rule>(
+    mut builder: Builder<R>,
+    leaf_size: usize,
+    file: &File,
+    len: u64,
+    par: &Parallelism,
+    mut progress: impl FnMut(usize),
+) -> io::Result<(Option<Hash>, Vec<Hash>)> {
+    let unit = leaf_size * builder.block_leaves();
+    let window = WINDOW.div_ceil(unit) * unit;
+    let mut offset = 0u64;
+    while offset < len {
+        let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(window);
+        let map = crate::mmap::map(file, offset, n)?;
+        builder.add(par, &Chunks::new(&map, leaf_size));
+        progress(n);
+        offset += n as u64;
+    }
+    Ok(builder.finish())
+}
+
+/// Reads a file from offset 0 without moving its cursor, or from its cursor.
+pub(crate) struct ReadAt<'a> {
+    file: &'a File,
+    pos: Option<u64>,
+}
+
+impl<'a> ReadAt<'a> {
+    pub(crate) fn start(file: &'a File) -> Self {
+        ReadAt { file, pos: Some(0) }
+    }
+    pub(crate) fn current(file: &'a File) -> Self {
+        ReadAt { file, pos: None }
+    }
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        match &mut self.pos {
+            Some(pos) => {
+                let n = self.file.read_at(buf, *pos)?;
+                *pos += n as u64;
+                Ok(n)
+            }
+            None => (&mut &*self.file).read(buf),
+        }
+    }
+}
+
+/// Where a tree's bytes come from: a stream, or a regular file of known
+/// length that can be mapped.
+pub(crate) enum Source<'a, I> {
+    Reader(I),
+    File(&'a File, u64),
+}
+
+impl<I: Read + Send> Source<'_, I> {
+    pub(crate) fn build<R: Rule + Send>(
+        self,
+        builder: Builder<R>,
+        leaf_size: usize,
+        par: &Parallelism,
+        progress: impl FnMut(usize),
+    ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
+        match self {
+            Source::Reader(input) => build(builder, leaf_size, input, par, progress),
+            Source::File(file, len) => build_file(builder, leaf_size, file, len, par, progress),
+        }
+    }
+
+    pub(crate) fn sha256(self, mut progress: impl FnMut(usize)) -> io::Result<Hash> {
+        match self {
+            Source::Reader(input) => sha256(input, progress),
+            Source::File(file, len) => {
+                let mut hasher = Sha256::new();
+                let mut offset = 0u64;
+                while offset < len {
+                    let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(WINDOW);
+                    hasher.update(&*crate::mmap::map(file, offset, n)?);
+                    progress(n);
+                    offset += n as u64;
+                }
+                Ok(hasher.finalize().into())
+            }
+        }
+    }
 }
 
 /// Plain SHA-256 of a stream (one core: Merkle–Damgård is serial), with
@@ -83,7 +178,7 @@ impl Transform for Plain<'_> {
 }
 
 /// SHA-256 of everything `input` yields.
-pub(crate) fn sha256(input: impl Read + Send, progress: impl FnMut(usize)) -> io::Result<Hash> {
+fn sha256(input: impl Read + Send, progress: impl FnMut(usize)) -> io::Result<Hash> {
     let mut out = None;
     let plain = Plain {
         hasher: Sha256::new(),

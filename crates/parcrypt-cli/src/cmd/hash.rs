@@ -1,0 +1,350 @@
+//! `parcrypt hash` (sha256sum-style digests and Merkle tree hashes of files)
+//! and `parcrypt merkle` (RFC 6962 tree heads and proofs).
+
+use std::fs::File;
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use parcrypt::merkle::{self, Format, Hash, Rfc6962};
+use parcrypt::par::Parallelism;
+use serde_json::{Value, json};
+
+use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
+use crate::error::{Hint, report};
+use crate::io::{Output, progress_bar};
+
+/// Leaf size for `--format rfc6962` when none is given.
+const DEFAULT_LEAF: usize = 4096;
+
+pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
+    let format = match (args.format, args.leaf_size) {
+        (HashFormat::Rfc6962, Some(0)) => {
+            return Err(anyhow!("--leaf-size must be at least 1 byte"))
+                .hint("e.g. --leaf-size 4KiB")
+                .usage();
+        }
+        (HashFormat::Rfc6962, size) => Format::Rfc6962 {
+            leaf_size: size.unwrap_or(DEFAULT_LEAF),
+        },
+        (other, Some(_)) => {
+            return Err(anyhow!("--leaf-size applies to --format rfc6962 only"))
+                .hint(match other {
+                    HashFormat::BitTorrentV2 => "BitTorrent v2 always uses 16 KiB blocks",
+                    HashFormat::Glacier => "Glacier always uses 1 MiB chunks",
+                    _ => "plain SHA-256 has no leaves",
+                })
+                .usage();
+        }
+        (HashFormat::Sha256, None) => Format::Sha256,
+        (HashFormat::BitTorrentV2, None) => Format::BitTorrentV2,
+        (HashFormat::Glacier, None) => Format::Glacier,
+    };
+    let stdin_only = [PathBuf::from("-")];
+    let files = if args.files.is_empty() {
+        &stdin_only[..]
+    } else {
+        &args.files[..]
+    };
+    let mut failed = 0;
+    let mut out = io::stdout().lock();
+    for path in files {
+        match hash_file(par, format, path) {
+            Ok(hash) => {
+                writeln!(out, "{}", sum_line(&hash, path)).context("cannot write to stdout")?;
+                out.flush().context("cannot write to stdout")?;
+            }
+            Err(e) => {
+                // Report and go on: the other files still get hashed.
+                let (msg, _) = report(&e);
+                eprintln!("{msg}");
+                failed += 1;
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(anyhow!("{failed} of {} files could not be hashed", files.len()));
+    }
+    Ok(())
+}
+
+/// One file's hash; stdin for `-`.
+fn hash_file(par: &Parallelism, format: Format, path: &Path) -> Result<Hash> {
+    let name = path.display();
+    let file = (path != Path::new("-"))
+        .then(|| {
+            File::open(path)
+                .with_context(|| format!("cannot read {name}"))
+                .hint("check the file name and its permissions")
+        })
+        .transpose()?;
+    let len = file
+        .as_ref()
+        .and_then(|f| f.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let bar = progress_bar(len);
+    let tick = |n: usize| {
+        if let Some(b) = &bar {
+            b.inc(n as u64);
+        }
+    };
+    let result = match &file {
+        Some(f) => merkle::hash_file(par, format, f, tick),
+        None => merkle::hash_reader(par, format, io::stdin(), tick),
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    match result.with_context(|| format!("cannot read {name}"))? {
+        Some(hash) => Ok(hash),
+        None => Err(anyhow!(
+            "{name} is empty, and BEP 52 gives an empty file no pieces root"
+        ))
+        .hint("BitTorrent v2 lists empty files without a root; use --format sha256 for a digest"),
+    }
+}
+
+/// `<hex>  <name>` as sha256sum prints it, including its escaping of names
+/// with a newline or backslash (the line then starts with a backslash).
+fn sum_line(hash: &Hash, path: &Path) -> String {
+    let name = path.to_string_lossy();
+    if name.contains(['\n', '\\', '\r']) {
+        let escaped = name
+            .replace('\\', "\\\\")
+            .replace('\n', "\\n")
+            .replace('\r', "\\r");
+        format!("\\{}  {escaped}", hex::encode(hash))
+    } else {
+        format!("{}  {name}", hex::encode(hash))
+    }
+}
+
+pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {
+    match cmd {
+        MerkleCommand::Root { format, source } => {
+            let TreeFormat::Rfc6962 = format;
+            let leaves = load_leaves(source)?;
+            println!("{}", hex::encode(Rfc6962::root(par, &leaves[..])));
+            Ok(())
+        }
+        MerkleCommand::Prove {
+            format,
+            index,
+            source,
+            output,
+        } => {
+            let TreeFormat::Rfc6962 = format;
+            let leaves = load_leaves(source)?;
+            let path = Rfc6962::inclusion_proof(par, &leaves[..], *index)
+                .context("cannot prove inclusion")
+                .hint("leaves are counted from 0: --index must be less than the number of leaves")?;
+            let proof = json!({
+                "index": index,
+                "size": leaves.len(),
+                "root": hex::encode(Rfc6962::root(par, &leaves[..])),
+                "path": hex_list(&path),
+            });
+            write_json(&proof, output.as_deref())
+        }
+        MerkleCommand::Consistency {
+            format,
+            old_size,
+            new_size,
+            source,
+            output,
+        } => {
+            let TreeFormat::Rfc6962 = format;
+            let leaves = load_leaves(source)?;
+            let new_size = new_size.unwrap_or(leaves.len() as u64);
+            let path = Rfc6962::consistency_proof(par, &leaves[..], *old_size, new_size)
+                .context("cannot prove consistency")
+                .hint("need 1 ≤ --old-size ≤ --new-size ≤ the number of leaves")
+                .usage()?;
+            let root = |n: u64| hex::encode(Rfc6962::root(par, &leaves[..n as usize]));
+            let proof = json!({
+                "old_size": old_size,
+                "new_size": new_size,
+                "old_root": root(*old_size),
+                "new_root": root(new_size),
+                "path": hex_list(&path),
+            });
+            write_json(&proof, output.as_deref())
+        }
+        MerkleCommand::Verify {
+            format,
+            proof,
+            leaf_file,
+            root,
+            old_root,
+            new_root,
+        } => {
+            let TreeFormat::Rfc6962 = format;
+            verify(proof, leaf_file.as_deref(), root, old_root, new_root)
+        }
+    }
+}
+
+fn hex_list(hashes: &[Hash]) -> Vec<String> {
+    hashes.iter().map(hex::encode).collect()
+}
+
+fn write_json(value: &Value, output: Option<&Path>) -> Result<()> {
+    let mut out = Output::create(output)?;
+    let text = serde_json::to_string_pretty(value).context("cannot format the proof")?;
+    writeln!(out, "{text}").context("cannot write the proof")?;
+    out.commit()
+}
+
+/// The leaves: each file's contents, or each stdin line decoded from hex.
+fn load_leaves(source: &LeafSource) -> Result<Vec<Vec<u8>>> {
+    if !source.hex_lines {
+        return source
+            .leaves
+            .iter()
+            .map(|p| {
+                std::fs::read(p)
+                    .with_context(|| format!("cannot read leaf {}", p.display()))
+                    .hint("--leaves takes one file per leaf")
+            })
+            .collect();
+    }
+    let mut leaves = Vec::new();
+    for (i, line) in io::stdin().lock().lines().enumerate() {
+        let line = line.context("cannot read the leaves from stdin")?;
+        let text = line.trim();
+        let leaf = hex::decode(text)
+            .with_context(|| format!("line {} of stdin is not hex: {:.40}", i + 1, text))
+            .hint("--hex-lines takes one hex-encoded leaf per line; an empty line is an empty leaf")?;
+        leaves.push(leaf);
+    }
+    Ok(leaves)
+}
+
+/// A proof that does not verify: exit 1 with the reason.
+fn invalid(reason: impl std::fmt::Display) -> anyhow::Error {
+    anyhow!("proof does not verify: {reason}")
+}
+
+fn verify(
+    proof_path: &Path,
+    leaf_file: Option<&Path>,
+    root: &Option<String>,
+    old_root: &Option<String>,
+    new_root: &Option<String>,
+) -> Result<()> {
+    let text = if proof_path == Path::new("-") {
+        let mut s = String::new();
+        io::stdin()
+            .read_to_string(&mut s)
+            .context("cannot read the proof from stdin")?;
+        s
+    } else {
+        std::fs::read_to_string(proof_path)
+            .with_context(|| format!("cannot read proof {}", proof_path.display()))
+            .hint("check the path given to --proof")?
+    };
+    let name = proof_path.display();
+    let value: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{name} is not JSON"))
+        .hint("give --proof a file written by `parcrypt merkle prove` or `consistency`")?;
+    let proof = ProofJson {
+        name: &name.to_string(),
+        value: &value,
+    };
+    let trusted = |flag: &str, hex: &Option<String>| -> Result<Option<Hash>> {
+        hex.as_deref()
+            .map(|h| {
+                parse_hash(h)
+                    .with_context(|| format!("--{flag} is not a 64-digit hex hash"))
+                    .usage()
+            })
+            .transpose()
+    };
+    if value.get("old_size").is_some() {
+        let (m, n) = (proof.u64("old_size")?, proof.u64("new_size")?);
+        let (r1, r2, path) = (proof.hash("old_root")?, proof.hash("new_root")?, proof.path()?);
+        for (flag, want, got) in [
+            ("old-root", trusted("old-root", old_root)?, r1),
+            ("new-root", trusted("new-root", new_root)?, r2),
+        ] {
+            if want.is_some_and(|w| w != got) {
+                return Err(invalid(format!("it is for a different root than --{flag}")));
+            }
+        }
+        Rfc6962::verify_consistency(m, n, &r1, &r2, &path)
+            .map_err(invalid)
+            .hint("the tree of old_size leaves is not a prefix of the new tree, or the proof is damaged")?;
+        println!("Verified OK: the tree of {m} leaves is a prefix of the tree of {n}");
+        return Ok(());
+    }
+    if value.get("index").is_none() {
+        return Err(anyhow!("{name} is neither an inclusion nor a consistency proof"))
+            .hint("an inclusion proof has \"index\", \"size\", \"root\", \"path\"; a consistency proof \"old_size\", \"new_size\", \"old_root\", \"new_root\", \"path\"");
+    }
+    let (index, size, proof_root, path) = (
+        proof.u64("index")?,
+        proof.u64("size")?,
+        proof.hash("root")?,
+        proof.path()?,
+    );
+    let leaf_file = leaf_file
+        .ok_or_else(|| anyhow!("an inclusion proof needs the leaf: --leaf-file FILE"))
+        .usage()?;
+    let leaf = std::fs::read(leaf_file)
+        .with_context(|| format!("cannot read leaf {}", leaf_file.display()))
+        .hint("check the path given to --leaf-file")?;
+    if trusted("root", root)?.is_some_and(|r| r != proof_root) {
+        return Err(invalid("it is for a different root than --root"))
+            .hint("the proof was made for another tree (or another size of it)");
+    }
+    Rfc6962::verify_inclusion(&Rfc6962::leaf_hash(&leaf), index, size, &path, &proof_root)
+        .map_err(invalid)
+        .hint("the leaf is not at that index of that tree, or the proof is damaged")?;
+    println!("Verified OK: leaf {index} is in the tree of {size} leaves");
+    Ok(())
+}
+
+fn parse_hash(text: &str) -> Result<Hash> {
+    let bytes = hex::decode(text.trim())?;
+    bytes
+        .try_into()
+        .map_err(|b: Vec<u8>| anyhow!("{} bytes, not 32", b.len()))
+}
+
+/// Typed access to a proof's fields with errors that name the field.
+struct ProofJson<'a> {
+    name: &'a str,
+    value: &'a Value,
+}
+
+impl ProofJson<'_> {
+    fn field(&self, key: &str) -> Result<&Value> {
+        self.value
+            .get(key)
+            .ok_or_else(|| anyhow!("{}: the proof has no \"{key}\"", self.name))
+    }
+
+    fn u64(&self, key: &str) -> Result<u64> {
+        self.field(key)?
+            .as_u64()
+            .ok_or_else(|| anyhow!("{}: \"{key}\" must be a non-negative integer", self.name))
+    }
+
+    fn hash(&self, key: &str) -> Result<Hash> {
+        let v = self.field(key)?;
+        v.as_str()
+            .and_then(|s| parse_hash(s).ok())
+            .ok_or_else(|| anyhow!("{}: \"{key}\" must be a 64-digit hex hash", self.name))
+    }
+
+    fn path(&self) -> Result<Vec<Hash>> {
+        let bad = || anyhow!("{}: \"path\" must be a list of 64-digit hex hashes", self.name);
+        self.field("path")?
+            .as_array()
+            .ok_or_else(bad)?
+            .iter()
+            .map(|h| h.as_str().and_then(|s| parse_hash(s).ok()).ok_or_else(bad))
+            .collect()
+    }
+}
