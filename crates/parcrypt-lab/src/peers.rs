@@ -71,45 +71,81 @@ pub fn measure(
         }),
     }
 
+    let size = size.min(ENC_MAX);
     if let Some(enc) = peer.enc {
-        let size = size.min(ENC_MAX);
-        let file = tmp.join(format!("parcrypt-lab-{}-{size}.bin", w.name));
-        let detail = format!("openssl enc {} -in FILE({size} B) -out /dev/null", enc.join(" "));
-        let timed = std::fs::write(&file, input(size))
-            .map_err(|e| e.to_string())
-            .and_then(|()| {
-                let file = file.to_string_lossy().into_owned();
-                let mut args = vec!["enc"];
-                args.extend(enc);
-                args.extend(["-in", &file, "-out", "/dev/null"]);
-                run(&args)?; // warm-up, and a check that the cipher exists
-                (0..repeats.max(1))
-                    .map(|_| {
-                        let t = Instant::now();
-                        run(&args).map(|_| t.elapsed().as_secs_f64())
-                    })
-                    .collect::<Result<Vec<f64>, String>>()
-            });
-        let _ = std::fs::remove_file(&file);
-        match timed {
-            Ok(samples) => {
-                rows.push(peer_row(w.name, "openssl-enc", size, &samples));
-                status.push(PeerStatus {
-                    peer: "openssl-enc",
-                    workload: w.name,
-                    available: true,
-                    detail,
-                });
-            }
-            Err(why) => status.push(PeerStatus {
-                peer: "openssl-enc",
+        let (row, st) = time_file_command(w, "openssl-enc", "enc", enc, size, repeats, tmp, |file| {
+            vec!["-in".into(), file.into(), "-out".into(), "/dev/null".into()]
+        });
+        rows.extend(row);
+        status.push(st);
+    }
+    if let Some(dgst) = peer.dgst {
+        let (row, st) = time_file_command(w, "openssl-dgst", "dgst", dgst, size, repeats, tmp, |file| {
+            vec!["-out".into(), "/dev/null".into(), file.into()]
+        });
+        rows.extend(row);
+        status.push(st);
+    }
+    (rows, status)
+}
+
+/// Times `openssl <command> <args> <file args>` on a file of `size` bytes of
+/// the lab's input, `repeats` times after one warm-up run.
+#[allow(clippy::too_many_arguments)]
+fn time_file_command(
+    w: &Workload,
+    peer: &'static str,
+    command: &str,
+    args: &[&str],
+    size: usize,
+    repeats: usize,
+    tmp: &Path,
+    file_args: impl Fn(&str) -> Vec<String>,
+) -> (Option<Row>, PeerStatus) {
+    let file = tmp.join(format!("parcrypt-lab-{}-{size}.bin", w.name));
+    let path = file.to_string_lossy().into_owned();
+    let mut all: Vec<String> = std::iter::once(command)
+        .chain(args.iter().copied())
+        .map(String::from)
+        .collect();
+    all.extend(file_args(&path));
+    let detail = format!(
+        "openssl {}",
+        all.join(" ").replace(&path, &format!("FILE({size} B)"))
+    );
+    let timed = std::fs::write(&file, input(size))
+        .map_err(|e| e.to_string())
+        .and_then(|()| {
+            let all: Vec<&str> = all.iter().map(String::as_str).collect();
+            run(&all)?; // warm-up, and a check that the algorithm exists
+            (0..repeats.max(1))
+                .map(|_| {
+                    let t = Instant::now();
+                    run(&all).map(|_| t.elapsed().as_secs_f64())
+                })
+                .collect::<Result<Vec<f64>, String>>()
+        });
+    let _ = std::fs::remove_file(&file);
+    match timed {
+        Ok(samples) => (
+            Some(peer_row(w.name, peer, size, &samples)),
+            PeerStatus {
+                peer,
+                workload: w.name,
+                available: true,
+                detail,
+            },
+        ),
+        Err(why) => (
+            None,
+            PeerStatus {
+                peer,
                 workload: w.name,
                 available: false,
                 detail: format!("{detail}: {why}"),
-            }),
-        }
+            },
+        ),
     }
-    (rows, status)
 }
 
 /// A peer's row: one thread, its own samples; speed-up and Karp–Flatt do not

@@ -19,6 +19,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-128-ctr"],
                 enc: Some(&["-aes-128-ctr", "-K", KEY128_HEX, "-iv", IV_HEX]),
+                dgst: None,
             }),
         },
         Workload {
@@ -31,6 +32,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ctr"],
                 enc: Some(&["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX]),
+                dgst: None,
             }),
         },
         Workload {
@@ -43,6 +45,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-cbc"],
                 enc: None,
+                dgst: None,
             }),
         },
         Workload {
@@ -55,6 +58,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ecb"],
                 enc: Some(&["-aes-256-ecb", "-nopad", "-K", KEY256_HEX]),
+                dgst: None,
             }),
         },
         Workload {
@@ -67,6 +71,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-ecb"],
                 enc: None,
+                dgst: None,
             }),
         },
     ]);

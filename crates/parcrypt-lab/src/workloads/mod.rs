@@ -2,6 +2,7 @@
 //! module of its own; the runner discovers them through [`registry`].
 
 mod aes;
+mod merkle;
 mod rc4;
 
 use parcrypt::par::Parallelism;
@@ -40,6 +41,9 @@ pub struct OpensslPeer {
     /// Arguments to `openssl enc` that do the same to a file (`-in`/`-out`
     /// are added), when `enc` can.
     pub enc: Option<&'static [&'static str]>,
+    /// Arguments to `openssl dgst` that hash a file the same way (the file
+    /// and `-out /dev/null` are added), for hash workloads.
+    pub dgst: Option<&'static [&'static str]>,
 }
 
 /// Every workload, in report order.
@@ -47,6 +51,7 @@ pub fn registry() -> Vec<Workload> {
     let mut all = Vec::new();
     aes::register(&mut all);
     rc4::register(&mut all);
+    merkle::register(&mut all);
     all
 }
 

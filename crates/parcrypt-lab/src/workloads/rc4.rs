@@ -48,6 +48,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 "-provider",
                 "default",
             ]),
+            dgst: None,
         }),
     });
     all.extend([

@@ -76,6 +76,11 @@ pub enum Error {
     Io(#[from] std::io::Error),
 }
 
+/// Plain SHA-256 of `data` (one core: Merkle–Damgård is serial).
+pub fn sha256(data: &[u8]) -> Hash {
+    engine::sha256(&[data])
+}
+
 /// What [`hash_reader`] computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

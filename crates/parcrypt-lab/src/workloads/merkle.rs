@@ -1,0 +1,134 @@
+//! Merkle tree workloads: every format on the engine (block-parallel, no
+//! barrier per level), the ParalCrypto paper's level-by-level method on the
+//! same trees for comparison, and plain SHA-256 as the serial baseline. The
+//! OpenSSL peers hash the same bytes with plain SHA-256 (`openssl speed
+//! sha256`, `openssl dgst -sha256`): a tree costs ~2% more hashing than that.
+
+use std::hint::black_box;
+
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Glacier, Rfc6962};
+
+use super::{OpensslPeer, Operation, Workload, input};
+
+const SHA256_PEER: OpensslPeer = OpensslPeer {
+    speed: &["-evp", "sha256"],
+    enc: None,
+    dgst: Some(&["-sha256"]),
+};
+
+pub(super) fn register(all: &mut Vec<Workload>) {
+    let w = |name, description, setup, parallel| Workload {
+        name,
+        family: "merkle",
+        description,
+        setup,
+        parallel,
+        sizes: Some(sizes),
+        openssl: Some(SHA256_PEER),
+    };
+    let small = |mut w: Workload| {
+        w.sizes = Some(small_leaf_sizes);
+        w
+    };
+    all.extend([
+        w(
+            "sha256",
+            "plain SHA-256 (Merkle–Damgård: serial by nature)",
+            sha256,
+            false,
+        ),
+        w(
+            "merkle-rfc6962-4kib",
+            "RFC 6962 tree head, 4 KiB leaves",
+            |n| rfc6962(n, 4096),
+            true,
+        ),
+        small(w(
+            "merkle-rfc6962-32b",
+            "RFC 6962 tree head, the ParalCrypto paper's 32-byte leaves",
+            |n| rfc6962(n, 32),
+            true,
+        )),
+        w(
+            "merkle-per-level-4kib",
+            "the paper's level-by-level method (barrier per level), RFC 6962, 4 KiB leaves",
+            |n| per_level(n, 4096),
+            true,
+        ),
+        small(w(
+            "merkle-per-level-32b",
+            "the paper's level-by-level method, RFC 6962, 32-byte leaves",
+            |n| per_level(n, 32),
+            true,
+        )),
+        w(
+            "merkle-bittorrent-v2",
+            "BEP 52 pieces root (16 KiB blocks)",
+            bittorrent,
+            true,
+        ),
+        w(
+            "merkle-glacier",
+            "Glacier tree hash (1 MiB chunks)",
+            glacier,
+            true,
+        ),
+    ]);
+}
+
+/// The lab's grid plus ParalCrypto's image and text (Table 5); a quick study
+/// keeps the paper's inputs and one throughput size.
+fn sizes(quick: bool) -> Vec<usize> {
+    use crate::papers::{PARALCRYPTO_IMAGE, PARALCRYPTO_TEXT};
+    let mut v = if quick {
+        vec![16 << 20]
+    } else {
+        crate::DEFAULT_SIZES.to_vec()
+    };
+    v.extend([PARALCRYPTO_TEXT, PARALCRYPTO_IMAGE]);
+    v.sort_unstable();
+    v
+}
+
+/// 32-byte leaves cost ~0.2 µs each: stop at 16 MiB (half a million leaves).
+fn small_leaf_sizes(quick: bool) -> Vec<usize> {
+    sizes(quick).into_iter().filter(|&n| n <= 16 << 20).collect()
+}
+
+fn sha256(size: usize) -> Operation {
+    let data = input(size);
+    Box::new(move |_par| {
+        black_box(merkle::sha256(black_box(&data)));
+    })
+}
+
+fn rfc6962(size: usize, leaf: usize) -> Operation {
+    let data = input(size);
+    Box::new(move |par| {
+        black_box(Rfc6962::root(par, &Chunks::new(black_box(&data), leaf)));
+    })
+}
+
+fn per_level(size: usize, leaf: usize) -> Operation {
+    let data = input(size);
+    Box::new(move |par| {
+        black_box(merkle::per_level::rfc6962(
+            par,
+            &Chunks::new(black_box(&data), leaf),
+        ));
+    })
+}
+
+fn bittorrent(size: usize) -> Operation {
+    let data = input(size);
+    Box::new(move |par| {
+        black_box(BitTorrentV2::pieces_root(par, black_box(&data)));
+    })
+}
+
+fn glacier(size: usize) -> Operation {
+    let data = input(size);
+    Box::new(move |par| {
+        black_box(Glacier::tree_hash(par, black_box(&data)));
+    })
+}
