@@ -314,17 +314,20 @@ fn bad_proofs_and_leaves_are_refused_without_panic() {
     ];
     assert!(good.to_string().contains("\"index\":5") && good.to_string().contains("bc1a0643"));
     let p = write(dir.path(), "good.json", good.to_string().as_bytes());
-    let ok = parcrypt(
-        &[
-            "merkle",
-            "verify",
-            "--proof",
-            p.to_str().unwrap(),
-            "--leaf-file",
-            leaf5,
-        ],
-        b"",
-    );
+    let verify = |proof: &Path| {
+        parcrypt(
+            &[
+                "merkle",
+                "verify",
+                "--proof",
+                proof.to_str().unwrap(),
+                "--leaf-file",
+                leaf5,
+            ],
+            b"",
+        )
+    };
+    let ok = verify(&p);
     assert_eq!(
         ok.status.code(),
         Some(0),
@@ -333,17 +336,7 @@ fn bad_proofs_and_leaves_are_refused_without_panic() {
     );
     for (what, text) in &variants {
         let p = write(dir.path(), "bad.json", text.as_bytes());
-        let out = parcrypt(
-            &[
-                "merkle",
-                "verify",
-                "--proof",
-                p.to_str().unwrap(),
-                "--leaf-file",
-                leaf5,
-            ],
-            b"",
-        );
+        let out = verify(&p);
         assert_eq!(out.status.code(), Some(1), "{what}: {}", stderr(&out));
         assert!(stderr(&out).starts_with("parcrypt: "), "{what}");
         no_panic(&out);
