@@ -6,11 +6,13 @@
 //!
 //! - [`Strategy::Sequential`]: one part, run on the calling thread. This is the
 //!   reference implementation every other strategy is tested against.
-//! - [`Strategy::Static`]: `threads` near-equal parts cut up front; worker *i*
-//!   of a persistent team of `threads` threads runs part *i* (OpenMP's
-//!   `schedule(static)`, the papers' "Executor" style).
-//! - [`Strategy::WorkStealing`]: many fixed-size tasks scheduled on a rayon pool
-//!   of `threads` workers (the papers' ForkJoin / dynamic mapping).
+//! - [`Strategy::Static`]: `threads` near-equal parts cut up front; thread *i*
+//!   of a team of `threads` threads (the caller and `threads − 1` persistent
+//!   pool workers) runs part *i* (OpenMP's `schedule(static)`, the papers'
+//!   "Executor" style).
+//! - [`Strategy::WorkStealing`]: many fixed-size tasks handed out dynamically
+//!   to the same `threads` threads, each taking the next task when it finishes
+//!   one (the papers' ForkJoin / dynamic mapping).
 //!
 //! Teams and pools are built once per thread count and reused for the life of
 //! the process; no thread is spawned per call.
@@ -23,9 +25,8 @@
 use std::fmt;
 use std::ops::Range;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-
-use rayon::prelude::*;
 
 /// How work is scheduled across threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -271,28 +272,96 @@ fn near_equal_parts(len: usize, n: usize, unit: usize) -> Vec<Range<usize>> {
 
 /// Runs `f(i, piece)` for every piece as `run` says, returning the results in
 /// piece order.
+///
+/// A parallel run uses `threads` threads: the calling thread and `threads − 1`
+/// pool workers. The caller works instead of sleeping, and at the end waits
+/// for the others by spinning briefly: a sleeping thread takes 30–60 µs to
+/// wake on a VM (`examples/par_overhead.rs`), which is what made 1 MiB jobs
+/// lose 10% of their speed-up when the caller only waited.
 fn execute<P, R, F>(run: Run, pieces: Vec<P>, f: F) -> Vec<R>
 where
     P: Send,
     R: Send,
     F: Fn(usize, P) -> R + Sync,
 {
-    match run {
-        Run::Inline => pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect(),
-        Run::Pool(threads) => {
-            pool(threads).install(|| pieces.into_par_iter().enumerate().map(|(i, p)| f(i, p)).collect())
+    let threads = match run {
+        Run::Inline => return pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect(),
+        Run::Pool(t) | Run::Team(t) => t,
+    };
+    let n = pieces.len();
+    let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|p| Mutex::new(Some(p))).collect();
+    let results: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let run_piece = |i: usize| {
+        let piece = slots
+            .get(i)
+            .and_then(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).take());
+        if let Some(p) = piece {
+            let r = f(i, p);
+            *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
         }
-        Run::Team(threads) => {
-            // Worker i takes piece i; workers beyond the last piece return at once.
-            let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|p| Mutex::new(Some(p))).collect();
-            let results = pool(threads).broadcast(|ctx| {
-                let i = ctx.index();
-                let piece = slots
-                    .get(i)
-                    .and_then(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).take());
-                piece.map(|p| f(i, p))
-            });
-            results.into_iter().flatten().collect()
+    };
+    let next = AtomicUsize::new(0);
+    // Dynamic: every thread takes the next task when it is done with one.
+    let take_tasks = || {
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            if i >= n {
+                break;
+            }
+            run_piece(i);
+        }
+    };
+    let helpers = threads.max(2) - 1;
+    let finished = AtomicUsize::new(0);
+    pool(helpers).in_place_scope(|scope| {
+        scope.spawn_broadcast(|_, ctx| {
+            // Counted even if the piece panics, so the caller never waits forever.
+            let _done = Finished(&finished);
+            match run {
+                // Helper k runs part k + 1; the caller runs part 0.
+                Run::Team(_) => run_piece(ctx.index() + 1),
+                _ => take_tasks(),
+            }
+        });
+        match run {
+            Run::Team(_) => run_piece(0),
+            _ => take_tasks(),
+        }
+        await_helpers(&finished, helpers, threads);
+    });
+    results
+        .into_iter()
+        .map(|r| {
+            r.into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                // Every piece ran: a panicking piece re-panics out of the scope above.
+                .expect("every piece ran")
+        })
+        .collect()
+}
+
+/// Increments its counter when dropped.
+struct Finished<'a>(&'a AtomicUsize);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::Release);
+    }
+}
+
+/// Spins until `helpers` have finished, for up to ~1 ms, when every thread
+/// has a core of its own; otherwise (or after that) the scope's own blocking
+/// wait takes over. Spinning on an oversubscribed machine would take the
+/// core a helper needs.
+fn await_helpers(finished: &AtomicUsize, helpers: usize, threads: usize) {
+    if threads > available_threads() {
+        return;
+    }
+    let start = std::time::Instant::now();
+    while finished.load(Ordering::Acquire) < helpers {
+        std::hint::spin_loop();
+        if start.elapsed().as_micros() > 1000 {
+            return;
         }
     }
 }
