@@ -9,6 +9,8 @@
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
 //! - [`hazmat`]: raw ECB and unpadded modes, RC4 and PARC4.
 //! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
+//! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
+//!   signatures, OAEP, the research paper's chunked bulk encryption.
 //!
 //! Every strategy and thread count gives byte-identical output; the sequential
 //! strategy is the reference.
@@ -21,4 +23,6 @@ pub mod hazmat;
 pub mod merkle;
 mod mmap;
 pub mod par;
+mod pem;
 mod pipe;
+pub mod rsa;

@@ -5,8 +5,14 @@
 //!   per 16-byte block (1.5 GB/s measured here); the EVP interface hands the
 //!   whole buffer to the pipelined AES-NI/VAES code (6.8 GB/s).
 //!
+//! - Big numbers and RSA keys ([`bn`]): constant-time modular exponentiation
+//!   of one CRT half, Montgomery arithmetic for the recombination, the prime
+//!   search steps of key generation, key encoding and the padding functions.
+//!
 //! Every `unsafe` block states why it is sound.
 #![allow(unsafe_code)]
+
+pub(crate) mod bn;
 
 use aws_lc_sys as sys;
 

@@ -1,0 +1,119 @@
+//! PEM (RFC 7468) armour for keys: one labelled base64 block.
+//!
+//! Only the armour lives here; what is inside is parsed by the backend.
+//! Decoded bytes are returned in a [`Zeroizing`] buffer because they are
+//! usually a private key.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use zeroize::Zeroizing;
+
+/// Why a PEM document was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum PemError {
+    /// No `-----BEGIN …-----` / `-----END …-----` pair.
+    #[error("no PEM block (expected -----BEGIN {0}-----)")]
+    NoBlock(&'static str),
+    /// The block's label is not one the caller accepts.
+    #[error("PEM block is a {0:?}, not a key of the expected kind")]
+    Label(String),
+    /// A legacy OpenSSL-encrypted block (`Proc-Type: 4,ENCRYPTED`) or PKCS#8 `ENCRYPTED PRIVATE KEY`.
+    #[error("the key is encrypted")]
+    Encrypted,
+    /// The body is not base64.
+    #[error("PEM body is not valid base64")]
+    Base64,
+}
+
+/// Whether `bytes` look like PEM (leading whitespace, then `-----BEGIN `).
+pub(crate) fn is_pem(bytes: &[u8]) -> bool {
+    bytes.trim_ascii_start().starts_with(b"-----BEGIN ")
+}
+
+/// Decodes the first PEM block in `text`, which must carry one of `labels`.
+/// Returns the label and the DER bytes.
+pub(crate) fn decode(
+    text: &[u8],
+    labels: &[&'static str],
+) -> Result<(&'static str, Zeroizing<Vec<u8>>), PemError> {
+    let expected = labels.first().copied().unwrap_or("KEY");
+    let text = std::str::from_utf8(text).map_err(|_| PemError::NoBlock(expected))?;
+    let start = text.find("-----BEGIN ").ok_or(PemError::NoBlock(expected))?;
+    let rest = &text[start + "-----BEGIN ".len()..];
+    let label_end = rest.find("-----").ok_or(PemError::NoBlock(expected))?;
+    let found = &rest[..label_end];
+    let body_and_end = &rest[label_end + 5..];
+    let end_marker = format!("-----END {found}-----");
+    let body_end = body_and_end
+        .find(&end_marker)
+        .ok_or(PemError::NoBlock(expected))?;
+    let body = &body_and_end[..body_end];
+    if found == "ENCRYPTED PRIVATE KEY" || body.contains("Proc-Type:") {
+        return Err(PemError::Encrypted);
+    }
+    let label = labels
+        .iter()
+        .copied()
+        .find(|l| *l == found)
+        .ok_or_else(|| PemError::Label(found.to_owned()))?;
+    let compact: Zeroizing<String> =
+        Zeroizing::new(body.chars().filter(|c| !c.is_ascii_whitespace()).collect());
+    let der = STANDARD
+        .decode(compact.as_bytes())
+        .map_err(|_| PemError::Base64)?;
+    Ok((label, Zeroizing::new(der)))
+}
+
+/// Encodes `der` as a PEM block with `label`, 64 characters a line.
+pub(crate) fn encode(label: &str, der: &[u8]) -> Zeroizing<String> {
+    let b64 = Zeroizing::new(STANDARD.encode(der));
+    let mut out = String::with_capacity(b64.len() + b64.len() / 64 + 2 * label.len() + 40);
+    out.push_str("-----BEGIN ");
+    out.push_str(label);
+    out.push_str("-----\n");
+    for line in b64.as_bytes().chunks(64) {
+        // base64 output is ASCII.
+        out.push_str(std::str::from_utf8(line).unwrap_or_default());
+        out.push('\n');
+    }
+    out.push_str("-----END ");
+    out.push_str(label);
+    out.push_str("-----\n");
+    Zeroizing::new(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_refusals() {
+        let der: Vec<u8> = (0..200u8).collect();
+        let pem = encode("PUBLIC KEY", &der);
+        assert!(is_pem(pem.as_bytes()));
+        let (label, back) = decode(pem.as_bytes(), &["PUBLIC KEY"]).unwrap();
+        assert_eq!((label, back.as_slice()), ("PUBLIC KEY", der.as_slice()));
+        assert_eq!(
+            decode(pem.as_bytes(), &["PRIVATE KEY"]),
+            Err(PemError::Label("PUBLIC KEY".into()))
+        );
+        assert_eq!(
+            decode(b"hello", &["PRIVATE KEY"]),
+            Err(PemError::NoBlock("PRIVATE KEY"))
+        );
+        let enc = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nAAAA\n-----END ENCRYPTED PRIVATE KEY-----\n";
+        assert_eq!(decode(enc.as_bytes(), &["PRIVATE KEY"]), Err(PemError::Encrypted));
+        let legacy = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\nAAAA\n-----END RSA PRIVATE KEY-----\n";
+        assert_eq!(
+            decode(legacy.as_bytes(), &["RSA PRIVATE KEY"]),
+            Err(PemError::Encrypted)
+        );
+        let bad = "-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n";
+        assert_eq!(decode(bad.as_bytes(), &["PUBLIC KEY"]), Err(PemError::Base64));
+        let truncated = "-----BEGIN PUBLIC KEY-----\nAAAA\n";
+        assert_eq!(
+            decode(truncated.as_bytes(), &["PUBLIC KEY"]),
+            Err(PemError::NoBlock("PUBLIC KEY"))
+        );
+    }
+}

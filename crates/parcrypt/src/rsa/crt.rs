@@ -1,0 +1,193 @@
+//! The RSA private operation: blinded, CRT halves on two threads, Garner
+//! recombination, fault check.
+
+use std::sync::{Mutex, PoisonError};
+
+use super::Error;
+use crate::ffi::bn::{self, Bn, Ctx, Mont};
+use crate::par::{Grain, Parallelism};
+
+/// How many times one blinding pair is reused (squared after each use)
+/// before a fresh random one is made — AWS-LC's and OpenSSL's policy.
+const BLINDING_USES: u32 = 32;
+
+/// The two halves are two items; each is worth a thread.
+const HALVES: Grain = Grain {
+    unit: 1,
+    min_part: 1,
+    task: 1,
+};
+
+/// `r^e` and `r⁻¹` mod n, both in Montgomery form.
+struct Blinding {
+    a: Bn,
+    ai: Bn,
+    uses: u32,
+}
+
+/// A private key's values for the CRT, with Montgomery constants made once.
+pub(crate) struct Crt {
+    n: Mont,
+    e: Bn,
+    p: Mont,
+    q: Mont,
+    dp: Bn,
+    dq: Bn,
+    /// q⁻¹ mod p in Montgomery form.
+    qinv_mont: Bn,
+    size: usize,
+    blindings: Mutex<Vec<Blinding>>,
+}
+
+impl std::fmt::Debug for Crt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Crt({} bits)", self.n.modulus().bits())
+    }
+}
+
+/// Which half.
+#[derive(Clone, Copy, Debug)]
+enum Half {
+    P,
+    Q,
+}
+
+impl Crt {
+    /// From the key's parts. The primes must have the same number of 64-bit
+    /// words (every generated key does): each half's input is reduced by a
+    /// Montgomery reduction, which is exact only then.
+    pub(crate) fn new(c: &bn::Components) -> Result<Crt, Error> {
+        let missing = || Error::UnsupportedKey("private key without CRT parameters".into());
+        let (p, q) = (
+            c.p.as_ref().ok_or_else(missing)?,
+            c.q.as_ref().ok_or_else(missing)?,
+        );
+        let (dp, dq) = (
+            c.dp.as_ref().ok_or_else(missing)?,
+            c.dq.as_ref().ok_or_else(missing)?,
+        );
+        let qinv = c.qinv.as_ref().ok_or_else(missing)?;
+        if p.bits().div_ceil(64) != q.bits().div_ceil(64) {
+            return Err(Error::UnsupportedKey(format!(
+                "primes of unequal size ({} and {} bits)",
+                p.bits(),
+                q.bits()
+            )));
+        }
+        let mut ctx = Ctx::new();
+        let p_mont = Mont::secret(p, &mut ctx)?;
+        let q_mont = Mont::secret(q, &mut ctx)?;
+        let qinv_mont = p_mont.to_mont(qinv, &mut ctx)?;
+        Ok(Crt {
+            n: Mont::public(&c.n, &mut ctx)?,
+            e: c.e.dup(),
+            p: p_mont,
+            q: q_mont,
+            dp: dp.dup(),
+            dq: dq.dup(),
+            qinv_mont,
+            size: c.n.bits().div_ceil(8),
+            blindings: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// The modulus.
+    pub(crate) fn n(&self) -> &Bn {
+        self.n.modulus()
+    }
+
+    /// `input^d mod n` for a big-endian `input < n`, as `size` bytes. The two
+    /// halves run under `par` (at most two threads are useful).
+    pub(crate) fn private(&self, input: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
+        let c = Bn::from_be_bytes(input);
+        if c.cmp_vartime(self.n()) != std::cmp::Ordering::Less {
+            return Err(Error::Decryption);
+        }
+        let mut ctx = Ctx::new();
+        let mut blinding = self.take_blinding(&mut ctx)?;
+        // c·r^e: a is r^e·R, and a Montgomery product divides by R.
+        let blinded = self.n.mul_mont(&c, &blinding.a, &mut ctx)?;
+        let (m_p, m_q) = self.halves(&blinded, par)?;
+        let m = self.garner(&m_p, &m_q, &mut ctx)?;
+        // Fault check: a wrong half (a glitch, a bit flip) would otherwise
+        // give a result whose gcd with n reveals a prime (Boneh–DeMillo–Lipton).
+        let check = self.n.exp_public_vartime(&m, &self.e, &mut ctx)?;
+        if !check.eq_consttime(&blinded) {
+            return Err(Error::Fault);
+        }
+        let out = self.n.mul_mont(&m, &blinding.ai, &mut ctx)?;
+        blinding.a = self.n.mul_mont(&blinding.a, &blinding.a, &mut ctx)?;
+        blinding.ai = self.n.mul_mont(&blinding.ai, &blinding.ai, &mut ctx)?;
+        blinding.uses += 1;
+        if blinding.uses < BLINDING_USES {
+            self.blindings
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(blinding);
+        }
+        out.to_be_padded(self.size).ok_or(Error::Backend)
+    }
+
+    /// `x^dp mod p` and `x^dq mod q`, in parallel when `par` allows.
+    fn halves(&self, x: &Bn, par: &Parallelism) -> Result<(Bn, Bn), Error> {
+        let two = Parallelism::new(par.threads.min(2), par.strategy);
+        let results = two.map(&[Half::P, Half::Q], &HALVES, |_, _, halves| {
+            // Each thread its own scratch context; the Montgomery constants
+            // and exponents are shared read-only.
+            let mut ctx = Ctx::new();
+            halves
+                .iter()
+                .map(|half| {
+                    let (mont, exp) = match half {
+                        Half::P => (&self.p, &self.dp),
+                        Half::Q => (&self.q, &self.dq),
+                    };
+                    let reduced = mont.reduce(x, &mut ctx)?;
+                    mont.exp_consttime(&reduced, exp, &mut ctx)
+                })
+                .collect::<Result<Vec<Bn>, bn::BackendError>>()
+        });
+        let mut all = Vec::with_capacity(2);
+        for part in results {
+            all.extend(part?);
+        }
+        let m_q = all.pop().ok_or(Error::Backend)?;
+        let m_p = all.pop().ok_or(Error::Backend)?;
+        Ok((m_p, m_q))
+    }
+
+    /// Garner: `m = m_q + q · ((m_p − m_q) · q⁻¹ mod p)`, constant-time steps.
+    fn garner(&self, m_p: &Bn, m_q: &Bn, ctx: &mut Ctx) -> Result<Bn, Error> {
+        // m_q < q may exceed p; reduce it the same way as the input.
+        let m_q_mod_p = self.p.reduce(m_q, ctx)?;
+        let h = self.p.sub(m_p, &m_q_mod_p)?;
+        // qinv is in Montgomery form, so the product comes out plain.
+        let h = self.p.mul_mont(&h, &self.qinv_mont, ctx)?;
+        let hq = bn::mul_consttime(&h, self.q.modulus(), ctx)?;
+        Ok(bn::add_consttime(&hq, m_q)?)
+    }
+
+    fn take_blinding(&self, ctx: &mut Ctx) -> Result<Blinding, Error> {
+        if let Some(b) = self
+            .blindings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+        {
+            return Ok(b);
+        }
+        loop {
+            let r = Bn::random_below(self.n())?;
+            // r shares a factor with n with negligible probability; retry then.
+            let Some(r_inv) = self.n.inverse_blinded(&r, ctx)? else {
+                continue;
+            };
+            let r_e = self.n.exp_public_vartime(&r, &self.e, ctx)?;
+            return Ok(Blinding {
+                a: self.n.to_mont(&r_e, ctx)?,
+                ai: self.n.to_mont(&r_inv, ctx)?,
+                uses: 0,
+            });
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! RSA keys: import and export (PKCS#8, PKCS#1, SPKI; PEM and DER).
+
+use zeroize::Zeroizing;
+
+use super::crt::Crt;
+use super::{Error, keygen};
+use crate::ffi::bn::{ParseError, RsaKey};
+use crate::par::Parallelism;
+use crate::pem::{self, PemError};
+
+/// The smallest modulus parcrypt accepts on import (the papers measure
+/// 1024-bit keys; anything smaller is broken).
+const MIN_IMPORT_BITS: usize = 1024;
+/// The largest modulus accepted on import.
+const MAX_IMPORT_BITS: usize = 16384;
+
+const PKCS8_LABEL: &str = "PRIVATE KEY";
+const PKCS1_PRIVATE_LABEL: &str = "RSA PRIVATE KEY";
+const SPKI_LABEL: &str = "PUBLIC KEY";
+const PKCS1_PUBLIC_LABEL: &str = "RSA PUBLIC KEY";
+
+/// An RSA private key, ready for the parallel CRT operation.
+///
+/// `Send + Sync`: one key serves any number of threads at once. Its secret
+/// values live in AWS-LC `BIGNUM`s, wiped when the key is dropped.
+#[derive(Debug)]
+pub struct PrivateKey {
+    key: RsaKey,
+    crt: Crt,
+    public: PublicKey,
+}
+
+/// An RSA public key.
+#[derive(Debug)]
+pub struct PublicKey {
+    key: RsaKey,
+}
+
+fn pem_error(e: PemError) -> Error {
+    match e {
+        PemError::Encrypted => Error::EncryptedKey,
+        PemError::Label(label) if label.contains("EC ") || label.contains("DSA") => {
+            Error::WrongKeyType(format!("PEM block is {label:?}"))
+        }
+        other => Error::MalformedKey(other.to_string()),
+    }
+}
+
+fn parse_error(e: ParseError, what: &str) -> Error {
+    match e {
+        ParseError::Malformed => Error::MalformedKey(format!("not a DER {what}")),
+        ParseError::NotRsa(id) => {
+            Error::WrongKeyType(format!("the {what} holds a key of type {}", key_type_name(id)))
+        }
+    }
+}
+
+fn key_type_name(id: i32) -> String {
+    match id {
+        408 => "EC".into(),
+        912 => "RSA-PSS (restricted RSA, not supported)".into(),
+        949 => "Ed25519".into(),
+        116 => "DSA".into(),
+        other => format!("#{other}"),
+    }
+}
+
+fn check_size(bits: usize) -> Result<(), Error> {
+    if (MIN_IMPORT_BITS..=MAX_IMPORT_BITS).contains(&bits) {
+        Ok(())
+    } else {
+        Err(Error::UnsupportedKey(format!(
+            "{bits}-bit modulus (parcrypt handles {MIN_IMPORT_BITS}..={MAX_IMPORT_BITS})"
+        )))
+    }
+}
+
+impl PrivateKey {
+    /// Wraps a parsed key after checking it (sizes, consistency, CRT values).
+    pub(crate) fn from_rsa(key: RsaKey) -> Result<PrivateKey, Error> {
+        check_size(key.bits())?;
+        let components = key.components();
+        if components.d.is_none() {
+            return Err(Error::WrongKeyType(
+                "a public key where a private key is needed".into(),
+            ));
+        }
+        if !key.check() {
+            return Err(Error::MalformedKey(
+                "inconsistent RSA private key (RSA_check_key failed)".into(),
+            ));
+        }
+        let crt = Crt::new(&components)?;
+        let public = PublicKey { key: key.public()? };
+        Ok(PrivateKey { key, crt, public })
+    }
+
+    /// Generates a key of `bits` bits (e = 65537): see [`keygen`](super#performance).
+    ///
+    /// # Errors
+    /// [`Error::KeySize`] unless `bits` is a multiple of 128 in
+    /// [`MIN_BITS`](super::MIN_BITS)..=[`MAX_BITS`](super::MAX_BITS).
+    pub fn generate(bits: usize, par: &Parallelism) -> Result<PrivateKey, Error> {
+        keygen::generate(bits, par).map(|(key, _)| key)
+    }
+
+    /// Reads a private key in any of: PEM `PRIVATE KEY` (PKCS#8), PEM
+    /// `RSA PRIVATE KEY` (PKCS#1), or either as DER.
+    ///
+    /// # Errors
+    /// [`Error::MalformedKey`], [`Error::EncryptedKey`], [`Error::WrongKeyType`]
+    /// (an EC key, or a public key), [`Error::UnsupportedKey`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
+        if pem::is_pem(bytes) {
+            let (label, der) = pem::decode(
+                bytes,
+                &[PKCS8_LABEL, PKCS1_PRIVATE_LABEL, SPKI_LABEL, PKCS1_PUBLIC_LABEL],
+            )
+            .map_err(pem_error)?;
+            match label {
+                PKCS8_LABEL => Self::from_pkcs8_der(&der),
+                PKCS1_PRIVATE_LABEL => Self::from_pkcs1_der(&der),
+                _ => Err(Error::WrongKeyType(
+                    "a public key where a private key is needed".into(),
+                )),
+            }
+        } else {
+            Self::from_pkcs8_der(bytes).or_else(|e8| Self::from_pkcs1_der(bytes).map_err(|_| e8))
+        }
+    }
+
+    /// A DER PKCS#8 `PrivateKeyInfo`.
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
+        Self::from_rsa(RsaKey::from_pkcs8_der(der).map_err(|e| parse_error(e, "PKCS#8 private key"))?)
+    }
+
+    /// A DER PKCS#1 `RSAPrivateKey`.
+    pub fn from_pkcs1_der(der: &[u8]) -> Result<PrivateKey, Error> {
+        Self::from_rsa(RsaKey::from_pkcs1_private_der(der).map_err(|e| parse_error(e, "PKCS#1 private key"))?)
+    }
+
+    /// PKCS#8 DER.
+    pub fn to_pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+        Ok(self.key.pkcs8_der()?)
+    }
+
+    /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), what `openssl genpkey` writes.
+    pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
+        Ok(pem::encode(PKCS8_LABEL, &self.to_pkcs8_der()?))
+    }
+
+    /// PKCS#1 DER.
+    pub fn to_pkcs1_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+        Ok(self.key.pkcs1_private_der()?)
+    }
+
+    /// PKCS#1 PEM (`-----BEGIN RSA PRIVATE KEY-----`, OpenSSL's "traditional" form).
+    pub fn to_pkcs1_pem(&self) -> Result<Zeroizing<String>, Error> {
+        Ok(pem::encode(PKCS1_PRIVATE_LABEL, &self.to_pkcs1_der()?))
+    }
+
+    /// The public half.
+    pub fn public_key(&self) -> &PublicKey {
+        &self.public
+    }
+
+    /// The modulus length in bits.
+    pub fn bits(&self) -> usize {
+        self.key.bits()
+    }
+
+    /// The modulus length in bytes: the length of signatures and ciphertext blocks.
+    pub fn size(&self) -> usize {
+        self.key.size()
+    }
+
+    pub(crate) fn rsa(&self) -> &RsaKey {
+        &self.key
+    }
+
+    /// The raw private operation `x^d mod n` on a `size()`-byte big-endian
+    /// `x < n`: blinded, CRT halves under `par`, checked with the public
+    /// exponent. Only the schemes and hazmat code call this.
+    pub(crate) fn private_raw(&self, x: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
+        self.crt.private(x, par)
+    }
+}
+
+impl PublicKey {
+    /// Reads a public key: PEM `PUBLIC KEY` (SPKI) or `RSA PUBLIC KEY`
+    /// (PKCS#1), either as DER, or a private key of any accepted form (its
+    /// public half is taken).
+    ///
+    /// # Errors
+    /// As [`PrivateKey::from_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
+        if pem::is_pem(bytes) {
+            let (label, der) = pem::decode(
+                bytes,
+                &[SPKI_LABEL, PKCS1_PUBLIC_LABEL, PKCS8_LABEL, PKCS1_PRIVATE_LABEL],
+            )
+            .map_err(pem_error)?;
+            match label {
+                SPKI_LABEL => Self::from_spki_der(&der),
+                PKCS1_PUBLIC_LABEL => Self::from_pkcs1_der(&der),
+                _ => PrivateKey::from_bytes(bytes).map(|k| k.public),
+            }
+        } else {
+            Self::from_spki_der(bytes)
+                .or_else(|e| Self::from_pkcs1_der(bytes).map_err(|_| e))
+                .or_else(|e| PrivateKey::from_bytes(bytes).map(|k| k.public).map_err(|_| e))
+        }
+    }
+
+    fn from_rsa(key: RsaKey) -> Result<PublicKey, Error> {
+        check_size(key.bits())?;
+        Ok(PublicKey { key })
+    }
+
+    /// A DER X.509 `SubjectPublicKeyInfo`.
+    pub fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
+        Self::from_rsa(RsaKey::from_spki_der(der).map_err(|e| parse_error(e, "SubjectPublicKeyInfo"))?)
+    }
+
+    /// A DER PKCS#1 `RSAPublicKey`.
+    pub fn from_pkcs1_der(der: &[u8]) -> Result<PublicKey, Error> {
+        Self::from_rsa(RsaKey::from_pkcs1_public_der(der).map_err(|e| parse_error(e, "PKCS#1 public key"))?)
+    }
+
+    /// SPKI DER.
+    pub fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
+        Ok(self.key.spki_der()?)
+    }
+
+    /// SPKI PEM (`-----BEGIN PUBLIC KEY-----`), what `openssl pkey -pubout` writes.
+    pub fn to_spki_pem(&self) -> Result<String, Error> {
+        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).to_string())
+    }
+
+    /// PKCS#1 DER.
+    pub fn to_pkcs1_der(&self) -> Result<Vec<u8>, Error> {
+        Ok(self.key.pkcs1_public_der()?)
+    }
+
+    /// PKCS#1 PEM (`-----BEGIN RSA PUBLIC KEY-----`).
+    pub fn to_pkcs1_pem(&self) -> Result<String, Error> {
+        Ok(pem::encode(PKCS1_PUBLIC_LABEL, &self.to_pkcs1_der()?).to_string())
+    }
+
+    /// The modulus length in bits.
+    pub fn bits(&self) -> usize {
+        self.key.bits()
+    }
+
+    /// The modulus length in bytes.
+    pub fn size(&self) -> usize {
+        self.key.size()
+    }
+
+    pub(crate) fn rsa(&self) -> &RsaKey {
+        &self.key
+    }
+}
+
+impl PartialEq for PublicKey {
+    fn eq(&self, other: &Self) -> bool {
+        matches!((self.to_spki_der(), other.to_spki_der()), (Ok(a), Ok(b)) if a == b)
+    }
+}
+
+impl Eq for PublicKey {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn keys_are_send_and_sync() {
+        assert_send_sync::<PrivateKey>();
+        assert_send_sync::<PublicKey>();
+    }
+}

@@ -1,0 +1,227 @@
+//! RSA key generation with prime candidates raced across threads.
+//!
+//! The steps are FIPS 186-5 appendix A.1.3 as AWS-LC implements them in
+//! `RSA_generate_key_ex`, made of the same AWS-LC functions: random odd
+//! candidates of nlen/2 bits, the √2·2^(nlen/2−1) lower bound, trial division
+//! and Miller–Rabin with AWS-LC's round count for generation, gcd(p−1, e) = 1,
+//! |p − q| > 2^(nlen/2−100), d > 2^(nlen/2), d = e⁻¹ mod lcm(p−1, q−1), all
+//! secret-dependent arithmetic constant-time, and `RSA_check_key` at the end.
+//!
+//! How the threads share the search:
+//! - `Sequential`: one thread finds p, then q.
+//! - `Static` (the JCE paper): the threads are split into a p team and a q
+//!   team (one thread each on two threads); each team races for its prime.
+//!   The key is ready when the slower team finishes: about 0.75 of the
+//!   sequential time on two threads, never 0.5.
+//! - `WorkStealing`: every thread tests candidates for whichever prime is
+//!   still missing; the first two acceptable primes win. Twice the candidate
+//!   throughput, so about half the sequential time.
+//!
+//! Losing racers stop promptly: the Miller–Rabin loop polls a stop flag
+//! between rounds through AWS-LC's `BN_GENCB` callback.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+use super::{Error, PrivateKey};
+use crate::ffi::bn::{self, Bn, Components, Ctx, Mont, RsaKey};
+use crate::par::{Grain, Parallelism, Strategy};
+
+/// The smallest key [`PrivateKey::generate`] makes (the papers' size; too
+/// small for real use — say 2048 or more).
+pub const MIN_BITS: usize = 1024;
+/// The largest key [`PrivateKey::generate`] makes.
+pub const MAX_BITS: usize = 16384;
+
+const E: u64 = 65537;
+
+/// One racer per item.
+const RACERS: Grain = Grain {
+    unit: 1,
+    min_part: 1,
+    task: 1,
+};
+
+/// What one key generation took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KeygenStats {
+    /// Prime candidates drawn, over all threads.
+    pub candidates: u64,
+    /// Prime pairs thrown away because d came out too small.
+    pub restarts: u32,
+}
+
+/// The shared state of one search for two primes.
+struct Search {
+    prime_bits: usize,
+    e: Bn,
+    /// 2^(prime_bits − 100): the least allowed |p − q|.
+    min_distance: Bn,
+    slots: Mutex<[Option<Bn>; 2]>,
+    /// Set when slot 0 / slot 1 / both are filled.
+    filled: [AtomicBool; 3],
+    candidates: AtomicU64,
+}
+
+impl Search {
+    /// Tests candidates until the slots in `mask` (bit 0: p, bit 1: q) are
+    /// filled, by this racer or another.
+    fn race(&self, mask: u8) -> Result<(), Error> {
+        let stop = match mask {
+            0b01 => &self.filled[0],
+            0b10 => &self.filled[1],
+            _ => &self.filled[2],
+        };
+        let mut ctx = Ctx::new();
+        let one = Bn::from_u64(1);
+        while !stop.load(Ordering::Relaxed) {
+            self.candidates.fetch_add(1, Ordering::Relaxed);
+            let candidate = bn::random_odd(self.prime_bits)?;
+            // candidate ≥ √2·2^(b−1)  ⇔  candidate² ≥ 2^(2b−1) (never equal:
+            // an odd power of two is not a square). Rejected candidates are
+            // thrown away, so the comparison may leak (as in AWS-LC).
+            let square = bn::mul_consttime(&candidate, &candidate, &mut ctx)?;
+            if square.bits() < 2 * self.prime_bits {
+                continue;
+            }
+            match bn::is_probable_prime(&candidate, &mut ctx, stop)? {
+                None => break,
+                Some(false) => continue,
+                Some(true) => {}
+            }
+            let minus_one = bn::sub_consttime(&candidate, &one)?;
+            if !bn::relatively_prime(&minus_one, &self.e, &mut ctx)? {
+                continue;
+            }
+            self.offer(candidate, mask, &mut ctx)?;
+        }
+        Ok(())
+    }
+
+    /// Puts a prime into a free slot of `mask`, unless it is too close to the
+    /// other prime (FIPS 186-5 A.1.3 step 5.4; probability ~2^-100).
+    fn offer(&self, prime: Bn, mask: u8, ctx: &mut Ctx) -> Result<(), Error> {
+        let mut slots = self.slots.lock().unwrap_or_else(PoisonError::into_inner);
+        let Some(slot) = (0..2).find(|&s| mask & (1 << s) != 0 && slots[s].is_none()) else {
+            return Ok(());
+        };
+        if let Some(other) = &slots[1 - slot] {
+            let distance = bn::abs_diff_consttime(&prime, other, ctx)?;
+            if distance.cmp_vartime(&self.min_distance) != std::cmp::Ordering::Greater {
+                return Ok(());
+            }
+        }
+        slots[slot] = Some(prime);
+        self.filled[slot].store(true, Ordering::Relaxed);
+        if slots.iter().all(Option::is_some) {
+            self.filled[2].store(true, Ordering::Relaxed);
+        }
+        Ok(())
+    }
+}
+
+/// Two primes for a `bits`-bit key, found by the threads of `par`.
+fn find_primes(bits: usize, par: &Parallelism, e: &Bn) -> Result<(Bn, Bn, u64), Error> {
+    let prime_bits = bits / 2;
+    let search = Search {
+        prime_bits,
+        e: e.dup(),
+        min_distance: Bn::power_of_two(prime_bits - 100),
+        slots: Mutex::new([None, None]),
+        filled: [
+            AtomicBool::new(false),
+            AtomicBool::new(false),
+            AtomicBool::new(false),
+        ],
+        candidates: AtomicU64::new(0),
+    };
+    let threads = par.threads.max(1);
+    let racers: Vec<usize> = (0..threads).collect();
+    let single = par.strategy == Strategy::Sequential || threads == 1;
+    let results = par.map(&racers, &RACERS, |_, _, ids| {
+        let mask = if single || par.strategy == Strategy::WorkStealing {
+            0b11
+        } else {
+            // Static: racer i works for prime i mod 2 (a part holding several
+            // racers works for all their primes).
+            ids.iter().fold(0u8, |m, &i| m | (1 << (i % 2)))
+        };
+        search.race(mask)
+    });
+    for r in results {
+        r?;
+    }
+    let candidates = search.candidates.load(Ordering::Relaxed);
+    let [p, q] = search.slots.into_inner().unwrap_or_else(PoisonError::into_inner);
+    match (p, q) {
+        (Some(p), Some(q)) => Ok((p, q, candidates)),
+        _ => Err(Error::Backend),
+    }
+}
+
+/// The key from two primes, or `None` when d ≤ 2^(nlen/2) (then new primes
+/// are needed; probability about 2^-(nlen/2)).
+fn assemble(p: Bn, q: Bn, e: &Bn, bits: usize) -> Result<Option<RsaKey>, Error> {
+    let (p, q) = if p.cmp_vartime(&q) == std::cmp::Ordering::Less {
+        (q, p)
+    } else {
+        (p, q)
+    };
+    let prime_bits = bits / 2;
+    let mut ctx = Ctx::new();
+    let one = Bn::from_u64(1);
+    let pm1 = bn::sub_consttime(&p, &one)?;
+    let qm1 = bn::sub_consttime(&q, &one)?;
+    let lambda = bn::lcm_consttime(&pm1, &qm1, &mut ctx)?;
+    let Some(d) = bn::inverse_consttime(e, &lambda, &mut ctx)? else {
+        return Ok(None);
+    };
+    if d.cmp_vartime(&Bn::power_of_two(prime_bits)) != std::cmp::Ordering::Greater {
+        return Ok(None);
+    }
+    let n = bn::mul_consttime(&p, &q, &mut ctx)?;
+    if n.bits() != bits {
+        return Err(Error::Backend);
+    }
+    let dp = bn::rem_consttime(&d, &pm1, prime_bits, &mut ctx)?;
+    let dq = bn::rem_consttime(&d, &qm1, prime_bits, &mut ctx)?;
+    let p_mont = Mont::secret(&p, &mut ctx)?;
+    let qinv = p_mont.inverse_secret_prime(&q, &mut ctx)?;
+    let key = RsaKey::from_private_components(&Components {
+        n,
+        e: e.dup(),
+        d: Some(d),
+        p: Some(p),
+        q: Some(q),
+        dp: Some(dp),
+        dq: Some(dq),
+        qinv: Some(qinv),
+    })?;
+    Ok(Some(key))
+}
+
+/// Generates a `bits`-bit key with e = 65537 on the threads of `par`.
+pub(crate) fn generate(bits: usize, par: &Parallelism) -> Result<(PrivateKey, KeygenStats), Error> {
+    if !(MIN_BITS..=MAX_BITS).contains(&bits) || bits % 128 != 0 {
+        return Err(Error::KeySize(bits));
+    }
+    let e = Bn::from_u64(E);
+    let mut stats = KeygenStats::default();
+    loop {
+        let (p, q, candidates) = find_primes(bits, par, &e)?;
+        stats.candidates += candidates;
+        match assemble(p, q, &e, bits)? {
+            // from_rsa runs RSA_check_key and builds the CRT constants.
+            Some(key) => return Ok((PrivateKey::from_rsa(key)?, stats)),
+            None => stats.restarts += 1,
+        }
+    }
+}
+
+impl PrivateKey {
+    /// [`PrivateKey::generate`], also reporting how many candidates it drew
+    /// (for the lab).
+    pub fn generate_with_stats(bits: usize, par: &Parallelism) -> Result<(PrivateKey, KeygenStats), Error> {
+        generate(bits, par)
+    }
+}
