@@ -67,8 +67,125 @@ pub enum Command {
     /// RFC 6962 / RFC 9162 Merkle tree heads, inclusion and consistency proofs
     #[command(subcommand)]
     Merkle(MerkleCommand),
+    /// RSA keys, signatures (PSS, PKCS#1 v1.5) and OAEP encryption, interoperable with openssl
+    #[command(subcommand)]
+    Rsa(RsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     Lab(LabArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RsaCommand {
+    /// Generate a private key (e = 65537), primes searched on all threads
+    Keygen {
+        /// Modulus size in bits: 2048, 3072, 4096 … 16384 (multiples of 128; 1024 only for study)
+        #[arg(long, value_name = "N", default_value_t = 3072)]
+        bits: usize,
+        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`)
+        #[arg(long, value_enum, default_value_t = PrivateFormat::Pkcs8)]
+        format: PrivateFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        /// Where to write the key (created with mode 0600, atomically) [default: stdout]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Write the public key of a private key
+    Pubkey {
+        /// Key encoding: SPKI (`BEGIN PUBLIC KEY`, what openssl writes) or PKCS#1 (`BEGIN RSA PUBLIC KEY`)
+        #[arg(long, value_enum, default_value_t = PublicFormat::Spki)]
+        format: PublicFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Sign a message (hashed with --hash); the private operation runs its CRT halves on two threads
+    Sign {
+        /// Private key: PEM or DER, PKCS#8 or PKCS#1
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[command(flatten)]
+        sig: SigOptions,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1)
+    Verify {
+        /// Public key (SPKI or PKCS#1, PEM or DER; a private key works too)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// The signature file
+        #[arg(long, value_name = "FILE")]
+        sig: PathBuf,
+        #[command(flatten)]
+        options: SigOptions,
+        /// The signed message [default: stdin]
+        #[arg(short, long, value_name = "FILE")]
+        input: Option<PathBuf>,
+    },
+    /// RSAES-OAEP (SHA-256) encryption; longer messages become independent blocks (study only)
+    Encrypt {
+        /// Public key (SPKI or PKCS#1, PEM or DER)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// Refuse messages longer than one block (what `openssl pkeyutl` can read)
+        #[arg(long)]
+        single_block: bool,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// RSAES-OAEP (SHA-256) decryption of one block or of `encrypt`'s block sequence
+    Decrypt {
+        /// Private key: PEM or DER, PKCS#8 or PKCS#1
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[command(flatten)]
+        io: InOut,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SigOptions {
+    /// Signature scheme: PSS (salt = digest length) or PKCS#1 v1.5
+    #[arg(long, value_enum, default_value_t = SigScheme::Pss)]
+    pub scheme: SigScheme,
+    /// Message digest
+    #[arg(long, value_enum, default_value_t = SigHash::Sha256)]
+    pub hash: SigHash,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SigScheme {
+    /// RSASSA-PSS, MGF1 with the same hash (openssl: -sigopt rsa_padding_mode:pss)
+    Pss,
+    /// RSASSA-PKCS1-v1_5 (openssl dgst's default)
+    Pkcs1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SigHash {
+    Sha256,
+    Sha384,
+    Sha512,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrivateFormat {
+    /// PKCS#8 PrivateKeyInfo (`openssl genpkey`'s default)
+    Pkcs8,
+    /// PKCS#1 RSAPrivateKey (OpenSSL's "traditional" format)
+    Pkcs1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PublicFormat {
+    /// X.509 SubjectPublicKeyInfo
+    Spki,
+    /// PKCS#1 RSAPublicKey
+    Pkcs1,
 }
 
 #[derive(Debug, Args)]

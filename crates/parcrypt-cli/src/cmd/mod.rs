@@ -4,6 +4,7 @@ mod aes;
 mod hash;
 mod lab;
 mod rc4;
+mod rsa;
 
 use anyhow::Result;
 
@@ -17,6 +18,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Parc4(args) => rc4::run_parc4(&args, &par),
         Command::Hash(args) => hash::run_hash(&args, &par),
         Command::Merkle(cmd) => hash::run_merkle(&cmd, &par),
+        Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
     }
 }

@@ -1,0 +1,238 @@
+//! `parcrypt rsa`: keys, signatures and OAEP encryption, interoperable with
+//! `openssl pkey`, `openssl dgst` and `openssl pkeyutl`.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use parcrypt::par::Parallelism;
+use parcrypt::rsa::{self, Hash, PrivateKey, PublicKey, Scheme};
+use zeroize::Zeroizing;
+
+use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigHash, SigOptions, SigScheme};
+use crate::error::Hint;
+use crate::io::{Input, Output};
+
+/// Key and signature files are small; anything bigger is not one.
+const MAX_KEY_FILE: u64 = 1 << 20;
+
+pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
+    match cmd {
+        RsaCommand::Keygen {
+            bits,
+            format,
+            der,
+            output,
+        } => keygen(*bits, *format, *der, output.as_deref(), par),
+        RsaCommand::Pubkey { format, der, io } => {
+            let bytes = read_small(io.input.as_deref(), "key")?;
+            let public = PublicKey::from_bytes(&bytes).map_err(key_error)?;
+            let encoded = match (format, der) {
+                (PublicFormat::Spki, false) => public.to_spki_pem().map(String::into_bytes),
+                (PublicFormat::Spki, true) => public.to_spki_der(),
+                (PublicFormat::Pkcs1, false) => public.to_pkcs1_pem().map(String::into_bytes),
+                (PublicFormat::Pkcs1, true) => public.to_pkcs1_der(),
+            }?;
+            write_output(io.output.as_deref(), &encoded)
+        }
+        RsaCommand::Sign { key, sig, io } => {
+            let key = load_private(key)?;
+            let (scheme, hash) = sig_options(sig);
+            let digest = hash_input(io.input.as_deref(), hash)?;
+            let signature = key.sign_digest(scheme, hash, &digest, par)?;
+            write_output(io.output.as_deref(), &signature)
+        }
+        RsaCommand::Verify {
+            public,
+            sig,
+            options,
+            input,
+        } => {
+            let public = load_public(public)?;
+            let signature = read_small(Some(sig), "signature")?;
+            let (scheme, hash) = sig_options(options);
+            let digest = hash_input(input.as_deref(), hash)?;
+            public
+                .verify_digest(scheme, hash, &digest, &signature)
+                .map_err(|e| anyhow!(e))
+                .hint(format!(
+                    "the message, signature or key differ from what was signed, or it was not signed with --scheme {} --hash {}",
+                    scheme_name(options.scheme),
+                    hash_name(options.hash)
+                ))?;
+            println!("Verified OK");
+            Ok(())
+        }
+        RsaCommand::Encrypt {
+            public,
+            single_block,
+            io,
+        } => {
+            let public = load_public(public)?;
+            let msg = Zeroizing::new(read_all(io.input.as_deref())?);
+            let blocks = rsa::bulk_blocks(msg.len(), public.size());
+            let ciphertext = if *single_block || blocks == 1 {
+                public
+                    .encrypt(&msg)
+                    .map_err(|e| anyhow!(e))
+                    .hint("drop --single-block to encrypt it as several blocks, or use `parcrypt encrypt` for real data")
+                    .usage()?
+            } else {
+                eprintln!(
+                    "parcrypt: note: {} bytes do not fit one {}-bit OAEP block; writing {blocks} independent blocks \
+                     (the research paper's bulk mode: only `parcrypt rsa decrypt` reads it, and blocks can be \
+                     dropped or reordered undetected; use `parcrypt encrypt` for real data)",
+                    msg.len(),
+                    public.bits()
+                );
+                public.encrypt_bulk(&msg, par)?
+            };
+            write_output(io.output.as_deref(), &ciphertext)
+        }
+        RsaCommand::Decrypt { key, io } => {
+            let key = load_private(key)?;
+            let ciphertext = read_all(io.input.as_deref())?;
+            let plain = key
+                .decrypt_bulk(&ciphertext, par)
+                .map_err(|e| anyhow!(e))
+                .hint("wrong key, or the ciphertext was modified or truncated (it must be whole blocks of the key size)")?;
+            write_output(io.output.as_deref(), &plain)
+        }
+    }
+}
+
+fn keygen(
+    bits: usize,
+    format: PrivateFormat,
+    der: bool,
+    output: Option<&Path>,
+    par: &Parallelism,
+) -> Result<()> {
+    if bits < 2048 && (rsa::MIN_BITS..=rsa::MAX_BITS).contains(&bits) {
+        eprintln!(
+            "parcrypt: warning: {bits}-bit RSA keys are breakable; use them only for study (2048 or more)"
+        );
+    }
+    let key = PrivateKey::generate(bits, par)
+        .map_err(|e| anyhow!(e))
+        .hint("e.g. --bits 3072")
+        .usage()?;
+    let encoded: Zeroizing<Vec<u8>> = match (format, der) {
+        (PrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
+        (PrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
+        (PrivateFormat::Pkcs1, false) => Zeroizing::new(key.to_pkcs1_pem()?.as_bytes().to_vec()),
+        (PrivateFormat::Pkcs1, true) => key.to_pkcs1_der()?,
+    };
+    // The temporary file behind -o is created with mode 0600 and keeps it.
+    write_output(output, &encoded)
+}
+
+fn sig_options(o: &SigOptions) -> (Scheme, Hash) {
+    let scheme = match o.scheme {
+        SigScheme::Pss => Scheme::Pss,
+        SigScheme::Pkcs1 => Scheme::Pkcs1v15,
+    };
+    let hash = match o.hash {
+        SigHash::Sha256 => Hash::Sha256,
+        SigHash::Sha384 => Hash::Sha384,
+        SigHash::Sha512 => Hash::Sha512,
+    };
+    (scheme, hash)
+}
+
+fn scheme_name(s: SigScheme) -> &'static str {
+    match s {
+        SigScheme::Pss => "pss",
+        SigScheme::Pkcs1 => "pkcs1",
+    }
+}
+
+fn hash_name(h: SigHash) -> &'static str {
+    match h {
+        SigHash::Sha256 => "sha256",
+        SigHash::Sha384 => "sha384",
+        SigHash::Sha512 => "sha512",
+    }
+}
+
+/// Adds a hint for each kind of key problem.
+fn key_error(e: rsa::Error) -> anyhow::Error {
+    let hint = match &e {
+        rsa::Error::EncryptedKey => "remove the passphrase first: openssl pkey -in KEY.pem -out PLAIN.pem",
+        rsa::Error::WrongKeyType(_) => {
+            "this command needs an RSA key (parcrypt rsa keygen, openssl genpkey -algorithm RSA)"
+        }
+        rsa::Error::MalformedKey(_) => {
+            "expected a PEM or DER RSA key (PKCS#8, PKCS#1 or SPKI), as written by `parcrypt rsa keygen` or openssl"
+        }
+        _ => "check the key file",
+    };
+    let err: Result<()> = Err(anyhow!(e)).hint(hint);
+    err.expect_err("an error")
+}
+
+fn load_private(path: &Path) -> Result<PrivateKey> {
+    let bytes = read_small(Some(path), "key")?;
+    PrivateKey::from_bytes(&bytes)
+        .map_err(key_error)
+        .with_context(|| format!("cannot use {} as a private key", path.display()))
+}
+
+fn load_public(path: &Path) -> Result<PublicKey> {
+    let bytes = read_small(Some(path), "key")?;
+    PublicKey::from_bytes(&bytes)
+        .map_err(key_error)
+        .with_context(|| format!("cannot use {} as a public key", path.display()))
+}
+
+/// Reads a key or signature file (or stdin for `None`), refusing anything over 1 MiB.
+fn read_small(path: Option<&Path>, what: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let reader: Box<dyn Read> = match path {
+        Some(p) if p != Path::new("-") => Box::new(
+            std::fs::File::open(p)
+                .with_context(|| format!("cannot open {what} file {}", p.display()))
+                .hint(format!("check the {what} path"))?,
+        ),
+        _ => Box::new(std::io::stdin()),
+    };
+    let mut bytes = Zeroizing::new(Vec::new());
+    reader
+        .take(MAX_KEY_FILE + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read the {what}"))?;
+    if bytes.len() as u64 > MAX_KEY_FILE {
+        return Err(anyhow!("the {what} file is over 1 MiB, so it is not one"))
+            .hint(format!("check the {what} path"));
+    }
+    Ok(bytes)
+}
+
+fn read_all(path: Option<&Path>) -> Result<Vec<u8>> {
+    let mut input = Input::open(path)?;
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).context("cannot read the input")?;
+    Ok(bytes)
+}
+
+/// The digest of the input, read in pieces (messages may be large).
+fn hash_input(path: Option<&Path>, hash: Hash) -> Result<Vec<u8>> {
+    let mut input = Input::open(path)?;
+    let mut hasher = hash.hasher();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match input.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e).context("cannot read the message"),
+        };
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher.finish())
+}
+
+fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
+    let mut out = Output::create(path)?;
+    out.write_all(bytes).context("cannot write the output")?;
+    out.commit()
+}
