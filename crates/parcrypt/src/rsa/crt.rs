@@ -191,3 +191,77 @@ impl Crt {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::par::Strategy;
+    use crate::rsa::PrivateKey;
+
+    /// `x^d mod n` the slow, direct way: no CRT, no blinding.
+    fn direct(key: &PrivateKey, x: &Bn) -> Vec<u8> {
+        let c = key.rsa().components();
+        let mut ctx = Ctx::new();
+        let n = Mont::public(&c.n, &mut ctx).unwrap();
+        let m = n.exp_consttime(x, c.d.as_ref().unwrap(), &mut ctx).unwrap();
+        m.to_be_padded(key.size()).unwrap()
+    }
+
+    #[test]
+    fn crt_equals_direct_exponentiation_for_every_strategy() {
+        for bits in [1024, 2048] {
+            let key = PrivateKey::generate(bits, &Parallelism::default()).unwrap();
+            let k = key.size();
+            let n = key.rsa().components().n.to_be_padded(k).unwrap();
+            let mut n_minus_1 = n.clone();
+            *n_minus_1.last_mut().unwrap() -= 1; // n is odd
+            let mut inputs = vec![
+                vec![0; k],
+                {
+                    let mut one = vec![0; k];
+                    one[k - 1] = 1;
+                    one
+                },
+                n_minus_1,
+            ];
+            inputs.extend((1..6u8).map(|i| {
+                (0..k)
+                    .map(|j| if j == 0 { 0 } else { (j as u8).wrapping_mul(i) })
+                    .collect()
+            }));
+            for x in &inputs {
+                let want = direct(&key, &Bn::from_be_bytes(x));
+                for strategy in Strategy::ALL {
+                    for threads in 1..=4 {
+                        let got = key.private_raw(x, &Parallelism::new(threads, strategy)).unwrap();
+                        assert_eq!(got, want, "{bits} bits, {strategy} × {threads}");
+                    }
+                }
+            }
+            // Inputs not below n are refused.
+            assert_eq!(
+                key.private_raw(&n, &Parallelism::default()),
+                Err(Error::Decryption)
+            );
+            assert_eq!(
+                key.private_raw(&vec![0xff; k], &Parallelism::default()),
+                Err(Error::Decryption)
+            );
+        }
+    }
+
+    #[test]
+    fn blinding_is_refreshed_and_stays_correct() {
+        let key = PrivateKey::generate(1024, &Parallelism::default()).unwrap();
+        let x: Vec<u8> = (0..key.size())
+            .map(|j| if j == 0 { 0 } else { j as u8 })
+            .collect();
+        let want = direct(&key, &Bn::from_be_bytes(&x));
+        // Past BLINDING_USES, so the pair is squared 31 times and then replaced.
+        for _ in 0..(2 * BLINDING_USES + 3) {
+            assert_eq!(key.private_raw(&x, &Parallelism::sequential()).unwrap(), want);
+        }
+    }
+}
