@@ -95,6 +95,8 @@ mod internal {
             divisor_min_bits: u32,
             ctx: *mut BN_CTX,
         ) -> c_int;
+        #[link_name = "aws_lc_0_47_0_bn_resize_words"]
+        pub(super) fn bn_resize_words(bn: *mut BIGNUM, words: usize) -> c_int;
         #[link_name = "aws_lc_0_47_0_bn_mod_inverse_secret_prime"]
         pub(super) fn bn_mod_inverse_secret_prime(
             out: *mut BIGNUM,
@@ -213,6 +215,17 @@ impl Bn {
     pub(crate) fn dup(&self) -> Bn {
         // SAFETY: self is live.
         unsafe { Bn::dup_of(self.cptr()) }.expect("non-null")
+    }
+
+    /// A copy `words` 64-bit words wide (leading zero words kept), as AWS-LC
+    /// stores CRT exponents: a fixed width keeps exponentiation time
+    /// independent of the exponent's leading zeros, and its dual
+    /// exponentiation kernel requires it.
+    pub(crate) fn with_width(&self, words: usize) -> Result<Bn> {
+        let bn = self.dup();
+        // SAFETY: bn is live and owned; resizing up only adds zero words.
+        check(unsafe { internal::bn_resize_words(bn.ptr(), words) })?;
+        Ok(bn)
     }
 
     /// Writes the value big-endian into all of `out`, left-padded with zeros;
@@ -370,6 +383,39 @@ impl Mont {
             )
         })?;
         Ok(r)
+    }
+
+    /// `a1^e1 mod m1` and `a2^e2 mod m2` in one call to AWS-LC's dual
+    /// exponentiation: on CPUs with AVX-512 IFMA and 1024/1536/2048-bit
+    /// moduli (with bases and exponents as wide as the moduli) a SIMD kernel
+    /// computes both at once; elsewhere it runs the two one after the other.
+    pub(crate) fn exp_consttime_x2(
+        m1: &Mont,
+        a1: &Bn,
+        e1: &Bn,
+        m2: &Mont,
+        a2: &Bn,
+        e2: &Bn,
+        ctx: &mut Ctx,
+    ) -> Result<(Bn, Bn)> {
+        let (r1, r2) = (Bn::new(), Bn::new());
+        // SAFETY: all live; outputs distinct from inputs; bases reduced (caller).
+        check(unsafe {
+            sys::BN_mod_exp_mont_consttime_x2(
+                r1.ptr(),
+                a1.cptr(),
+                e1.cptr(),
+                m1.modulus.cptr(),
+                m1.ptr(),
+                r2.ptr(),
+                a2.cptr(),
+                e2.cptr(),
+                m2.modulus.cptr(),
+                m2.ptr(),
+                ctx.ptr(),
+            )
+        })?;
+        Ok((r1, r2))
     }
 
     /// `base^exp mod m`, variable-time in `exp`: for public exponents only.

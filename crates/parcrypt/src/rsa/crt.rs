@@ -5,7 +5,7 @@ use std::sync::{Mutex, PoisonError};
 
 use super::Error;
 use crate::ffi::bn::{self, Bn, Ctx, Mont};
-use crate::par::{Grain, Parallelism};
+use crate::par::{Grain, Parallelism, Strategy};
 
 /// How many times one blinding pair is reused (squared after each use)
 /// before a fresh random one is made — AWS-LC's and OpenSSL's policy.
@@ -17,6 +17,63 @@ const HALVES: Grain = Grain {
     min_part: 1,
     task: 1,
 };
+
+/// How the private operation computes its two CRT halves.
+///
+/// AWS-LC has a dual exponentiation kernel for AVX-512 IFMA CPUs that computes
+/// both halves at once in SIMD lanes on one core (1024-, 1536- and 2048-bit
+/// primes, i.e. RSA-2048/3072/4096). Where it applies it beats two threads
+/// running one half each: measured here, RSA-2048 0.34 ms on one core against
+/// about 0.45 ms on two. Elsewhere the halves run on two threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CrtMode {
+    /// The dual SIMD kernel where the CPU and key size allow it, otherwise
+    /// the halves on two threads (when the `Parallelism` has two). The default.
+    #[default]
+    Auto,
+    /// Always the halves on two threads (the JCE paper's method) when the
+    /// `Parallelism` has two; for measuring it on CPUs where `Auto` would
+    /// pick the SIMD kernel.
+    Threads,
+    /// Always one call to the backend's dual exponentiation on the calling
+    /// thread (SIMD where available, else the halves one after the other).
+    Dual,
+}
+
+impl std::str::FromStr for CrtMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(CrtMode::Auto),
+            "threads" => Ok(CrtMode::Threads),
+            "dual" => Ok(CrtMode::Dual),
+            _ => Err(format!("unknown CRT mode {s:?} (auto, threads, dual)")),
+        }
+    }
+}
+
+/// Whether AWS-LC's AVX-512 IFMA dual exponentiation runs for primes of
+/// `p_bits` and `q_bits`: the CPU test is AWS-LC's own
+/// (`CRYPTO_is_AVX512IFMA_capable`: F, DQ, IFMA, BW and VL).
+fn dual_simd_applies(p_bits: usize, q_bits: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        p_bits == q_bits
+            && matches!(p_bits, 1024 | 1536 | 2048)
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (p_bits, q_bits);
+        false
+    }
+}
 
 /// `r^e` and `r⁻¹` mod n, both in Montgomery form.
 struct Blinding {
@@ -37,6 +94,9 @@ pub(crate) struct Crt {
     qinv_mont: Bn,
     size: usize,
     blindings: Mutex<Vec<Blinding>>,
+    mode: CrtMode,
+    /// Whether the backend's dual kernel is SIMD for this key on this CPU.
+    dual_simd: bool,
 }
 
 impl std::fmt::Debug for Crt {
@@ -75,6 +135,7 @@ impl Crt {
             )));
         }
         let mut ctx = Ctx::new();
+        let words = p.bits().div_ceil(64);
         let p_mont = Mont::secret(p, &mut ctx)?;
         let q_mont = Mont::secret(q, &mut ctx)?;
         let qinv_mont = p_mont.to_mont(qinv, &mut ctx)?;
@@ -83,12 +144,27 @@ impl Crt {
             e: c.e.dup(),
             p: p_mont,
             q: q_mont,
-            dp: dp.dup(),
-            dq: dq.dup(),
+            dp: dp.with_width(words)?,
+            dq: dq.with_width(words)?,
             qinv_mont,
             size: c.n.bits().div_ceil(8),
             blindings: Mutex::new(Vec::new()),
+            mode: CrtMode::Auto,
+            dual_simd: dual_simd_applies(p.bits(), q.bits()),
         })
+    }
+
+    pub(crate) fn set_mode(&mut self, mode: CrtMode) {
+        self.mode = mode;
+    }
+
+    pub(crate) fn mode(&self) -> CrtMode {
+        self.mode
+    }
+
+    /// Whether `Auto` computes both halves on one core with SIMD.
+    pub(crate) fn dual_simd(&self) -> bool {
+        self.dual_simd
     }
 
     /// The modulus.
@@ -131,6 +207,20 @@ impl Crt {
     /// `x^dp mod p` and `x^dq mod q`, in parallel when `par` allows.
     fn halves(&self, x: &Bn, par: &Parallelism) -> Result<(Bn, Bn), Error> {
         let two = Parallelism::new(par.threads.min(2), par.strategy);
+        let threads = two.threads >= 2 && two.strategy != Strategy::Sequential;
+        let dual = match self.mode {
+            CrtMode::Dual => true,
+            CrtMode::Threads => !threads,
+            CrtMode::Auto => !threads || self.dual_simd,
+        };
+        if dual {
+            let mut ctx = Ctx::new();
+            let x_p = self.p.reduce(x, &mut ctx)?;
+            let x_q = self.q.reduce(x, &mut ctx)?;
+            return Ok(Mont::exp_consttime_x2(
+                &self.p, &x_p, &self.dp, &self.q, &x_q, &self.dq, &mut ctx,
+            )?);
+        }
         let results = two.map(&[Half::P, Half::Q], &HALVES, |_, _, halves| {
             // Each thread its own scratch context; the Montgomery constants
             // and exponents are shared read-only.
@@ -197,7 +287,6 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
-    use crate::par::Strategy;
     use crate::rsa::PrivateKey;
 
     /// `x^d mod n` the slow, direct way: no CRT, no blinding.
@@ -211,7 +300,7 @@ mod tests {
 
     #[test]
     fn crt_equals_direct_exponentiation_for_every_strategy() {
-        for bits in [1024, 2048] {
+        for bits in [1024, 2048, 3072] {
             let key = PrivateKey::generate(bits, &Parallelism::default()).unwrap();
             let k = key.size();
             let n = key.rsa().components().n.to_be_padded(k).unwrap();
@@ -233,10 +322,15 @@ mod tests {
             }));
             for x in &inputs {
                 let want = direct(&key, &Bn::from_be_bytes(x));
-                for strategy in Strategy::ALL {
-                    for threads in 1..=4 {
-                        let got = key.private_raw(x, &Parallelism::new(threads, strategy)).unwrap();
-                        assert_eq!(got, want, "{bits} bits, {strategy} × {threads}");
+                for mode in [CrtMode::Auto, CrtMode::Threads, CrtMode::Dual] {
+                    let key = PrivateKey::from_pkcs8_der(&key.to_pkcs8_der().unwrap())
+                        .unwrap()
+                        .with_crt_mode(mode);
+                    for strategy in Strategy::ALL {
+                        for threads in 1..=4 {
+                            let got = key.private_raw(x, &Parallelism::new(threads, strategy)).unwrap();
+                            assert_eq!(got, want, "{bits} bits, {mode:?}, {strategy} × {threads}");
+                        }
                     }
                 }
             }

@@ -2,7 +2,7 @@
 
 use zeroize::Zeroizing;
 
-use super::crt::Crt;
+use super::crt::{Crt, CrtMode};
 use super::{Error, keygen};
 use crate::ffi::bn::{ParseError, RsaKey};
 use crate::par::Parallelism;
@@ -176,6 +176,26 @@ impl PrivateKey {
 
     pub(crate) fn rsa(&self) -> &RsaKey {
         &self.key
+    }
+
+    /// The key with another way of computing its CRT halves (see
+    /// [`CrtMode`]; the default, `Auto`, is the fastest measured).
+    #[must_use]
+    pub fn with_crt_mode(mut self, mode: CrtMode) -> PrivateKey {
+        self.crt.set_mode(mode);
+        self
+    }
+
+    /// How this key computes its CRT halves.
+    pub fn crt_mode(&self) -> CrtMode {
+        self.crt.mode()
+    }
+
+    /// Whether, under [`CrtMode::Auto`], this key's two halves run together
+    /// in the backend's SIMD kernel on one core (AVX-512 IFMA CPUs,
+    /// 2048/3072/4096-bit keys) rather than on two threads.
+    pub fn uses_dual_simd(&self) -> bool {
+        self.crt.dual_simd()
     }
 
     /// The raw private operation `x^d mod n` on a `size()`-byte big-endian

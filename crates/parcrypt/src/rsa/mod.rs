@@ -42,6 +42,7 @@ mod keygen;
 mod scheme;
 
 pub use bulk::{bulk_block_capacity, bulk_blocks};
+pub use crt::CrtMode;
 pub use key::{PrivateKey, PublicKey};
 pub use keygen::{KeygenStats, MAX_BITS, MIN_BITS};
 pub use scheme::Scheme;
