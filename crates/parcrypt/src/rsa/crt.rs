@@ -358,4 +358,20 @@ mod tests {
             assert_eq!(key.private_raw(&x, &Parallelism::sequential()).unwrap(), want);
         }
     }
+
+    #[test]
+    fn a_faulty_half_is_caught_and_nothing_released() {
+        let key = PrivateKey::generate(2048, &Parallelism::default()).unwrap();
+        let mut c = key.rsa().components();
+        // A wrong dP stands for a fault in the p half (a glitch, a flipped bit).
+        c.dp = Some(bn::add_consttime(c.dp.as_ref().unwrap(), &Bn::from_u64(2)).unwrap());
+        let x: Vec<u8> = (0..key.size()).map(|j| if j == 0 { 0 } else { j as u8 }).collect();
+        for mode in [CrtMode::Threads, CrtMode::Dual] {
+            let mut crt = Crt::new(&c).unwrap();
+            crt.set_mode(mode);
+            for par in [Parallelism::sequential(), Parallelism::new(2, Strategy::Static)] {
+                assert_eq!(crt.private(&x, &par), Err(Error::Fault), "{mode:?} {par:?}");
+            }
+        }
+    }
 }
