@@ -9,6 +9,8 @@
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
 //! - [`hazmat`]: raw ECB and unpadded modes, RC4 and PARC4.
 //! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
+//! - [`ecdsa`]: P-256 keys and signatures; joint, split (the JCE paper's) and
+//!   batch verification.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
 //!   signatures, OAEP, the research paper's chunked bulk encryption.
 //!
@@ -18,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod aes;
+pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
 pub mod merkle;

@@ -38,30 +38,39 @@ pub(crate) fn decode(
 ) -> Result<(&'static str, Zeroizing<Vec<u8>>), PemError> {
     let expected = labels.first().copied().unwrap_or("KEY");
     let text = std::str::from_utf8(text).map_err(|_| PemError::NoBlock(expected))?;
-    let start = text.find("-----BEGIN ").ok_or(PemError::NoBlock(expected))?;
-    let rest = &text[start + "-----BEGIN ".len()..];
-    let label_end = rest.find("-----").ok_or(PemError::NoBlock(expected))?;
-    let found = &rest[..label_end];
-    let body_and_end = &rest[label_end + 5..];
-    let end_marker = format!("-----END {found}-----");
-    let body_end = body_and_end
-        .find(&end_marker)
-        .ok_or(PemError::NoBlock(expected))?;
-    let body = &body_and_end[..body_end];
-    if found == "ENCRYPTED PRIVATE KEY" || body.contains("Proc-Type:") {
-        return Err(PemError::Encrypted);
+    let mut rest = text;
+    let mut first_label = None;
+    // Blocks in order; ones with other labels (OpenSSL's `EC PARAMETERS`
+    // before an `EC PRIVATE KEY`, say) are skipped.
+    while let Some(start) = rest.find("-----BEGIN ") {
+        let after = &rest[start + "-----BEGIN ".len()..];
+        let label_end = after.find("-----").ok_or(PemError::NoBlock(expected))?;
+        let found = &after[..label_end];
+        let body_and_end = &after[label_end + 5..];
+        let end_marker = format!("-----END {found}-----");
+        let body_end = body_and_end
+            .find(&end_marker)
+            .ok_or(PemError::NoBlock(expected))?;
+        let body = &body_and_end[..body_end];
+        rest = &body_and_end[body_end + end_marker.len()..];
+        if found == "ENCRYPTED PRIVATE KEY" || body.contains("Proc-Type:") {
+            return Err(PemError::Encrypted);
+        }
+        let Some(label) = labels.iter().copied().find(|l| *l == found) else {
+            first_label.get_or_insert(found);
+            continue;
+        };
+        let compact: Zeroizing<String> =
+            Zeroizing::new(body.chars().filter(|c| !c.is_ascii_whitespace()).collect());
+        let der = STANDARD
+            .decode(compact.as_bytes())
+            .map_err(|_| PemError::Base64)?;
+        return Ok((label, Zeroizing::new(der)));
     }
-    let label = labels
-        .iter()
-        .copied()
-        .find(|l| *l == found)
-        .ok_or_else(|| PemError::Label(found.to_owned()))?;
-    let compact: Zeroizing<String> =
-        Zeroizing::new(body.chars().filter(|c| !c.is_ascii_whitespace()).collect());
-    let der = STANDARD
-        .decode(compact.as_bytes())
-        .map_err(|_| PemError::Base64)?;
-    Ok((label, Zeroizing::new(der)))
+    match first_label {
+        Some(label) => Err(PemError::Label(label.to_owned())),
+        None => Err(PemError::NoBlock(expected)),
+    }
 }
 
 /// Encodes `der` as a PEM block with `label`, 64 characters a line.
@@ -110,6 +119,14 @@ mod tests {
         );
         let bad = "-----BEGIN PUBLIC KEY-----\n!!!!\n-----END PUBLIC KEY-----\n";
         assert_eq!(decode(bad.as_bytes(), &["PUBLIC KEY"]), Err(PemError::Base64));
+        let two = format!(
+            "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n{}",
+            &*pem
+        );
+        assert_eq!(
+            decode(two.as_bytes(), &["PUBLIC KEY"]).unwrap().1.as_slice(),
+            der.as_slice()
+        );
         let truncated = "-----BEGIN PUBLIC KEY-----\nAAAA\n";
         assert_eq!(
             decode(truncated.as_bytes(), &["PUBLIC KEY"]),

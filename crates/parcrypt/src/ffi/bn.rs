@@ -113,9 +113,9 @@ mod internal {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BackendError;
 
-type Result<T> = std::result::Result<T, BackendError>;
+pub(super) type Result<T> = std::result::Result<T, BackendError>;
 
-fn check(ok: c_int) -> Result<()> {
+pub(super) fn check(ok: c_int) -> Result<()> {
     if ok == 1 {
         Ok(())
     } else {
@@ -125,7 +125,7 @@ fn check(ok: c_int) -> Result<()> {
     }
 }
 
-fn non_null<T>(p: *mut T) -> Result<NonNull<T>> {
+pub(super) fn non_null<T>(p: *mut T) -> Result<NonNull<T>> {
     NonNull::new(p).ok_or_else(|| {
         // SAFETY: as in `check`.
         unsafe { sys::ERR_clear_error() };
@@ -164,11 +164,11 @@ impl Bn {
         Bn(NonNull::new(p).expect("BN_new: out of memory"))
     }
 
-    fn ptr(&self) -> *mut sys::BIGNUM {
+    pub(super) fn ptr(&self) -> *mut sys::BIGNUM {
         self.0.as_ptr()
     }
 
-    fn cptr(&self) -> *const sys::BIGNUM {
+    pub(super) fn cptr(&self) -> *const sys::BIGNUM {
         self.0.as_ptr()
     }
 
@@ -209,6 +209,15 @@ impl Bn {
         // SAFETY: p is live (caller's promise).
         let copy = unsafe { sys::BN_dup(p) };
         Some(Bn(NonNull::new(copy).expect("BN_dup: out of memory")))
+    }
+
+    /// A copy of a non-null `BIGNUM` owned by someone else.
+    ///
+    /// # Safety
+    /// `p` must point to a live `BIGNUM`.
+    pub(super) unsafe fn dup_of_ptr(p: *const sys::BIGNUM) -> Bn {
+        // SAFETY: the caller's promise.
+        unsafe { Bn::dup_of(p) }.expect("a non-null BIGNUM")
     }
 
     /// A copy.
@@ -289,7 +298,7 @@ impl Ctx {
         Ctx(NonNull::new(p).expect("BN_CTX_new: out of memory"))
     }
 
-    fn ptr(&mut self) -> *mut sys::BN_CTX {
+    pub(super) fn ptr(&mut self) -> *mut sys::BN_CTX {
         self.0.as_ptr()
     }
 }
@@ -656,7 +665,9 @@ pub(crate) enum ParseError {
     /// Not DER of the expected structure.
     Malformed,
     /// A well-formed key of another algorithm (the `EVP_PKEY` type id).
-    NotRsa(c_int),
+    WrongType(c_int),
+    /// An EC key on a curve other than P-256.
+    NotP256,
 }
 
 /// An owned AWS-LC `RSA` key, public or private.
@@ -700,7 +711,7 @@ pub(crate) struct Components {
 ///
 /// # Safety
 /// `p` must be an OPENSSL_malloc'ed buffer of `len` bytes, owned by the caller.
-unsafe fn take_buffer(p: *mut u8, len: usize) -> Zeroizing<Vec<u8>> {
+pub(super) unsafe fn take_buffer(p: *mut u8, len: usize) -> Zeroizing<Vec<u8>> {
     // SAFETY: p holds len initialised bytes (caller).
     let v = Zeroizing::new(unsafe { std::slice::from_raw_parts(p, len) }.to_vec());
     // SAFETY: p/len are the caller's buffer, freed only here.
@@ -712,7 +723,10 @@ unsafe fn take_buffer(p: *mut u8, len: usize) -> Zeroizing<Vec<u8>> {
 }
 
 /// Runs an AWS-LC parser over all of `der` with a CBS; trailing bytes fail.
-fn parse_all<T>(der: &[u8], parse: unsafe extern "C" fn(*mut sys::CBS) -> *mut T) -> Option<NonNull<T>> {
+pub(super) fn parse_all<T>(
+    der: &[u8],
+    parse: unsafe extern "C" fn(*mut sys::CBS) -> *mut T,
+) -> Option<NonNull<T>> {
     let mut cbs = sys::CBS {
         data: ptr::null(),
         len: 0,
@@ -728,7 +742,7 @@ fn parse_all<T>(der: &[u8], parse: unsafe extern "C" fn(*mut sys::CBS) -> *mut T
 }
 
 /// Serialises with a CBB.
-fn marshal(f: impl FnOnce(*mut sys::CBB) -> c_int) -> Result<Zeroizing<Vec<u8>>> {
+pub(super) fn marshal(f: impl FnOnce(*mut sys::CBB) -> c_int) -> Result<Zeroizing<Vec<u8>>> {
     let mut cbb = std::mem::MaybeUninit::<sys::CBB>::zeroed();
     // SAFETY: CBB_init initialises the zeroed CBB.
     check(unsafe { sys::CBB_init(cbb.as_mut_ptr(), 0) })?;
@@ -747,7 +761,7 @@ fn marshal(f: impl FnOnce(*mut sys::CBB) -> c_int) -> Result<Zeroizing<Vec<u8>>>
 }
 
 /// An owned EVP_PKEY, freed on drop.
-struct Pkey(NonNull<sys::EVP_PKEY>);
+pub(super) struct Pkey(pub(super) NonNull<sys::EVP_PKEY>);
 
 impl Drop for Pkey {
     fn drop(&mut self) {
@@ -761,7 +775,7 @@ impl Pkey {
         // SAFETY: self.0 is live.
         let id = unsafe { sys::EVP_PKEY_id(self.0.as_ptr()) };
         if id != sys::EVP_PKEY_RSA {
-            return Err(ParseError::NotRsa(id));
+            return Err(ParseError::WrongType(id));
         }
         // SAFETY: an RSA EVP_PKEY; get1 returns a new reference we own.
         let rsa = unsafe { sys::EVP_PKEY_get1_RSA(self.0.as_ptr()) };

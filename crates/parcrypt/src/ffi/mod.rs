@@ -13,6 +13,7 @@
 #![allow(unsafe_code)]
 
 pub(crate) mod bn;
+pub(crate) mod ec;
 
 use aws_lc_sys as sys;
 

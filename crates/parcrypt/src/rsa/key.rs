@@ -49,9 +49,10 @@ fn pem_error(e: PemError) -> Error {
 fn parse_error(e: ParseError, what: &str) -> Error {
     match e {
         ParseError::Malformed => Error::MalformedKey(format!("not a DER {what}")),
-        ParseError::NotRsa(id) => {
+        ParseError::WrongType(id) => {
             Error::WrongKeyType(format!("the {what} holds a key of type {}", key_type_name(id)))
         }
+        ParseError::NotP256 => Error::WrongKeyType(format!("the {what} holds an EC key")),
     }
 }
 
