@@ -70,8 +70,104 @@ pub enum Command {
     /// RSA keys, signatures (PSS, PKCS#1 v1.5) and OAEP encryption, interoperable with openssl
     #[command(subcommand)]
     Rsa(RsaCommand),
+    /// ECDSA P-256 / SHA-256 keys and signatures; batch verification on all cores
+    #[command(subcommand)]
+    Ecdsa(EcdsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     Lab(LabArgs),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EcdsaCommand {
+    /// Generate a P-256 private key
+    Keygen {
+        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or SEC1 (`BEGIN EC PRIVATE KEY`)
+        #[arg(long, value_enum, default_value_t = EcPrivateFormat::Pkcs8)]
+        format: EcPrivateFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        /// Where to write the key (mode 0600, atomically) [default: stdout]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Write the public key (SPKI) of a private key
+    Pubkey {
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Sign SHA-256 of the message (= openssl dgst -sha256 -sign)
+    Sign {
+        /// Private key: PEM or DER, PKCS#8 or SEC1
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1)
+    Verify {
+        /// Public key (SPKI PEM or DER; a private key works too)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// The signature file
+        #[arg(long, value_name = "FILE")]
+        sig: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+        /// How to compute u1·G + u2·Q
+        #[arg(long, value_enum, default_value_t = VerifyMethod::Auto)]
+        method: VerifyMethod,
+        /// The signed message [default: stdin]
+        #[arg(short, long, value_name = "FILE")]
+        input: Option<PathBuf>,
+    },
+    /// Verify many signatures on all cores: one `OK`/`FAIL` line per list entry, exit 1 if any fails
+    VerifyBatch {
+        /// Public key (SPKI PEM or DER; a private key works too)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
+        #[arg(long, value_name = "FILE")]
+        list: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EcPrivateFormat {
+    /// PKCS#8 PrivateKeyInfo (`openssl genpkey`)
+    Pkcs8,
+    /// SEC1 ECPrivateKey (`openssl ecparam -genkey`)
+    Sec1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SigFormat {
+    /// DER Ecdsa-Sig-Value, what openssl writes
+    Der,
+    /// Fixed-width r‖s, 64 bytes (IEEE P1363, JOSE)
+    Fixed,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyMethod {
+    /// The fastest for one signature (joint)
+    Auto,
+    /// u1·G + u2·Q in one multiplication
+    Joint,
+    /// u1·G and u2·Q on two threads (the JCE paper's)
+    Split,
+    /// u1·G then u2·Q on one thread (the paper's baseline)
+    Separate,
 }
 
 #[derive(Debug, Subcommand)]

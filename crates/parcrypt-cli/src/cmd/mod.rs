@@ -1,6 +1,8 @@
 //! One module per command.
 
 mod aes;
+mod ecdsa;
+mod files;
 mod hash;
 mod lab;
 mod rc4;
@@ -19,6 +21,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Hash(args) => hash::run_hash(&args, &par),
         Command::Merkle(cmd) => hash::run_merkle(&cmd, &par),
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
+        Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
     }
 }

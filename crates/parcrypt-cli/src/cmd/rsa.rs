@@ -1,7 +1,6 @@
 //! `parcrypt rsa`: keys, signatures and OAEP encryption, interoperable with
 //! `openssl pkey`, `openssl dgst` and `openssl pkeyutl`.
 
-use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
@@ -9,12 +8,9 @@ use parcrypt::par::Parallelism;
 use parcrypt::rsa::{self, Hash, PrivateKey, PublicKey, Scheme};
 use zeroize::Zeroizing;
 
+use super::files::{hash_input, read_all, read_small, write_output};
 use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigHash, SigOptions, SigScheme};
 use crate::error::Hint;
-use crate::io::{Input, Output};
-
-/// Key and signature files are small; anything bigger is not one.
-const MAX_KEY_FILE: u64 = 1 << 20;
 
 pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
     match cmd {
@@ -183,56 +179,4 @@ fn load_public(path: &Path) -> Result<PublicKey> {
     PublicKey::from_bytes(&bytes)
         .map_err(key_error)
         .with_context(|| format!("cannot use {} as a public key", path.display()))
-}
-
-/// Reads a key or signature file (or stdin for `None`), refusing anything over 1 MiB.
-fn read_small(path: Option<&Path>, what: &str) -> Result<Zeroizing<Vec<u8>>> {
-    let reader: Box<dyn Read> = match path {
-        Some(p) if p != Path::new("-") => Box::new(
-            std::fs::File::open(p)
-                .with_context(|| format!("cannot open {what} file {}", p.display()))
-                .hint(format!("check the {what} path"))?,
-        ),
-        _ => Box::new(std::io::stdin()),
-    };
-    let mut bytes = Zeroizing::new(Vec::new());
-    reader
-        .take(MAX_KEY_FILE + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read the {what}"))?;
-    if bytes.len() as u64 > MAX_KEY_FILE {
-        return Err(anyhow!("the {what} file is over 1 MiB, so it is not one"))
-            .hint(format!("check the {what} path"));
-    }
-    Ok(bytes)
-}
-
-fn read_all(path: Option<&Path>) -> Result<Vec<u8>> {
-    let mut input = Input::open(path)?;
-    let mut bytes = Vec::new();
-    input.read_to_end(&mut bytes).context("cannot read the input")?;
-    Ok(bytes)
-}
-
-/// The digest of the input, read in pieces (messages may be large).
-fn hash_input(path: Option<&Path>, hash: Hash) -> Result<Vec<u8>> {
-    let mut input = Input::open(path)?;
-    let mut hasher = hash.hasher();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = match input.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e).context("cannot read the message"),
-        };
-        hasher.update(&buf[..n]);
-    }
-    Ok(hasher.finish())
-}
-
-fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
-    let mut out = Output::create(path)?;
-    out.write_all(bytes).context("cannot write the output")?;
-    out.commit()
 }

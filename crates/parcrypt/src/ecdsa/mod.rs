@@ -48,7 +48,7 @@ use zeroize::Zeroizing;
 
 use crate::ffi::bn::{Bn, Ctx, ParseError};
 use crate::ffi::ec::{self, EcKey, Sig};
-use crate::par::{Grain, Parallelism, Strategy};
+use crate::par::{Grain, Parallelism};
 use crate::pem::{self, PemError};
 
 /// What can go wrong with ECDSA keys and signatures.
@@ -478,6 +478,17 @@ pub struct BatchItem<'a> {
     pub signature: &'a Signature,
 }
 
+/// One pre-hashed signature of a batch (for messages hashed as they were read).
+#[derive(Clone, Copy, Debug)]
+pub struct DigestItem<'a> {
+    /// The public key.
+    pub key: &'a VerifyingKey,
+    /// The message's SHA-256 digest.
+    pub digest: &'a [u8],
+    /// The signature.
+    pub signature: &'a Signature,
+}
+
 /// Verifies many signatures across the threads of `par`, each with the joint
 /// method; one result per item, in order (a failure never hides which).
 ///
@@ -486,28 +497,27 @@ pub struct BatchItem<'a> {
 /// over the threads (each verification is ~56 µs, far above the cost of
 /// handing it to another thread).
 pub fn verify_batch_vartime(items: &[BatchItem<'_>], par: &Parallelism) -> Vec<bool> {
-    let grain = if par.strategy == Strategy::Sequential {
-        PRODUCTS
-    } else {
-        BATCH
-    };
-    par.map(items, &grain, |_, _, part| {
-        part.iter()
-            .map(|item| {
-                item.key
-                    .verify_digest_vartime(
-                        &crate::rsa::Hash::Sha256.digest(item.message),
-                        item.signature,
-                        VerifyStrategy::Joint,
-                        &Parallelism::sequential(),
-                    )
-                    .is_ok()
-            })
-            .collect::<Vec<bool>>()
+    batch(items, par, |item| {
+        let digest = crate::rsa::Hash::Sha256.digest(item.message);
+        verify_one(item.key, &digest, item.signature)
     })
-    .into_iter()
-    .flatten()
-    .collect()
+}
+
+/// [`verify_batch_vartime`] for digests computed by the caller.
+pub fn verify_batch_digests_vartime(items: &[DigestItem<'_>], par: &Parallelism) -> Vec<bool> {
+    batch(items, par, |item| verify_one(item.key, item.digest, item.signature))
+}
+
+fn verify_one(key: &VerifyingKey, digest: &[u8], sig: &Signature) -> bool {
+    key.verify_digest_vartime(digest, sig, VerifyStrategy::Joint, &Parallelism::sequential())
+        .is_ok()
+}
+
+fn batch<T: Sync>(items: &[T], par: &Parallelism, verify: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
+    par.map(items, &BATCH, |_, _, part| part.iter().map(&verify).collect::<Vec<bool>>())
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]
@@ -515,6 +525,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::par::Strategy;
 
     #[test]
     fn keys_and_signatures_are_send_and_sync() {

@@ -365,7 +365,9 @@ mod tests {
         let mut c = key.rsa().components();
         // A wrong dP stands for a fault in the p half (a glitch, a flipped bit).
         c.dp = Some(bn::add_consttime(c.dp.as_ref().unwrap(), &Bn::from_u64(2)).unwrap());
-        let x: Vec<u8> = (0..key.size()).map(|j| if j == 0 { 0 } else { j as u8 }).collect();
+        let x: Vec<u8> = (0..key.size())
+            .map(|j| if j == 0 { 0 } else { j as u8 })
+            .collect();
         for mode in [CrtMode::Threads, CrtMode::Dual] {
             let mut crt = Crt::new(&c).unwrap();
             crt.set_mode(mode);

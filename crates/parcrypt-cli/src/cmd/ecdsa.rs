@@ -1,0 +1,220 @@
+//! `parcrypt ecdsa`: P-256 keys and SHA-256 signatures, interoperable with
+//! `openssl pkey` and `openssl dgst -sha256 -sign/-verify`; `verify-batch`
+//! checks a list of signatures on all cores.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy, VerifyingKey};
+use parcrypt::par::Parallelism;
+use parcrypt::rsa::Hash;
+use zeroize::Zeroizing;
+
+use super::files::{hash_input, hash_reader, read_small, write_output};
+use crate::cli::{EcPrivateFormat, EcdsaCommand, SigFormat, VerifyMethod};
+use crate::error::Hint;
+
+/// List entries verified together: enough to keep every thread busy, few
+/// enough that memory stays bounded whatever the list's length.
+const BATCH_ENTRIES: usize = 4096;
+
+pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
+    match cmd {
+        EcdsaCommand::Keygen { format, der, output } => {
+            let key = SigningKey::generate()?;
+            let encoded: Zeroizing<Vec<u8>> = match (format, der) {
+                (EcPrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
+                (EcPrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
+                (EcPrivateFormat::Sec1, false) => Zeroizing::new(key.to_sec1_pem()?.as_bytes().to_vec()),
+                (EcPrivateFormat::Sec1, true) => key.to_sec1_der()?,
+            };
+            write_output(output.as_deref(), &encoded)
+        }
+        EcdsaCommand::Pubkey { der, io } => {
+            let bytes = read_small(io.input.as_deref(), "key")?;
+            let public = VerifyingKey::from_bytes(&bytes).map_err(key_error)?;
+            let encoded = if *der {
+                public.to_spki_der()?
+            } else {
+                public.to_spki_pem()?.into_bytes()
+            };
+            write_output(io.output.as_deref(), &encoded)
+        }
+        EcdsaCommand::Sign { key, sig_format, io } => {
+            let bytes = read_small(Some(key), "key")?;
+            let key = SigningKey::from_bytes(&bytes)
+                .map_err(key_error)
+                .with_context(|| format!("cannot use {} as a private key", key.display()))?;
+            let digest = hash_input(io.input.as_deref(), Hash::Sha256)?;
+            let sig = key.sign_digest(&digest)?;
+            let encoded = match sig_format {
+                SigFormat::Der => sig.to_der()?,
+                SigFormat::Fixed => sig.to_fixed().ok_or(ecdsa::Error::Backend)?.to_vec(),
+            };
+            write_output(io.output.as_deref(), &encoded)
+        }
+        EcdsaCommand::Verify {
+            public,
+            sig,
+            sig_format,
+            method,
+            input,
+        } => {
+            let key = load_public(public)?;
+            let sig_bytes = read_small(Some(sig), "signature")?;
+            let signature = parse_signature(&sig_bytes, *sig_format).hint(format!(
+                "is {} a {} signature? (--sig-format der|fixed)",
+                sig.display(),
+                format_name(*sig_format)
+            ))?;
+            let digest = hash_input(input.as_deref(), Hash::Sha256)?;
+            let strategy = match method {
+                VerifyMethod::Auto => VerifyStrategy::Auto,
+                VerifyMethod::Joint => VerifyStrategy::Joint,
+                VerifyMethod::Split => VerifyStrategy::Split,
+                VerifyMethod::Separate => VerifyStrategy::SequentialSeparate,
+            };
+            key.verify_digest_vartime(&digest, &signature, strategy, par)
+                .map_err(|e| anyhow!(e))
+                .hint("the message, signature or key differ from what was signed")?;
+            println!("Verified OK");
+            Ok(())
+        }
+        EcdsaCommand::VerifyBatch {
+            public,
+            list,
+            sig_format,
+        } => verify_batch(&load_public(public)?, list, *sig_format, par),
+    }
+}
+
+fn format_name(f: SigFormat) -> &'static str {
+    match f {
+        SigFormat::Der => "DER",
+        SigFormat::Fixed => "64-byte fixed-width",
+    }
+}
+
+fn parse_signature(bytes: &[u8], format: SigFormat) -> Result<Signature, ecdsa::Error> {
+    match format {
+        SigFormat::Der => Signature::from_der(bytes),
+        SigFormat::Fixed => Signature::from_fixed(bytes),
+    }
+}
+
+fn key_error(e: ecdsa::Error) -> anyhow::Error {
+    let hint = match &e {
+        ecdsa::Error::EncryptedKey => "remove the passphrase first: openssl pkey -in KEY.pem -out PLAIN.pem",
+        ecdsa::Error::WrongKeyType(_) => {
+            "this command needs a P-256 key (parcrypt ecdsa keygen, openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256)"
+        }
+        _ => {
+            "expected a PEM or DER P-256 key (PKCS#8, SEC1 or SPKI), as written by `parcrypt ecdsa keygen` or openssl"
+        }
+    };
+    let err: Result<()> = Err(anyhow!(e)).hint(hint);
+    err.expect_err("an error")
+}
+
+fn load_public(path: &Path) -> Result<VerifyingKey> {
+    let bytes = read_small(Some(path), "key")?;
+    VerifyingKey::from_bytes(&bytes)
+        .map_err(key_error)
+        .with_context(|| format!("cannot use {} as a public key", path.display()))
+}
+
+/// One list entry, read and hashed, or why it could not be.
+struct Entry {
+    label: String,
+    item: Result<(Vec<u8>, Signature), String>,
+}
+
+fn read_entry(line_no: usize, line: &str, format: SigFormat) -> Entry {
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    let label = fields.join(" ");
+    let item = match fields[..] {
+        [msg, sig] => (|| {
+            let digest = File::open(msg)
+                .and_then(|f| hash_reader(f, Hash::Sha256))
+                .map_err(|e| format!("cannot read message {msg}: {e}"))?;
+            let mut bytes = Vec::new();
+            File::open(sig)
+                .and_then(|f| f.take(1 << 20).read_to_end(&mut bytes))
+                .map_err(|e| format!("cannot read signature {sig}: {e}"))?;
+            let signature = parse_signature(&bytes, format)
+                .map_err(|_| format!("{sig} is not a {} signature", format_name(format)))?;
+            Ok((digest, signature))
+        })(),
+        _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
+    };
+    Entry { label, item }
+}
+
+/// Reads the list in bounded batches; each batch's signatures are verified
+/// across the threads, results printed in list order.
+fn verify_batch(key: &VerifyingKey, list: &Path, format: SigFormat, par: &Parallelism) -> Result<()> {
+    let reader: Box<dyn BufRead> = if list == Path::new("-") {
+        Box::new(BufReader::new(io::stdin()))
+    } else {
+        Box::new(BufReader::new(
+            File::open(list)
+                .with_context(|| format!("cannot open list {}", list.display()))
+                .hint("--list names a file of `MSGFILE SIGFILE` lines")?,
+        ))
+    };
+    let mut lines = reader.lines().enumerate();
+    let mut out = io::stdout().lock();
+    let (mut total, mut failed) = (0usize, 0usize);
+    loop {
+        let mut entries = Vec::with_capacity(BATCH_ENTRIES);
+        for (i, line) in lines.by_ref() {
+            let line = line.with_context(|| format!("cannot read list {}", list.display()))?;
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            entries.push(read_entry(i + 1, trimmed, format));
+            if entries.len() == BATCH_ENTRIES {
+                break;
+            }
+        }
+        if entries.is_empty() {
+            break;
+        }
+        let items: Vec<DigestItem<'_>> = entries
+            .iter()
+            .filter_map(|e| e.item.as_ref().ok())
+            .map(|(digest, signature)| DigestItem {
+                key,
+                digest,
+                signature,
+            })
+            .collect();
+        let mut results = ecdsa::verify_batch_digests_vartime(&items, par).into_iter();
+        for entry in &entries {
+            let ok = match &entry.item {
+                Ok(_) => results.next().unwrap_or(false),
+                Err(why) => {
+                    eprintln!("parcrypt: {why}");
+                    false
+                }
+            };
+            total += 1;
+            failed += usize::from(!ok);
+            writeln!(out, "{}: {}", entry.label, if ok { "OK" } else { "FAIL" })
+                .context("cannot write to stdout")?;
+        }
+        out.flush().context("cannot write to stdout")?;
+    }
+    if failed > 0 {
+        return Err(anyhow!("{failed} of {total} signatures did not verify"))
+            .hint("the lines marked FAIL name the message and signature files");
+    }
+    if total == 0 {
+        return Err(anyhow!("the list {} has no entries", list.display()))
+            .hint("lines are `MSGFILE SIGFILE`");
+    }
+    Ok(())
+}

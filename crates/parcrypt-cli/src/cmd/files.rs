@@ -1,0 +1,71 @@
+//! Small files for the key commands: keys and signatures read whole (with a
+//! size cap), messages hashed as they stream, outputs written atomically.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use anyhow::{Context, Result, anyhow};
+use parcrypt::rsa::Hash;
+use zeroize::Zeroizing;
+
+use crate::error::Hint;
+use crate::io::{Input, Output};
+
+/// Key and signature files are small; anything bigger is not one.
+const MAX_KEY_FILE: u64 = 1 << 20;
+
+/// Reads a key or signature file (or stdin for `None`), refusing anything over 1 MiB.
+pub fn read_small(path: Option<&Path>, what: &str) -> Result<Zeroizing<Vec<u8>>> {
+    let reader: Box<dyn Read> = match path {
+        Some(p) if p != Path::new("-") => Box::new(
+            std::fs::File::open(p)
+                .with_context(|| format!("cannot open {what} file {}", p.display()))
+                .hint(format!("check the {what} path"))?,
+        ),
+        _ => Box::new(std::io::stdin()),
+    };
+    let mut bytes = Zeroizing::new(Vec::new());
+    reader
+        .take(MAX_KEY_FILE + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read the {what}"))?;
+    if bytes.len() as u64 > MAX_KEY_FILE {
+        return Err(anyhow!("the {what} file is over 1 MiB, so it is not one"))
+            .hint(format!("check the {what} path"));
+    }
+    Ok(bytes)
+}
+
+pub fn read_all(path: Option<&Path>) -> Result<Vec<u8>> {
+    let mut input = Input::open(path)?;
+    let mut bytes = Vec::new();
+    input.read_to_end(&mut bytes).context("cannot read the input")?;
+    Ok(bytes)
+}
+
+/// The digest of the input (`-i`, or stdin), read in pieces (messages may be large).
+pub fn hash_input(path: Option<&Path>, hash: Hash) -> Result<Vec<u8>> {
+    hash_reader(Input::open(path)?, hash).context("cannot read the message")
+}
+
+/// The digest of everything `reader` yields.
+pub fn hash_reader(mut reader: impl Read, hash: Hash) -> std::io::Result<Vec<u8>> {
+    let mut hasher = hash.hasher();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher.finish())
+}
+
+pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
+    let mut out = Output::create(path)?;
+    out.write_all(bytes).context("cannot write the output")?;
+    out.commit()
+}
