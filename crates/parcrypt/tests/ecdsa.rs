@@ -1,0 +1,226 @@
+//! ECDSA P-256 through the public API: key encodings, signature encodings,
+//! batches with invalid signatures in random positions, and bad input.
+
+#![allow(clippy::unwrap_used)]
+
+use parcrypt::ecdsa::{
+    self, BatchItem, DigestItem, Error, Signature, SigningKey, VerifyStrategy, VerifyingKey,
+};
+use parcrypt::par::{Parallelism, Strategy};
+
+fn schedules() -> Vec<Parallelism> {
+    let mut v = vec![Parallelism::sequential()];
+    for strategy in [Strategy::Static, Strategy::WorkStealing] {
+        for threads in [1, 2, 3, 8] {
+            v.push(Parallelism::new(threads, strategy));
+        }
+    }
+    v
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+#[test]
+fn keys_round_trip_through_every_encoding() {
+    let key = SigningKey::generate().unwrap();
+    let public = key.verifying_key();
+    let spki = public.to_spki_der().unwrap();
+    for bytes in [
+        key.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
+        key.to_pkcs8_der().unwrap().to_vec(),
+        key.to_sec1_pem().unwrap().as_bytes().to_vec(),
+        key.to_sec1_der().unwrap().to_vec(),
+    ] {
+        let back = SigningKey::from_bytes(&bytes).unwrap();
+        assert_eq!(back.verifying_key().to_spki_der().unwrap(), spki);
+        assert_eq!(
+            VerifyingKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
+            spki
+        );
+        let sig = back.sign(b"m").unwrap();
+        public.verify_vartime(b"m", &sig).unwrap();
+    }
+    for bytes in [public.to_spki_pem().unwrap().into_bytes(), spki.clone()] {
+        assert_eq!(
+            VerifyingKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
+            spki
+        );
+        assert!(matches!(
+            SigningKey::from_bytes(&bytes),
+            Err(Error::WrongKeyType(_) | Error::MalformedKey(_))
+        ));
+    }
+    let point = public.to_sec1_point().unwrap();
+    assert_eq!((point.len(), point[0]), (65, 4));
+    assert_eq!(
+        VerifyingKey::from_sec1_point(&point)
+            .unwrap()
+            .to_spki_der()
+            .unwrap(),
+        spki
+    );
+    assert!(
+        key.to_pkcs8_pem()
+            .unwrap()
+            .starts_with("-----BEGIN PRIVATE KEY-----\n")
+    );
+    assert!(
+        key.to_sec1_pem()
+            .unwrap()
+            .starts_with("-----BEGIN EC PRIVATE KEY-----\n")
+    );
+}
+
+#[test]
+fn bad_keys_and_points_are_refused() {
+    let key = SigningKey::generate().unwrap();
+    let point = key.verifying_key().to_sec1_point().unwrap();
+    // Off the curve: change y.
+    let mut off = point.clone();
+    off[64] ^= 1;
+    assert!(matches!(
+        VerifyingKey::from_sec1_point(&off),
+        Err(Error::MalformedKey(_))
+    ));
+    assert!(VerifyingKey::from_sec1_point(&point[..64]).is_err());
+    assert!(VerifyingKey::from_sec1_point(&[0]).is_err());
+    let der = key.to_pkcs8_der().unwrap();
+    for bad in [&der[..der.len() - 1], &[][..], b"junk"] {
+        assert!(matches!(SigningKey::from_bytes(bad), Err(Error::MalformedKey(_))));
+    }
+    let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n";
+    assert_eq!(
+        SigningKey::from_bytes(encrypted.as_bytes()).err(),
+        Some(Error::EncryptedKey)
+    );
+    let rsa = parcrypt::rsa::PrivateKey::generate(1024, &Parallelism::default()).unwrap();
+    let rsa_pem = rsa.to_pkcs8_pem().unwrap();
+    assert!(matches!(
+        SigningKey::from_bytes(rsa_pem.as_bytes()),
+        Err(Error::WrongKeyType(_))
+    ));
+    let rsa_pub = rsa.public_key().to_spki_der().unwrap();
+    assert!(matches!(
+        VerifyingKey::from_bytes(&rsa_pub),
+        Err(Error::WrongKeyType(_))
+    ));
+}
+
+#[test]
+fn signature_encodings_round_trip_and_malformed_ones_are_refused() {
+    let key = SigningKey::generate().unwrap();
+    for i in 0..50u8 {
+        let sig = key.sign(&[i]).unwrap();
+        let der = sig.to_der().unwrap();
+        assert_eq!(Signature::from_der(&der).unwrap(), sig);
+        let fixed = sig.to_fixed().unwrap();
+        assert_eq!(Signature::from_fixed(&fixed).unwrap(), sig);
+        // Trailing bytes, truncation, a BER long-form length: not DER.
+        assert_eq!(
+            Signature::from_der(&[&der[..], &[0]].concat()),
+            Err(Error::MalformedSignature)
+        );
+        assert_eq!(
+            Signature::from_der(&der[..der.len() - 1]),
+            Err(Error::MalformedSignature)
+        );
+        let mut ber = vec![0x30, 0x81, der[1]];
+        ber.extend_from_slice(&der[2..]);
+        assert_eq!(Signature::from_der(&ber), Err(Error::MalformedSignature));
+        assert_eq!(
+            Signature::from_fixed(&fixed[..63]),
+            Err(Error::MalformedSignature)
+        );
+    }
+    // r = 0, s = 0 and r, s ≥ n parse (they are integers) but never verify.
+    let public = key.verifying_key();
+    let n = hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
+    let sig = key.sign(b"m").unwrap().to_fixed().unwrap();
+    for (r, s) in [
+        (&[0u8; 32][..], &sig[32..]),
+        (&sig[..32], &[0u8; 32][..]),
+        (&n[..], &sig[32..]),
+        (&sig[..32], &n[..]),
+    ] {
+        let bad = Signature::from_fixed(&[r, s].concat()).unwrap();
+        for strategy in [
+            VerifyStrategy::Joint,
+            VerifyStrategy::Split,
+            VerifyStrategy::SequentialSeparate,
+        ] {
+            assert_eq!(
+                public.verify_with_vartime(b"m", &bad, strategy, &Parallelism::new(2, Strategy::Static)),
+                Err(Error::BadSignature)
+            );
+        }
+    }
+}
+
+#[test]
+fn batches_report_exactly_the_invalid_signatures() {
+    let keys: Vec<SigningKey> = (0..3).map(|_| SigningKey::generate().unwrap()).collect();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for len in [0usize, 1, 2, 7, 64, 300] {
+        let messages: Vec<Vec<u8>> = (0..len).map(|i| format!("message {i}").into_bytes()).collect();
+        let mut expected = Vec::new();
+        let mut sigs = Vec::new();
+        let mut signer = Vec::new();
+        for (i, m) in messages.iter().enumerate() {
+            let k = i % keys.len();
+            let sig = keys[k].sign(m).unwrap();
+            let bad = rng.next() % 5 == 0;
+            sigs.push(if bad {
+                // Signed by another key, or over another message.
+                if rng.next() % 2 == 0 {
+                    keys[(k + 1) % 3].sign(m).unwrap()
+                } else {
+                    keys[k].sign(b"x").unwrap()
+                }
+            } else {
+                sig
+            });
+            signer.push(k);
+            expected.push(!bad);
+        }
+        let items: Vec<BatchItem<'_>> = (0..len)
+            .map(|i| BatchItem {
+                key: keys[signer[i]].verifying_key(),
+                message: &messages[i],
+                signature: &sigs[i],
+            })
+            .collect();
+        let digests: Vec<Vec<u8>> = messages
+            .iter()
+            .map(|m| parcrypt::rsa::Hash::Sha256.digest(m))
+            .collect();
+        let digest_items: Vec<DigestItem<'_>> = (0..len)
+            .map(|i| DigestItem {
+                key: keys[signer[i]].verifying_key(),
+                digest: &digests[i],
+                signature: &sigs[i],
+            })
+            .collect();
+        for par in schedules() {
+            assert_eq!(
+                ecdsa::verify_batch_vartime(&items, &par),
+                expected,
+                "{len} items, {par:?}"
+            );
+            assert_eq!(
+                ecdsa::verify_batch_digests_vartime(&digest_items, &par),
+                expected,
+                "{len}, {par:?}"
+            );
+        }
+    }
+}
