@@ -1,0 +1,99 @@
+//! Medians of ECDSA P-256 verification per strategy and batch throughput,
+//! for the README and the issue notes (the lab and criterion do the careful
+//! version). Run next to `openssl speed -seconds 3 ecdsap256`:
+//!
+//! ```text
+//! cargo run --release -p parcrypt --example ecdsa_timing
+//! ```
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use parcrypt::ecdsa::{self, BatchItem, SigningKey, VerifyStrategy};
+use parcrypt::par::{Parallelism, Strategy};
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn us(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+fn main() {
+    let key = SigningKey::generate().unwrap();
+    let public = key.verifying_key();
+    let digest = parcrypt::rsa::Hash::Sha256.digest(b"message");
+    let sig = key.sign_digest(&digest).unwrap();
+    let cases = [
+        ("joint", VerifyStrategy::Joint, Parallelism::sequential()),
+        (
+            "sequential-separate",
+            VerifyStrategy::SequentialSeparate,
+            Parallelism::sequential(),
+        ),
+        (
+            "split static x2",
+            VerifyStrategy::Split,
+            Parallelism::new(2, Strategy::Static),
+        ),
+        (
+            "split steal x2",
+            VerifyStrategy::Split,
+            Parallelism::new(2, Strategy::WorkStealing),
+        ),
+        ("auto", VerifyStrategy::Auto, Parallelism::default()),
+    ];
+    for (name, strategy, par) in &cases {
+        for _ in 0..200 {
+            public
+                .verify_digest_vartime(&digest, &sig, *strategy, par)
+                .unwrap();
+        }
+        let samples: Vec<Duration> = (0..2000)
+            .map(|_| {
+                let t = Instant::now();
+                public
+                    .verify_digest_vartime(&digest, &sig, *strategy, par)
+                    .unwrap();
+                t.elapsed()
+            })
+            .collect();
+        println!("verify {name:<22} median {:.1} µs", us(median(samples)));
+    }
+    let messages: Vec<Vec<u8>> = (0..1024).map(|i| format!("message {i}").into_bytes()).collect();
+    let sigs: Vec<_> = messages.iter().map(|m| key.sign(m).unwrap()).collect();
+    for n in [1usize, 2, 8, 64, 1024] {
+        let items: Vec<BatchItem<'_>> = (0..n)
+            .map(|i| BatchItem {
+                key: public,
+                message: &messages[i],
+                signature: &sigs[i],
+            })
+            .collect();
+        let mut line = format!("batch {n:>5}:");
+        for par in [
+            Parallelism::sequential(),
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(2, Strategy::WorkStealing),
+        ] {
+            let reps = (4096 / n).max(3);
+            let samples: Vec<Duration> = (0..reps.min(400))
+                .map(|_| {
+                    let t = Instant::now();
+                    assert!(ecdsa::verify_batch_vartime(&items, &par).iter().all(|&b| b));
+                    t.elapsed()
+                })
+                .collect();
+            let per = median(samples);
+            line += &format!(
+                "  {} x{}: {:.0} verifies/s",
+                par.strategy.name(),
+                par.threads,
+                n as f64 / per.as_secs_f64()
+            );
+        }
+        println!("{line}");
+    }
+}
