@@ -22,6 +22,12 @@ impl Summary {
                 continue;
             };
             let parallel = self.rows.iter().any(|r| r.workload == *w && r.threads > 1);
+            // An operation (key generation, a signature) has one nominal size
+            // and no throughput.
+            let operation = !self
+                .rows
+                .iter()
+                .any(|r| r.workload == *w && r.throughput_bps.is_finite());
             let mut threads: Vec<usize> = self
                 .rows
                 .iter()
@@ -73,7 +79,11 @@ impl Summary {
                 out.push((
                     format!("{w}-speedup"),
                     Chart {
-                        title: format!("{w}: speed-up at {}", human_size(largest)),
+                        title: if operation {
+                            format!("{w}: speed-up")
+                        } else {
+                            format!("{w}: speed-up at {}", human_size(largest))
+                        },
                         x_label: "threads".into(),
                         y_label: "speed-up vs seq".into(),
                         x_log: false,
@@ -94,7 +104,11 @@ impl Summary {
                             .collect();
                         rows.sort_by_key(|r| r.threads);
                         Series {
-                            name: human_size(size),
+                            name: if operation {
+                                "median".to_owned()
+                            } else {
+                                human_size(size)
+                            },
                             points: rows.iter().map(|r| (r.threads as f64, r.stats.median)).collect(),
                             ci: None,
                             reference: false,
@@ -113,7 +127,12 @@ impl Summary {
                     },
                 ));
             }
-            // Throughput vs size: seq and each strategy at its best thread count; peers as points.
+            // Throughput vs size: seq and each strategy at its best thread
+            // count; peers as points. Not for operations (no throughput; one
+            // nominal size).
+            if operation {
+                continue;
+            }
             let mut series = Vec::new();
             for imp in ["seq", "static", "steal"] {
                 let mut sizes: Vec<usize> = self.rows_of(w, imp).map(|r| r.size_bytes).collect();
@@ -166,12 +185,36 @@ impl Summary {
         out
     }
 
-    /// Ours vs OpenSSL: for each workload with a peer, the peers' throughput
-    /// next to parcrypt's sequential and best throughput at the largest size.
+    /// Ours vs OpenSSL: for each byte workload with a peer, the peers'
+    /// throughput next to parcrypt's sequential and best throughput at the
+    /// largest size.
     pub fn peer_bars(&self) -> Option<Bars> {
+        self.bars(false, "parcrypt vs OpenSSL (same run)", "GB/s")
+    }
+
+    /// As [`Summary::peer_bars`], for operations (RSA signatures): operations
+    /// per second.
+    pub fn peer_op_bars(&self) -> Option<Bars> {
+        self.bars(
+            true,
+            "parcrypt vs OpenSSL, private-key operations (same run)",
+            "operations / second",
+        )
+    }
+
+    /// [`Summary::peer_bars`] (GB/s) or, with `ops`, [`Summary::peer_op_bars`]
+    /// (op/s); `None` without a peer of that kind.
+    fn bars(&self, ops: bool, title: &str, y_label: &str) -> Option<Bars> {
+        let value = |r: &Row| {
+            if ops { r.ops_per_s } else { r.throughput_bps / 1e9 }
+        };
         let mut groups = Vec::new();
         for w in &self.config.workloads {
-            let peers: Vec<&Row> = self.rows.iter().filter(|r| r.workload == *w && r.peer).collect();
+            let peers: Vec<&Row> = self
+                .rows
+                .iter()
+                .filter(|r| r.workload == *w && r.peer && r.throughput_bps.is_finite() != ops)
+                .collect();
             if peers.is_empty() {
                 continue;
             }
@@ -183,20 +226,20 @@ impl Summary {
                     .iter()
                     .filter(|r| r.workload == *w && !r.peer && r.size_bytes == largest)
                     .filter(|r| imp.is_none_or(|i| r.implementation == i))
-                    .map(|r| r.throughput_bps / 1e9)
+                    .map(value)
                     .fold(f64::NAN, f64::max)
             };
             let mut bars: Vec<(String, f64)> = peers
                 .iter()
-                .map(|r| (r.implementation.to_owned(), r.throughput_bps / 1e9))
+                .map(|r| (r.implementation.to_owned(), value(r)))
                 .collect();
             bars.push(("parcrypt seq".into(), ours(Some("seq"))));
             bars.push(("parcrypt best".into(), ours(None)));
             groups.push(((*w).to_owned(), bars));
         }
         (!groups.is_empty()).then(|| Bars {
-            title: "parcrypt vs OpenSSL (same run)".into(),
-            y_label: "GB/s".into(),
+            title: title.into(),
+            y_label: y_label.into(),
             groups,
         })
     }
@@ -211,12 +254,15 @@ impl Summary {
         let mut written = Vec::new();
         let mut figures = String::new();
         let raster = crate::png::Rasterizer::new();
-        let bars = self.peer_bars().map(|b| ("peers".to_owned(), b.to_svg()));
+        let bars = [
+            self.peer_bars().map(|b| ("peers".to_owned(), b.to_svg())),
+            self.peer_op_bars().map(|b| ("peers-ops".to_owned(), b.to_svg())),
+        ];
         for (name, svg) in self
             .charts()
             .into_iter()
             .map(|(n, c)| (n, c.to_svg()))
-            .chain(bars)
+            .chain(bars.into_iter().flatten())
         {
             let path = plots.join(format!("{name}.svg"));
             crate::output::write_file(&path, svg.as_bytes())?;

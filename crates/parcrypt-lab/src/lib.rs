@@ -36,7 +36,7 @@ use serde::Serialize;
 pub use machine::Machine;
 pub use output::Summary;
 use stats::Stats;
-use workloads::Workload;
+use workloads::{Unit, Workload};
 
 /// What to measure and where to write it.
 #[derive(Debug, Clone)]
@@ -51,7 +51,9 @@ pub struct LabConfig {
     pub only: Option<String>,
     /// Thread counts to sweep [default: [`default_threads`]].
     pub threads_list: Option<Vec<usize>>,
-    /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB].
+    /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB]; for
+    /// byte workloads only (an operation such as key generation keeps its
+    /// own nominal size).
     pub sizes: Option<Vec<usize>>,
     /// A fixed number of timed samples per cell after warm-up. Without it
     /// the count adapts: at least 10 (quick: 5), then more until the 95% CI
@@ -167,7 +169,8 @@ pub struct Row {
     pub batch: u64,
     /// Seconds per operation.
     pub stats: Stats,
-    /// Bytes per second at the median.
+    /// Bytes per second at the median; NaN where it does not apply (a
+    /// [`Unit::Operation`] workload: see `ops_per_s`).
     pub throughput_bps: f64,
     /// Median of `seq` at this size over this cell's median.
     pub speedup: f64,
@@ -233,12 +236,26 @@ impl LabConfig {
     }
 
     /// The sizes to measure `w` at: the configuration's, else the
-    /// workload's own grid, else the default grid.
+    /// workload's own grid, else the default grid. An operation's size is
+    /// nominal: it always has its own grid.
     fn sizes_for(&self, w: &Workload) -> Vec<usize> {
         match (&self.sizes, w.sizes) {
-            (Some(s), _) => s.clone(),
-            (None, Some(grid)) => grid(self.quick),
-            (None, None) => DEFAULT_SIZES.to_vec(),
+            (Some(s), _) if w.unit == Unit::Bytes => s.clone(),
+            (_, Some(grid)) => grid(self.quick),
+            (_, None) => DEFAULT_SIZES.to_vec(),
+        }
+    }
+
+    /// Sampling for `w` at `size`: the run's, or the workload's fixed count
+    /// where it has one and `--repeats` is not given.
+    fn timing_for(&self, timing: Timing, w: &Workload, size: usize) -> Timing {
+        match (self.repeats, (w.samples)(self.quick, size)) {
+            (None, Some(n)) => Timing {
+                repeats: n.max(1),
+                max_repeats: n.max(1),
+                ..timing
+            },
+            _ => timing,
         }
     }
 
@@ -329,6 +346,7 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     let mut peer_status = Vec::new();
     for w in &workloads {
         for size in config.sizes_for(w) {
+            let timing = config.timing_for(timing, w, size);
             let mut op = (w.setup)(size);
             let mut seq_samples: Option<Vec<f64>> = None;
             for imp in impls_for(w) {
@@ -364,7 +382,10 @@ fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], 
         size_bytes: size,
         batch,
         stats,
-        throughput_bps: size as f64 / stats.median,
+        throughput_bps: match w.unit {
+            Unit::Bytes => size as f64 / stats.median,
+            Unit::Operation => f64::NAN,
+        },
         speedup,
         efficiency: speedup / imp.threads as f64,
         speedup_ci95: stats::speedup_ci95(seq, samples),
@@ -384,7 +405,9 @@ fn measure_peers(
     timing: &Timing,
     rows: &[Row],
 ) -> (Vec<Row>, Vec<peers::PeerStatus>) {
-    let largest = config.sizes_for(w).into_iter().max().unwrap_or(0);
+    let Some(largest) = config.sizes_for(w).into_iter().max() else {
+        return (Vec::new(), Vec::new()); // not measured in this mode
+    };
     let (seconds, repeats) = if config.quick {
         (1, 3)
     } else {

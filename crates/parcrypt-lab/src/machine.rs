@@ -39,7 +39,7 @@ pub struct Machine {
     pub load_before: Option<f64>,
 }
 
-const FLAGS: [&str; 9] = [
+const FLAGS: [&str; 10] = [
     "aes",
     "vaes",
     "pclmulqdq",
@@ -48,6 +48,7 @@ const FLAGS: [&str; 9] = [
     "avx2",
     "avx512f",
     "avx512vl",
+    "avx512ifma",
     "hypervisor",
 ];
 

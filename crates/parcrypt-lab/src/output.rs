@@ -11,7 +11,7 @@ use crate::workloads::Workload;
 use crate::{LabConfig, LabError, Machine, Row};
 
 /// The CSV columns, in order (the first twelve are the contract).
-pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s";
+pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s,p90_s";
 
 /// Everything a run produced.
 #[derive(Debug, Clone, Serialize)]
@@ -130,7 +130,7 @@ impl Summary {
         for r in &self.rows {
             let s = &r.stats;
             out.push_str(&format!(
-                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{:.6e},{},{},{:e},{},{},{},{},{},{},{},{:.6e}\n",
+                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{},{},{},{},{},{},{},{:.6e},{:e}\n",
                 r.workload,
                 r.implementation,
                 r.threads,
@@ -141,7 +141,7 @@ impl Summary {
                 s.stddev,
                 s.ci95_low,
                 s.ci95_high,
-                r.throughput_bps,
+                Sci(r.throughput_bps),
                 Num(r.speedup),
                 Num(r.efficiency),
                 s.min,
@@ -152,7 +152,8 @@ impl Summary {
                 r.outliers,
                 r.peer,
                 r.items,
-                r.ops_per_s
+                r.ops_per_s,
+                s.p90
             ));
         }
         out
@@ -169,6 +170,42 @@ impl fmt::Display for Num {
         } else {
             Ok(())
         }
+    }
+}
+
+/// As [`Num`], in scientific notation (a throughput).
+struct Sci(f64);
+
+impl fmt::Display for Sci {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_finite() {
+            write!(f, "{:.6e}", self.0)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A row's rate in its own unit: GB/s or MB/s for bytes, op/s for an
+/// operation (whose throughput in bytes does not apply).
+pub(crate) fn rate(r: &Row) -> String {
+    let gbps = r.throughput_bps / 1e9;
+    if !gbps.is_finite() {
+        format!("{:.1} op/s", r.ops_per_s)
+    } else if gbps >= 0.1 {
+        format!("{gbps:.2} GB/s")
+    } else {
+        format!("{:.1} MB/s", r.throughput_bps / 1e6)
+    }
+}
+
+/// How many times faster `a` is than `b`: the ratio of throughputs, or of
+/// times for operations (which the caller compares at the same size).
+pub(crate) fn times_faster(a: &Row, b: &Row) -> f64 {
+    if a.throughput_bps.is_finite() && b.throughput_bps.is_finite() {
+        a.throughput_bps / b.throughput_bps
+    } else {
+        b.stats.median / a.stats.median
     }
 }
 
@@ -201,7 +238,7 @@ impl fmt::Display for Summary {
         writeln!(
             f,
             "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8}",
-            "workload", "size", "seq GB/s", "best parallel", "GB/s", "speedup"
+            "workload", "size", "seq", "best parallel", "rate", "speedup"
         )?;
         for w in &self.config.workloads {
             let Some(size) = self
@@ -222,22 +259,22 @@ impl fmt::Display for Summary {
                 .filter(|r| r.implementation != "seq" && !r.peer)
                 .max_by(|a, b| a.speedup.total_cmp(&b.speedup));
             let Some(seq) = seq else { continue };
-            let (who, gbps, speedup) = match best {
+            let (who, best_rate, speedup) = match best {
                 Some(b) => (
                     format!("{} × {}", b.implementation, b.threads),
-                    format!("{:.2}", b.throughput_bps / 1e9),
+                    rate(b),
                     format!("{:.2}×", b.speedup),
                 ),
                 None => ("(sequential only)".to_owned(), "—".to_owned(), "—".to_owned()),
             };
             writeln!(
                 f,
-                "{:<18} {:>10} {:>12.2} {:>17} {:>12} {:>8}",
+                "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8}",
                 w,
                 human_size(size),
-                seq.throughput_bps / 1e9,
+                rate(seq),
                 who,
-                gbps,
+                best_rate,
                 speedup
             )?;
         }
@@ -266,7 +303,7 @@ impl fmt::Display for Summary {
             writeln!(
                 f,
                 "{:<18} {:>14} {:>12} {:>14}",
-                "workload", "peer", "GB/s", "parcrypt seq"
+                "workload", "peer", "rate", "parcrypt seq"
             )?;
         }
         for p in &self.peers {
@@ -276,21 +313,34 @@ impl fmt::Display for Summary {
                 .find(|r| r.peer && r.workload == p.workload && r.implementation == p.peer);
             match row {
                 Some(r) if p.available => {
-                    let ours = self
-                        .rows
-                        .iter()
-                        .filter(|s| {
-                            s.workload == p.workload && s.implementation == "seq" && s.size_bytes >= 16384
-                        })
-                        .map(|s| s.throughput_bps)
-                        .fold(f64::NAN, f64::max);
+                    let ratio = if r.throughput_bps.is_finite() {
+                        let ours = self
+                            .rows
+                            .iter()
+                            .filter(|s| {
+                                s.workload == p.workload && s.implementation == "seq" && s.size_bytes >= 16384
+                            })
+                            .map(|s| s.throughput_bps)
+                            .fold(f64::NAN, f64::max);
+                        ours / r.throughput_bps
+                    } else {
+                        // An operation: parcrypt's seq at the peer's (nominal) size.
+                        self.rows
+                            .iter()
+                            .find(|s| {
+                                s.workload == p.workload
+                                    && s.implementation == "seq"
+                                    && s.size_bytes == r.size_bytes
+                            })
+                            .map_or(f64::NAN, |seq| times_faster(seq, r))
+                    };
                     writeln!(
                         f,
-                        "{:<18} {:>14} {:>12.2} {:>13.2}×",
+                        "{:<18} {:>14} {:>12} {:>13.2}×",
                         p.workload,
                         p.peer,
-                        r.throughput_bps / 1e9,
-                        ours / r.throughput_bps
+                        rate(r),
+                        ratio
                     )?;
                 }
                 _ => writeln!(f, "{:<18} {:>14} absent: {}", p.workload, p.peer, p.detail)?,

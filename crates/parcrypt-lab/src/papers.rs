@@ -61,3 +61,82 @@ pub const PARALCRYPTO: [(&str, &str, f64, f64, f64, f64); 5] = [
         0.00055,
     ),
 ];
+
+/// JCE paper (Ivkovic and Zefferer, WEBIST 2011), its three measurement
+/// environments (2 cores each, Sun JRE 7).
+pub const JCE_ENVIRONMENTS: [(&str, &str); 3] = [
+    ("ME 1", "Core 2 Duo P8600, 2.4 GHz, 32-bit JRE"),
+    ("ME 2", "Pentium D 930, 3 GHz, 32-bit JRE"),
+    ("ME 3", "Pentium D 930, 3 GHz, 64-bit JRE"),
+];
+
+/// One of the JCE paper's speed-up tables.
+#[derive(Debug, Clone, Copy)]
+pub struct JceTable {
+    /// `Table 3`, …
+    pub table: &'static str,
+    /// What was parallelized.
+    pub operation: &'static str,
+    /// Our workloads doing the same.
+    pub ours: &'static [&'static str],
+    /// Speed-up over the sequential IAIK JCE per environment ME 1–3, as
+    /// (JCE P I: Executors, JCE P II: ForkJoin).
+    pub speedups: [(f64, f64); 3],
+}
+
+/// JCE paper, Tables 3, 4 and 5: speed-ups with two tasks. Table 3 is
+/// RSA-1024 key generation (p ∥ q, dP ∥ dQ); Table 4 the RSA-CRT private
+/// operation (m^dP mod p ∥ m^dQ mod q; the key size is not stated); Table 5
+/// ECDSA verification (u1·G ∥ u2·Q).
+pub const JCE: [JceTable; 3] = [
+    JceTable {
+        table: "Table 3",
+        operation: "RSA-1024 key-pair generation",
+        ours: &["rsa-keygen-1024", "rsa-keygen-2048", "rsa-keygen-4096"],
+        speedups: [(1.39, 1.35), (1.41, 1.38), (1.40, 1.37)],
+    },
+    JceTable {
+        table: "Table 4",
+        operation: "RSA private operation with CRT",
+        ours: &[
+            "rsa-sign-2048",
+            "rsa-sign-2048-threads",
+            "rsa-sign-4096",
+            "rsa-sign-4096-threads",
+        ],
+        speedups: [(1.65, 1.65), (1.74, 1.74), (1.49, 1.62)],
+    },
+    JceTable {
+        table: "Table 5",
+        operation: "ECDSA signature verification",
+        ours: &[],
+        speedups: [(1.67, 1.67), (1.73, 1.72), (1.76, 1.78)],
+    },
+];
+
+/// The RSA research application (Sinyagina, Kalpachka, Todorov, Kalpachki,
+/// TEM Journal 9(4), 2020): its message sizes in characters (one byte each
+/// here), encrypted and decrypted in chunks on 1–8 threads with 1024-bit
+/// keys, 4 cores with Hyper-Threading, mean of 100 runs.
+pub const RSA_APP_SIZES: [usize; 7] = [10, 100, 1_000, 10_000, 50_000, 100_000, 1_000_000];
+
+/// What the research application reports in words (section 7; its times are
+/// only in figures), quoted.
+pub const RSA_APP_QUOTES: [&str; 2] = [
+    "Most of the tests show almost 50 % time reduction when using two threads instead of one. \
+     Comparing 1 thread with 3 threads gives almost 60 % time reduction and 4 threads – 65 %. \
+     Intel’s Hyperthread technology saves additional 5 % time when used on big input data (when using 5-8 threads).",
+    "In terms of input data size, it is confirmed that multithread has negative impact on data smaller than \
+     100 characters during decryption and 1 000 characters during encryption.",
+];
+
+/// [`RSA_APP_QUOTES`]' reductions as (threads, fraction of the 1-thread time
+/// saved).
+pub const RSA_APP_REDUCTION: [(usize, f64); 3] = [(2, 0.50), (3, 0.60), (4, 0.65)];
+
+/// [`RSA_APP_QUOTES`]' sizes below which threads hurt, as (operation, our
+/// workload, characters).
+pub const RSA_APP_SLOWER_BELOW: [(&str, &str, usize); 2] = [
+    ("decryption", "rsa-bulk-dec", 100),
+    ("encryption", "rsa-bulk-enc", 1_000),
+];

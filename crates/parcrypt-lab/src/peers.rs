@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::Row;
 use crate::stats::{self, Stats};
-use crate::workloads::{Workload, input};
+use crate::workloads::{Unit, Workload, input};
 
 /// Whether a peer ran, and if not, why.
 #[derive(Debug, Clone, Serialize)]
@@ -31,7 +31,8 @@ const ENC_MAX: usize = 64 << 20;
 
 /// Measures the OpenSSL peers of `w`. `seconds` is `openssl speed`'s time per
 /// cipher; `repeats` the number of `openssl enc` runs; `size` the largest size
-/// measured for `w` (the file `enc` encrypts is that, capped at 64 MiB).
+/// measured for `w` (the file `enc` encrypts is that, capped at 64 MiB; an
+/// operation's peer row takes that size, so that it lines up with `seq`).
 pub fn measure(
     w: &Workload,
     seconds: u32,
@@ -49,13 +50,23 @@ pub fn measure(
     let secs = seconds.to_string();
     args.push(&secs);
     let bytes = SPEED_BLOCK.to_string();
-    args.extend(["-bytes", &bytes]);
+    if w.unit == Unit::Bytes {
+        args.extend(["-bytes", &bytes]);
+    }
     args.extend(peer.speed);
     let command = format!("openssl {}", args.join(" "));
-    match run(&args).and_then(|out| parse_speed(&out).ok_or_else(|| "no +F: line in the output".to_owned())) {
-        Ok(bytes_per_s) => {
-            let seconds_per_op = SPEED_BLOCK as f64 / bytes_per_s;
-            rows.push(peer_row(w.name, "openssl-speed", SPEED_BLOCK, &[seconds_per_op]));
+    // (size, seconds per operation)
+    let timed = run(&args).and_then(|out| match w.unit {
+        Unit::Bytes => parse_speed(&out)
+            .map(|bytes_per_s| (SPEED_BLOCK, SPEED_BLOCK as f64 / bytes_per_s))
+            .ok_or_else(|| "no +F: line in the output".to_owned()),
+        Unit::Operation => parse_speed_sign(&out)
+            .map(|signs_per_s| (size, 1.0 / signs_per_s))
+            .ok_or_else(|| "no +F2: line in the output".to_owned()),
+    });
+    match timed {
+        Ok((size, seconds_per_op)) => {
+            rows.push(peer_row(w, "openssl-speed", size, &[seconds_per_op]));
             status.push(PeerStatus {
                 peer: "openssl-speed",
                 workload: w.name,
@@ -128,7 +139,7 @@ fn time_file_command(
     let _ = std::fs::remove_file(&file);
     match timed {
         Ok(samples) => (
-            Some(peer_row(w.name, peer, size, &samples)),
+            Some(peer_row(w, peer, size, &samples)),
             PeerStatus {
                 peer,
                 workload: w.name,
@@ -150,16 +161,19 @@ fn time_file_command(
 
 /// A peer's row: one thread, its own samples; speed-up and Karp–Flatt do not
 /// apply (speed-up is filled in against parcrypt's `seq` later where sizes match).
-fn peer_row(workload: &'static str, name: &'static str, size: usize, samples: &[f64]) -> Row {
+fn peer_row(w: &Workload, name: &'static str, size: usize, samples: &[f64]) -> Row {
     let stats = Stats::of(samples);
     Row {
-        workload,
+        workload: w.name,
         implementation: name,
         threads: 1,
         size_bytes: size,
         batch: 1,
         stats,
-        throughput_bps: size as f64 / stats.median,
+        throughput_bps: match w.unit {
+            Unit::Bytes => size as f64 / stats.median,
+            Unit::Operation => f64::NAN,
+        },
         speedup: f64::NAN,
         efficiency: f64::NAN,
         speedup_ci95: (f64::NAN, f64::NAN),
@@ -199,9 +213,22 @@ pub fn parse_speed(out: &str) -> Option<f64> {
         .filter(|r: &f64| *r > 0.0)
 }
 
+/// The private-key operations (signatures) per second of the last key in
+/// `openssl speed -mr` output for RSA, DSA or ECDSA
+/// (`+F2:<n>:<bits>:<sign/s>:<verify/s>…`; OpenSSL 3.2 appends encrypt and
+/// decrypt rates, and ECDSA prints `+F4:`; 1.0.2 printed seconds, not rates).
+pub fn parse_speed_sign(out: &str) -> Option<f64> {
+    out.lines()
+        .rev()
+        .find_map(|l| ["+F2:", "+F3:", "+F4:"].iter().find_map(|p| l.strip_prefix(p)))
+        .and_then(|l| l.split(':').nth(2))
+        .and_then(|rate| rate.trim().parse().ok())
+        .filter(|r: &f64| *r > 0.0)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::parse_speed;
+    use super::{parse_speed, parse_speed_sign};
 
     #[test]
     fn parses_machine_readable_speed_output() {
@@ -209,5 +236,19 @@ mod tests {
         assert_eq!(parse_speed(out), Some(8_186_658_816.0));
         assert_eq!(parse_speed("+H:16384\n"), None);
         assert_eq!(parse_speed("+F:25:RC4:0.00"), None);
+    }
+
+    #[test]
+    fn parses_machine_readable_rsa_sign_rates() {
+        // OpenSSL 3.0: sign/s then verify/s.
+        let out = "+DTP:2048:private:rsa:1\n+R1:2616:2048:1.00\n+DTP:2048:public:rsa:1\n+R2:42553:2048:1.00\n+F2:2:2048:2616.000000:42553.000000\n";
+        assert_eq!(parse_speed_sign(out), Some(2616.0));
+        // Later versions add encrypt/decrypt (or encaps/decaps) rates after these.
+        assert_eq!(
+            parse_speed_sign("+F2:4:4096:167.3:11175.0:10900.0:160.1\n"),
+            Some(167.3)
+        );
+        assert_eq!(parse_speed_sign("+F:25:AES-128-CTR:8186658816.00\n"), None);
+        assert_eq!(parse_speed_sign("+F2:2:2048:0.000000:0.000000\n"), None);
     }
 }

@@ -19,6 +19,9 @@ pub struct Stats {
     pub ci95_high: f64,
     /// Fastest sample.
     pub min: f64,
+    /// 90th percentile (linear interpolation between order statistics): the
+    /// tail that a median hides, e.g. key generation's unlucky prime searches.
+    pub p90: f64,
 }
 
 impl Stats {
@@ -55,6 +58,7 @@ impl Stats {
             ci95_low: mean - half,
             ci95_high: mean + half,
             min: sorted[0],
+            p90: quantile(&sorted, 0.9),
         }
     }
 }
@@ -77,6 +81,14 @@ pub fn t95(df: usize) -> f64 {
     }
 }
 
+/// The `f`-quantile of sorted samples, interpolating linearly between order
+/// statistics (type 7, as R and NumPy default).
+fn quantile(sorted: &[f64], f: f64) -> f64 {
+    let pos = f * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64)
+}
+
 /// Number of samples outside Tukey's fences (1.5 × IQR beyond the quartiles):
 /// flagged in the results, never dropped.
 pub fn outliers(samples: &[f64]) -> usize {
@@ -85,12 +97,7 @@ pub fn outliers(samples: &[f64]) -> usize {
     }
     let mut v = samples.to_vec();
     v.sort_by(f64::total_cmp);
-    let q = |f: f64| {
-        let pos = f * (v.len() - 1) as f64;
-        let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-        v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
-    };
-    let (q1, q3) = (q(0.25), q(0.75));
+    let (q1, q3) = (quantile(&v, 0.25), quantile(&v, 0.75));
     let iqr = q3 - q1;
     v.iter()
         .filter(|&&x| x < q1 - 1.5 * iqr || x > q3 + 1.5 * iqr)
@@ -203,6 +210,17 @@ mod tests {
         assert!(close(s.ci95_high, 5.0 + half));
         assert_eq!(s.min, 2.0);
         assert_eq!(s.n, 8);
+    }
+
+    #[test]
+    fn p90_interpolates_between_order_statistics() {
+        // 1..=11: the 0.9 quantile sits exactly on the 10th value.
+        let v: Vec<f64> = (1..=11).rev().map(f64::from).collect();
+        assert_eq!(Stats::of(&v).p90, 10.0);
+        // 1..=10: position 8.1 → 9.1.
+        let v: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert!(close(Stats::of(&v).p90, 9.1));
+        assert_eq!(Stats::of(&[4.0]).p90, 4.0);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::hint::black_box;
 use parcrypt::aes::{Cbc, Ctr};
 use parcrypt::hazmat::Ecb;
 
-use super::{OpensslPeer, Operation, Workload, input};
+use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.extend([
@@ -16,6 +16,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ctr(16, size),
             parallel: true,
             sizes: Some(aes_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-128-ctr"],
                 enc: Some(&["-aes-128-ctr", "-K", KEY128_HEX, "-iv", IV_HEX]),
@@ -29,6 +31,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ctr(32, size),
             parallel: true,
             sizes: Some(aes_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ctr"],
                 enc: Some(&["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX]),
@@ -42,6 +46,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: cbc_dec,
             parallel: true,
             sizes: Some(aes_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-cbc"],
                 enc: None,
@@ -55,6 +61,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ecb(size, true),
             parallel: true,
             sizes: Some(aes_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ecb"],
                 enc: Some(&["-aes-256-ecb", "-nopad", "-K", KEY256_HEX]),
@@ -68,6 +76,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| ecb(size, false),
             parallel: true,
             sizes: Some(aes_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-ecb"],
                 enc: None,

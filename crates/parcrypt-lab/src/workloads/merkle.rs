@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Glacier, Rfc6962};
 
-use super::{OpensslPeer, Operation, Workload, input};
+use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
     speed: &["-evp", "sha256"],
@@ -24,6 +24,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         setup,
         parallel,
         sizes: Some(sizes),
+        unit: Unit::Bytes,
+        samples: adaptive,
         openssl: Some(SHA256_PEER),
     };
     let small = |mut w: Workload| {

@@ -4,6 +4,7 @@
 mod aes;
 mod merkle;
 mod rc4;
+mod rsa;
 
 use parcrypt::par::Parallelism;
 
@@ -26,17 +27,41 @@ pub struct Workload {
     /// workload (RC4) is measured as `seq` alone.
     pub parallel: bool,
     /// The workload's own size grid (`quick` → sizes) when the configuration
-    /// gives none; `None` means the lab's default grid.
+    /// gives none; `None` means the lab's default grid. An empty grid leaves
+    /// the workload out of that mode (RSA-4096 key generation in a quick study).
     pub sizes: Option<fn(quick: bool) -> Vec<usize>>,
+    /// What one run processes, which decides the rate the lab reports.
+    pub unit: Unit,
+    /// Samples per cell at a size: [`adaptive`] (`None`) for the lab's
+    /// adaptive count, or a fixed number where that does not suit: key
+    /// generation's heavy tail needs many samples for its p90; a multi-second
+    /// bulk cell, whose every run already averages hundreds of blocks, needs
+    /// few. `--repeats` overrides both.
+    pub samples: fn(quick: bool, size: usize) -> Option<usize>,
     /// How OpenSSL does the same job, measured as a peer in the same run.
     pub openssl: Option<OpensslPeer>,
+}
+
+/// What one run of a workload processes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// `size` bytes of input: rates are bytes per second, and `--sizes`
+    /// applies.
+    Bytes,
+    /// One operation (a key generated, a signature made) whose size is
+    /// nominal: its own grid, usually one size, always (`--sizes` does not
+    /// apply); rates are operations per second, and throughput in bytes per
+    /// second does not apply (empty in results.csv, `null` in results.json).
+    Operation,
 }
 
 /// The same operation in the `openssl` CLI.
 #[derive(Debug, Clone, Copy)]
 pub struct OpensslPeer {
     /// Arguments to `openssl speed -mr -elapsed` naming the cipher, e.g.
-    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`.
+    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`;
+    /// for a [`Unit::Operation`] workload, the public-key algorithm whose
+    /// private operation (sign) is timed, e.g. `["rsa2048"]`.
     pub speed: &'static [&'static str],
     /// Arguments to `openssl enc` that do the same to a file (`-in`/`-out`
     /// are added), when `enc` can.
@@ -52,7 +77,13 @@ pub fn registry() -> Vec<Workload> {
     aes::register(&mut all);
     rc4::register(&mut all);
     merkle::register(&mut all);
+    rsa::register(&mut all);
     all
+}
+
+/// The lab's adaptive sample count, for [`Workload::samples`].
+pub fn adaptive(_quick: bool, _size: usize) -> Option<usize> {
+    None
 }
 
 /// The same deterministic input for every implementation: `i % 251`.

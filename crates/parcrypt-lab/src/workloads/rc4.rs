@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use parcrypt::hazmat::{Parc4, Rc4};
 
-use super::{OpensslPeer, Operation, Workload, input};
+use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
 
 /// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
 fn paper_sizes(quick: bool) -> Vec<usize> {
@@ -36,6 +36,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         setup: rc4,
         parallel: false,
         sizes: Some(paper_sizes),
+        unit: Unit::Bytes,
+        samples: adaptive,
         openssl: Some(OpensslPeer {
             speed: &["-evp", "rc4", "-provider", "legacy", "-provider", "default"],
             enc: Some(&[
@@ -59,6 +61,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 32),
             parallel: true,
             sizes: Some(small_block_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: None,
         },
         Workload {
@@ -68,6 +72,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 4096),
             parallel: true,
             sizes: Some(paper_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: None,
         },
         Workload {
@@ -77,6 +83,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 64 * 1024),
             parallel: true,
             sizes: Some(paper_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: None,
         },
         Workload {
@@ -86,6 +94,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             setup: |size| parc4(size, 1 << 20),
             parallel: true,
             sizes: Some(paper_sizes),
+            unit: Unit::Bytes,
+            samples: adaptive,
             openssl: None,
         },
     ]);

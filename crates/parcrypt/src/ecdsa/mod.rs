@@ -505,7 +505,9 @@ pub fn verify_batch_vartime(items: &[BatchItem<'_>], par: &Parallelism) -> Vec<b
 
 /// [`verify_batch_vartime`] for digests computed by the caller.
 pub fn verify_batch_digests_vartime(items: &[DigestItem<'_>], par: &Parallelism) -> Vec<bool> {
-    batch(items, par, |item| verify_one(item.key, item.digest, item.signature))
+    batch(items, par, |item| {
+        verify_one(item.key, item.digest, item.signature)
+    })
 }
 
 fn verify_one(key: &VerifyingKey, digest: &[u8], sig: &Signature) -> bool {
@@ -514,10 +516,12 @@ fn verify_one(key: &VerifyingKey, digest: &[u8], sig: &Signature) -> bool {
 }
 
 fn batch<T: Sync>(items: &[T], par: &Parallelism, verify: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    par.map(items, &BATCH, |_, _, part| part.iter().map(&verify).collect::<Vec<bool>>())
-        .into_iter()
-        .flatten()
-        .collect()
+    par.map(items, &BATCH, |_, _, part| {
+        part.iter().map(&verify).collect::<Vec<bool>>()
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 #[cfg(test)]
