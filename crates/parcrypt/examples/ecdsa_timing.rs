@@ -62,6 +62,37 @@ fn main() {
             .collect();
         println!("verify {name:<22} median {:.1} µs", us(median(samples)));
     }
+    // The backend's own verification, key parsed once (aws-lc-rs), over the
+    // same message and DER signature, against parcrypt's `verify_vartime`.
+    let msg = b"message";
+    let der = sig.to_der().unwrap();
+    let point = public.to_sec1_point().unwrap();
+    let parsed =
+        aws_lc_rs::signature::ParsedPublicKey::new(&aws_lc_rs::signature::ECDSA_P256_SHA256_ASN1, &point)
+            .unwrap();
+    for round in 0..3 {
+        let backend: Vec<Duration> = (0..2000)
+            .map(|_| {
+                let t = Instant::now();
+                parsed.verify_sig(msg, &der).unwrap();
+                t.elapsed()
+            })
+            .collect();
+        let ours: Vec<Duration> = (0..2000)
+            .map(|_| {
+                let t = Instant::now();
+                public.verify_vartime(msg, &sig).unwrap();
+                t.elapsed()
+            })
+            .collect();
+        let (b, o) = (median(backend), median(ours));
+        println!(
+            "round {round}: aws-lc-rs ParsedPublicKey::verify_sig {:.1} µs, parcrypt verify_vartime (auto) {:.1} µs: {:.3}×",
+            us(b),
+            us(o),
+            o.as_secs_f64() / b.as_secs_f64()
+        );
+    }
     let messages: Vec<Vec<u8>> = (0..1024).map(|i| format!("message {i}").into_bytes()).collect();
     let sigs: Vec<_> = messages.iter().map(|m| key.sign(m).unwrap()).collect();
     for n in [1usize, 2, 8, 64, 1024] {
