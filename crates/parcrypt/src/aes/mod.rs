@@ -2,6 +2,8 @@
 //!
 //! - [`Ctr`]: every 16-byte block has its own counter value, so any part of
 //!   the input can be processed by seeking the 128-bit big-endian counter.
+//! - [`Gcm`]: standard AES-GCM of one message, CTR and GHASH both split
+//!   across threads (see `gcm.rs` for how the parts' GHASH values combine).
 //! - [`Cbc`]: decryption of block *i* needs only ciphertext blocks *i* and
 //!   *i − 1*, both known up front, so it parallelizes; encryption needs the
 //!   previous *ciphertext* block, which does not exist until it is computed, so
@@ -19,11 +21,13 @@ mod cbc;
 mod crypter;
 mod ctr;
 pub(crate) mod ecb;
+mod gcm;
 mod padding;
 
 pub use cbc::Cbc;
 pub use crypter::{Crypter, DEFAULT_BUFFER};
 pub use ctr::Ctr;
+pub use gcm::{Gcm, NONCE as GCM_NONCE, TAG as GCM_TAG};
 
 use crate::par::Grain;
 
@@ -64,6 +68,10 @@ pub enum Error {
     /// says nothing more (no padding oracle).
     #[error("decryption failed (wrong key or IV, or corrupted ciphertext)")]
     Decrypt,
+    /// GCM: the tag does not match (wrong key, nonce or AAD, or modified
+    /// data or tag). No plaintext was produced.
+    #[error("authentication failed (wrong key, nonce or AAD, or the data or tag was modified)")]
+    Authentication,
     /// Reading input or writing output failed.
     #[error(transparent)]
     Io(#[from] std::io::Error),

@@ -136,3 +136,77 @@ impl Drop for Rc4State {
         self.0.y.zeroize();
     }
 }
+
+/// An AES-GCM key in AWS-LC's AEAD interface, which — unlike `aws-lc-rs` —
+/// accepts nonces of any length. parcrypt's parallel GCM uses 16-byte nonces
+/// chosen so that AWS-LC's own (stitched AES-NI + carry-less multiply) code
+/// starts each chunk at the chunk's counter value (see `aes/gcm.rs`).
+pub(crate) struct GcmKey(std::ptr::NonNull<sys::EVP_AEAD_CTX>);
+
+// SAFETY: the EVP_AEAD_CTX is not modified after EVP_AEAD_CTX_new; sealing
+// takes it as `const EVP_AEAD_CTX *` and keeps per-call state on the stack.
+unsafe impl Send for GcmKey {}
+// SAFETY: as above.
+unsafe impl Sync for GcmKey {}
+
+impl std::fmt::Debug for GcmKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GcmKey")
+    }
+}
+
+impl Drop for GcmKey {
+    fn drop(&mut self) {
+        // SAFETY: from EVP_AEAD_CTX_new, freed only here (which wipes the key).
+        unsafe { sys::EVP_AEAD_CTX_free(self.0.as_ptr()) }
+    }
+}
+
+impl GcmKey {
+    /// `None` unless `key` is 16 or 32 bytes.
+    pub(crate) fn new(key: &[u8]) -> Option<GcmKey> {
+        // SAFETY: the EVP_aead_* functions return pointers to static tables.
+        let aead = unsafe {
+            match key.len() {
+                16 => sys::EVP_aead_aes_128_gcm(),
+                32 => sys::EVP_aead_aes_256_gcm(),
+                _ => return None,
+            }
+        };
+        // SAFETY: key is key.len() bytes, the AEAD's key length; 16-byte tags.
+        let ctx = unsafe { sys::EVP_AEAD_CTX_new(aead, key.as_ptr(), key.len(), 16) };
+        std::ptr::NonNull::new(ctx).map(GcmKey)
+    }
+
+    /// AES-GCM seal of `data` in place with a 16-byte nonce and `aad`;
+    /// returns the tag.
+    ///
+    /// # Panics
+    /// If AWS-LC reports a failure (it fails only for inputs over 2^36 bytes,
+    /// which callers never pass).
+    pub(crate) fn seal_in_place(&self, nonce: &[u8; 16], data: &mut [u8], aad: &[u8]) -> [u8; 16] {
+        let mut tag = [0u8; 16];
+        let mut tag_len = 0usize;
+        // SAFETY: ctx is live; data is both input and output (AWS-LC allows
+        // exact aliasing); nonce, aad and tag are valid for their lengths.
+        let ok = unsafe {
+            sys::EVP_AEAD_CTX_seal_scatter(
+                self.0.as_ptr(),
+                data.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                &mut tag_len,
+                tag.len(),
+                nonce.as_ptr(),
+                nonce.len(),
+                data.as_ptr(),
+                data.len(),
+                std::ptr::null(),
+                0,
+                aad.as_ptr(),
+                aad.len(),
+            )
+        };
+        assert!(ok == 1 && tag_len == 16, "EVP_AEAD_CTX_seal_scatter failed");
+        tag
+    }
+}
