@@ -1,0 +1,66 @@
+//! One-message AES-256-GCM on 256 MiB: the backend's one-shot seal against
+//! parcrypt's parallel seal and open, medians of interleaved runs.
+//!
+//! ```text
+//! cargo run --release -p parcrypt --example gcm_timing -- [MiB]
+//! ```
+#![allow(clippy::unwrap_used)]
+
+use std::time::{Duration, Instant};
+
+use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use parcrypt::aes::Gcm;
+use parcrypt::par::{Parallelism, Strategy};
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() {
+    let mib: usize = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(256);
+    let key = [7u8; 32];
+    let nonce = [3u8; 12];
+    let mut data: Vec<u8> = (0..mib << 20).map(|i| (i % 251) as u8).collect();
+    let backend = LessSafeKey::new(UnboundKey::new(&AES_256_GCM, &key).unwrap());
+    let gcm = Gcm::new(&key).unwrap();
+    let schedules = [
+        ("seq x1", Parallelism::sequential()),
+        ("static x2", Parallelism::new(2, Strategy::Static)),
+        ("steal x2", Parallelism::new(2, Strategy::WorkStealing)),
+    ];
+    let mut one_shot = Vec::new();
+    let mut seal: Vec<Vec<Duration>> = vec![Vec::new(); 3];
+    let mut open: Vec<Vec<Duration>> = vec![Vec::new(); 3];
+    for _ in 0..9 {
+        let t = Instant::now();
+        let _tag = backend
+            .seal_in_place_separate_tag(Nonce::assume_unique_for_key(nonce), Aad::empty(), &mut data)
+            .unwrap();
+        one_shot.push(t.elapsed());
+        for (i, (_, par)) in schedules.iter().enumerate() {
+            let t = Instant::now();
+            let tag = gcm.seal_in_place(&nonce, b"", &mut data, par);
+            seal[i].push(t.elapsed());
+            let t = Instant::now();
+            gcm.open_in_place(&nonce, b"", &mut data, &tag, par).unwrap();
+            open[i].push(t.elapsed());
+        }
+    }
+    let gbs = |d: Duration| (mib << 20) as f64 / d.as_secs_f64() / 1e9;
+    let base = median(one_shot);
+    println!("{mib} MiB AES-256-GCM, medians of 9");
+    println!("aws-lc-rs one-shot seal: {:.2} GB/s", gbs(base));
+    for (i, (name, _)) in schedules.iter().enumerate() {
+        let (s, o) = (median(seal[i].clone()), median(open[i].clone()));
+        println!(
+            "parcrypt {name}: seal {:.2} GB/s ({:.2}× one-shot), open {:.2} GB/s",
+            gbs(s),
+            base.as_secs_f64() / s.as_secs_f64(),
+            gbs(o)
+        );
+    }
+}
