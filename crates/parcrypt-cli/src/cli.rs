@@ -56,7 +56,7 @@ impl From<StrategyArg> for Strategy {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// AES in ECB, CBC or CTR mode, byte-identical to `openssl enc -K … -iv …`
+    /// AES in ECB, CBC, CTR (byte-identical to `openssl enc -K … -iv …`) or GCM mode
     Aes(AesArgs),
     /// ☠ RC4 (legacy, broken): byte-identical to `openssl enc -rc4 -K … -nosalt`
     Rc4(Rc4Args),
@@ -428,9 +428,12 @@ pub struct AesArgs {
     /// Key as hex: 32, 48 or 64 digits pick AES-128, -192 or -256
     #[arg(long, value_name = "HEX")]
     pub key: String,
-    /// CBC: the 16-byte IV; CTR: the 16-byte initial counter block (hex)
+    /// CBC: the 16-byte IV; CTR: the 16-byte initial counter block; GCM: the 12-byte nonce (hex)
     #[arg(long, value_name = "HEX")]
     pub iv: Option<String>,
+    /// GCM: additional authenticated data (hex), bound to the tag but not encrypted
+    #[arg(long, value_name = "HEX")]
+    pub aad: Option<String>,
     /// ECB/CBC: no PKCS#7 padding (input must be whole 16-byte blocks)
     #[arg(long)]
     pub no_pad: bool,
@@ -462,6 +465,8 @@ pub enum AesMode {
     Cbc,
     /// Counter mode, 128-bit big-endian counter
     Ctr,
+    /// Galois/counter mode (authenticated): output is ciphertext ‖ 16-byte tag
+    Gcm,
 }
 
 #[derive(Debug, Args)]

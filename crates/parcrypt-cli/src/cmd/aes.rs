@@ -1,7 +1,7 @@
 //! `parcrypt aes {encrypt|decrypt}`.
 
 use anyhow::Result;
-use parcrypt::aes::{Crypter, Error};
+use parcrypt::aes::{Crypter, Error, GCM_NONCE, GCM_TAG, Gcm};
 use parcrypt::hazmat;
 use parcrypt::par::Parallelism;
 
@@ -11,6 +11,14 @@ use crate::error::{Hint, HintMsg};
 use crate::io::{Input, Output, progress_bar};
 
 pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
+    if args.mode == AesMode::Gcm {
+        return gcm(args, par);
+    }
+    if args.aad.is_some() {
+        return Err(anyhow::anyhow!("--aad applies to --mode gcm only"))
+            .hint("drop --aad, or use --mode gcm")
+            .usage();
+    }
     let crypter = crypter(args)?;
     warn_if_hazardous(args);
     let mut input = Input::open(args.io.input.as_deref())?;
@@ -25,6 +33,71 @@ pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
         b.finish_and_clear();
     }
     result.map_err(|e| explain(e, args))?;
+    output.commit()
+}
+
+/// GCM is one message with one tag: the input is read whole, sealed or
+/// verified-then-opened on all threads, and written only if it verified.
+fn gcm(args: &AesArgs, par: &Parallelism) -> Result<()> {
+    use std::io::{Read, Write};
+
+    if args.no_pad {
+        return Err(anyhow::anyhow!("--no-pad does not apply to GCM (it never pads)"))
+            .hint("drop --no-pad")
+            .usage();
+    }
+    let key = zeroize::Zeroizing::new(hex_arg("key", &args.key)?);
+    let gcm = Gcm::new(&key)
+        .map_err(|_| anyhow::anyhow!("--key is {} bytes; AES-GCM keys are 16 or 32 bytes", key.len()))
+        .hint("32 or 64 hex digits (AES-128-GCM or AES-256-GCM)")
+        .usage()?;
+    let nonce: [u8; GCM_NONCE] = match &args.iv {
+        None => {
+            return Err(anyhow::anyhow!("--mode gcm needs --iv (the 12-byte nonce)"))
+                .hint("e.g. --iv $(openssl rand -hex 12); never reuse a nonce with the same key")
+                .usage();
+        }
+        Some(v) => {
+            let bytes = hex_arg("iv", v)?;
+            let n = bytes.len();
+            bytes
+                .try_into()
+                .map_err(|_| anyhow::anyhow!("--iv is {n} bytes; the GCM nonce must be 12"))
+                .hint("24 hex digits, e.g. --iv $(openssl rand -hex 12)")
+                .usage()?
+        }
+    };
+    let aad = args
+        .aad
+        .as_deref()
+        .map(|a| hex_arg("aad", a))
+        .transpose()?
+        .unwrap_or_default();
+    let mut input = Input::open(args.io.input.as_deref())?;
+    let mut data = Vec::new();
+    input
+        .read_to_end(&mut data)
+        .map_err(|e| anyhow::Error::new(e).context("cannot read the input"))?;
+    let mut output = Output::create(args.io.output.as_deref())?;
+    if args.direction == Direction::Encrypt {
+        let tag = gcm.seal_in_place(&nonce, &aad, &mut data, par);
+        output.write_all(&data)?;
+        output.write_all(&tag)?;
+    } else {
+        if data.len() < GCM_TAG {
+            return Err(anyhow::anyhow!(
+                "input of {} bytes is too short to hold a GCM tag",
+                data.len()
+            ))
+            .hint("GCM ciphertext ends with a 16-byte tag; the input is truncated or not GCM");
+        }
+        let split = data.len() - GCM_TAG;
+        let (body, tag) = data.split_at_mut(split);
+        gcm.open_in_place(&nonce, &aad, body, tag, par)
+            .map_err(anyhow::Error::new)
+            .hint("wrong key, nonce (--iv) or --aad, or the ciphertext or tag was modified or truncated; nothing was written")?;
+        output.write_all(body)?;
+    }
     output.commit()
 }
 
@@ -60,6 +133,7 @@ fn crypter(args: &AesArgs) -> Result<Crypter> {
             }
             Crypter::ctr(&key, &need_iv()?)
         }
+        AesMode::Gcm => unreachable!("GCM is handled by `gcm`"),
     };
     made.map_err(|e| match e {
         Error::KeyLength(n) => anyhow::anyhow!("--key is {n} bytes; AES keys are 16, 24 or 32 bytes"),
@@ -105,5 +179,6 @@ fn mode_name(mode: AesMode) -> &'static str {
         AesMode::Ecb => "ecb",
         AesMode::Cbc => "cbc",
         AesMode::Ctr => "ctr",
+        AesMode::Gcm => "gcm",
     }
 }
