@@ -11,6 +11,8 @@
 //! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
 //! - [`ecdsa`]: P-256 keys and signatures; joint, split (the JCE paper's) and
 //!   batch verification.
+//! - [`stream`]: the authenticated, segmented, seekable file format, sealed
+//!   and opened on all cores.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
 //!   signatures, OAEP, the research paper's chunked bulk encryption.
 //!
@@ -29,3 +31,4 @@ pub mod par;
 mod pem;
 mod pipe;
 pub mod rsa;
+pub mod stream;

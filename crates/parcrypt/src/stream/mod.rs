@@ -1,0 +1,458 @@
+//! The `stream` file format: authenticated, segmented, seekable encryption
+//! of files and pipes, sealed and opened on all cores.
+//!
+//! A random 32-byte file key is wrapped once per recipient (a raw 32-byte
+//! key, a passphrase through scrypt, or an RSA-OAEP public key) in the
+//! header; the payload key and the header's MAC key are derived from it by
+//! HKDF-SHA256 with the header's random salt. The data is cut into segments
+//! (1 MiB by default), each sealed with AES-256-GCM under the nonce
+//! `segment counter (88 bits) ‖ last-segment flag`, so truncation,
+//! reordering, duplication and splicing are all detected. Segments are
+//! sealed and opened in parallel and written in order, in memory bounded by
+//! a few segments per thread; any byte range of a file decrypts by reading
+//! only its segments. The byte layout, with test vectors: `docs/FORMAT.md`.
+//!
+//! # Examples
+//! ```
+//! use parcrypt::par::Parallelism;
+//! use parcrypt::stream::{self, Identity, Options, Recipient};
+//!
+//! let key = [7u8; 32];
+//! let mut sealed = Vec::new();
+//! stream::encrypt(&[Recipient::Key(key)], &b"hello"[..], &mut sealed, &Options::default(), |_| {})?;
+//! let mut plain = Vec::new();
+//! stream::decrypt(&Identity::Key(key), &sealed[..], &mut plain, &Parallelism::default(), |_| {})?;
+//! assert_eq!(plain, b"hello");
+//! # Ok::<(), parcrypt::stream::Error>(())
+//! ```
+
+mod header;
+
+use std::io::{self, Read, Write};
+use std::sync::{Mutex, PoisonError};
+
+use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
+use zeroize::Zeroizing;
+
+pub use header::{DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
+use header::{Header, Keys};
+
+use crate::par::{Grain, Parallelism};
+use crate::rsa;
+
+/// The GCM tag at the end of every segment.
+const TAG: usize = 16;
+
+/// The default segment size: 1 MiB.
+pub const DEFAULT_SEGMENT: usize = 1 << 20;
+
+/// Segments handed to each thread per batch: memory is about
+/// `threads × BATCH_PER_THREAD × segment size × 2`.
+const BATCH_PER_THREAD: usize = 4;
+
+/// What can go wrong reading or writing a stream.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+    /// The input does not start with the format's magic bytes.
+    #[error("not a parcrypt stream (no PARCRYPT header)")]
+    NotStream,
+    /// A version this build does not read.
+    #[error("stream format version {0} is not supported (this build reads version 1)")]
+    UnsupportedVersion(u8),
+    /// The header is cut short or inconsistent.
+    #[error("malformed stream header: {0}")]
+    MalformedHeader(&'static str),
+    /// No recipient stanza opens with the identity given.
+    #[error("wrong key or passphrase (no recipient in the header matches)")]
+    NoMatchingIdentity,
+    /// The header's MAC does not verify: it was modified.
+    #[error("the stream header failed authentication (it was modified)")]
+    HeaderAuthentication,
+    /// The stream ends early: the last segment present was not sealed as the last one.
+    #[error("the file is truncated (it ends after segment {segment})")]
+    Truncated {
+        /// The index of the last segment present.
+        segment: u64,
+    },
+    /// A segment does not verify (modified, reordered, spliced, or cut mid-segment at the end).
+    #[error("segment {segment} failed authentication (modified, reordered, or truncated)")]
+    SegmentAuthentication {
+        /// The segment's index.
+        segment: u64,
+    },
+    /// Bad parameters for writing (segment size, passphrase cost, no recipients).
+    #[error("invalid options: {0}")]
+    Options(String),
+    /// A byte range beyond the end of the plaintext.
+    #[error("range {start}+{len} is beyond the end of the plaintext ({total} bytes)")]
+    Range {
+        /// The first byte asked for.
+        start: u64,
+        /// How many bytes.
+        len: u64,
+        /// The plaintext length.
+        total: u64,
+    },
+    /// An RSA operation on a recipient stanza failed unexpectedly.
+    #[error("RSA recipient: {0}")]
+    Rsa(#[from] rsa::Error),
+}
+
+/// Who can open a stream being written.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Recipient<'a> {
+    /// Whoever holds this 32-byte key (a key file).
+    Key([u8; 32]),
+    /// Whoever knows this passphrase; scrypt with N = 2^log2_n, r = 8, p = 1.
+    Passphrase {
+        /// The passphrase.
+        passphrase: Zeroizing<Vec<u8>>,
+        /// The scrypt cost (default [`DEFAULT_SCRYPT_LOG2_N`]).
+        log2_n: u8,
+    },
+    /// The holder of this RSA private key (RSA-OAEP-SHA-256 of the file key).
+    Rsa(&'a rsa::PublicKey),
+}
+
+/// What opens a stream being read.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Identity<'a> {
+    /// A 32-byte key.
+    Key([u8; 32]),
+    /// A passphrase.
+    Passphrase(&'a [u8]),
+    /// An RSA private key.
+    Rsa(&'a rsa::PrivateKey),
+}
+
+/// How a stream is written.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Plaintext bytes per segment: a power of two from 4 KiB to 1 GiB.
+    pub segment_size: usize,
+    /// Threads and scheduling for sealing segments.
+    pub par: Parallelism,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            segment_size: DEFAULT_SEGMENT,
+            par: Parallelism::default(),
+        }
+    }
+}
+
+/// The segment nonce: 88-bit big-endian counter ‖ last flag.
+fn nonce(index: u64, last: bool) -> Nonce {
+    let mut n = [0u8; 12];
+    n[3..11].copy_from_slice(&index.to_be_bytes());
+    n[11] = u8::from(last);
+    Nonce::assume_unique_for_key(n)
+}
+
+/// Cuts work into whole encrypted segments, several per part.
+fn grain(unit: usize) -> Grain {
+    let per = (1usize << 20).div_ceil(unit).max(1) * unit;
+    Grain {
+        unit,
+        min_part: per,
+        task: per,
+    }
+}
+
+/// Reads until `buf` is full or the input ends; returns the bytes read.
+fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// Encrypts everything `input` yields to `output` for `recipients`; returns
+/// the plaintext length. `progress` is called with plaintext bytes done.
+///
+/// # Errors
+/// [`Error::Options`] for no recipients or a bad segment size; I/O errors.
+pub fn encrypt(
+    recipients: &[Recipient<'_>],
+    mut input: impl Read,
+    mut output: impl Write,
+    opts: &Options,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let (header, keys) = Header::seal(recipients, opts.segment_size)?;
+    output.write_all(&header)?;
+    let seg = opts.segment_size;
+    let enc = seg + TAG;
+    let batch = opts.par.threads.max(1) * BATCH_PER_THREAD;
+    let mut plain = Zeroizing::new(vec![0u8; batch * seg + 1]);
+    let mut sealed = vec![0u8; batch * enc];
+    // `carry` is the look-ahead byte: the data after a batch, if any.
+    let mut carry: Option<u8> = None;
+    let (mut index, mut total) = (0u64, 0u64);
+    loop {
+        let start = usize::from(carry.is_some());
+        if let Some(b) = carry.take() {
+            plain[0] = b;
+        }
+        let got = start + fill(&mut input, &mut plain[start..])?;
+        let more = got == plain.len();
+        let data_len = if more { got - 1 } else { got };
+        if more {
+            carry = Some(plain[got - 1]);
+        }
+        // Segments in this batch (an empty stream is one empty segment).
+        let count = if data_len == 0 {
+            usize::from(index == 0)
+        } else {
+            data_len.div_ceil(seg)
+        };
+        let mut out_len = 0;
+        for j in 0..count {
+            let piece = &plain[j * seg..((j + 1) * seg).min(data_len)];
+            sealed[j * enc..j * enc + piece.len()].copy_from_slice(piece);
+            out_len = j * enc + piece.len() + TAG;
+        }
+        let base = index;
+        seal_segments(&keys.payload, &mut sealed[..out_len], enc, base, !more, &opts.par);
+        output.write_all(&sealed[..out_len])?;
+        index += count as u64;
+        total += data_len as u64;
+        progress(data_len as u64);
+        if !more {
+            break;
+        }
+    }
+    output.flush()?;
+    Ok(total)
+}
+
+/// Seals consecutive segments laid out at stride `enc` (plaintext then room
+/// for the tag); the last one of the buffer is the stream's last if `final_batch`.
+fn seal_segments(
+    key: &LessSafeKey,
+    buf: &mut [u8],
+    enc: usize,
+    base: u64,
+    final_batch: bool,
+    par: &Parallelism,
+) {
+    let count = buf.len().div_ceil(enc);
+    par.for_each_mut(buf, &grain(enc), |_, offset, part| {
+        for (j, segment) in part.chunks_mut(enc).enumerate() {
+            let i = offset / enc + j;
+            let last = final_batch && i + 1 == count;
+            let (body, tag_room) = segment.split_at_mut(segment.len() - TAG);
+            let tag = key
+                .seal_in_place_separate_tag(nonce(base + i as u64, last), Aad::empty(), body)
+                .expect("GCM seal of at most 1 GiB cannot fail");
+            tag_room.copy_from_slice(tag.as_ref());
+        }
+    });
+}
+
+/// Opens consecutive sealed segments at stride `enc` in place; on failure
+/// the error names the first failing segment. Plaintext of segment k sits
+/// at `k·enc .. k·enc + len − TAG`.
+fn open_segments(
+    key: &LessSafeKey,
+    buf: &mut [u8],
+    enc: usize,
+    base: u64,
+    final_batch: bool,
+    par: &Parallelism,
+) -> Result<(), Error> {
+    let count = buf.len().div_ceil(enc);
+    let first_failure: Mutex<Option<(u64, bool)>> = Mutex::new(None);
+    par.for_each_mut(buf, &grain(enc), |_, offset, part| {
+        for (j, segment) in part.chunks_mut(enc).enumerate() {
+            let i = offset / enc + j;
+            let index = base + i as u64;
+            let last = final_batch && i + 1 == count;
+            if segment.len() < TAG {
+                record(&first_failure, index, false);
+                continue;
+            }
+            // Only the stream's last segment may need a second try.
+            let before = (last && segment.len() == enc).then(|| Zeroizing::new(segment.to_vec()));
+            if key
+                .open_in_place(nonce(index, last), Aad::empty(), segment)
+                .is_err()
+            {
+                // The stream's last segment, genuine but sealed as a middle
+                // one: the rest of the stream is missing.
+                let truncated = before.is_some_and(|b| {
+                    segment.copy_from_slice(&b);
+                    key.open_in_place(nonce(index, false), Aad::empty(), segment)
+                        .is_ok()
+                });
+                record(&first_failure, index, truncated);
+            }
+        }
+    });
+    match first_failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        None => Ok(()),
+        Some((segment, true)) => Err(Error::Truncated { segment }),
+        Some((segment, false)) => Err(Error::SegmentAuthentication { segment }),
+    }
+}
+
+fn record(slot: &Mutex<Option<(u64, bool)>>, index: u64, truncated: bool) {
+    let mut s = slot.lock().unwrap_or_else(PoisonError::into_inner);
+    if s.is_none_or(|(i, _)| index < i) {
+        *s = Some((index, truncated));
+    }
+}
+
+/// Decrypts a stream from `input` to `output`; returns the plaintext length.
+/// Each segment's plaintext is written only after it verifies; a failure
+/// stops before anything of the failing segment is written (callers writing
+/// a file should write to a temporary file and keep it only on `Ok`).
+///
+/// # Errors
+/// [`Error::NoMatchingIdentity`] (wrong key or passphrase),
+/// [`Error::HeaderAuthentication`], [`Error::Truncated`],
+/// [`Error::SegmentAuthentication`], header format errors, I/O errors.
+pub fn decrypt(
+    identity: &Identity<'_>,
+    mut input: impl Read,
+    mut output: impl Write,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let (header, _) = Header::read(&mut input)?;
+    let keys = header.open(identity, par)?;
+    let enc = header.segment_size + TAG;
+    let batch = par.threads.max(1) * BATCH_PER_THREAD;
+    let mut buf = Zeroizing::new(vec![0u8; batch * enc + 1]);
+    let mut carry: Option<u8> = None;
+    let (mut index, mut total) = (0u64, 0u64);
+    loop {
+        let start = usize::from(carry.is_some());
+        if let Some(b) = carry.take() {
+            buf[0] = b;
+        }
+        let got = start + fill(&mut input, &mut buf[start..])?;
+        let more = got == buf.len();
+        let data_len = if more { got - 1 } else { got };
+        if more {
+            carry = Some(buf[got - 1]);
+        }
+        if data_len == 0 {
+            // No segment at all: even an empty stream has one.
+            return Err(Error::Truncated {
+                segment: index.saturating_sub(1),
+            });
+        }
+        open_segments(&keys.payload, &mut buf[..data_len], enc, index, !more, par)?;
+        for segment in buf[..data_len].chunks(enc) {
+            let plain = &segment[..segment.len() - TAG];
+            output.write_all(plain)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+        }
+        index += data_len.div_ceil(enc) as u64;
+        if !more {
+            break;
+        }
+    }
+    output.flush()?;
+    Ok(total)
+}
+
+/// Decrypts `len` plaintext bytes from `start` of a stream in a file,
+/// reading only the header and the segments holding that range.
+///
+/// # Errors
+/// [`Error::Range`] beyond the end of the plaintext; as [`decrypt`].
+#[cfg(unix)]
+pub fn decrypt_range(
+    identity: &Identity<'_>,
+    file: &std::fs::File,
+    start: u64,
+    len: u64,
+    mut output: impl Write,
+    par: &Parallelism,
+) -> Result<u64, Error> {
+    use std::os::unix::fs::FileExt;
+
+    /// Reads from a position of its own, leaving the file's cursor alone.
+    struct At<'a>(&'a std::fs::File, u64);
+    impl Read for At<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.read_at(buf, self.1)?;
+            self.1 += n as u64;
+            Ok(n)
+        }
+    }
+    let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
+    let keys = header.open(identity, par)?;
+    let seg = header.segment_size as u64;
+    let enc = seg + TAG as u64;
+    let file_len = file.metadata()?.len();
+    let body = file_len
+        .checked_sub(header_len)
+        .ok_or(Error::MalformedHeader("cut short"))?;
+    let segments = body.div_ceil(enc).max(1);
+    let last_len = body - (segments - 1) * enc;
+    if last_len < TAG as u64 {
+        return Err(Error::Truncated {
+            segment: segments - 1,
+        });
+    }
+    let total = body - segments * TAG as u64;
+    let end = start
+        .checked_add(len)
+        .filter(|&e| e <= total)
+        .ok_or(Error::Range { start, len, total })?;
+    if len == 0 {
+        return Ok(0);
+    }
+    let (first, last) = (start / seg, (end - 1) / seg);
+    let read_len = usize::try_from((last - first) * enc + if last + 1 == segments { last_len } else { enc })
+        .map_err(|_| Error::Options("range too large for memory".into()))?;
+    let mut buf = Zeroizing::new(vec![0u8; read_len]);
+    file.read_exact_at(&mut buf, header_len + first * enc)?;
+    open_segments(
+        &keys.payload,
+        &mut buf,
+        enc as usize,
+        first,
+        last + 1 == segments,
+        par,
+    )?;
+    let mut written = 0u64;
+    for (k, segment) in buf.chunks(enc as usize).enumerate() {
+        let plain = &segment[..segment.len() - TAG];
+        let seg_start = (first + k as u64) * seg;
+        let from = start.saturating_sub(seg_start) as usize;
+        let to = ((end - seg_start) as usize).min(plain.len());
+        output.write_all(&plain[from..to])?;
+        written += (to - from) as u64;
+    }
+    output.flush()?;
+    Ok(written)
+}
+
+fn payload_key(bytes: &[u8; 32]) -> LessSafeKey {
+    LessSafeKey::new(UnboundKey::new(&AES_256_GCM, bytes).expect("a 32-byte AES-256 key"))
+}
+
+impl std::fmt::Debug for Keys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Keys")
+    }
+}
