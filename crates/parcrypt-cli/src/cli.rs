@@ -56,6 +56,10 @@ impl From<StrategyArg> for Strategy {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Encrypt a file or pipe to the authenticated, seekable `stream` format on all cores
+    Encrypt(EncryptArgs),
+    /// Decrypt a `stream` file (all of it, or --range START:LEN)
+    Decrypt(DecryptArgs),
     /// AES in ECB, CBC, CTR (byte-identical to `openssl enc -K … -iv …`) or GCM mode
     Aes(AesArgs),
     /// ☠ RC4 (legacy, broken): byte-identical to `openssl enc -rc4 -K … -nosalt`
@@ -168,6 +172,54 @@ pub enum VerifyMethod {
     Split,
     /// u1·G then u2·Q on one thread (the paper's baseline)
     Separate,
+}
+
+#[derive(Debug, Args)]
+#[group(id = "recipients", required = true, multiple = true)]
+pub struct EncryptArgs {
+    /// A file holding a 32-byte key (raw, or 64 hex digits), e.g. from `openssl rand -out key.bin 32`
+    #[arg(long, value_name = "FILE", group = "recipients")]
+    pub key_file: Option<PathBuf>,
+    /// A file whose first line is the passphrase (stretched with scrypt)
+    #[arg(long, value_name = "FILE", group = "recipients")]
+    pub passphrase_file: Option<PathBuf>,
+    /// An RSA public key (PEM or DER) that may decrypt; repeat for several
+    #[arg(long, value_name = "PUB.pem", group = "recipients")]
+    pub recipient: Vec<PathBuf>,
+    /// Plaintext bytes per segment: a power of two from 4KiB to 1GiB
+    #[arg(long, value_name = "BYTES", default_value = "1MiB", value_parser = parse_size)]
+    pub segment_size: usize,
+    /// scrypt cost for --passphrase-file: N = 2^this (memory 2^this KiB)
+    #[arg(long, value_name = "LOG2N", default_value_t = parcrypt::stream::DEFAULT_SCRYPT_LOG2_N,
+          value_parser = clap::value_parser!(u8).range(10..=22))]
+    pub work_factor: u8,
+    /// Replace an existing output file
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub io: InOut,
+}
+
+#[derive(Debug, Args)]
+#[group(id = "who", required = true, multiple = false)]
+pub struct DecryptArgs {
+    /// The 32-byte key file the stream was encrypted to
+    #[arg(long, value_name = "FILE", group = "who")]
+    pub key_file: Option<PathBuf>,
+    /// A file whose first line is the passphrase
+    #[arg(long, value_name = "FILE", group = "who")]
+    pub passphrase_file: Option<PathBuf>,
+    /// The RSA private key of a recipient
+    #[arg(long, value_name = "KEY.pem", group = "who")]
+    pub identity: Option<PathBuf>,
+    /// Only these plaintext bytes, e.g. 1048576:4096 (reads only their segments; needs -i FILE)
+    #[arg(long, value_name = "START:LEN")]
+    pub range: Option<String>,
+    /// Replace an existing output file
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub io: InOut,
 }
 
 #[derive(Debug, Subcommand)]

@@ -79,5 +79,8 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             || c.downcast_ref::<parcrypt::aes::Error>().is_some_and(
                 |e| matches!(e, parcrypt::aes::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe),
             )
+            || c.downcast_ref::<parcrypt::stream::Error>().is_some_and(
+                |e| matches!(e, parcrypt::stream::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe),
+            )
     })
 }

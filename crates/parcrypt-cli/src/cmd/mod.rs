@@ -7,6 +7,7 @@ mod hash;
 mod lab;
 mod rc4;
 mod rsa;
+mod stream;
 
 use anyhow::Result;
 
@@ -15,6 +16,8 @@ use crate::cli::{Cli, Command};
 pub fn run(cli: Cli) -> Result<()> {
     let par = cli.global.parallelism();
     match cli.command {
+        Command::Encrypt(args) => stream::encrypt(&args, &par),
+        Command::Decrypt(args) => stream::decrypt(&args, &par),
         Command::Aes(args) => aes::run(&args, &par),
         Command::Rc4(args) => rc4::run_rc4(&args),
         Command::Parc4(args) => rc4::run_parc4(&args, &par),
