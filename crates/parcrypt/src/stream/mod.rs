@@ -188,8 +188,8 @@ fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// [`Error::Options`] for no recipients or a bad segment size; I/O errors.
 pub fn encrypt(
     recipients: &[Recipient<'_>],
-    mut input: impl Read,
-    mut output: impl Write,
+    input: impl Read + Send,
+    mut output: impl Write + Send,
     opts: &Options,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
@@ -198,46 +198,118 @@ pub fn encrypt(
     let seg = opts.segment_size;
     let enc = seg + TAG;
     let batch = opts.par.threads.max(1) * BATCH_PER_THREAD;
-    let mut plain = Zeroizing::new(vec![0u8; batch * seg + 1]);
-    let mut sealed = vec![0u8; batch * enc];
-    // `carry` is the look-ahead byte: the data after a batch, if any.
-    let mut carry: Option<u8> = None;
     let (mut index, mut total) = (0u64, 0u64);
-    loop {
-        let start = usize::from(carry.is_some());
-        if let Some(b) = carry.take() {
-            plain[0] = b;
-        }
-        let got = start + fill(&mut input, &mut plain[start..])?;
-        let more = got == plain.len();
-        let data_len = if more { got - 1 } else { got };
-        if more {
-            carry = Some(plain[got - 1]);
-        }
-        // Segments in this batch (an empty stream is one empty segment).
-        let count = if data_len == 0 {
-            usize::from(index == 0)
-        } else {
-            data_len.div_ceil(seg)
-        };
-        let mut out_len = 0;
-        for j in 0..count {
-            let piece = &plain[j * seg..((j + 1) * seg).min(data_len)];
-            sealed[j * enc..j * enc + piece.len()].copy_from_slice(piece);
-            out_len = j * enc + piece.len() + TAG;
-        }
-        let base = index;
-        seal_segments(&keys.payload, &mut sealed[..out_len], enc, base, !more, &opts.par);
-        output.write_all(&sealed[..out_len])?;
-        index += count as u64;
-        total += data_len as u64;
-        progress(data_len as u64);
-        if !more {
-            break;
-        }
-    }
-    output.flush()?;
+    pipelined(
+        input,
+        output,
+        batch * seg,
+        batch * enc,
+        |plain, data_len, more, sealed| {
+            // Segments in this batch (an empty stream is one empty segment).
+            let count = if data_len == 0 {
+                usize::from(index == 0)
+            } else {
+                data_len.div_ceil(seg)
+            };
+            sealed.clear();
+            for j in 0..count {
+                let piece = &plain[j * seg..((j + 1) * seg).min(data_len)];
+                sealed.extend_from_slice(piece);
+                sealed.extend_from_slice(&[0u8; TAG]);
+            }
+            seal_segments(&keys.payload, sealed, enc, index, !more, &opts.par);
+            index += count as u64;
+            total += data_len as u64;
+            progress(data_len as u64);
+            Ok(())
+        },
+    )?;
     Ok(total)
+}
+
+/// Runs `work` over the input in batches of `in_size` bytes, with reading
+/// and writing overlapped with it: a reader thread fills the next batch and
+/// a writer thread drains the previous output while `work` runs. `work` gets
+/// the batch, its length, whether more input follows (one byte of look-ahead
+/// tells), and an output buffer to fill; an error stops everything before
+/// that batch's output is written.
+fn pipelined<R: Read + Send, W: Write + Send>(
+    mut input: R,
+    mut output: W,
+    in_size: usize,
+    out_size: usize,
+    mut work: impl FnMut(&mut [u8], usize, bool, &mut Vec<u8>) -> Result<(), Error>,
+) -> Result<(), Error> {
+    use std::sync::mpsc::sync_channel;
+
+    std::thread::scope(|scope| {
+        let (free_in_tx, free_in_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
+        let (full_tx, full_rx) = sync_channel::<io::Result<(Zeroizing<Vec<u8>>, usize, bool)>>(1);
+        let (out_tx, out_rx) = sync_channel::<Zeroizing<Vec<u8>>>(1);
+        let (free_out_tx, free_out_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
+        for _ in 0..2 {
+            let _ = free_in_tx.send(Zeroizing::new(vec![0u8; in_size + 1]));
+            let _ = free_out_tx.send(Zeroizing::new(Vec::with_capacity(out_size)));
+        }
+        // Reader: each batch keeps one byte of look-ahead for the next.
+        scope.spawn(move || {
+            let mut carry: Option<u8> = None;
+            while let Ok(mut buf) = free_in_rx.recv() {
+                let start = usize::from(carry.is_some());
+                if let Some(b) = carry.take() {
+                    buf[0] = b;
+                }
+                let read = fill(&mut input, &mut buf[start..]).map(|n| {
+                    let got = start + n;
+                    let more = got == buf.len();
+                    if more {
+                        carry = Some(buf[got - 1]);
+                    }
+                    (got - usize::from(more), more)
+                });
+                let (stop, msg) = match read {
+                    Ok((len, more)) => (!more, Ok((buf, len, more))),
+                    Err(e) => (true, Err(e)),
+                };
+                if full_tx.send(msg).is_err() || stop {
+                    break;
+                }
+            }
+        });
+        // Writer: gives each buffer back once written.
+        let writer = scope.spawn(move || -> io::Result<()> {
+            while let Ok(buf) = out_rx.recv() {
+                output.write_all(&buf)?;
+                if free_out_tx.send(buf).is_err() {
+                    break;
+                }
+            }
+            output.flush()
+        });
+        let result = (|| -> Result<(), Error> {
+            loop {
+                let (mut buf, len, more) =
+                    full_rx.recv().map_err(|_| io::Error::other("reader stopped"))??;
+                let mut out = free_out_rx
+                    .recv()
+                    .map_err(|_| io::Error::other("writer stopped"))?;
+                work(&mut buf, len, more, &mut out)?;
+                out_tx.send(out).map_err(|_| io::Error::other("writer stopped"))?;
+                let _ = free_in_tx.send(buf);
+                if !more {
+                    return Ok(());
+                }
+            }
+        })();
+        drop(out_tx);
+        drop(free_in_tx);
+        drop(full_rx);
+        let written = writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
+        result?;
+        written.map_err(Error::Io)
+    })
 }
 
 /// Seals consecutive segments laid out at stride `enc` (plaintext then room
@@ -328,48 +400,40 @@ fn record(slot: &Mutex<Option<(u64, bool)>>, index: u64, truncated: bool) {
 /// [`Error::SegmentAuthentication`], header format errors, I/O errors.
 pub fn decrypt(
     identity: &Identity<'_>,
-    mut input: impl Read,
-    mut output: impl Write,
+    mut input: impl Read + Send,
+    output: impl Write + Send,
     par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let (header, _) = Header::read(&mut input)?;
     let keys = header.open(identity, par)?;
-    let enc = header.segment_size + TAG;
+    let seg = header.segment_size;
+    let enc = seg + TAG;
     let batch = par.threads.max(1) * BATCH_PER_THREAD;
-    let mut buf = Zeroizing::new(vec![0u8; batch * enc + 1]);
-    let mut carry: Option<u8> = None;
     let (mut index, mut total) = (0u64, 0u64);
-    loop {
-        let start = usize::from(carry.is_some());
-        if let Some(b) = carry.take() {
-            buf[0] = b;
-        }
-        let got = start + fill(&mut input, &mut buf[start..])?;
-        let more = got == buf.len();
-        let data_len = if more { got - 1 } else { got };
-        if more {
-            carry = Some(buf[got - 1]);
-        }
-        if data_len == 0 {
-            // No segment at all: even an empty stream has one.
-            return Err(Error::Truncated {
-                segment: index.saturating_sub(1),
-            });
-        }
-        open_segments(&keys.payload, &mut buf[..data_len], enc, index, !more, par)?;
-        for segment in buf[..data_len].chunks(enc) {
-            let plain = &segment[..segment.len() - TAG];
-            output.write_all(plain)?;
+    pipelined(
+        input,
+        output,
+        batch * enc,
+        batch * seg,
+        |buf, data_len, more, plain| {
+            if data_len == 0 {
+                // No segment at all: even an empty stream has one.
+                return Err(Error::Truncated {
+                    segment: index.saturating_sub(1),
+                });
+            }
+            open_segments(&keys.payload, &mut buf[..data_len], enc, index, !more, par)?;
+            plain.clear();
+            for segment in buf[..data_len].chunks(enc) {
+                plain.extend_from_slice(&segment[..segment.len() - TAG]);
+            }
             total += plain.len() as u64;
             progress(plain.len() as u64);
-        }
-        index += data_len.div_ceil(enc) as u64;
-        if !more {
-            break;
-        }
-    }
-    output.flush()?;
+            index += data_len.div_ceil(enc) as u64;
+            Ok(())
+        },
+    )?;
     Ok(total)
 }
 
