@@ -92,6 +92,15 @@ fn every_truncation_is_detected() {
             other => panic!("cut after {k} segments: {other:?}"),
         }
     }
+    // Cut at a boundary with a forged empty last segment (16 bytes standing
+    // for its tag) appended: the forgery is checked, not skipped.
+    for k in 1..=5 {
+        let forged = [&sealed[..HEADER + k * enc], &[0xa5u8; 16][..]].concat();
+        assert!(
+            open(&forged, &Identity::Key(KEY), &Parallelism::default()).is_err(),
+            "forged after {k}"
+        );
+    }
     // Right after the header, inside the header, and mid-segment.
     assert!(matches!(
         open(&sealed[..HEADER], &Identity::Key(KEY), &Parallelism::default()),

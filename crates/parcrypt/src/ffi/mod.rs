@@ -209,6 +209,67 @@ impl GcmKey {
         assert!(ok == 1 && tag_len == 16, "EVP_AEAD_CTX_seal_scatter failed");
         tag
     }
+
+    /// AES-GCM seal of `input` into `output` (same length, no aliasing)
+    /// with a 12-byte nonce and no AAD: one pass over the data.
+    ///
+    /// # Panics
+    /// If the lengths differ, or AWS-LC fails (inputs over 2^36 bytes).
+    pub(crate) fn seal_into(&self, nonce: &[u8; 12], input: &[u8], output: &mut [u8]) -> [u8; 16] {
+        assert_eq!(input.len(), output.len());
+        let mut tag = [0u8; 16];
+        let mut tag_len = 0usize;
+        // SAFETY: ctx live; input/output valid, equal length, distinct
+        // (a & and a &mut cannot alias); nonce and tag valid.
+        let ok = unsafe {
+            sys::EVP_AEAD_CTX_seal_scatter(
+                self.0.as_ptr(),
+                output.as_mut_ptr(),
+                tag.as_mut_ptr(),
+                &mut tag_len,
+                tag.len(),
+                nonce.as_ptr(),
+                nonce.len(),
+                input.as_ptr(),
+                input.len(),
+                std::ptr::null(),
+                0,
+                std::ptr::null(),
+                0,
+            )
+        };
+        assert!(ok == 1 && tag_len == 16, "EVP_AEAD_CTX_seal_scatter failed");
+        tag
+    }
+
+    /// AES-GCM open of `input` with `tag` into `output` (same length) with a
+    /// 12-byte nonce and no AAD; false (and `output` wiped) if the tag fails.
+    pub(crate) fn open_into(&self, nonce: &[u8; 12], input: &[u8], tag: &[u8], output: &mut [u8]) -> bool {
+        if input.len() != output.len() {
+            return false;
+        }
+        // SAFETY: ctx live; input/output valid and distinct; nonce/tag valid.
+        let ok = unsafe {
+            sys::EVP_AEAD_CTX_open_gather(
+                self.0.as_ptr(),
+                output.as_mut_ptr(),
+                nonce.as_ptr(),
+                nonce.len(),
+                input.as_ptr(),
+                input.len(),
+                tag.as_ptr(),
+                tag.len(),
+                std::ptr::null(),
+                0,
+            )
+        } == 1;
+        if !ok {
+            output.fill(0);
+            // SAFETY: clears this thread's error queue.
+            unsafe { sys::ERR_clear_error() };
+        }
+        ok
+    }
 }
 
 /// scrypt (RFC 7914) from AWS-LC: `out` ← scrypt(password, salt, N = 2^log2_n, r, p).

@@ -34,7 +34,7 @@ const MAX_STANZA_BODY: usize = 4096;
 
 /// The derived keys of one stream.
 pub(super) struct Keys {
-    pub(super) payload: LessSafeKey,
+    pub(super) payload: crate::ffi::GcmKey,
     header: hmac::Key,
 }
 

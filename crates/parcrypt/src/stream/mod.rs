@@ -31,12 +31,12 @@ mod header;
 use std::io::{self, Read, Write};
 use std::sync::{Mutex, PoisonError};
 
-use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
 use zeroize::Zeroizing;
 
 pub use header::{DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
 use header::{Header, Keys};
 
+use crate::ffi::GcmKey;
 use crate::par::{Grain, Parallelism};
 use crate::rsa;
 
@@ -150,11 +150,11 @@ impl Default for Options {
 }
 
 /// The segment nonce: 88-bit big-endian counter ‖ last flag.
-fn nonce(index: u64, last: bool) -> Nonce {
+fn nonce(index: u64, last: bool) -> [u8; 12] {
     let mut n = [0u8; 12];
     n[3..11].copy_from_slice(&index.to_be_bytes());
     n[11] = u8::from(last);
-    Nonce::assume_unique_for_key(n)
+    n
 }
 
 /// Cuts work into whole encrypted segments, several per part.
@@ -212,12 +212,16 @@ pub fn encrypt(
                 data_len.div_ceil(seg)
             };
             sealed.clear();
-            for j in 0..count {
-                let piece = &plain[j * seg..((j + 1) * seg).min(data_len)];
-                sealed.extend_from_slice(piece);
-                sealed.extend_from_slice(&[0u8; TAG]);
-            }
-            seal_segments(&keys.payload, sealed, enc, index, !more, &opts.par);
+            sealed.resize(data_len + count * TAG, 0);
+            seal_segments(
+                &keys.payload,
+                &plain[..data_len],
+                sealed,
+                seg,
+                index,
+                !more,
+                &opts.par,
+            );
             index += count as u64;
             total += data_len as u64;
             progress(data_len as u64);
@@ -312,65 +316,76 @@ fn pipelined<R: Read + Send, W: Write + Send>(
     })
 }
 
-/// Seals consecutive segments laid out at stride `enc` (plaintext then room
-/// for the tag); the last one of the buffer is the stream's last if `final_batch`.
+/// Seals the segments of `plain` (cut every `seg` bytes) into `sealed`,
+/// each followed by its tag, in one pass per segment; the batch's last
+/// segment is the stream's last if `final_batch`.
 fn seal_segments(
-    key: &LessSafeKey,
-    buf: &mut [u8],
-    enc: usize,
+    key: &GcmKey,
+    plain: &[u8],
+    sealed: &mut [u8],
+    seg: usize,
     base: u64,
     final_batch: bool,
     par: &Parallelism,
 ) {
-    let count = buf.len().div_ceil(enc);
-    par.for_each_mut(buf, &grain(enc), |_, offset, part| {
-        for (j, segment) in part.chunks_mut(enc).enumerate() {
+    let enc = seg + TAG;
+    let count = sealed.len().div_ceil(enc);
+    par.for_each_mut(sealed, &grain(enc), |_, offset, part| {
+        for (j, out) in part.chunks_mut(enc).enumerate() {
             let i = offset / enc + j;
             let last = final_batch && i + 1 == count;
-            let (body, tag_room) = segment.split_at_mut(segment.len() - TAG);
-            let tag = key
-                .seal_in_place_separate_tag(nonce(base + i as u64, last), Aad::empty(), body)
-                .expect("GCM seal of at most 1 GiB cannot fail");
-            tag_room.copy_from_slice(tag.as_ref());
+            let input = &plain[i * seg..(i * seg + out.len() - TAG)];
+            let (body, tag_room) = out.split_at_mut(out.len() - TAG);
+            tag_room.copy_from_slice(&key.seal_into(&nonce(base + i as u64, last), input, body));
         }
     });
 }
 
-/// Opens consecutive sealed segments at stride `enc` in place; on failure
-/// the error names the first failing segment. Plaintext of segment k sits
-/// at `k·enc .. k·enc + len − TAG`.
+/// Opens the sealed segments in `sealed` (stride `seg + TAG`) into `plain`
+/// (stride `seg`), in one pass per segment; on failure the error names the
+/// first failing segment and `plain` holds nothing of it.
 fn open_segments(
-    key: &LessSafeKey,
-    buf: &mut [u8],
-    enc: usize,
+    key: &GcmKey,
+    sealed: &[u8],
+    plain: &mut [u8],
+    seg: usize,
     base: u64,
     final_batch: bool,
     par: &Parallelism,
 ) -> Result<(), Error> {
-    let count = buf.len().div_ceil(enc);
+    let enc = seg + TAG;
+    let count = sealed.len().div_ceil(enc);
     let first_failure: Mutex<Option<(u64, bool)>> = Mutex::new(None);
-    par.for_each_mut(buf, &grain(enc), |_, offset, part| {
-        for (j, segment) in part.chunks_mut(enc).enumerate() {
-            let i = offset / enc + j;
+    let last_len = sealed.len() - (count.max(1) - 1) * enc;
+    if count == 0 || last_len < TAG {
+        return Err(Error::SegmentAuthentication {
+            segment: base + count.saturating_sub(1) as u64,
+        });
+    }
+    // Segments with no plaintext (an empty stream's only segment, or a
+    // forged empty one at the end) have no part of `plain`: check them here.
+    for i in plain.len().div_ceil(seg)..count {
+        let input = &sealed[i * enc..(i * enc + enc).min(sealed.len())];
+        let last = final_batch && i + 1 == count;
+        let index = base + i as u64;
+        if input.len() != TAG || !key.open_into(&nonce(index, last), &[], input, &mut []) {
+            record(&first_failure, index, false);
+        }
+    }
+    par.for_each_mut(plain, &grain(seg), |_, offset, part| {
+        for (j, out) in part.chunks_mut(seg).enumerate() {
+            let i = offset / seg + j;
             let index = base + i as u64;
             let last = final_batch && i + 1 == count;
-            if segment.len() < TAG {
-                record(&first_failure, index, false);
-                continue;
-            }
-            // Only the stream's last segment may need a second try.
-            let before = (last && segment.len() == enc).then(|| Zeroizing::new(segment.to_vec()));
-            if key
-                .open_in_place(nonce(index, last), Aad::empty(), segment)
-                .is_err()
-            {
+            let input = &sealed[i * enc..(i * enc + enc).min(sealed.len())];
+            let (body, tag) = input.split_at(input.len() - TAG);
+            if !key.open_into(&nonce(index, last), body, tag, &mut out[..body.len()]) {
                 // The stream's last segment, genuine but sealed as a middle
                 // one: the rest of the stream is missing.
-                let truncated = before.is_some_and(|b| {
-                    segment.copy_from_slice(&b);
-                    key.open_in_place(nonce(index, false), Aad::empty(), segment)
-                        .is_ok()
-                });
+                let truncated = last
+                    && input.len() == enc
+                    && key.open_into(&nonce(index, false), body, tag, &mut out[..body.len()]);
+                out.fill(0);
                 record(&first_failure, index, truncated);
             }
         }
@@ -380,6 +395,14 @@ fn open_segments(
         Some((segment, true)) => Err(Error::Truncated { segment }),
         Some((segment, false)) => Err(Error::SegmentAuthentication { segment }),
     }
+}
+
+/// The plaintext length of `sealed_len` bytes of sealed segments (0 if the
+/// last is too short to hold a tag, which opening then reports).
+fn plain_len(sealed_len: usize, seg: usize) -> usize {
+    let enc = seg + TAG;
+    let count = sealed_len.div_ceil(enc);
+    sealed_len.saturating_sub(count * TAG)
 }
 
 fn record(slot: &Mutex<Option<(u64, bool)>>, index: u64, truncated: bool) {
@@ -423,11 +446,9 @@ pub fn decrypt(
                     segment: index.saturating_sub(1),
                 });
             }
-            open_segments(&keys.payload, &mut buf[..data_len], enc, index, !more, par)?;
             plain.clear();
-            for segment in buf[..data_len].chunks(enc) {
-                plain.extend_from_slice(&segment[..segment.len() - TAG]);
-            }
+            plain.resize(plain_len(data_len, seg), 0);
+            open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             index += data_len.div_ceil(enc) as u64;
@@ -490,29 +511,25 @@ pub fn decrypt_range(
         .map_err(|_| Error::Options("range too large for memory".into()))?;
     let mut buf = Zeroizing::new(vec![0u8; read_len]);
     file.read_exact_at(&mut buf, header_len + first * enc)?;
+    let mut plain = Zeroizing::new(vec![0u8; plain_len(buf.len(), seg as usize)]);
     open_segments(
         &keys.payload,
-        &mut buf,
-        enc as usize,
+        &buf,
+        &mut plain,
+        seg as usize,
         first,
         last + 1 == segments,
         par,
     )?;
-    let mut written = 0u64;
-    for (k, segment) in buf.chunks(enc as usize).enumerate() {
-        let plain = &segment[..segment.len() - TAG];
-        let seg_start = (first + k as u64) * seg;
-        let from = start.saturating_sub(seg_start) as usize;
-        let to = ((end - seg_start) as usize).min(plain.len());
-        output.write_all(&plain[from..to])?;
-        written += (to - from) as u64;
-    }
+    let from = (start - first * seg) as usize;
+    output.write_all(&plain[from..from + len as usize])?;
+    let written = len;
     output.flush()?;
     Ok(written)
 }
 
-fn payload_key(bytes: &[u8; 32]) -> LessSafeKey {
-    LessSafeKey::new(UnboundKey::new(&AES_256_GCM, bytes).expect("a 32-byte AES-256 key"))
+fn payload_key(bytes: &[u8; 32]) -> GcmKey {
+    GcmKey::new(bytes).expect("a 32-byte AES-256 key")
 }
 
 impl std::fmt::Debug for Keys {
