@@ -275,6 +275,34 @@ fn range_decryption_equals_slicing() {
     ));
 }
 
+#[test]
+fn files_encrypted_through_memory_maps_decrypt_like_any_stream() {
+    let dir = tempfile::tempdir().unwrap();
+    for len in [0, 1, SEG, 3 * SEG + 1, 100 * SEG + 7] {
+        let pt = data(len);
+        let path = dir.path().join("p");
+        std::fs::write(&path, &pt).unwrap();
+        for par in schedules() {
+            let mut sealed = Vec::new();
+            let opts = Options {
+                segment_size: SEG,
+                par,
+            };
+            let file = std::fs::File::open(&path).unwrap();
+            assert_eq!(
+                stream::encrypt_file(&[Recipient::Key(KEY)], &file, &mut sealed, &opts, |_| {}).unwrap(),
+                len as u64
+            );
+            assert_eq!(sealed.len(), HEADER + len + 16 * len.div_ceil(SEG).max(1));
+            assert_eq!(
+                open(&sealed, &Identity::Key(KEY), &Parallelism::sequential()).unwrap(),
+                pt,
+                "{len} {par:?}"
+            );
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 

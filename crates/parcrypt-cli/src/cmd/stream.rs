@@ -46,11 +46,26 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
         segment_size: args.segment_size,
         par: *par,
     };
-    let result = stream::encrypt(&recipients, &mut input, &mut output, &opts, |n| {
+    let tick = |n| {
         if let Some(b) = &bar {
             b.inc(n);
         }
-    });
+    };
+    // A regular file is read through memory maps (no read copy); pipes stream.
+    let regular = args
+        .io
+        .input
+        .as_deref()
+        .filter(|p| *p != Path::new("-"))
+        .filter(|_| input.len.is_some());
+    let result = match regular {
+        Some(path) => {
+            let file =
+                std::fs::File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
+            stream::encrypt_file(&recipients, &file, &mut output, &opts, tick)
+        }
+        None => stream::encrypt(&recipients, &mut input, &mut output, &opts, tick),
+    };
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
