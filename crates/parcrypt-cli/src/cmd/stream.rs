@@ -113,11 +113,26 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
     let mut input = Input::open(args.io.input.as_deref())?;
     let mut output = Output::create(args.io.output.as_deref())?;
     let bar = progress_bar(input.len);
-    let result = stream::decrypt(&identity, &mut input, &mut output, par, |n| {
+    let tick = |n| {
         if let Some(b) = &bar {
             b.inc(n);
         }
-    });
+    };
+    // A regular file is read through memory maps (no read copy); pipes stream.
+    let regular = args
+        .io
+        .input
+        .as_deref()
+        .filter(|p| *p != Path::new("-"))
+        .filter(|_| input.len.is_some());
+    let result = match regular {
+        Some(path) => {
+            let file =
+                std::fs::File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
+            stream::decrypt_file(&identity, &file, &mut output, par, tick)
+        }
+        None => stream::decrypt(&identity, &mut input, &mut output, par, tick),
+    };
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -306,6 +306,96 @@ pub fn encrypt_file(
     Ok(len)
 }
 
+/// [`decrypt`] for a regular file, read through memory maps: segments are
+/// opened straight from the page cache into the output buffer, writing
+/// overlapped. Same guarantees as [`decrypt`]: nothing of a segment is
+/// written before it verifies.
+///
+/// # Errors
+/// As [`decrypt`].
+#[cfg(unix)]
+pub fn decrypt_file(
+    identity: &Identity<'_>,
+    file: &std::fs::File,
+    output: impl Write + Send,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    use std::sync::mpsc::sync_channel;
+
+    let len = file.metadata()?.len();
+    let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
+    let keys = header.open(identity, par)?;
+    let seg = header.segment_size;
+    let enc = (seg + TAG) as u64;
+    let body = len
+        .checked_sub(header_len)
+        .ok_or(Error::MalformedHeader("cut short"))?;
+    if body == 0 {
+        return Err(Error::Truncated { segment: 0 });
+    }
+    let batch = (par.threads.max(1) * BATCH_PER_THREAD) as u64 * enc;
+    let mut output = output;
+    let mut total = 0u64;
+    std::thread::scope(|scope| {
+        let (out_tx, out_rx) = sync_channel::<Zeroizing<Vec<u8>>>(1);
+        let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
+        for _ in 0..2 {
+            let _ = free_tx.send(Zeroizing::new(Vec::new()));
+        }
+        let writer = scope.spawn(move || -> io::Result<()> {
+            while let Ok(buf) = out_rx.recv() {
+                output.write_all(&buf)?;
+                if free_tx.send(buf).is_err() {
+                    break;
+                }
+            }
+            output.flush()
+        });
+        let result = (|| -> Result<(), Error> {
+            let (mut offset, mut index) = (0u64, 0u64);
+            while offset < body {
+                let n = (body - offset).min(batch) as usize;
+                let map = crate::mmap::map(file, header_len + offset, n)?;
+                let last = offset + n as u64 == body;
+                let mut plain = free_rx.recv().map_err(|_| io::Error::other("writer stopped"))?;
+                plain.clear();
+                plain.resize(plain_len(n, seg), 0);
+                open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
+                total += plain.len() as u64;
+                progress(plain.len() as u64);
+                out_tx
+                    .send(plain)
+                    .map_err(|_| io::Error::other("writer stopped"))?;
+                offset += n as u64;
+                index += (n as u64).div_ceil(enc);
+            }
+            Ok(())
+        })();
+        drop(out_tx);
+        let written = writer
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
+        result?;
+        written.map_err(Error::Io)
+    })?;
+    Ok(total)
+}
+
+/// Reads a file from a position of its own, leaving the file's cursor alone.
+#[cfg(unix)]
+struct At<'a>(&'a std::fs::File, u64);
+
+#[cfg(unix)]
+impl Read for At<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        use std::os::unix::fs::FileExt;
+        let n = self.0.read_at(buf, self.1)?;
+        self.1 += n as u64;
+        Ok(n)
+    }
+}
+
 /// Runs `work` over the input in batches of `in_size` bytes, with reading
 /// and writing overlapped with it: a reader thread fills the next batch and
 /// a writer thread drains the previous output while `work` runs. `work` gets
@@ -549,15 +639,6 @@ pub fn decrypt_range(
 ) -> Result<u64, Error> {
     use std::os::unix::fs::FileExt;
 
-    /// Reads from a position of its own, leaving the file's cursor alone.
-    struct At<'a>(&'a std::fs::File, u64);
-    impl Read for At<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let n = self.0.read_at(buf, self.1)?;
-            self.1 += n as u64;
-            Ok(n)
-        }
-    }
     let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
     let keys = header.open(identity, par)?;
     let seg = header.segment_size as u64;
