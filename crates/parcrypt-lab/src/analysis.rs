@@ -23,7 +23,8 @@ pub struct Analysis {
     /// Thread count used for the crossover: the cores, or the largest measured below.
     pub crossover_threads: usize,
     /// The smallest size from which this implementation beats `seq` with 95%
-    /// confidence at every larger measured size (`None`: it never does).
+    /// confidence at every larger measured size (`None`: it never does); for
+    /// an item workload, a number of items.
     pub crossover_bytes: Option<usize>,
 }
 
@@ -90,6 +91,7 @@ mod tests {
             implementation,
             threads,
             size_bytes: size,
+            unit: crate::workloads::Unit::Bytes,
             batch: 1,
             stats: Stats::of(&[1.0 / speedup]),
             throughput_bps: 0.0,
@@ -101,6 +103,7 @@ mod tests {
             peer: false,
             items: 1,
             ops_per_s: 0.0,
+            samples: vec![1.0 / speedup],
         }
     }
 

@@ -2,9 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::output::{Summary, human_size};
+use crate::output::Summary;
 use crate::plots::{Bars, Chart, Series, esc};
 use crate::stats::amdahl;
+use crate::workloads::Unit;
 use crate::{LabError, Row};
 
 impl Summary {
@@ -23,11 +24,10 @@ impl Summary {
             };
             let parallel = self.rows.iter().any(|r| r.workload == *w && r.threads > 1);
             // An operation (key generation, a signature) has one nominal size
-            // and no throughput.
-            let operation = !self
-                .rows
-                .iter()
-                .any(|r| r.workload == *w && r.throughput_bps.is_finite());
+            // and no throughput; items (a batch of signatures) have a rate in
+            // items per second over their counts.
+            let unit = self.unit(w);
+            let operation = unit == Unit::Operation;
             let mut threads: Vec<usize> = self
                 .rows
                 .iter()
@@ -82,7 +82,7 @@ impl Summary {
                         title: if operation {
                             format!("{w}: speed-up")
                         } else {
-                            format!("{w}: speed-up at {}", human_size(largest))
+                            format!("{w}: speed-up at {}", unit.label(largest))
                         },
                         x_label: "threads".into(),
                         y_label: "speed-up vs seq".into(),
@@ -107,7 +107,7 @@ impl Summary {
                             name: if operation {
                                 "median".to_owned()
                             } else {
-                                human_size(size)
+                                unit.label(size)
                             },
                             points: rows.iter().map(|r| (r.threads as f64, r.stats.median)).collect(),
                             ci: None,
@@ -129,10 +129,22 @@ impl Summary {
             }
             // Throughput vs size: seq and each strategy at its best thread
             // count; peers as points. Not for operations (no throughput; one
-            // nominal size).
-            if operation {
-                continue;
-            }
+            // nominal size); items per second over counts for items.
+            let (value, title, x_label, y_label): (fn(&Row) -> f64, _, _, _) = match unit {
+                Unit::Operation => continue,
+                Unit::Bytes => (
+                    |r| r.throughput_bps,
+                    format!("{w}: throughput vs size"),
+                    "input bytes".to_owned(),
+                    "bytes / second".to_owned(),
+                ),
+                Unit::Items(noun) => (
+                    |r| r.ops_per_s,
+                    format!("{w}: {noun}s per second vs {noun}s per run"),
+                    format!("{noun}s per run"),
+                    format!("{noun}s / second"),
+                ),
+            };
             let mut series = Vec::new();
             for imp in ["seq", "static", "steal"] {
                 let mut sizes: Vec<usize> = self.rows_of(w, imp).map(|r| r.size_bytes).collect();
@@ -143,7 +155,7 @@ impl Summary {
                     .filter_map(|&size| {
                         self.rows_of(w, imp)
                             .filter(|r| r.size_bytes == size)
-                            .map(|r| r.throughput_bps)
+                            .map(value)
                             .fold(None, |best: Option<f64>, t| Some(best.map_or(t, |b| b.max(t))))
                             .map(|t| (size as f64, t))
                     })
@@ -165,7 +177,7 @@ impl Summary {
             for r in self.rows.iter().filter(|r| r.workload == *w && r.peer) {
                 series.push(Series {
                     name: r.implementation.to_owned(),
-                    points: vec![(r.size_bytes as f64, r.throughput_bps)],
+                    points: vec![(r.size_bytes as f64, value(r))],
                     ci: None,
                     reference: false,
                 });
@@ -173,9 +185,9 @@ impl Summary {
             out.push((
                 format!("{w}-throughput"),
                 Chart {
-                    title: format!("{w}: throughput vs size"),
-                    x_label: "input bytes".into(),
-                    y_label: "bytes / second".into(),
+                    title,
+                    x_label,
+                    y_label,
                     x_log: true,
                     y_log: true,
                     series,
@@ -192,12 +204,12 @@ impl Summary {
         self.bars(false, "parcrypt vs OpenSSL (same run)", "GB/s")
     }
 
-    /// As [`Summary::peer_bars`], for operations (RSA signatures): operations
-    /// per second.
+    /// As [`Summary::peer_bars`], for operations (RSA signatures, ECDSA
+    /// verifications): operations per second.
     pub fn peer_op_bars(&self) -> Option<Bars> {
         self.bars(
             true,
-            "parcrypt vs OpenSSL, private-key operations (same run)",
+            "parcrypt vs OpenSSL, public-key operations (same run)",
             "operations / second",
         )
     }

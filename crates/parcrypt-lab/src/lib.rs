@@ -53,7 +53,7 @@ pub struct LabConfig {
     pub threads_list: Option<Vec<usize>>,
     /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB]; for
     /// byte workloads only (an operation such as key generation keeps its
-    /// own nominal size).
+    /// own nominal size, a batch its own counts of items).
     pub sizes: Option<Vec<usize>>,
     /// A fixed number of timed samples per cell after warm-up. Without it
     /// the count adapts: at least 10 (quick: 5), then more until the 95% CI
@@ -163,14 +163,17 @@ pub struct Row {
     pub implementation: &'static str,
     /// Threads.
     pub threads: usize,
-    /// Input size in bytes.
+    /// Input size: bytes, an operation's nominal bytes, or the items of an
+    /// item workload (see `unit`).
     pub size_bytes: usize,
-    /// Operations timed per sample (small inputs are batched).
+    /// What `size_bytes` counts and which rate applies.
+    pub unit: Unit,
+    /// Runs timed per sample (small inputs are batched).
     pub batch: u64,
-    /// Seconds per operation.
+    /// Seconds per run: one operation, or all `items` of an item workload.
     pub stats: Stats,
     /// Bytes per second at the median; NaN where it does not apply (a
-    /// [`Unit::Operation`] workload: see `ops_per_s`).
+    /// [`Unit::Operation`] or [`Unit::Items`] workload: see `ops_per_s`).
     pub throughput_bps: f64,
     /// Median of `seq` at this size over this cell's median.
     pub speedup: f64,
@@ -184,10 +187,14 @@ pub struct Row {
     pub outliers: usize,
     /// Whether this row measures another tool (a peer), not parcrypt.
     pub peer: bool,
-    /// Operations per timed run (1 for byte-stream workloads).
+    /// Operations per run: `size_bytes` for an item workload, else 1.
     pub items: u64,
-    /// Operations per second at the median.
+    /// Operations (items) per second at the median.
     pub ops_per_s: f64,
+    /// The samples themselves, seconds per run: kept for ratios between
+    /// cells of different workloads (bootstrap intervals), not written.
+    #[serde(skip)]
+    pub samples: Vec<f64>,
 }
 
 /// How long to measure, by mode.
@@ -237,7 +244,8 @@ impl LabConfig {
 
     /// The sizes to measure `w` at: the configuration's, else the
     /// workload's own grid, else the default grid. An operation's size is
-    /// nominal: it always has its own grid.
+    /// nominal and an item workload's is a count: they always have their own
+    /// grid.
     fn sizes_for(&self, w: &Workload) -> Vec<usize> {
         match (&self.sizes, w.sizes) {
             (Some(s), _) if w.unit == Unit::Bytes => s.clone(),
@@ -350,7 +358,13 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
             let mut op = (w.setup)(size);
             let mut seq_samples: Option<Vec<f64>> = None;
             for imp in impls_for(w) {
-                bar.set_message(format!("{} {} B {}×{}", w.name, size, imp.name, imp.threads));
+                bar.set_message(format!(
+                    "{} {} {}×{}",
+                    w.name,
+                    w.unit.label(size),
+                    imp.name,
+                    imp.threads
+                ));
                 let (samples, batch) = measure(&mut op, &imp.par, &timing);
                 let seq = seq_samples.get_or_insert_with(|| samples.clone());
                 rows.push(cell_row(w, imp, size, batch, &samples, seq));
@@ -375,16 +389,21 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
 fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], seq: &[f64]) -> Row {
     let stats = Stats::of(samples);
     let speedup = Stats::of(seq).median / stats.median;
+    let items = match w.unit {
+        Unit::Items(_) => size as u64,
+        Unit::Bytes | Unit::Operation => 1,
+    };
     Row {
         workload: w.name,
         implementation: imp.name,
         threads: imp.threads,
         size_bytes: size,
+        unit: w.unit,
         batch,
         stats,
         throughput_bps: match w.unit {
             Unit::Bytes => size as f64 / stats.median,
-            Unit::Operation => f64::NAN,
+            Unit::Operation | Unit::Items(_) => f64::NAN,
         },
         speedup,
         efficiency: speedup / imp.threads as f64,
@@ -392,8 +411,9 @@ fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], 
         karp_flatt: stats::karp_flatt(speedup, imp.threads),
         outliers: stats::outliers(samples),
         peer: false,
-        items: 1,
-        ops_per_s: 1.0 / stats.median,
+        items,
+        ops_per_s: items as f64 / stats.median,
+        samples: samples.to_vec(),
     }
 }
 

@@ -7,11 +7,14 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::workloads::Workload;
+use crate::workloads::{Unit, Workload};
 use crate::{LabConfig, LabError, Machine, Row};
 
-/// The CSV columns, in order (the first twelve are the contract).
-pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s,p90_s";
+/// The CSV columns, in order (the first twelve are the contract). `unit`
+/// says what `size_bytes` counts: `bytes`, `operation` (one operation of a
+/// nominal size in bytes) or an item noun such as `signatures` (a batch of
+/// that many; `ops_per_s` is then items per second).
+pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s,p90_s,unit";
 
 /// Everything a run produced.
 #[derive(Debug, Clone, Serialize)]
@@ -114,6 +117,19 @@ impl Summary {
         write_file(&results, &json(self))
     }
 
+    /// What `workload`'s sizes count ([`Unit::Bytes`] if it has no rows).
+    pub(crate) fn unit(&self, workload: &str) -> Unit {
+        self.rows
+            .iter()
+            .find(|r| r.workload == workload)
+            .map_or(Unit::Bytes, |r| r.unit)
+    }
+
+    /// `size` of `workload` for people: `64 KiB`, `64 signatures`.
+    pub(crate) fn size_label(&self, workload: &str, size: usize) -> String {
+        self.unit(workload).label(size)
+    }
+
     /// The largest size parcrypt measured `workload` at (peers excluded).
     pub(crate) fn largest_size(&self, workload: &str) -> Option<usize> {
         self.rows
@@ -130,7 +146,7 @@ impl Summary {
         for r in &self.rows {
             let s = &r.stats;
             out.push_str(&format!(
-                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{},{},{},{},{},{},{},{:.6e},{:e}\n",
+                "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{},{},{},{},{},{},{},{:.6e},{:e},{}\n",
                 r.workload,
                 r.implementation,
                 r.threads,
@@ -153,7 +169,8 @@ impl Summary {
                 r.peer,
                 r.items,
                 r.ops_per_s,
-                s.p90
+                s.p90,
+                r.unit.name()
             ));
         }
         out
@@ -187,15 +204,14 @@ impl fmt::Display for Sci {
 }
 
 /// A row's rate in its own unit: GB/s or MB/s for bytes, op/s for an
-/// operation (whose throughput in bytes does not apply).
+/// operation, items/s for items (whose throughput in bytes does not apply).
 pub(crate) fn rate(r: &Row) -> String {
     let gbps = r.throughput_bps / 1e9;
-    if !gbps.is_finite() {
-        format!("{:.1} op/s", r.ops_per_s)
-    } else if gbps >= 0.1 {
-        format!("{gbps:.2} GB/s")
-    } else {
-        format!("{:.1} MB/s", r.throughput_bps / 1e6)
+    match r.unit {
+        Unit::Items(noun) => format!("{:.0} {noun}s/s", r.ops_per_s),
+        Unit::Operation => format!("{:.1} op/s", r.ops_per_s),
+        Unit::Bytes if gbps >= 0.1 => format!("{gbps:.2} GB/s"),
+        Unit::Bytes => format!("{:.1} MB/s", r.throughput_bps / 1e6),
     }
 }
 
@@ -271,7 +287,7 @@ impl fmt::Display for Summary {
                 f,
                 "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8}",
                 w,
-                human_size(size),
+                self.size_label(w, size),
                 rate(seq),
                 who,
                 best_rate,
@@ -286,7 +302,7 @@ impl fmt::Display for Summary {
         )?;
         for a in &self.analysis {
             let from = match a.crossover_bytes {
-                Some(b) => format!("{} ({} thr)", human_size(b), a.crossover_threads),
+                Some(b) => format!("{} ({} thr)", self.size_label(a.workload, b), a.crossover_threads),
                 None => "never measured".to_owned(),
             };
             let s = a

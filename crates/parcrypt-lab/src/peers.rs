@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::Row;
 use crate::stats::{self, Stats};
-use crate::workloads::{Unit, Workload, input};
+use crate::workloads::{SpeedRate, Unit, Workload, input};
 
 /// Whether a peer ran, and if not, why.
 #[derive(Debug, Clone, Serialize)]
@@ -32,7 +32,9 @@ const ENC_MAX: usize = 64 << 20;
 /// Measures the OpenSSL peers of `w`. `seconds` is `openssl speed`'s time per
 /// cipher; `repeats` the number of `openssl enc` runs; `size` the largest size
 /// measured for `w` (the file `enc` encrypts is that, capped at 64 MiB; an
-/// operation's peer row takes that size, so that it lines up with `seq`).
+/// operation's peer row takes that size, so that it lines up with `seq`, and
+/// an item workload's peer row is the time `openssl speed`'s rate gives for
+/// that many items).
 pub fn measure(
     w: &Workload,
     seconds: u32,
@@ -50,19 +52,25 @@ pub fn measure(
     let secs = seconds.to_string();
     args.push(&secs);
     let bytes = SPEED_BLOCK.to_string();
-    if w.unit == Unit::Bytes {
+    if peer.rate == SpeedRate::Bytes {
         args.extend(["-bytes", &bytes]);
     }
     args.extend(peer.speed);
     let command = format!("openssl {}", args.join(" "));
-    // (size, seconds per operation)
-    let timed = run(&args).and_then(|out| match w.unit {
-        Unit::Bytes => parse_speed(&out)
-            .map(|bytes_per_s| (SPEED_BLOCK, SPEED_BLOCK as f64 / bytes_per_s))
-            .ok_or_else(|| "no +F: line in the output".to_owned()),
-        Unit::Operation => parse_speed_sign(&out)
-            .map(|signs_per_s| (size, 1.0 / signs_per_s))
-            .ok_or_else(|| "no +F2: line in the output".to_owned()),
+    // (size, seconds per run of the workload at that size)
+    let timed = run(&args).and_then(|out| {
+        let per_s = match peer.rate {
+            SpeedRate::Bytes => parse_speed(&out).ok_or("no +F: line in the output"),
+            SpeedRate::Sign => parse_speed_sign(&out).ok_or("no +F2:/+F3:/+F4: sign rate in the output"),
+            SpeedRate::Verify => {
+                parse_speed_verify(&out).ok_or("no +F2:/+F3:/+F4: verify rate in the output")
+            }
+        }?;
+        Ok(match w.unit {
+            Unit::Bytes => (SPEED_BLOCK, SPEED_BLOCK as f64 / per_s),
+            Unit::Operation => (size, 1.0 / per_s),
+            Unit::Items(_) => (size, size as f64 / per_s),
+        })
     });
     match timed {
         Ok((size, seconds_per_op)) => {
@@ -163,16 +171,21 @@ fn time_file_command(
 /// apply (speed-up is filled in against parcrypt's `seq` later where sizes match).
 fn peer_row(w: &Workload, name: &'static str, size: usize, samples: &[f64]) -> Row {
     let stats = Stats::of(samples);
+    let items = match w.unit {
+        Unit::Items(_) => size as u64,
+        Unit::Bytes | Unit::Operation => 1,
+    };
     Row {
         workload: w.name,
         implementation: name,
         threads: 1,
         size_bytes: size,
+        unit: w.unit,
         batch: 1,
         stats,
         throughput_bps: match w.unit {
             Unit::Bytes => size as f64 / stats.median,
-            Unit::Operation => f64::NAN,
+            Unit::Operation | Unit::Items(_) => f64::NAN,
         },
         speedup: f64::NAN,
         efficiency: f64::NAN,
@@ -180,8 +193,9 @@ fn peer_row(w: &Workload, name: &'static str, size: usize, samples: &[f64]) -> R
         karp_flatt: None,
         outliers: stats::outliers(samples),
         peer: true,
-        items: 1,
-        ops_per_s: 1.0 / stats.median,
+        items,
+        ops_per_s: items as f64 / stats.median,
+        samples: samples.to_vec(),
     }
 }
 
@@ -215,20 +229,34 @@ pub fn parse_speed(out: &str) -> Option<f64> {
 
 /// The private-key operations (signatures) per second of the last key in
 /// `openssl speed -mr` output for RSA, DSA or ECDSA
-/// (`+F2:<n>:<bits>:<sign/s>:<verify/s>…`; OpenSSL 3.2 appends encrypt and
-/// decrypt rates, and ECDSA prints `+F4:`; 1.0.2 printed seconds, not rates).
+/// (`+F2:<n>:<bits>:<sign/s>:<verify/s>…` for RSA, `+F3:` for DSA, `+F4:`
+/// for ECDSA; OpenSSL 3.2 appends RSA's encrypt and decrypt rates; 1.0.2
+/// printed seconds, not rates).
 pub fn parse_speed_sign(out: &str) -> Option<f64> {
+    parse_speed_pkey(out, 2)
+}
+
+/// The public-key operations (verifications) per second of the last key in
+/// `openssl speed -mr` output for RSA, DSA or ECDSA: the field after
+/// [`parse_speed_sign`]'s.
+pub fn parse_speed_verify(out: &str) -> Option<f64> {
+    parse_speed_pkey(out, 3)
+}
+
+/// Field `field` (0: the index, 1: the bits) of the last `+F2:`, `+F3:` or
+/// `+F4:` line, as a positive rate.
+fn parse_speed_pkey(out: &str, field: usize) -> Option<f64> {
     out.lines()
         .rev()
         .find_map(|l| ["+F2:", "+F3:", "+F4:"].iter().find_map(|p| l.strip_prefix(p)))
-        .and_then(|l| l.split(':').nth(2))
+        .and_then(|l| l.split(':').nth(field))
         .and_then(|rate| rate.trim().parse().ok())
         .filter(|r: &f64| *r > 0.0)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_speed, parse_speed_sign};
+    use super::{parse_speed, parse_speed_sign, parse_speed_verify};
 
     #[test]
     fn parses_machine_readable_speed_output() {
@@ -250,5 +278,20 @@ mod tests {
         );
         assert_eq!(parse_speed_sign("+F:25:AES-128-CTR:8186658816.00\n"), None);
         assert_eq!(parse_speed_sign("+F2:2:2048:0.000000:0.000000\n"), None);
+    }
+
+    #[test]
+    fn parses_machine_readable_ecdsa_verify_rates() {
+        // Captured from `openssl speed -mr -elapsed -seconds 1 ecdsap256`, OpenSSL 3.0.19.
+        let out = "+DTP:256:sign:ecdsa:1\n+R5:31472:256:1.00\n+DTP:256:verify:ecdsa:1\n+R6:10132:256:1.00\n+F4:3:256:31472.000000:10132.000000\n";
+        assert_eq!(parse_speed_verify(out), Some(10_132.0));
+        assert_eq!(parse_speed_sign(out), Some(31_472.0));
+        // RSA's verify rate is the same field, before 3.2's encrypt/decrypt rates.
+        assert_eq!(
+            parse_speed_verify("+F2:4:4096:167.3:11175.0:10900.0:160.1\n"),
+            Some(11_175.0)
+        );
+        assert_eq!(parse_speed_verify("+F4:3:256:31472.000000\n"), None);
+        assert_eq!(parse_speed_verify("+F:25:AES-128-CTR:8186658816.00\n"), None);
     }
 }

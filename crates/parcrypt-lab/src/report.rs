@@ -63,8 +63,10 @@ impl Summary {
             "## Method\n\nEach cell: warm-up, then {} timed samples; small inputs are timed in batches long enough to measure and divided. \
              Times are medians (results.csv also gives the 90th percentile, `p90_s`); CIs are Student-t for the mean time and a 2000-resample bootstrap for the speed-up (ratio of medians to `seq` at the same size). \
              Karp–Flatt e = (1/S − 1/p)/(1 − 1/p). Amdahl's serial fraction is a least-squares fit of 1/S = s + (1 − s)/p over thread counts up to the cores. \
-             \"Pays from\" is the smallest size from which the speed-up's CI stays above 1. Operations (key generation, signatures) have one nominal size, the modulus in bytes, \
-             and a rate in op/s instead of a throughput. Peers run in the same session: `openssl speed -mr` (16 KiB buffers, one core; for RSA its signatures per second) \
+             \"Pays from\" is the smallest size from which the speed-up's CI stays above 1. Operations (key generation, one signature made or verified) have one nominal size \
+             (the RSA modulus or the P-256 scalar in bytes) and a rate in op/s instead of a throughput; a batch's size is its number of signatures and its rate signatures verified per second. \
+             Ratios between workloads (split vs joint, a batch vs one joint verification) use the same bootstrap on the two cells' samples. \
+             Peers run in the same session: `openssl speed -mr` (16 KiB buffers, one core; for RSA its signatures per second, for ECDSA its verifications per second) \
              and `openssl enc` on a file (process start and file I/O included, so it is the CLI-to-CLI comparison). Inputs are `i % 251`, identical for every implementation.",
             match self.config.repeats {
                 Some(n) => format!("{n}"),
@@ -99,7 +101,7 @@ impl Summary {
             let _ = writeln!(
                 md,
                 "| {w} | {} | {} | {} ×{}: {} | {:.2}× [{:.2}, {:.2}] | {} | {} |",
-                human_size(size),
+                self.size_label(w, size),
                 rate(seq),
                 best.implementation,
                 best.threads,
@@ -109,7 +111,7 @@ impl Summary {
                 best.speedup_ci95.1,
                 analysis
                     .and_then(|a| a.crossover_bytes)
-                    .map_or("—".to_owned(), human_size),
+                    .map_or("—".to_owned(), |b| self.size_label(w, b)),
                 analysis
                     .and_then(|a| a.amdahl_serial_fraction)
                     .map_or("—".to_owned(), |s| format!("{s:.3}")),
@@ -150,7 +152,7 @@ impl Summary {
                         "| {} | {} ({}) | {} | {} | {} | {} |",
                         p.workload,
                         p.peer,
-                        human_size(r.size_bytes),
+                        self.size_label(p.workload, r.size_bytes),
                         rate(r),
                         seq.map_or("—".to_owned(), rate),
                         best.map_or("—".to_owned(), |b| format!(
@@ -254,7 +256,8 @@ impl Summary {
         let _ = writeln!(
             md,
             "The paper split each operation into two tasks (Java, IAIK JCE; Executors = P I, ForkJoin = P II) on 2-core machines: \
-             key generation searched p ∥ q, the private operation ran its two CRT exponentiations in parallel. Its speed-ups over the sequential JCE:\n"
+             key generation searched p ∥ q, the private operation ran its two CRT exponentiations in parallel, \
+             ECDSA verification computed u1·G ∥ u2·Q and added them. Its speed-ups over the sequential JCE:\n"
         );
         let _ = writeln!(
             md,
@@ -273,7 +276,9 @@ impl Summary {
             let _ = writeln!(md, "| {} | {} | {} |", t.table, t.operation, cells.join(" | "));
         }
         md.push('\n');
-        let measured: Vec<&str> = papers::JCE
+        // Tables 3 and 4 (RSA) share one table of ours; Table 5 (ECDSA) has its own.
+        let (rsa, ecdsa) = papers::JCE.split_at(2);
+        let measured: Vec<&str> = rsa
             .iter()
             .flat_map(|t| t.ours.iter().copied())
             .filter(|w| self.largest_size(w).is_some())
@@ -335,6 +340,7 @@ impl Summary {
             }
             md.push('\n');
         }
+        self.jce_ecdsa(md, &ecdsa[0]);
         for t in papers::JCE {
             if t.ours.iter().all(|w| self.largest_size(w).is_none()) {
                 let why = if t.ours.is_empty() {
@@ -345,6 +351,199 @@ impl Summary {
                 let _ = writeln!(md, "Not available for {} ({}): {why}.\n", t.table, t.operation);
             }
         }
+    }
+
+    /// Table 5 next to ours: the split against its sequential baseline (the
+    /// paper's comparison) and against the joint multiplication; single
+    /// verification times; and batches, where threads do pay.
+    fn jce_ecdsa(&self, md: &mut String, table: &papers::JceTable) {
+        const JOINT: &str = "ecdsa-verify-joint";
+        const SPLIT: &str = "ecdsa-verify-split";
+        const SEPARATE: &str = "ecdsa-verify-separate";
+        const BATCH: &str = "ecdsa-verify-batch";
+        let single = |w: &str, imp: &str, t: usize| self.find(w, imp, t, self.largest_size(w)?);
+        let joint = single(JOINT, "seq", 1);
+        // The split on two threads against a reference (time ratio, 95% CI).
+        let vs_split =
+            |reference: Option<&Row>, imp: &str| Some(per_item_speedup(reference?, single(SPLIT, imp, 2)?));
+        let peer = self
+            .rows
+            .iter()
+            .find(|r| r.peer && r.workload == JOINT && r.implementation == "openssl-speed");
+        if table.ours.iter().any(|w| self.largest_size(w).is_some()) {
+            let _ = writeln!(
+                md,
+                "{}, ours: P-256 with a SHA-256 digest (the paper does not name its curve), AWS-LC's arithmetic. `{SPLIT}` is the paper's method: its `seq` computes u1·G, then u2·Q, on one thread \
+                 (the paper's sequential baseline; a full study also measures it alone as `{SEPARATE}`), `static`/`steal` ×2 put one product on each of two threads. \
+                 `{JOINT}` is how AWS-LC (and OpenSSL) verify: one joint multiplication u1·G + u2·Q sharing the doublings, with a precomputed table for G, \
+                 which the paper's JCE did not have. Ratio = time of the reference / time of the split (above 1: the split is faster), median with the 95% bootstrap CI.\n",
+                table.table
+            );
+            let paper = table
+                .speedups
+                .iter()
+                .zip(papers::JCE_ENVIRONMENTS)
+                .map(|((a, b), (me, _))| format!("{me}: {a:.2}× / {b:.2}×"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let _ = writeln!(
+                md,
+                "| comparison | paper (P I / P II) | ours: split static ×2 | ours: split steal ×2 |"
+            );
+            let _ = writeln!(md, "|---|---|---|---|");
+            let vs = |reference: Option<&Row>, imp: &str| {
+                vs_split(reference, imp).map_or("—".to_owned(), |(ratio, (low, high))| {
+                    format!("{ratio:.2}× [{low:.2}, {high:.2}]")
+                })
+            };
+            let split_seq = single(SPLIT, "seq", 1);
+            let _ = writeln!(
+                md,
+                "| split vs sequential separate (the paper's comparison) | {paper} | {} | {} |",
+                vs(split_seq, "static"),
+                vs(split_seq, "steal")
+            );
+            let _ = writeln!(
+                md,
+                "| split vs joint (a modern library's verification) | not measured (its JCE had no joint multiplication) | {} | {} |",
+                vs(joint, "static"),
+                vs(joint, "steal")
+            );
+            md.push('\n');
+            let fastest = ["static", "steal"]
+                .into_iter()
+                .filter_map(|imp| Some((imp, vs_split(joint, imp)?)))
+                .max_by(|a, b| a.1.0.total_cmp(&b.1.0));
+            if let Some((imp, (ratio, (low, high)))) = fastest {
+                let verdict = if high < 1.0 {
+                    "threads do not pay: even the faster of the two splits is slower than the joint multiplication, \
+                     because it only races u2·Q, which alone costs nearly as much as the joint product"
+                } else if low > 1.0 {
+                    "the split on two threads beat the joint multiplication on this machine"
+                } else {
+                    "two threads gain nothing measurable over the joint multiplication"
+                };
+                let _ = writeln!(
+                    md,
+                    "For one signature {verdict} (split `{imp}` ×2 vs joint: {ratio:.2}× [{low:.2}, {high:.2}]).\n"
+                );
+            }
+            let _ = writeln!(md, "| one verification | seq | static ×2 | steal ×2 | seq rate |");
+            let _ = writeln!(md, "|---|---|---|---|---|");
+            for w in [JOINT, SEPARATE, SPLIT] {
+                let Some(seq) = single(w, "seq", 1) else {
+                    continue;
+                };
+                let cell = |imp| single(w, imp, 2).map_or("—".to_owned(), |r| secs(r.stats.median));
+                let _ = writeln!(
+                    md,
+                    "| {w} | {} | {} | {} | {} |",
+                    secs(seq.stats.median),
+                    cell("static"),
+                    cell("steal"),
+                    rate(seq)
+                );
+            }
+            if let Some(p) = peer {
+                let _ = writeln!(
+                    md,
+                    "| openssl speed ecdsap256 (verify, one core) | {} | | | {} |",
+                    secs(p.stats.median),
+                    rate(p)
+                );
+            }
+            md.push('\n');
+        }
+        let Some(largest) = self.largest_size(BATCH) else {
+            return;
+        };
+        let _ = writeln!(
+            md,
+            "Where threads do pay: many signatures. `{BATCH}` verifies a batch of signatures, each under its own key, spread over the threads, \
+             each verified jointly. Signatures verified per second; in brackets the speed-up over one joint verification at a time on one thread \
+             (`{JOINT}` `seq`{}), with its 95% CI in the last column.\n",
+            joint.map_or(", not measured in this run".to_owned(), |j| format!(
+                ": {} per signature, {}",
+                secs(j.stats.median),
+                rate(j)
+            ))
+        );
+        let _ = writeln!(
+            md,
+            "| batch | seq (1 thread) | static ×2 | steal ×2 | best | best vs one joint verification |"
+        );
+        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        let mut sizes: Vec<usize> = self.rows_of_workload(BATCH).map(|r| r.size_bytes).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let vs_joint = |r: &Row| joint.map(|j| per_item_speedup(j, r));
+        let cell = |r: Option<&Row>| {
+            r.map_or("—".to_owned(), |r| match vs_joint(r) {
+                Some((s, _)) => format!("{:.0}/s ({s:.2}×)", r.ops_per_s),
+                None => format!("{:.0}/s", r.ops_per_s),
+            })
+        };
+        for &size in &sizes {
+            let best = self.best(BATCH, size);
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {} | {} | {} |",
+                self.size_label(BATCH, size),
+                cell(self.find(BATCH, "seq", 1, size)),
+                cell(self.find(BATCH, "static", 2, size)),
+                cell(self.find(BATCH, "steal", 2, size)),
+                best.map_or("—".to_owned(), |b| format!(
+                    "{} ×{}: {}",
+                    b.implementation,
+                    b.threads,
+                    cell(Some(b))
+                )),
+                best.and_then(vs_joint)
+                    .map_or("—".to_owned(), |(s, (low, high))| format!(
+                        "{s:.2}× [{low:.2}, {high:.2}]"
+                    )),
+            );
+        }
+        if let Some(p) = peer {
+            let _ = writeln!(
+                md,
+                "| openssl speed ecdsap256 (one core, one at a time) | {:.0}/s ({:.2}×) | | | | |",
+                p.ops_per_s,
+                joint.map_or(f64::NAN, |j| j.stats.median / p.stats.median)
+            );
+        }
+        md.push('\n');
+        let pays: Vec<String> = self
+            .analysis
+            .iter()
+            .filter(|a| a.workload == BATCH)
+            .map(|a| {
+                format!(
+                    "`{}` on {} threads from {}",
+                    a.implementation,
+                    a.crossover_threads,
+                    a.crossover_bytes
+                        .map_or("no measured batch".to_owned(), |n| self.size_label(BATCH, n))
+                )
+            })
+            .collect();
+        let best = self
+            .best(BATCH, largest)
+            .and_then(|b| vs_joint(b).map(|(s, ci)| (b, s, ci)))
+            .map_or(String::new(), |(b, s, (low, high))| {
+                format!(
+                    "; at {} the best, `{}` ×{}, verifies {s:.2}× [{low:.2}, {high:.2}] as many signatures per second as one joint verification at a time",
+                    self.size_label(BATCH, largest),
+                    b.implementation,
+                    b.threads
+                )
+            });
+        let _ = writeln!(
+            md,
+            "Where threads pay: batches, by the lab's test (speed-up CI over the batch's own `seq` above 1 at that batch and every larger one) {}{best}. \
+             A batch of one runs on the calling thread whatever the threads, so a difference there is noise between cells.\n",
+            pays.join(", ")
+        );
     }
 
     fn section_rsa_app(&self, md: &mut String) {
@@ -471,6 +670,20 @@ fn secs(t: f64) -> String {
     } else {
         format!("{:.0} µs", t * 1e6)
     }
+}
+
+/// How many times faster `r` does one item (one operation) than `reference`:
+/// the ratio of medians per item, with a 95% bootstrap interval over the two
+/// cells' samples (for a cross-workload comparison such as split vs joint, or
+/// a batch of n against single verifications).
+fn per_item_speedup(reference: &Row, r: &Row) -> (f64, (f64, f64)) {
+    let per_item = |row: &Row| -> Vec<f64> { row.samples.iter().map(|t| t / row.items as f64).collect() };
+    let (a, b) = (per_item(reference), per_item(r));
+    let ratio = (reference.stats.median / reference.items as f64) / (r.stats.median / r.items as f64);
+    if a.is_empty() || b.is_empty() {
+        return (ratio, (f64::NAN, f64::NAN));
+    }
+    (ratio, crate::stats::speedup_ci95(&a, &b))
 }
 
 /// A row's median with its p90: `45.6 ms (p90 80.1 ms)`.

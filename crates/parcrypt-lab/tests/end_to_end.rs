@@ -393,3 +393,93 @@ fn every_rsa_workload_is_registered_and_quick_keeps_a_subset() {
     assert_eq!(grid("rsa-sign-2048-threads", true), [256]);
     assert_eq!(grid("rsa-keygen-1024", true), [128]);
 }
+
+#[test]
+fn ecdsa_batches_count_signatures_and_table_5_sits_beside_the_paper() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "ecdsa*");
+    config.peers = true;
+    let summary = run(&config).unwrap();
+    let of = |w: &str| {
+        summary
+            .rows
+            .iter()
+            .filter(|r| r.workload == w && !r.peer)
+            .collect::<Vec<_>>()
+    };
+    // Single verifications: one nominal size; joint is one thread whatever
+    // the strategy, so it is measured as seq alone; a quick study leaves the
+    // separate baseline to the split's own seq.
+    assert_eq!(of("ecdsa-verify-joint").len(), 1);
+    assert!(of("ecdsa-verify-separate").is_empty());
+    assert_eq!(of("ecdsa-verify-split").len(), 5);
+    for r in of("ecdsa-verify-joint")
+        .into_iter()
+        .chain(of("ecdsa-verify-split"))
+    {
+        assert_eq!((r.size_bytes, r.items), (32, 1));
+        assert!(r.throughput_bps.is_nan());
+    }
+    // Batches: --sizes does not apply; the size counts signatures and the
+    // rate is signatures per second.
+    let batch = of("ecdsa-verify-batch");
+    assert_eq!(
+        batch.len(),
+        10,
+        "two batch sizes × (seq + static×{{1,2}} + steal×{{1,2}})"
+    );
+    for r in &batch {
+        assert!([1, 64].contains(&r.size_bytes));
+        assert_eq!(r.items, r.size_bytes as u64);
+        assert!(r.throughput_bps.is_nan());
+        let per_s = r.items as f64 / r.stats.median;
+        assert!((r.ops_per_s - per_s).abs() <= 1e-9 * per_s);
+    }
+
+    // The verify rate of openssl speed, at the single verification's size.
+    let status = summary
+        .peers
+        .iter()
+        .find(|p| p.workload == "ecdsa-verify-joint")
+        .expect("peer listed");
+    assert!(status.detail.contains("ecdsap256"), "{}", status.detail);
+    let peer = summary
+        .rows
+        .iter()
+        .find(|r| r.peer && r.workload == "ecdsa-verify-joint");
+    assert_eq!(status.available, peer.is_some(), "{}", status.detail);
+    if let Some(p) = peer {
+        assert_eq!(p.size_bytes, 32);
+        assert!(p.ops_per_s > 0.0);
+    }
+
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert!(!csv.contains("NaN"), "{csv}");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let unit = header.iter().position(|h| *h == "unit").unwrap();
+    for line in lines {
+        let r: Vec<&str> = line.split(',').collect();
+        let expected = if r[0] == "ecdsa-verify-batch" {
+            "signatures"
+        } else {
+            "operation"
+        };
+        assert_eq!(r[unit], expected, "{line}");
+    }
+
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    assert!(md.contains(
+        "| Table 5 | ECDSA signature verification | 1.67× / 1.67× | 1.73× / 1.72× | 1.76× / 1.78× |"
+    ));
+    assert!(!md.contains("Not available for Table 5"));
+    assert!(md.contains("| split vs sequential separate (the paper's comparison) |"));
+    assert!(md.contains("| split vs joint"));
+    assert!(md.contains("| 64 signatures |") && md.contains("| 1 signature |"));
+    assert!(md.contains("Where threads pay: batches"));
+    assert!(md.contains("For one signature "));
+    assert!(md.contains("| ecdsa-verify-batch | 64 signatures |"));
+    // Items per second over batch sizes, not bytes.
+    let plot = std::fs::read_to_string(dir.path().join("plots/ecdsa-verify-batch-throughput.svg")).unwrap();
+    assert!(plot.contains("signatures / second"));
+}

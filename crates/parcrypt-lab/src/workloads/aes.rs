@@ -5,7 +5,7 @@ use std::hint::black_box;
 use parcrypt::aes::{Cbc, Ctr};
 use parcrypt::hazmat::Ecb;
 
-use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
+use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.extend([
@@ -20,6 +20,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-128-ctr"],
+                rate: SpeedRate::Bytes,
                 enc: Some(&["-aes-128-ctr", "-K", KEY128_HEX, "-iv", IV_HEX]),
                 dgst: None,
             }),
@@ -35,6 +36,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ctr"],
+                rate: SpeedRate::Bytes,
                 enc: Some(&["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX]),
                 dgst: None,
             }),
@@ -50,6 +52,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-cbc"],
+                rate: SpeedRate::Bytes,
                 enc: None,
                 dgst: None,
             }),
@@ -65,6 +68,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-evp", "aes-256-ecb"],
+                rate: SpeedRate::Bytes,
                 enc: Some(&["-aes-256-ecb", "-nopad", "-K", KEY256_HEX]),
                 dgst: None,
             }),
@@ -80,6 +84,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: Some(OpensslPeer {
                 speed: &["-decrypt", "-evp", "aes-256-ecb"],
+                rate: SpeedRate::Bytes,
                 enc: None,
                 dgst: None,
             }),

@@ -8,10 +8,11 @@ use std::hint::black_box;
 
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Glacier, Rfc6962};
 
-use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
+use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
     speed: &["-evp", "sha256"],
+    rate: SpeedRate::Bytes,
     enc: None,
     dgst: Some(&["-sha256"]),
 };

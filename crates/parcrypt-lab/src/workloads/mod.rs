@@ -2,6 +2,7 @@
 //! module of its own; the runner discovers them through [`registry`].
 
 mod aes;
+mod ecdsa;
 mod merkle;
 mod rc4;
 mod rsa;
@@ -53,22 +54,72 @@ pub enum Unit {
     /// apply); rates are operations per second, and throughput in bytes per
     /// second does not apply (empty in results.csv, `null` in results.json).
     Operation,
+    /// `size` independent items in one run (signatures verified as a batch),
+    /// named by the singular noun given (`"signature"`; the plural adds an
+    /// s). The size axis counts items, not bytes, so `--sizes` does not
+    /// apply and the workload keeps its own grid; rates are items per second
+    /// (`ops_per_s`: one operation per item, `items` = `size`), and throughput
+    /// in bytes per second does not apply.
+    Items(&'static str),
+}
+
+impl Unit {
+    /// What a row's size counts, as results.csv and results.json name it:
+    /// `bytes`, `operation` (a nominal size in bytes, rates in op/s), or the
+    /// items' plural noun (`signatures`).
+    pub fn name(self) -> String {
+        match self {
+            Unit::Bytes => "bytes".to_owned(),
+            Unit::Operation => "operation".to_owned(),
+            Unit::Items(noun) => format!("{noun}s"),
+        }
+    }
+
+    /// A size for people: `64 KiB`, `256 B` for an operation's nominal size,
+    /// `1 signature`, `64 signatures`.
+    pub fn label(self, size: usize) -> String {
+        match self {
+            Unit::Bytes | Unit::Operation => crate::output::human_size(size),
+            Unit::Items(noun) if size == 1 => format!("1 {noun}"),
+            Unit::Items(noun) => format!("{size} {noun}s"),
+        }
+    }
+}
+
+impl serde::Serialize for Unit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.name())
+    }
 }
 
 /// The same operation in the `openssl` CLI.
 #[derive(Debug, Clone, Copy)]
 pub struct OpensslPeer {
     /// Arguments to `openssl speed -mr -elapsed` naming the cipher, e.g.
-    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`;
-    /// for a [`Unit::Operation`] workload, the public-key algorithm whose
-    /// private operation (sign) is timed, e.g. `["rsa2048"]`.
+    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`,
+    /// or the public-key algorithm, e.g. `["rsa2048"]`, `["ecdsap256"]`.
     pub speed: &'static [&'static str],
+    /// Which of the rates `openssl speed` prints stands beside the workload.
+    pub rate: SpeedRate,
     /// Arguments to `openssl enc` that do the same to a file (`-in`/`-out`
     /// are added), when `enc` can.
     pub enc: Option<&'static [&'static str]>,
     /// Arguments to `openssl dgst` that hash a file the same way (the file
     /// and `-out /dev/null` are added), for hash workloads.
     pub dgst: Option<&'static [&'static str]>,
+}
+
+/// The rate read from `openssl speed -mr` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedRate {
+    /// A cipher's or hash's bytes per second over 16 KiB buffers (`+F:`),
+    /// for a [`Unit::Bytes`] workload.
+    Bytes,
+    /// A public-key algorithm's private operations (signatures) per second.
+    Sign,
+    /// A public-key algorithm's public operations (verifications) per
+    /// second.
+    Verify,
 }
 
 /// Every workload, in report order.
@@ -78,6 +129,7 @@ pub fn registry() -> Vec<Workload> {
     rc4::register(&mut all);
     merkle::register(&mut all);
     rsa::register(&mut all);
+    ecdsa::register(&mut all);
     all
 }
 

@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use parcrypt::hazmat::{Parc4, Rc4};
 
-use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
+use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 /// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
 fn paper_sizes(quick: bool) -> Vec<usize> {
@@ -40,6 +40,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         samples: adaptive,
         openssl: Some(OpensslPeer {
             speed: &["-evp", "rc4", "-provider", "legacy", "-provider", "default"],
+            rate: SpeedRate::Bytes,
             enc: Some(&[
                 "-rc4",
                 "-nosalt",

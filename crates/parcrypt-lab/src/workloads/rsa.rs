@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
 
-use super::{OpensslPeer, Operation, Unit, Workload, adaptive, input};
+use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let keygen = |name, description, setup, sizes, samples| Workload {
@@ -53,6 +53,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         samples: adaptive,
         openssl: speed.map(|speed| OpensslPeer {
             speed,
+            rate: SpeedRate::Sign,
             enc: None,
             dgst: None,
         }),
