@@ -301,7 +301,7 @@ impl Header {
                     },
                     Identity::Passphrase(pass),
                 ) => {
-                    if *log2_n > MAX_SCRYPT_LOG2_N || *r != SCRYPT_R || *p != SCRYPT_P {
+                    if *log2_n < 1 || *log2_n > MAX_SCRYPT_LOG2_N || *r != SCRYPT_R || *p != SCRYPT_P {
                         return Err(Error::MalformedHeader(
                             "scrypt parameters beyond what parcrypt accepts",
                         ));

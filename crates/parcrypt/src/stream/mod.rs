@@ -300,8 +300,10 @@ pub fn encrypt_file(
         let written = writer
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
-        result?;
-        written.map_err(Error::Io)
+        // The writer's own error (a closed pipe, a full disk) explains a
+        // "writer stopped" in the main loop, so it comes first.
+        written.map_err(Error::Io)?;
+        result
     })?;
     Ok(len)
 }
@@ -376,8 +378,10 @@ pub fn decrypt_file(
         let written = writer
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
-        result?;
-        written.map_err(Error::Io)
+        // The writer's own error (a closed pipe, a full disk) explains a
+        // "writer stopped" in the main loop, so it comes first.
+        written.map_err(Error::Io)?;
+        result
     })?;
     Ok(total)
 }
@@ -476,8 +480,10 @@ fn pipelined<R: Read + Send, W: Write + Send>(
         let written = writer
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
-        result?;
-        written.map_err(Error::Io)
+        // The writer's own error (a closed pipe, a full disk) explains a
+        // "writer stopped" in the main loop, so it comes first.
+        written.map_err(Error::Io)?;
+        result
     })
 }
 
