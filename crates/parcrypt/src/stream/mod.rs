@@ -247,63 +247,34 @@ pub fn encrypt_file(
     opts: &Options,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    use std::sync::mpsc::sync_channel;
-
     let len = file.metadata()?.len();
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
     let batch = (opts.par.threads.max(1) * BATCH_PER_THREAD * seg) as u64;
-    std::thread::scope(|scope| {
-        let (out_tx, out_rx) = sync_channel::<Vec<u8>>(1);
-        let (free_tx, free_rx) = sync_channel::<Vec<u8>>(2);
-        for _ in 0..2 {
-            let _ = free_tx.send(Vec::new());
+    with_writer(output, |sink| {
+        let (mut offset, mut index) = (0u64, 0u64);
+        loop {
+            let n = (len - offset).min(batch) as usize;
+            let map = if n == 0 {
+                None
+            } else {
+                Some(crate::mmap::map(file, offset, n)?)
+            };
+            let plain: &[u8] = map.as_deref().unwrap_or(&[]);
+            let count = if n == 0 { 1 } else { n.div_ceil(seg) };
+            let mut sealed = sink.take()?;
+            sealed.resize(n + count * TAG, 0);
+            let last = offset + n as u64 == len;
+            seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
+            sink.send(sealed)?;
+            progress(n as u64);
+            offset += n as u64;
+            index += count as u64;
+            if last {
+                return Ok(());
+            }
         }
-        let writer = scope.spawn(move || -> io::Result<()> {
-            while let Ok(buf) = out_rx.recv() {
-                output.write_all(&buf)?;
-                if free_tx.send(buf).is_err() {
-                    break;
-                }
-            }
-            output.flush()
-        });
-        let result = (|| -> Result<(), Error> {
-            let (mut offset, mut index) = (0u64, 0u64);
-            loop {
-                let n = (len - offset).min(batch) as usize;
-                let map = if n == 0 {
-                    None
-                } else {
-                    Some(crate::mmap::map(file, offset, n)?)
-                };
-                let plain: &[u8] = map.as_deref().unwrap_or(&[]);
-                let count = if n == 0 { 1 } else { n.div_ceil(seg) };
-                let mut sealed = free_rx.recv().map_err(|_| io::Error::other("writer stopped"))?;
-                sealed.clear();
-                sealed.resize(n + count * TAG, 0);
-                let last = offset + n as u64 == len;
-                seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
-                out_tx
-                    .send(sealed)
-                    .map_err(|_| io::Error::other("writer stopped"))?;
-                progress(n as u64);
-                offset += n as u64;
-                index += count as u64;
-                if last {
-                    return Ok(());
-                }
-            }
-        })();
-        drop(out_tx);
-        let written = writer
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
-        // The writer's own error (a closed pipe, a full disk) explains a
-        // "writer stopped" in the main loop, so it comes first.
-        written.map_err(Error::Io)?;
-        result
     })?;
     Ok(len)
 }
@@ -323,8 +294,6 @@ pub fn decrypt_file(
     par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    use std::sync::mpsc::sync_channel;
-
     let len = file.metadata()?.len();
     let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
     let keys = header.open(identity, par)?;
@@ -337,51 +306,23 @@ pub fn decrypt_file(
         return Err(Error::Truncated { segment: 0 });
     }
     let batch = (par.threads.max(1) * BATCH_PER_THREAD) as u64 * enc;
-    let mut output = output;
     let mut total = 0u64;
-    std::thread::scope(|scope| {
-        let (out_tx, out_rx) = sync_channel::<Zeroizing<Vec<u8>>>(1);
-        let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
-        for _ in 0..2 {
-            let _ = free_tx.send(Zeroizing::new(Vec::new()));
+    with_writer(output, |sink| {
+        let (mut offset, mut index) = (0u64, 0u64);
+        while offset < body {
+            let n = (body - offset).min(batch) as usize;
+            let map = crate::mmap::map(file, header_len + offset, n)?;
+            let last = offset + n as u64 == body;
+            let mut plain = sink.take()?;
+            plain.resize(plain_len(n, seg), 0);
+            open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+            sink.send(plain)?;
+            offset += n as u64;
+            index += (n as u64).div_ceil(enc);
         }
-        let writer = scope.spawn(move || -> io::Result<()> {
-            while let Ok(buf) = out_rx.recv() {
-                output.write_all(&buf)?;
-                if free_tx.send(buf).is_err() {
-                    break;
-                }
-            }
-            output.flush()
-        });
-        let result = (|| -> Result<(), Error> {
-            let (mut offset, mut index) = (0u64, 0u64);
-            while offset < body {
-                let n = (body - offset).min(batch) as usize;
-                let map = crate::mmap::map(file, header_len + offset, n)?;
-                let last = offset + n as u64 == body;
-                let mut plain = free_rx.recv().map_err(|_| io::Error::other("writer stopped"))?;
-                plain.clear();
-                plain.resize(plain_len(n, seg), 0);
-                open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
-                total += plain.len() as u64;
-                progress(plain.len() as u64);
-                out_tx
-                    .send(plain)
-                    .map_err(|_| io::Error::other("writer stopped"))?;
-                offset += n as u64;
-                index += (n as u64).div_ceil(enc);
-            }
-            Ok(())
-        })();
-        drop(out_tx);
-        let written = writer
-            .join()
-            .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
-        // The writer's own error (a closed pipe, a full disk) explains a
-        // "writer stopped" in the main loop, so it comes first.
-        written.map_err(Error::Io)?;
-        result
+        Ok(())
     })?;
     Ok(total)
 }
@@ -408,80 +349,123 @@ impl Read for At<'_> {
 /// that batch's output is written.
 fn pipelined<R: Read + Send, W: Write + Send>(
     mut input: R,
-    mut output: W,
+    output: W,
     in_size: usize,
     out_size: usize,
     mut work: impl FnMut(&mut [u8], usize, bool, &mut Vec<u8>) -> Result<(), Error>,
 ) -> Result<(), Error> {
     use std::sync::mpsc::sync_channel;
 
-    std::thread::scope(|scope| {
-        let (free_in_tx, free_in_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
-        let (full_tx, full_rx) = sync_channel::<io::Result<(Zeroizing<Vec<u8>>, usize, bool)>>(1);
-        let (out_tx, out_rx) = sync_channel::<Zeroizing<Vec<u8>>>(1);
-        let (free_out_tx, free_out_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
-        for _ in 0..2 {
-            let _ = free_in_tx.send(Zeroizing::new(vec![0u8; in_size + 1]));
-            let _ = free_out_tx.send(Zeroizing::new(Vec::with_capacity(out_size)));
-        }
-        // Reader: each batch keeps one byte of look-ahead for the next.
-        scope.spawn(move || {
-            let mut carry: Option<u8> = None;
-            while let Ok(mut buf) = free_in_rx.recv() {
-                let start = usize::from(carry.is_some());
-                if let Some(b) = carry.take() {
-                    buf[0] = b;
-                }
-                let read = fill(&mut input, &mut buf[start..]).map(|n| {
-                    let got = start + n;
-                    let more = got == buf.len();
-                    if more {
-                        carry = Some(buf[got - 1]);
+    with_writer(output, |sink| {
+        std::thread::scope(|scope| {
+            let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
+            let (full_tx, full_rx) = sync_channel::<io::Result<(Zeroizing<Vec<u8>>, usize, bool)>>(1);
+            for _ in 0..2 {
+                let _ = free_tx.send(Zeroizing::new(vec![0u8; in_size + 1]));
+            }
+            // Reader: each batch keeps one byte of look-ahead for the next.
+            scope.spawn(move || {
+                let mut carry: Option<u8> = None;
+                while let Ok(mut buf) = free_rx.recv() {
+                    let start = usize::from(carry.is_some());
+                    if let Some(b) = carry.take() {
+                        buf[0] = b;
                     }
-                    (got - usize::from(more), more)
-                });
-                let (stop, msg) = match read {
-                    Ok((len, more)) => (!more, Ok((buf, len, more))),
-                    Err(e) => (true, Err(e)),
-                };
-                if full_tx.send(msg).is_err() || stop {
-                    break;
+                    let read = fill(&mut input, &mut buf[start..]).map(|n| {
+                        let got = start + n;
+                        let more = got == buf.len();
+                        if more {
+                            carry = Some(buf[got - 1]);
+                        }
+                        (got - usize::from(more), more)
+                    });
+                    let (stop, msg) = match read {
+                        Ok((len, more)) => (!more, Ok((buf, len, more))),
+                        Err(e) => (true, Err(e)),
+                    };
+                    if full_tx.send(msg).is_err() || stop {
+                        break;
+                    }
+                }
+            });
+            // Dropping `full_rx` and `free_tx` on any exit stops the reader.
+            loop {
+                let (mut buf, len, more) =
+                    full_rx.recv().map_err(|_| io::Error::other("reader stopped"))??;
+                let mut out = sink.take()?;
+                out.reserve(out_size);
+                work(&mut buf, len, more, &mut out)?;
+                sink.send(out)?;
+                let _ = free_tx.send(buf);
+                if !more {
+                    return Ok(());
                 }
             }
-        });
-        // Writer: gives each buffer back once written.
+        })
+    })
+}
+
+/// Empty buffers from, and full buffers to, the writer thread of [`with_writer`].
+struct Sink {
+    full: std::sync::mpsc::SyncSender<Zeroizing<Vec<u8>>>,
+    free: std::sync::mpsc::Receiver<Zeroizing<Vec<u8>>>,
+}
+
+impl Sink {
+    /// An empty buffer (one the writer has finished with).
+    fn take(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+        let mut buf = self.free.recv().map_err(|_| io::Error::other("writer stopped"))?;
+        buf.clear();
+        Ok(buf)
+    }
+
+    /// Hands `buf` to the writer, in order.
+    fn send(&self, buf: Zeroizing<Vec<u8>>) -> Result<(), Error> {
+        Ok(self
+            .full
+            .send(buf)
+            .map_err(|_| io::Error::other("writer stopped"))?)
+    }
+}
+
+/// Runs `produce` with a writer thread draining what it sends to `output`
+/// (two buffers circulate, so producing the next overlaps writing the last).
+/// The writer's own error (a closed pipe, a full disk) wins over the
+/// "writer stopped" it causes in `produce`.
+fn with_writer<T>(
+    mut output: impl Write + Send,
+    produce: impl FnOnce(&Sink) -> Result<T, Error>,
+) -> Result<T, Error> {
+    use std::sync::mpsc::sync_channel;
+
+    std::thread::scope(|scope| {
+        let (full_tx, full_rx) = sync_channel::<Zeroizing<Vec<u8>>>(1);
+        let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
+        for _ in 0..2 {
+            let _ = free_tx.send(Zeroizing::new(Vec::new()));
+        }
         let writer = scope.spawn(move || -> io::Result<()> {
-            while let Ok(buf) = out_rx.recv() {
+            while let Ok(buf) = full_rx.recv() {
                 output.write_all(&buf)?;
-                if free_out_tx.send(buf).is_err() {
+                if free_tx.send(buf).is_err() {
                     break;
                 }
             }
             output.flush()
         });
-        let result = (|| -> Result<(), Error> {
-            loop {
-                let (mut buf, len, more) =
-                    full_rx.recv().map_err(|_| io::Error::other("reader stopped"))??;
-                let mut out = free_out_rx
-                    .recv()
-                    .map_err(|_| io::Error::other("writer stopped"))?;
-                work(&mut buf, len, more, &mut out)?;
-                out_tx.send(out).map_err(|_| io::Error::other("writer stopped"))?;
-                let _ = free_in_tx.send(buf);
-                if !more {
-                    return Ok(());
-                }
-            }
-        })();
-        drop(out_tx);
-        drop(free_in_tx);
-        drop(full_rx);
+        let sink = Sink {
+            full: full_tx,
+            free: free_rx,
+        };
+        let result = produce(&sink);
+        // Close the queue but keep `free` open until the writer is done, so
+        // it can finish what is queued.
+        let Sink { full, free } = sink;
+        drop(full);
         let written = writer
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
-        // The writer's own error (a closed pipe, a full disk) explains a
-        // "writer stopped" in the main loop, so it comes first.
+        drop(free);
         written.map_err(Error::Io)?;
         result
     })
