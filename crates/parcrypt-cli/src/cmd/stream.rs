@@ -3,6 +3,8 @@
 //! renamed only after the last segment verified; an existing file is kept
 //! unless `--force`.
 
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
@@ -12,9 +14,9 @@ use parcrypt::stream::{self, Error, Identity, Options, Recipient};
 use zeroize::Zeroizing;
 
 use super::files::read_small;
-use crate::cli::{DecryptArgs, EncryptArgs};
+use crate::cli::{DecryptArgs, EncryptArgs, InOut};
 use crate::error::Hint;
-use crate::io::{Input, Output, progress_bar};
+use crate::io::{Output, progress_bar};
 
 pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     let mut recipients = Vec::new();
@@ -39,38 +41,15 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
         .collect::<Result<_>>()?;
     recipients.extend(keys.iter().map(Recipient::Rsa));
     refuse_overwrite(args.io.output.as_deref(), args.force)?;
-    let mut input = Input::open(args.io.input.as_deref())?;
-    let mut output = Output::create(args.io.output.as_deref())?;
-    let bar = progress_bar(input.len);
     let opts = Options {
         segment_size: args.segment_size,
         par: *par,
     };
-    let tick = |n| {
-        if let Some(b) = &bar {
-            b.inc(n);
-        }
-    };
-    // A regular file is read through memory maps (no read copy); pipes stream.
-    let regular = args
-        .io
-        .input
-        .as_deref()
-        .filter(|p| *p != Path::new("-"))
-        .filter(|_| input.len.is_some());
-    let result = match regular {
-        Some(path) => {
-            let file =
-                std::fs::File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
-            stream::encrypt_file(&recipients, &file, &mut output, &opts, tick)
-        }
-        None => stream::encrypt(&recipients, &mut input, &mut output, &opts, tick),
-    };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    result.map_err(explain)?;
-    output.commit()
+    transfer(
+        &args.io,
+        |file, out, tick| stream::encrypt_file(&recipients, file, out, &opts, tick),
+        |input, out, tick| stream::encrypt(&recipients, input, out, &opts, tick),
+    )
 }
 
 pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
@@ -110,28 +89,45 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
         stream::decrypt_range(&identity, &file, start, len, &mut output, par).map_err(explain)?;
         return output.commit();
     }
-    let mut input = Input::open(args.io.input.as_deref())?;
-    let mut output = Output::create(args.io.output.as_deref())?;
-    let bar = progress_bar(input.len);
-    let tick = |n| {
+    transfer(
+        &args.io,
+        |file, out, tick| stream::decrypt_file(&identity, file, out, par, tick),
+        |input, out, tick| stream::decrypt(&identity, input, out, par, tick),
+    )
+}
+
+/// Runs a stream operation from `-i` to `-o` (written atomically) with a
+/// progress bar: a regular input file through `on_file` (memory maps, no
+/// read copy), stdin or any other input through `on_pipe`.
+fn transfer(
+    io: &InOut,
+    on_file: impl FnOnce(&File, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Error>,
+    on_pipe: impl FnOnce(&mut (dyn Read + Send), &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Error>,
+) -> Result<()> {
+    let file = match io.input.as_deref().filter(|p| *p != Path::new("-")) {
+        Some(p) => Some(
+            File::open(p)
+                .with_context(|| format!("cannot open input {}", p.display()))
+                .hint("check the path given to -i")?,
+        ),
+        None => None,
+    };
+    let regular_len = file
+        .as_ref()
+        .and_then(|f| f.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let mut output = Output::create(io.output.as_deref())?;
+    let bar = progress_bar(regular_len);
+    let mut tick = |n| {
         if let Some(b) = &bar {
             b.inc(n);
         }
     };
-    // A regular file is read through memory maps (no read copy); pipes stream.
-    let regular = args
-        .io
-        .input
-        .as_deref()
-        .filter(|p| *p != Path::new("-"))
-        .filter(|_| input.len.is_some());
-    let result = match regular {
-        Some(path) => {
-            let file =
-                std::fs::File::open(path).with_context(|| format!("cannot open input {}", path.display()))?;
-            stream::decrypt_file(&identity, &file, &mut output, par, tick)
-        }
-        None => stream::decrypt(&identity, &mut input, &mut output, par, tick),
+    let result = match (file, regular_len) {
+        (Some(f), Some(_)) => on_file(&f, &mut output, &mut tick),
+        (Some(mut f), None) => on_pipe(&mut f, &mut output, &mut tick),
+        (None, _) => on_pipe(&mut std::io::stdin(), &mut output, &mut tick),
     };
     if let Some(b) = &bar {
         b.finish_and_clear();
