@@ -5,37 +5,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 
-use common::{data, entries, have_openssl, parcrypt, stderr};
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl").args(args).output().unwrap()
-}
-
-fn ok(out: &Output) -> &Output {
-    assert!(
-        out.status.success(),
-        "status {:?}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        stderr(out)
-    );
-    out
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-fn fails(out: &Output, status: i32, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(status), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(err.contains("hint: "), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+use common::{data, entries, fails, have_openssl, ok, openssl, p, parcrypt, stderr};
 
 struct Keys {
     dir: tempfile::TempDir,

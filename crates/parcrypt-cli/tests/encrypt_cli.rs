@@ -6,25 +6,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use common::{data, entries, parcrypt, stderr};
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
-
-fn ok(out: &std::process::Output) -> &std::process::Output {
-    assert!(out.status.success(), "{:?}: {}", out.status, stderr(out));
-    out
-}
-
-fn fails(out: &std::process::Output, status: i32, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(status), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+use common::{data, entries, fails, ok, p, parcrypt, stderr};
 
 struct Fixture {
     dir: tempfile::TempDir,

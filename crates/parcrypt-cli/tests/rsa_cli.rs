@@ -6,30 +6,10 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use common::{data, entries, have_openssl, parcrypt, stderr};
-
-fn openssl(args: &[&str]) -> Output {
-    Command::new("openssl").args(args).output().unwrap()
-}
-
-fn ok(out: &Output) -> &Output {
-    assert!(
-        out.status.success(),
-        "status {:?}\nstdout: {}\nstderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        stderr(out)
-    );
-    out
-}
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
+use common::{data, entries, fails, have_openssl, ok, openssl, p, parcrypt, stderr};
 
 /// A directory holding a parcrypt-made 2048-bit key (PKCS#8 PEM) and its public key.
 fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
@@ -48,16 +28,6 @@ fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
         ));
         (dir, key, public)
     })
-}
-
-/// Fails with a `parcrypt:` message on stderr, the given exit status, no panic.
-fn fails(out: &Output, status: i32, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(status), "{err}");
-    assert!(err.starts_with("parcrypt: "), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(err.contains("hint: "), "{err}");
-    assert!(!err.contains("panicked"), "{err}");
 }
 
 #[test]

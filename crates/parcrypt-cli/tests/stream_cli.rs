@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use common::{data, entries, parcrypt, stderr};
+use common::{data, entries, p, parcrypt, stderr};
 
 /// The segment size every test writes: small, so that a few KiB span many segments.
 const SEG: usize = 4096;
@@ -29,10 +29,6 @@ const THREADS: [&str; 3] = ["1", "2", "4"];
 /// (63) ‖ MAC (32).
 const KEY_HEADER: usize = 43 + 63 + 32;
 const PASSPHRASE: &str = "correct horse battery staple";
-
-fn p(path: &Path) -> &str {
-    path.to_str().unwrap()
-}
 
 fn ok(out: &Output) -> &Output {
     assert!(

@@ -63,3 +63,36 @@ pub fn entries(dir: &Path) -> Vec<String> {
     v.sort();
     v
 }
+
+/// A path as a command-line argument.
+pub fn p(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// Runs `openssl <args>`.
+pub fn openssl(args: &[&str]) -> Output {
+    Command::new("openssl").args(args).output().unwrap()
+}
+
+/// Asserts success, showing both streams otherwise.
+pub fn ok(out: &Output) -> &Output {
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout: {}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        stderr(out)
+    );
+    out
+}
+
+/// Asserts a clean failure: `status`, a `parcrypt:` message holding
+/// `needle`, a hint line, no panic.
+pub fn fails(out: &Output, status: i32, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(status), "{err}");
+    assert!(err.starts_with("parcrypt: "), "{err}");
+    assert!(err.contains(needle), "wanted {needle:?} in {err}");
+    assert!(err.contains("hint: "), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
