@@ -211,8 +211,7 @@ pub fn encrypt(
             } else {
                 data_len.div_ceil(seg)
             };
-            sealed.clear();
-            sealed.resize(data_len + count * TAG, 0);
+            sized(sealed, data_len + count * TAG);
             seal_segments(
                 &keys.payload,
                 &plain[..data_len],
@@ -264,7 +263,7 @@ pub fn encrypt_file(
             let plain: &[u8] = map.as_deref().unwrap_or(&[]);
             let count = if n == 0 { 1 } else { n.div_ceil(seg) };
             let mut sealed = sink.take()?;
-            sealed.resize(n + count * TAG, 0);
+            sized(&mut sealed, n + count * TAG);
             let last = offset + n as u64 == len;
             seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
             sink.send(sealed)?;
@@ -314,7 +313,7 @@ pub fn decrypt_file(
             let map = crate::mmap::map(file, header_len + offset, n)?;
             let last = offset + n as u64 == body;
             let mut plain = sink.take()?;
-            plain.resize(plain_len(n, seg), 0);
+            sized(&mut plain, plain_len(n, seg));
             open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
@@ -405,6 +404,15 @@ fn pipelined<R: Read + Send, W: Write + Send>(
     })
 }
 
+/// Makes a recycled output buffer `len` bytes long without clearing it:
+/// sealing and opening overwrite every byte of their output (opening zeroes
+/// a segment that fails), and zero-filling each batch first would cost a
+/// serial pass over memory as long as the work itself is on two cores.
+fn sized(buf: &mut Vec<u8>, len: usize) {
+    buf.truncate(len);
+    buf.resize(len, 0);
+}
+
 /// Empty buffers from, and full buffers to, the writer thread of [`with_writer`].
 struct Sink {
     full: std::sync::mpsc::SyncSender<Zeroizing<Vec<u8>>>,
@@ -412,11 +420,10 @@ struct Sink {
 }
 
 impl Sink {
-    /// An empty buffer (one the writer has finished with).
+    /// A buffer the writer has finished with, still holding what it wrote
+    /// (callers overwrite it whole; see [`sized`]).
     fn take(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
-        let mut buf = self.free.recv().map_err(|_| io::Error::other("writer stopped"))?;
-        buf.clear();
-        Ok(buf)
+        Ok(self.free.recv().map_err(|_| io::Error::other("writer stopped"))?)
     }
 
     /// Hands `buf` to the writer, in order.
@@ -601,8 +608,7 @@ pub fn decrypt(
                     segment: index.saturating_sub(1),
                 });
             }
-            plain.clear();
-            plain.resize(plain_len(data_len, seg), 0);
+            sized(plain, plain_len(data_len, seg));
             open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
