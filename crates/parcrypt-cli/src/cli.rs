@@ -187,7 +187,7 @@ pub struct EncryptArgs {
     #[arg(long, value_name = "PUB.pem", group = "recipients")]
     pub recipient: Vec<PathBuf>,
     /// Plaintext bytes per segment: a power of two from 4KiB to 1GiB
-    #[arg(long, value_name = "BYTES", default_value = "1MiB", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", default_value = "1MiB", value_parser = parse_segment_size)]
     pub segment_size: usize,
     /// scrypt cost for --passphrase-file: N = 2^this (memory 2^this KiB)
     #[arg(long, value_name = "LOG2N", default_value_t = parcrypt::stream::DEFAULT_SCRYPT_LOG2_N,
@@ -586,6 +586,20 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     n.checked_mul(mult).ok_or_else(|| format!("{s:?} is too large"))
 }
 
+/// A `stream` segment size: a [`parse_size`] that is a power of two from
+/// 4 KiB to 1 GiB, refused as a usage error otherwise.
+pub fn parse_segment_size(s: &str) -> Result<usize, String> {
+    use parcrypt::stream::{MAX_SEGMENT, MIN_SEGMENT};
+    let n = parse_size(s)?;
+    if n.is_power_of_two() && (MIN_SEGMENT..=MAX_SEGMENT).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!(
+            "segment size {n} is not a power of two from 4KiB to 1GiB"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -598,6 +612,11 @@ mod tests {
         assert_eq!(parse_size("10kB"), Ok(10_000));
         assert!(parse_size("ten").is_err());
         assert!(parse_size("3 parsecs").is_err());
+        assert_eq!(parse_segment_size("4KiB"), Ok(4096));
+        assert_eq!(parse_segment_size("1GiB"), Ok(1 << 30));
+        for bad in ["2KiB", "5000", "0", "2GiB", "1MB", "lots"] {
+            assert!(parse_segment_size(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -88,7 +88,7 @@ fn every_truncation_is_detected() {
     for k in 1..=5 {
         let cut = &sealed[..HEADER + k * enc];
         match open(cut, &Identity::Key(KEY), &Parallelism::default()) {
-            Err(Error::Truncated { segment }) => assert_eq!(segment, k as u64 - 1),
+            Err(Error::Truncated { segment }) => assert_eq!(segment, Some(k as u64 - 1)),
             other => panic!("cut after {k} segments: {other:?}"),
         }
     }
@@ -104,7 +104,7 @@ fn every_truncation_is_detected() {
     // Right after the header, inside the header, and mid-segment.
     assert!(matches!(
         open(&sealed[..HEADER], &Identity::Key(KEY), &Parallelism::default()),
-        Err(Error::Truncated { .. })
+        Err(Error::Truncated { segment: None })
     ));
     for cut in [0, 5, 20, HEADER - 1] {
         assert!(open(&sealed[..cut], &Identity::Key(KEY), &Parallelism::default()).is_err());
@@ -300,6 +300,46 @@ fn files_encrypted_through_memory_maps_decrypt_like_any_stream() {
                 "{len} {par:?}"
             );
         }
+    }
+}
+
+/// The file readers (`decrypt_file`, `decrypt_range`) report truncation
+/// exactly as the piped reader does, including a file cut right after its
+/// header, which has no segment to name.
+#[test]
+fn file_readers_report_truncation_like_the_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cut");
+    let pt = data(3 * SEG + 9);
+    let sealed = seal(&pt, &[Recipient::Key(KEY)], Parallelism::default());
+    let enc = SEG + 16;
+    let cuts = [
+        (HEADER, None),
+        (HEADER + enc, Some(0)),
+        (HEADER + 3 * enc, Some(2)),
+    ];
+    for (cut, segment) in cuts {
+        std::fs::write(&path, &sealed[..cut]).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let par = Parallelism::default();
+        let piped = open(&sealed[..cut], &Identity::Key(KEY), &par).unwrap_err();
+        let mut out = Vec::new();
+        let whole = stream::decrypt_file(&Identity::Key(KEY), &file, &mut out, &par, |_| {}).unwrap_err();
+        assert!(out.is_empty(), "nothing written for a cut at {cut}");
+        // A range in the last segment present.
+        let start = segment.map_or(0, |s| s * SEG as u64);
+        let range = stream::decrypt_range(&Identity::Key(KEY), &file, start, 1, &mut out, &par).unwrap_err();
+        for e in [&piped, &whole, &range] {
+            match e {
+                Error::Truncated { segment: s } => assert_eq!(*s, segment, "cut at {cut}"),
+                other => panic!("cut at {cut}: {other:?}"),
+            }
+        }
+        let expected = match segment {
+            None => "the file is truncated (it ends right after the header, before any segment)".to_owned(),
+            Some(s) => format!("the file is truncated (it ends after segment {s})"),
+        };
+        assert_eq!(whole.to_string(), expected);
     }
 }
 

@@ -156,7 +156,9 @@ impl Header {
                 "1 to {MAX_STANZAS} recipients are needed"
             )));
         }
-        if !segment_size.is_power_of_two() || !(1 << 12..=1 << 30).contains(&segment_size) {
+        if !segment_size.is_power_of_two()
+            || !(super::MIN_SEGMENT..=super::MAX_SEGMENT).contains(&segment_size)
+        {
             return Err(Error::Options(format!(
                 "segment size {segment_size} is not a power of two from 4 KiB to 1 GiB"
             )));

@@ -46,6 +46,12 @@ const TAG: usize = 16;
 /// The default segment size: 1 MiB.
 pub const DEFAULT_SEGMENT: usize = 1 << 20;
 
+/// The smallest segment size: 4 KiB.
+pub const MIN_SEGMENT: usize = 1 << 12;
+
+/// The largest segment size: 1 GiB.
+pub const MAX_SEGMENT: usize = 1 << 30;
+
 /// Segments handed to each thread per batch: memory is about
 /// `threads × BATCH_PER_THREAD × segment size × 2`.
 const BATCH_PER_THREAD: usize = 4;
@@ -72,11 +78,13 @@ pub enum Error {
     /// The header's MAC does not verify: it was modified.
     #[error("the stream header failed authentication (it was modified)")]
     HeaderAuthentication,
-    /// The stream ends early: the last segment present was not sealed as the last one.
-    #[error("the file is truncated (it ends after segment {segment})")]
+    /// The stream ends early: the last segment present was not sealed as
+    /// the last one, or no segment follows the header at all.
+    #[error("the file is truncated ({})", ends_after(*.segment))]
     Truncated {
-        /// The index of the last segment present.
-        segment: u64,
+        /// The index of the last segment present; `None` when the stream
+        /// ends right after its header (even an empty stream has a segment).
+        segment: Option<u64>,
     },
     /// A segment does not verify (modified, reordered, spliced, or cut mid-segment at the end).
     #[error("segment {segment} failed authentication (modified, reordered, or truncated)")]
@@ -100,6 +108,14 @@ pub enum Error {
     /// An RSA operation on a recipient stanza failed unexpectedly.
     #[error("RSA recipient: {0}")]
     Rsa(#[from] rsa::Error),
+}
+
+/// Where a truncated stream ends, for [`Error::Truncated`]'s message.
+fn ends_after(segment: Option<u64>) -> String {
+    match segment {
+        Some(s) => format!("it ends after segment {s}"),
+        None => "it ends right after the header, before any segment".to_owned(),
+    }
 }
 
 /// Who can open a stream being written.
@@ -302,7 +318,7 @@ pub fn decrypt_file(
         .checked_sub(header_len)
         .ok_or(Error::MalformedHeader("cut short"))?;
     if body == 0 {
-        return Err(Error::Truncated { segment: 0 });
+        return Err(Error::Truncated { segment: None });
     }
     let batch = (par.threads.max(1) * BATCH_PER_THREAD) as u64 * enc;
     let mut total = 0u64;
@@ -554,7 +570,9 @@ fn open_segments(
     });
     match first_failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
         None => Ok(()),
-        Some((segment, true)) => Err(Error::Truncated { segment }),
+        Some((segment, true)) => Err(Error::Truncated {
+            segment: Some(segment),
+        }),
         Some((segment, false)) => Err(Error::SegmentAuthentication { segment }),
     }
 }
@@ -605,7 +623,7 @@ pub fn decrypt(
             if data_len == 0 {
                 // No segment at all: even an empty stream has one.
                 return Err(Error::Truncated {
-                    segment: index.saturating_sub(1),
+                    segment: index.checked_sub(1),
                 });
             }
             sized(plain, plain_len(data_len, seg));
@@ -645,9 +663,12 @@ pub fn decrypt_range(
         .ok_or(Error::MalformedHeader("cut short"))?;
     let segments = body.div_ceil(enc).max(1);
     let last_len = body - (segments - 1) * enc;
+    if body == 0 {
+        return Err(Error::Truncated { segment: None });
+    }
     if last_len < TAG as u64 {
         return Err(Error::Truncated {
-            segment: segments - 1,
+            segment: Some(segments - 1),
         });
     }
     let total = body - segments * TAG as u64;
