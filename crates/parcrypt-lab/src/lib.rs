@@ -64,7 +64,7 @@ pub struct LabConfig {
     pub budget: Option<f64>,
     /// Draw a progress bar with ETA on stderr.
     pub progress: bool,
-    /// Measure peers (`openssl speed`, `openssl enc`) in the same run.
+    /// Measure peers (`openssl speed`, `openssl enc`, `age`) in the same run.
     pub peers: bool,
     /// The command line, recorded in machine.json.
     pub command_line: String,
@@ -372,7 +372,7 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
             }
         }
         if config.peers {
-            bar.set_message(format!("{} peers (openssl)", w.name));
+            bar.set_message(format!("{} peers", w.name));
             let (peer_rows, status) = measure_peers(config, w, &timing, &rows);
             rows.extend(peer_rows);
             peer_status.extend(status);
@@ -417,8 +417,8 @@ fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], 
     }
 }
 
-/// Runs `w`'s OpenSSL peers; their speed-up is against parcrypt's `seq` at
-/// the same size, where `rows` has one.
+/// Runs `w`'s peers (OpenSSL, age); their speed-up is against parcrypt's
+/// `seq` at the same size, where `rows` has one.
 fn measure_peers(
     config: &LabConfig,
     w: &Workload,

@@ -1,7 +1,8 @@
 //! Peers: the same jobs done by other tools on this machine, in the same run.
 //! A peer that cannot run is listed as absent, with the reason.
 
-use std::path::Path;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -9,12 +10,12 @@ use serde::Serialize;
 
 use crate::Row;
 use crate::stats::{self, Stats};
-use crate::workloads::{SpeedRate, Unit, Workload, input};
+use crate::workloads::{AgePeer, Input, SpeedRate, Unit, Workload, write_input};
 
 /// Whether a peer ran, and if not, why.
 #[derive(Debug, Clone, Serialize)]
 pub struct PeerStatus {
-    /// The peer, e.g. `openssl-speed`.
+    /// The peer, e.g. `openssl-speed`, `age`, `rage`.
     pub peer: &'static str,
     /// The workload it stands beside.
     pub workload: &'static str,
@@ -26,15 +27,17 @@ pub struct PeerStatus {
 
 /// `openssl speed` buffer size: large enough to be throughput-bound.
 const SPEED_BLOCK: usize = 16384;
-/// Largest file the `openssl enc` peer encrypts.
+/// Largest file the `openssl enc`/`dgst` peers process for an in-memory
+/// workload ([`Input::Memory`]); a file workload's peers take its largest size.
 const ENC_MAX: usize = 64 << 20;
 
-/// Measures the OpenSSL peers of `w`. `seconds` is `openssl speed`'s time per
-/// cipher; `repeats` the number of `openssl enc` runs; `size` the largest size
-/// measured for `w` (the file `enc` encrypts is that, capped at 64 MiB; an
-/// operation's peer row takes that size, so that it lines up with `seq`, and
-/// an item workload's peer row is the time `openssl speed`'s rate gives for
-/// that many items).
+/// Measures the peers of `w`: OpenSSL's, and age's where `w` has one.
+/// `seconds` is `openssl speed`'s time per cipher; `repeats` the number of
+/// timed runs of a peer on a file (after one warm-up run); `size` the
+/// largest size measured for `w`. The file the file peers process is that
+/// size, capped at 64 MiB for an in-memory workload; an operation's peer row
+/// takes that size, so that it lines up with `seq`, and an item workload's
+/// peer row is the time `openssl speed`'s rate gives for that many items.
 pub fn measure(
     w: &Workload,
     seconds: u32,
@@ -42,24 +45,90 @@ pub fn measure(
     size: usize,
     tmp: &Path,
 ) -> (Vec<Row>, Vec<PeerStatus>) {
-    let Some(peer) = w.openssl else {
-        return (Vec::new(), Vec::new());
-    };
     let mut rows = Vec::new();
     let mut status = Vec::new();
+    let file_size = file_size(w.input, size);
+    if let Some(peer) = w.openssl {
+        if !peer.speed.is_empty() {
+            let (row, st) = measure_speed(w, peer.speed, peer.rate, seconds, size);
+            rows.extend(row);
+            status.push(st);
+        }
+        let openssl = Path::new("openssl");
+        let file_commands = [
+            ("openssl-enc", "enc", peer.enc, false),
+            ("openssl-dgst", "dgst", peer.dgst, true),
+        ];
+        for (name, command, args, dgst) in file_commands {
+            let Some(args) = args else { continue };
+            let file_args = |file: &str| -> Vec<String> {
+                let io: Vec<&str> = if dgst {
+                    vec!["-out", "/dev/null", file]
+                } else {
+                    vec!["-in", file, "-out", "/dev/null"]
+                };
+                std::iter::once(command)
+                    .chain(args.iter().copied())
+                    .chain(io)
+                    .map(String::from)
+                    .collect()
+            };
+            let (row, st) = time_file_command(
+                w,
+                name,
+                FileCommand {
+                    program: openssl,
+                    args: &file_args,
+                    prepare: &|file| Ok(file.to_path_buf()),
+                    hide: &[],
+                },
+                file_size,
+                repeats,
+                tmp,
+            );
+            rows.extend(row);
+            status.push(st);
+        }
+    }
+    if let Some(op) = w.age {
+        let tool = find_age(std::env::var_os("PATH").as_deref());
+        let (row, st) = measure_age(w, op, tool, file_size, repeats, tmp);
+        rows.extend(row);
+        status.push(st);
+    }
+    (rows, status)
+}
 
+/// The size of the file the file peers process beside a workload reading
+/// `input` whose largest size measured is `largest`.
+pub fn file_size(input: Input, largest: usize) -> usize {
+    match input {
+        Input::Memory => largest.min(ENC_MAX),
+        Input::File => largest,
+    }
+}
+
+/// `openssl speed -mr -elapsed -seconds S [-bytes 16384] ARGS…`, as a row
+/// of `w` (see [`measure`] for its size).
+fn measure_speed(
+    w: &Workload,
+    speed: &[&str],
+    rate: SpeedRate,
+    seconds: u32,
+    size: usize,
+) -> (Option<Row>, PeerStatus) {
     let mut args = vec!["speed", "-mr", "-elapsed", "-seconds"];
     let secs = seconds.to_string();
     args.push(&secs);
     let bytes = SPEED_BLOCK.to_string();
-    if peer.rate == SpeedRate::Bytes {
+    if rate == SpeedRate::Bytes {
         args.extend(["-bytes", &bytes]);
     }
-    args.extend(peer.speed);
+    args.extend(speed);
     let command = format!("openssl {}", args.join(" "));
     // (size, seconds per run of the workload at that size)
     let timed = run(&args).and_then(|out| {
-        let per_s = match peer.rate {
+        let per_s = match rate {
             SpeedRate::Bytes => parse_speed(&out).ok_or("no +F: line in the output"),
             SpeedRate::Sign => parse_speed_sign(&out).ok_or("no +F2:/+F3:/+F4: sign rate in the output"),
             SpeedRate::Verify => {
@@ -73,78 +142,266 @@ pub fn measure(
         })
     });
     match timed {
-        Ok((size, seconds_per_op)) => {
-            rows.push(peer_row(w, "openssl-speed", size, &[seconds_per_op]));
-            status.push(PeerStatus {
+        Ok((size, seconds_per_op)) => (
+            Some(peer_row(w, "openssl-speed", size, &[seconds_per_op])),
+            PeerStatus {
                 peer: "openssl-speed",
                 workload: w.name,
                 available: true,
                 detail: command,
-            });
-        }
-        Err(why) => status.push(PeerStatus {
-            peer: "openssl-speed",
-            workload: w.name,
-            available: false,
-            detail: format!("{command}: {why}"),
-        }),
+            },
+        ),
+        Err(why) => (
+            None,
+            PeerStatus {
+                peer: "openssl-speed",
+                workload: w.name,
+                available: false,
+                detail: format!("{command}: {why}"),
+            },
+        ),
     }
-
-    let size = size.min(ENC_MAX);
-    if let Some(enc) = peer.enc {
-        let (row, st) = time_file_command(w, "openssl-enc", "enc", enc, size, repeats, tmp, |file| {
-            vec!["-in".into(), file.into(), "-out".into(), "/dev/null".into()]
-        });
-        rows.extend(row);
-        status.push(st);
-    }
-    if let Some(dgst) = peer.dgst {
-        let (row, st) = time_file_command(w, "openssl-dgst", "dgst", dgst, size, repeats, tmp, |file| {
-            vec!["-out".into(), "/dev/null".into(), file.into()]
-        });
-        rows.extend(row);
-        status.push(st);
-    }
-    (rows, status)
 }
 
-/// Times `openssl <command> <args> <file args>` on a file of `size` bytes of
-/// the lab's input, `repeats` times after one warm-up run.
-#[allow(clippy::too_many_arguments)]
-fn time_file_command(
+/// An implementation of age found on `PATH`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgeTool {
+    /// `age` or `rage`: the peer's name in results.
+    pub name: &'static str,
+    /// The program that encrypts and decrypts.
+    pub program: PathBuf,
+    /// Its key generator, `age-keygen` or `rage-keygen`.
+    pub keygen: PathBuf,
+}
+
+/// Looks for `age` with `age-keygen`, then `rage` with `rage-keygen` (the
+/// Rust implementation, same command line), in the directories of `path`
+/// (a `PATH` value).
+///
+/// # Errors
+/// Why neither pair is there, for the peer's absent status.
+pub fn find_age(path: Option<&OsStr>) -> Result<AgeTool, String> {
+    let dirs: Vec<PathBuf> = path
+        .map(|p| {
+            std::env::split_paths(p)
+                .filter(|d| !d.as_os_str().is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    let find = |name: &str| dirs.iter().map(|d| d.join(name)).find(|p| is_executable(p));
+    for (name, keygen) in [("age", "age-keygen"), ("rage", "rage-keygen")] {
+        if let (Some(program), Some(keygen)) = (find(name), find(keygen)) {
+            return Ok(AgeTool {
+                name,
+                program,
+                keygen,
+            });
+        }
+    }
+    Err("neither age (with age-keygen) nor rage (with rage-keygen) is on PATH".to_owned())
+}
+
+fn is_executable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    }
+    #[cfg(not(unix))]
+    {
+        path.is_file()
+    }
+}
+
+/// The recipient (`age1…`) of an identity file as `age-keygen -o FILE`
+/// writes it: its `# public key: age1…` line.
+pub fn age_public_key(key_file: &str) -> Option<&str> {
+    key_file
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("# public key:"))
+        .map(str::trim)
+        .filter(|k| k.starts_with("age1") && !k.contains(char::is_whitespace))
+}
+
+/// Times `tool` (or reports why it cannot run) doing what `w` does on a file
+/// of `size` bytes: a fresh X25519 identity is made in a directory of its
+/// own under `tmp`, then `age -r RECIPIENT -o /dev/null FILE` or, for a
+/// decryption, `age -d -i IDENTITY -o /dev/null FILE.age` on a file
+/// encrypted before the timing; one warm-up run, then `repeats` timed.
+pub fn measure_age(
     w: &Workload,
-    peer: &'static str,
-    command: &str,
-    args: &[&str],
+    op: AgePeer,
+    tool: Result<AgeTool, String>,
     size: usize,
     repeats: usize,
     tmp: &Path,
-    file_args: impl Fn(&str) -> Vec<String>,
 ) -> (Option<Row>, PeerStatus) {
-    let file = tmp.join(format!("parcrypt-lab-{}-{size}.bin", w.name));
-    let path = file.to_string_lossy().into_owned();
-    let mut all: Vec<String> = std::iter::once(command)
-        .chain(args.iter().copied())
-        .map(String::from)
-        .collect();
-    all.extend(file_args(&path));
-    let detail = format!(
-        "openssl {}",
-        all.join(" ").replace(&path, &format!("FILE({size} B)"))
-    );
-    let timed = std::fs::write(&file, input(size))
+    let tool = match tool {
+        Ok(tool) => tool,
+        Err(why) => {
+            return (
+                None,
+                PeerStatus {
+                    peer: "age",
+                    workload: w.name,
+                    available: false,
+                    detail: why,
+                },
+            );
+        }
+    };
+    let absent = |detail: String| {
+        (
+            None,
+            PeerStatus {
+                peer: tool.name,
+                workload: w.name,
+                available: false,
+                detail,
+            },
+        )
+    };
+    let dir = tmp.join(format!(
+        "parcrypt-lab-{}-{}-{}",
+        std::process::id(),
+        w.name,
+        tool.name
+    ));
+    let identity = dir.join("key.txt");
+    let keygen = format!("{} -o {}", tool.keygen.display(), identity.display());
+    let recipient = std::fs::create_dir_all(&dir)
         .map_err(|e| e.to_string())
         .and_then(|()| {
-            let all: Vec<&str> = all.iter().map(String::as_str).collect();
-            run(&all)?; // warm-up, and a check that the algorithm exists
-            (0..repeats.max(1))
-                .map(|_| {
-                    let t = Instant::now();
-                    run(&all).map(|_| t.elapsed().as_secs_f64())
-                })
-                .collect::<Result<Vec<f64>, String>>()
+            let key = identity.to_string_lossy();
+            run_program(&tool.keygen, &["-o", &key])?;
+            let text = std::fs::read_to_string(&identity).map_err(|e| e.to_string())?;
+            age_public_key(&text)
+                .map(str::to_owned)
+                .ok_or_else(|| "no `# public key: age1…` line in the key file".to_owned())
         });
+    let recipient = match recipient {
+        Ok(r) => r,
+        Err(why) => {
+            let _ = std::fs::remove_dir_all(&dir);
+            return absent(format!("{keygen}: {why}"));
+        }
+    };
+    let key = identity.to_string_lossy().into_owned();
+    let args = |file: &str| -> Vec<String> {
+        match op {
+            AgePeer::Encrypt => vec!["-r", &recipient, "-o", "/dev/null", file],
+            AgePeer::Decrypt => vec!["-d", "-i", &key, "-o", "/dev/null", file],
+        }
+        .into_iter()
+        .map(String::from)
+        .collect()
+    };
+    let prepare = |file: &Path| -> Result<PathBuf, String> {
+        match op {
+            AgePeer::Encrypt => Ok(file.to_path_buf()),
+            AgePeer::Decrypt => {
+                let sealed = file.with_extension("age");
+                let (input, output) = (file.to_string_lossy(), sealed.to_string_lossy());
+                run_program(&tool.program, &["-r", &recipient, "-o", &output, &input])?;
+                let _ = std::fs::remove_file(file);
+                Ok(sealed)
+            }
+        }
+    };
+    let hide = [(recipient.as_str(), "RECIPIENT"), (key.as_str(), "IDENTITY")];
+    let timed = time_file_command(
+        w,
+        tool.name,
+        FileCommand {
+            program: &tool.program,
+            args: &args,
+            prepare: &prepare,
+            hide: &hide,
+        },
+        size,
+        repeats,
+        &dir,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    timed
+}
+
+/// A command a file peer runs on a file.
+struct FileCommand<'a> {
+    /// The program; shown in the detail by its file name.
+    program: &'a Path,
+    /// Its arguments, given the path of the file it reads.
+    args: &'a dyn Fn(&str) -> Vec<String>,
+    /// Turns the file of input into the file the command reads (age's
+    /// decryption encrypts it first), outside the timing.
+    prepare: &'a dyn Fn(&Path) -> Result<PathBuf, String>,
+    /// Long arguments shown by a placeholder in the detail (`RECIPIENT`).
+    hide: &'a [(&'a str, &'a str)],
+}
+
+/// Times `command` on a file of `size` bytes of the lab's input (written and
+/// synced first, so the file is in the page cache and no writeback runs
+/// while it is timed), `repeats` times after one warm-up run.
+fn time_file_command(
+    w: &Workload,
+    peer: &'static str,
+    command: FileCommand<'_>,
+    size: usize,
+    repeats: usize,
+    tmp: &Path,
+) -> (Option<Row>, PeerStatus) {
+    let file = tmp.join(format!(
+        "parcrypt-lab-{}-{}-{size}.bin",
+        std::process::id(),
+        w.name
+    ));
+    let program = command.program.file_name().unwrap_or(command.program.as_os_str());
+    let detail = |read: &Path| {
+        let path = read.to_string_lossy();
+        let mut line = format!(
+            "{} {}",
+            program.to_string_lossy(),
+            (command.args)(&path).join(" ")
+        );
+        // The file read, by its size in plaintext (`.age`: encrypted first).
+        let suffix = match read.extension() {
+            Some(ext) if read != file => format!(".{}", ext.to_string_lossy()),
+            _ => String::new(),
+        };
+        line = line.replace(path.as_ref(), &format!("FILE({size} B){suffix}"));
+        for (long, short) in command.hide {
+            line = line.replace(long, short);
+        }
+        line
+    };
+    let written = std::fs::File::create(&file)
+        .and_then(|mut f| {
+            write_input(&mut f, size)?;
+            f.sync_all()
+        })
+        .map_err(|e| e.to_string());
+    let read = written.and_then(|()| (command.prepare)(&file));
+    let timed = read.as_ref().map_err(Clone::clone).and_then(|read| {
+        let args = (command.args)(&read.to_string_lossy());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        run_program(command.program, &args)?; // warm-up, and a check that it works
+        (0..repeats.max(1))
+            .map(|_| {
+                let t = Instant::now();
+                run_program(command.program, &args).map(|_| t.elapsed().as_secs_f64())
+            })
+            .collect::<Result<Vec<f64>, String>>()
+    });
     let _ = std::fs::remove_file(&file);
+    let shown = match &read {
+        Ok(read) => {
+            let shown = detail(read);
+            let _ = std::fs::remove_file(read);
+            shown
+        }
+        Err(_) => detail(&file),
+    };
     match timed {
         Ok(samples) => (
             Some(peer_row(w, peer, size, &samples)),
@@ -152,7 +409,7 @@ fn time_file_command(
                 peer,
                 workload: w.name,
                 available: true,
-                detail,
+                detail: shown,
             },
         ),
         Err(why) => (
@@ -161,7 +418,7 @@ fn time_file_command(
                 peer,
                 workload: w.name,
                 available: false,
-                detail: format!("{detail}: {why}"),
+                detail: format!("{shown}: {why}"),
             },
         ),
     }
@@ -200,11 +457,16 @@ fn peer_row(w: &Workload, name: &'static str, size: usize, samples: &[f64]) -> R
 }
 
 fn run(args: &[&str]) -> Result<String, String> {
-    let out = Command::new("openssl")
+    run_program(Path::new("openssl"), args)
+}
+
+/// Runs `program` to its end; its standard output, or why it failed.
+fn run_program(program: &Path, args: &[&str]) -> Result<String, String> {
+    let out = Command::new(program)
         .args(args)
         .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cannot run openssl: {e}"))?;
+        .map_err(|e| format!("cannot run {}: {e}", program.display()))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         return Err(format!(
@@ -256,7 +518,104 @@ fn parse_speed_pkey(out: &str, field: usize) -> Option<f64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_speed, parse_speed_sign, parse_speed_verify};
+    #![allow(clippy::unwrap_used)]
+
+    use std::path::Path;
+
+    use super::{
+        age_public_key, file_size, find_age, measure_age, parse_speed, parse_speed_sign, parse_speed_verify,
+    };
+    use crate::workloads::{AgePeer, Input, registry};
+
+    #[test]
+    fn file_peers_match_a_file_workload_at_any_size() {
+        // Beside an in-memory loop the file is capped; beside the stream
+        // format it is the file parcrypt read, so the ratio lines up.
+        assert_eq!(file_size(Input::Memory, 1 << 30), 64 << 20);
+        assert_eq!(file_size(Input::Memory, 1000), 1000);
+        assert_eq!(file_size(Input::File, 1 << 30), 1 << 30);
+        let all = registry();
+        for w in all.iter().filter(|w| w.family == "stream") {
+            assert_eq!(w.input, Input::File, "{}", w.name);
+            assert!(
+                w.age.is_some() && w.openssl.is_some_and(|o| o.enc.is_some()),
+                "{}",
+                w.name
+            );
+        }
+    }
+
+    #[test]
+    fn reads_the_recipient_from_an_age_key_file() {
+        // As rage-keygen 0.12 writes it (age-keygen writes the same lines).
+        let file = "# created: 2026-11-23T10:44:31Z\n# public key: age1uzt4r7zac0szlah3saly6aa5q20cz7yvfefqd6jfmk247je0zupqwqtzec\nAGE-SECRET-KEY-1FG67PEMKRY00GU2EKHRCASPWE36HZRYZF4VUVQH375RRAHU5KN6Q3TU6Y7\n";
+        assert_eq!(
+            age_public_key(file),
+            Some("age1uzt4r7zac0szlah3saly6aa5q20cz7yvfefqd6jfmk247je0zupqwqtzec")
+        );
+        // No such line, the secret key alone, or something that is not a recipient.
+        assert_eq!(age_public_key("AGE-SECRET-KEY-1FG67PEMKRY00GU2EK\n"), None);
+        assert_eq!(age_public_key("# public key: ssh-ed25519 AAAA\n"), None);
+        assert_eq!(age_public_key("# public key: \n"), None);
+    }
+
+    /// An executable file called `name` in `dir`.
+    fn fake_program(dir: &Path, name: &str) {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, "#!/bin/sh\nexit 0\n").unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    #[test]
+    fn finds_age_then_rage_on_a_path_and_says_why_not() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let path = std::env::join_paths([a.path(), b.path()]).unwrap();
+        let why = find_age(Some(&path)).unwrap_err();
+        assert!(why.contains("age") && why.contains("rage"), "{why}");
+        assert!(find_age(None).is_err());
+        // A program without its key generator does not count, nor does a
+        // file that cannot be run.
+        fake_program(a.path(), "age");
+        std::fs::write(b.path().join("rage-keygen"), "not executable").unwrap();
+        fake_program(b.path(), "rage");
+        assert!(find_age(Some(&path)).is_err());
+        fake_program(b.path(), "rage-keygen");
+        let rage = find_age(Some(&path)).unwrap();
+        assert_eq!(rage.name, "rage");
+        assert_eq!(rage.program, b.path().join("rage"));
+        assert_eq!(rage.keygen, b.path().join("rage-keygen"));
+        // age is preferred where both are installed.
+        fake_program(b.path(), "age-keygen");
+        let age = find_age(Some(&path)).unwrap();
+        assert_eq!((age.name, age.program), ("age", a.path().join("age")));
+    }
+
+    #[test]
+    fn a_missing_age_is_an_absent_peer_with_the_reason() {
+        let all = registry();
+        let w = all.iter().find(|w| w.name == "stream-decrypt").unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let (row, status) = measure_age(w, AgePeer::Decrypt, Err("not here".into()), 1000, 1, tmp.path());
+        assert!(row.is_none());
+        assert!(!status.available);
+        assert_eq!((status.peer, status.workload), ("age", "stream-decrypt"));
+        assert_eq!(status.detail, "not here");
+        // A tool that runs but writes no key file is absent too, and says so.
+        fake_program(tmp.path(), "age");
+        fake_program(tmp.path(), "age-keygen");
+        let tool = find_age(Some(tmp.path().as_os_str())).unwrap();
+        let (row, status) = measure_age(w, AgePeer::Encrypt, Ok(tool), 1000, 1, tmp.path());
+        assert!(row.is_none());
+        assert!(!status.available && status.peer == "age");
+        assert!(status.detail.contains("age-keygen -o "), "{}", status.detail);
+        // Nothing is left in the temporary directory but the fake tools.
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left.len(), 2, "{left:?}");
+    }
 
     #[test]
     fn parses_machine_readable_speed_output() {

@@ -1,11 +1,18 @@
-//! AES workloads: the parallel modes, each over an in-place buffer.
+//! AES workloads: the parallel modes, each over an in-place buffer, and
+//! one-message AES-256-GCM (`aes-256-gcm-seal`, `aes-256-gcm-open`): the
+//! whole buffer is one GCM message, its CTR keystream and GHASH computed in
+//! parallel chunks; under 2 MiB it is one AWS-LC call on the calling thread,
+//! so `seq` at any size is the backend's one-shot GCM.
 
 use std::hint::black_box;
 
-use parcrypt::aes::{Cbc, Ctr};
+use parcrypt::aes::{Cbc, Ctr, GCM_TAG, Gcm};
 use parcrypt::hazmat::Ecb;
+use parcrypt::par::Parallelism;
 
-use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{
+    Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, aead_samples, aead_sizes, input,
+};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.extend([
@@ -24,6 +31,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 enc: Some(&["-aes-128-ctr", "-K", KEY128_HEX, "-iv", IV_HEX]),
                 dgst: None,
             }),
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "aes-256-ctr",
@@ -40,6 +49,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 enc: Some(&["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX]),
                 dgst: None,
             }),
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "aes-256-cbc-dec",
@@ -56,6 +67,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 enc: None,
                 dgst: None,
             }),
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "aes-256-ecb-enc",
@@ -72,6 +85,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 enc: Some(&["-aes-256-ecb", "-nopad", "-K", KEY256_HEX]),
                 dgst: None,
             }),
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "aes-256-ecb-dec",
@@ -88,6 +103,47 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 enc: None,
                 dgst: None,
             }),
+            input: Input::Memory,
+            age: None,
+        },
+        // `openssl enc` has no AEAD modes (it refuses GCM), so the GCM
+        // workloads have `openssl speed` alone; the stream workloads, which
+        // seal files with GCM, stand beside `openssl enc -aes-256-ctr` and age.
+        Workload {
+            name: "aes-256-gcm-seal",
+            family: "aes",
+            description: "one-message AES-256-GCM encryption in place (16 B of AAD): CTR and GHASH in parallel chunks",
+            setup: gcm_seal,
+            parallel: true,
+            sizes: Some(aead_sizes),
+            unit: Unit::Bytes,
+            samples: aead_samples,
+            openssl: Some(OpensslPeer {
+                speed: &["-evp", "aes-256-gcm"],
+                rate: SpeedRate::Bytes,
+                enc: None,
+                dgst: None,
+            }),
+            input: Input::Memory,
+            age: None,
+        },
+        Workload {
+            name: "aes-256-gcm-open",
+            family: "aes",
+            description: "one-message AES-256-GCM decryption in place: GHASH in parallel chunks, the tag checked, then CTR",
+            setup: gcm_open,
+            parallel: true,
+            sizes: Some(aead_sizes),
+            unit: Unit::Bytes,
+            samples: aead_samples,
+            openssl: Some(OpensslPeer {
+                speed: &["-decrypt", "-evp", "aes-256-gcm"],
+                rate: SpeedRate::Bytes,
+                enc: None,
+                dgst: None,
+            }),
+            input: Input::Memory,
+            age: None,
         },
     ]);
 }
@@ -108,8 +164,8 @@ fn aes_sizes(quick: bool) -> Vec<usize> {
 const KEY: [u8; 32] = [0x42; 32];
 /// The same key and IV in hex, for the `openssl enc` peer.
 const KEY128_HEX: &str = "42424242424242424242424242424242";
-const KEY256_HEX: &str = "4242424242424242424242424242424242424242424242424242424242424242";
-const IV_HEX: &str = "00000000000000000000000000000000";
+pub(super) const KEY256_HEX: &str = "4242424242424242424242424242424242424242424242424242424242424242";
+pub(super) const IV_HEX: &str = "00000000000000000000000000000000";
 
 fn ctr(key_len: usize, size: usize) -> Operation {
     let ctr = Ctr::new(&KEY[..key_len]).expect("valid AES key");
@@ -146,5 +202,40 @@ fn ecb(size: usize, encrypt: bool) -> Operation {
             ecb.decrypt_blocks_checked(black_box(&mut buf), par)
         };
         done.expect("whole blocks");
+    })
+}
+
+const NONCE: [u8; 12] = [9; 12];
+const AAD: [u8; 16] = [5; 16];
+
+fn gcm_seal(size: usize) -> Operation {
+    let gcm = Gcm::new(&KEY).expect("valid AES key");
+    let mut buf = input(size);
+    // Sealing the buffer again seals the previous ciphertext: AES-GCM takes
+    // the same time on any bytes, and nonce reuse does not matter here.
+    Box::new(move |par| {
+        black_box(gcm.seal_in_place(&NONCE, &AAD, black_box(&mut buf), par));
+    })
+}
+
+/// Opening in place turns the ciphertext into plaintext, and a failed tag
+/// check would skip the decryption and time GHASH alone. So the operation
+/// alternates between two authentic messages: C = P ⊕ K with the tag of C,
+/// and P = C ⊕ K with the tag of P as a ciphertext. Opening one leaves the
+/// other in the buffer, so every run verifies and decrypts.
+fn gcm_open(size: usize) -> Operation {
+    let gcm = Gcm::new(&KEY).expect("valid AES key");
+    let setup = Parallelism::default();
+    let mut buf = input(size);
+    // Each seal XORs the same keystream: P → C (tag of C), C → P (tag of P).
+    let tag_c = gcm.seal_in_place(&NONCE, &AAD, &mut buf, &setup);
+    let tag_p = gcm.seal_in_place(&NONCE, &AAD, &mut buf, &setup);
+    gcm.seal_in_place(&NONCE, &AAD, &mut buf, &setup);
+    let tags: [[u8; GCM_TAG]; 2] = [tag_c, tag_p];
+    let mut next = 0;
+    Box::new(move |par| {
+        gcm.open_in_place(&NONCE, &AAD, black_box(&mut buf), &tags[next], par)
+            .expect("an authentic message");
+        next ^= 1;
     })
 }

@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
 use parcrypt::rsa::Hash;
 
-use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload};
+use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload};
 
 /// The nominal size of a single verification: a P-256 scalar, the digest.
 const NOMINAL: usize = 32;
@@ -43,6 +43,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         unit: Unit::Operation,
         samples,
         openssl,
+        input: Input::Memory,
+        age: None,
     };
     all.extend([
         single(
@@ -84,6 +86,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Items("signature"),
             samples,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
     ]);
 }

@@ -8,7 +8,7 @@ use std::hint::black_box;
 
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Glacier, Rfc6962};
 
-use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
     speed: &["-evp", "sha256"],
@@ -28,6 +28,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         unit: Unit::Bytes,
         samples: adaptive,
         openssl: Some(SHA256_PEER),
+        input: Input::Memory,
+        age: None,
     };
     let small = |mut w: Workload| {
         w.sizes = Some(small_leaf_sizes);

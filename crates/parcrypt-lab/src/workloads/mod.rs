@@ -6,6 +6,7 @@ mod ecdsa;
 mod merkle;
 mod rc4;
 mod rsa;
+mod stream;
 
 use parcrypt::par::Parallelism;
 
@@ -41,6 +42,38 @@ pub struct Workload {
     pub samples: fn(quick: bool, size: usize) -> Option<usize>,
     /// How OpenSSL does the same job, measured as a peer in the same run.
     pub openssl: Option<OpensslPeer>,
+    /// What the operation reads, which decides how large the peers' files
+    /// are.
+    pub input: Input,
+    /// `age` (or `rage`) doing the same job on a file, measured as a peer in
+    /// the same run when either is installed.
+    pub age: Option<AgePeer>,
+}
+
+/// What a workload's operation reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// A buffer made in setup. Its file peers (`openssl enc`, `openssl
+    /// dgst`) process a file of the largest size measured, capped at 64 MiB:
+    /// they stand beside an in-memory loop, so their throughput, not their
+    /// size, is what matters.
+    Memory,
+    /// A file of the size in the page cache, as `parcrypt encrypt -i FILE`
+    /// reads it. Its file peers process a file of the largest size measured,
+    /// however large (1 GiB in a full study), so that a ratio at that size
+    /// compares two tools doing the same job on the same file.
+    File,
+}
+
+/// What `age` does beside a workload: encrypt a file to an X25519
+/// recipient, or decrypt one with the identity. Either way the output goes
+/// to `/dev/null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgePeer {
+    /// `age -r RECIPIENT -o /dev/null FILE`.
+    Encrypt,
+    /// `age -d -i IDENTITY -o /dev/null FILE.age` (encrypted before timing).
+    Decrypt,
 }
 
 /// What one run of a workload processes.
@@ -97,7 +130,9 @@ impl serde::Serialize for Unit {
 pub struct OpensslPeer {
     /// Arguments to `openssl speed -mr -elapsed` naming the cipher, e.g.
     /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`,
-    /// or the public-key algorithm, e.g. `["rsa2048"]`, `["ecdsap256"]`.
+    /// or the public-key algorithm, e.g. `["rsa2048"]`, `["ecdsap256"]`;
+    /// empty for no `openssl speed` peer (the stream workloads, which stand
+    /// beside tools that encrypt files).
     pub speed: &'static [&'static str],
     /// Which of the rates `openssl speed` prints stands beside the workload.
     pub rate: SpeedRate,
@@ -130,7 +165,28 @@ pub fn registry() -> Vec<Workload> {
     merkle::register(&mut all);
     rsa::register(&mut all);
     ecdsa::register(&mut all);
+    stream::register(&mut all);
     all
+}
+
+/// The authenticated-encryption grid (one-message GCM, the stream format):
+/// 1 KiB … 1 GiB, where the last sizes are what people encrypt files of; a
+/// quick study keeps 1 MiB (below GCM's parallel threshold of 2 MiB, one
+/// segment of a stream) and 16 MiB.
+pub(crate) fn aead_sizes(quick: bool) -> Vec<usize> {
+    if quick {
+        vec![1 << 20, 16 << 20]
+    } else {
+        vec![1 << 10, 64 << 10, 1 << 20, 16 << 20, 256 << 20, 1 << 30]
+    }
+}
+
+/// Samples for [`aead_sizes`]: a run of 256 MiB or 1 GiB takes 0.1–1 s and
+/// already averages thousands of segments, so five samples pin its median
+/// (adapting would take at least ten, 13 implementations × 10 s a workload
+/// at 1 GiB); smaller sizes adapt.
+pub(crate) fn aead_samples(_quick: bool, size: usize) -> Option<usize> {
+    (size >= 256 << 20).then_some(5)
 }
 
 /// The lab's adaptive sample count, for [`Workload::samples`].
@@ -141,4 +197,18 @@ pub fn adaptive(_quick: bool, _size: usize) -> Option<usize> {
 /// The same deterministic input for every implementation: `i % 251`.
 pub fn input(size: usize) -> Vec<u8> {
     (0..size).map(|i| (i % 251) as u8).collect()
+}
+
+/// Writes [`input`]`(size)` to `out` a megabyte at a time, so a 1 GiB file
+/// needs no 1 GiB buffer.
+pub(crate) fn write_input(out: &mut impl std::io::Write, size: usize) -> std::io::Result<()> {
+    // A whole number of periods, so every chunk starts at 0.
+    let chunk = input(251 * 4096);
+    let mut left = size;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        out.write_all(&chunk[..n])?;
+        left -= n;
+    }
+    Ok(())
 }

@@ -6,7 +6,7 @@ use std::hint::black_box;
 
 use parcrypt::hazmat::{Parc4, Rc4};
 
-use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 /// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
 fn paper_sizes(quick: bool) -> Vec<usize> {
@@ -53,6 +53,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             ]),
             dgst: None,
         }),
+        input: Input::Memory,
+        age: None,
     });
     all.extend([
         Workload {
@@ -65,6 +67,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Bytes,
             samples: adaptive,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "parc4-4kib",
@@ -76,6 +80,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Bytes,
             samples: adaptive,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "parc4-64kib",
@@ -87,6 +93,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Bytes,
             samples: adaptive,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "parc4-1mib",
@@ -98,6 +106,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Bytes,
             samples: adaptive,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
     ]);
 }

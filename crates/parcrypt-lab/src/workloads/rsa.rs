@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
 
-use super::{OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let keygen = |name, description, setup, sizes, samples| Workload {
@@ -41,6 +41,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         unit: Unit::Operation,
         samples,
         openssl: None,
+        input: Input::Memory,
+        age: None,
     };
     let sign = |name, description, setup, sizes, speed: Option<&'static [&'static str]>| Workload {
         name,
@@ -57,6 +59,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             enc: None,
             dgst: None,
         }),
+        input: Input::Memory,
+        age: None,
     };
     all.extend([
         keygen(
@@ -118,6 +122,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Bytes,
             samples: adaptive,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
         Workload {
             name: "rsa-bulk-dec",
@@ -129,6 +135,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             unit: Unit::Bytes,
             samples: bulk_decrypt_samples,
             openssl: None,
+            input: Input::Memory,
+            age: None,
         },
     ]);
 }

@@ -1,0 +1,153 @@
+//! The `stream` format's workloads: what `parcrypt encrypt -i FILE` and
+//! `parcrypt decrypt -i FILE` do, in process. The input is a file of the
+//! size in the page cache (written and synced in setup, so no writeback runs
+//! during the timing), read through [`stream::encrypt_file`] /
+//! [`stream::decrypt_file`]'s memory maps; the output goes to
+//! [`std::io::sink`], as the peers' goes to `/dev/null`. The recipient is a
+//! raw 32-byte key, so no scrypt runs in the timed region; the header (a
+//! random salt, HKDF, the key wrapped and the header MAC'd) is made on every
+//! run. Rates are plaintext bytes per second.
+//!
+//! Peers on a file of the same size: `openssl enc -aes-256-ctr`
+//! (unauthenticated, one core: the fastest thing a user can run today) and
+//! `age`/`rage` (ChaCha20-Poly1305 in 64 KiB chunks, one core), when
+//! installed.
+
+use std::fs::File;
+use std::hint::black_box;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use parcrypt::stream::{self, Identity, Options, Recipient};
+
+use super::aes::{IV_HEX, KEY256_HEX};
+use super::{
+    AgePeer, Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, aead_samples, aead_sizes, write_input,
+};
+
+pub(super) fn register(all: &mut Vec<Workload>) {
+    // No `openssl speed` peer: the stream workloads stand beside tools that
+    // encrypt files, and `aes-256-gcm-seal` already has `openssl speed`.
+    let w = |name, description, setup, enc, age| Workload {
+        name,
+        family: "stream",
+        description,
+        setup,
+        parallel: true,
+        sizes: Some(aead_sizes),
+        unit: Unit::Bytes,
+        samples: aead_samples,
+        openssl: Some(OpensslPeer {
+            speed: &[],
+            rate: SpeedRate::Bytes,
+            enc: Some(enc),
+            dgst: None,
+        }),
+        input: Input::File,
+        age: Some(age),
+    };
+    all.extend([
+        w(
+            "stream-encrypt",
+            "the stream format (parcrypt encrypt -i FILE): a file in the page cache sealed in 1 MiB AES-256-GCM segments to a sink, raw-key recipient",
+            encrypt,
+            &["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
+            AgePeer::Encrypt,
+        ),
+        w(
+            "stream-decrypt",
+            "the stream format (parcrypt decrypt -i FILE): a sealed file in the page cache opened segment by segment to a sink, raw key",
+            decrypt,
+            &["-d", "-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
+            AgePeer::Decrypt,
+        ),
+    ]);
+}
+
+const KEY: [u8; 32] = [0x42; 32];
+
+fn encrypt(size: usize) -> Operation {
+    let file = unlinked(&temp_path("stream-encrypt", size), |f| write_input(f, size));
+    Box::new(move |par| {
+        let opts = Options {
+            par: *par,
+            ..Options::default()
+        };
+        let n = stream::encrypt_file(&[Recipient::Key(KEY)], &file, io::sink(), &opts, |_| {})
+            .expect("encrypting a file to a sink");
+        black_box(n);
+    })
+}
+
+fn decrypt(size: usize) -> Operation {
+    let plain = unlinked(&temp_path("stream-decrypt-plain", size), |f| write_input(f, size));
+    let file = unlinked(&temp_path("stream-decrypt", size), |f| {
+        let mut out = BufWriter::new(f);
+        stream::encrypt_file(
+            &[Recipient::Key(KEY)],
+            &plain,
+            &mut out,
+            &Options::default(),
+            |_| {},
+        )
+        .map_err(io::Error::other)?;
+        out.flush()
+    });
+    drop(plain);
+    Box::new(move |par| {
+        let n = stream::decrypt_file(&Identity::Key(KEY), &file, io::sink(), par, |_| {})
+            .expect("an authentic stream");
+        black_box(n);
+    })
+}
+
+/// A fresh path in the temp directory for `workload`'s file of `size` bytes.
+fn temp_path(workload: &str, size: usize) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!(
+        "parcrypt-lab-{}-{workload}-{size}-{n}.bin",
+        std::process::id()
+    ))
+}
+
+/// Creates `path`, fills it with `fill`, syncs it, and opens it read-only
+/// as the CLI does; the name is removed at once, so the file lives as long
+/// as the returned handle and nothing is left behind, however the lab ends.
+/// Its pages stay in the page cache.
+///
+/// # Panics
+/// If the file cannot be written: a workload's setup has no way to fail.
+fn unlinked(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> File {
+    let written = File::create(path)
+        .and_then(|mut f| {
+            fill(&mut f)?;
+            f.sync_all()
+        })
+        .and_then(|()| File::open(path));
+    let _ = std::fs::remove_file(path);
+    written.unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use std::io::Read;
+
+    use super::{temp_path, unlinked};
+    use crate::workloads::{input, write_input};
+
+    #[test]
+    fn input_files_hold_the_input_and_leave_no_name_behind() {
+        for size in [0, 1, 250, 251, 252, 3 << 20] {
+            let path = temp_path("test", size);
+            let mut file = unlinked(&path, |f| write_input(f, size));
+            assert!(!path.exists(), "{} left behind", path.display());
+            let mut back = Vec::new();
+            file.read_to_end(&mut back).unwrap();
+            assert!(back == input(size), "{size} bytes differ from the input");
+        }
+    }
+}
