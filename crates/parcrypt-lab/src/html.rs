@@ -197,11 +197,11 @@ impl Summary {
         out
     }
 
-    /// Ours vs OpenSSL: for each byte workload with a peer, the peers'
-    /// throughput next to parcrypt's sequential and best throughput at the
-    /// largest size.
+    /// Ours vs OpenSSL and age: for each byte workload with a peer, the
+    /// peers' throughput next to parcrypt's sequential and best throughput
+    /// at the largest size.
     pub fn peer_bars(&self) -> Option<Bars> {
-        self.bars(false, "parcrypt vs OpenSSL (same run)", "GB/s")
+        self.bars(false, "parcrypt vs OpenSSL and age (same run)", "GB/s")
     }
 
     /// As [`Summary::peer_bars`], for operations (RSA signatures, ECDSA
