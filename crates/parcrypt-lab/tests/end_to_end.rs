@@ -73,6 +73,7 @@ fn a_tiny_run_writes_consistent_results() {
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     for section in [
         "## Where parallelism pays",
+        "## Authenticated encryption",
         "## PARC4 paper",
         "## ParalCrypto",
         "## JCE paper",
@@ -482,4 +483,177 @@ fn ecdsa_batches_count_signatures_and_table_5_sits_beside_the_paper() {
     // Items per second over batch sizes, not bytes.
     let plot = std::fs::read_to_string(dir.path().join("plots/ecdsa-verify-batch-throughput.svg")).unwrap();
     assert!(plot.contains("signatures / second"));
+}
+
+#[test]
+fn every_workload_runs_on_every_strategy_at_a_small_size() {
+    use parcrypt::par::{Parallelism, Strategy};
+    use parcrypt_lab::workloads::Unit;
+    let strategies = [
+        Parallelism::sequential(),
+        Parallelism::new(2, Strategy::Static),
+        Parallelism::new(2, Strategy::WorkStealing),
+    ];
+    for w in parcrypt_lab::workloads::registry() {
+        // Bytes: a size every grid could hold; operations and items keep
+        // their own (a quick study's smallest; none: too slow for a test).
+        let size = match w.unit {
+            Unit::Bytes => 1000,
+            Unit::Operation | Unit::Items(_) => match w.sizes.and_then(|grid| grid(true).first().copied()) {
+                Some(size) => size,
+                None => continue,
+            },
+        };
+        let mut op = (w.setup)(size);
+        for par in &strategies {
+            op(par);
+        }
+    }
+}
+
+#[test]
+fn gcm_and_stream_workloads_run_across_their_parallel_thresholds() {
+    use parcrypt::par::{Parallelism, Strategy};
+    let all = parcrypt_lab::workloads::registry();
+    let names = [
+        "aes-256-gcm-seal",
+        "aes-256-gcm-open",
+        "stream-encrypt",
+        "stream-decrypt",
+    ];
+    for name in names {
+        let w = all
+            .iter()
+            .find(|w| w.name == name)
+            .unwrap_or_else(|| panic!("{name} missing"));
+        assert_eq!((w.unit, w.parallel), (parcrypt_lab::workloads::Unit::Bytes, true));
+        // Full study: 1 KiB … 1 GiB, few samples for the big ones; quick: two sizes.
+        let grid = w.sizes.unwrap();
+        assert_eq!((grid(false)[0], *grid(false).last().unwrap()), (1 << 10, 1 << 30));
+        assert_eq!(grid(true), [1 << 20, 16 << 20]);
+        assert_eq!((w.samples)(false, 1 << 30), Some(5));
+        // Empty, one byte, and more than GCM's 2 MiB threshold and several
+        // 1 MiB segments; each run three times, so opening in place meets
+        // both of its alternating messages more than once.
+        for size in [0, 1, (3 << 20) + 5] {
+            let mut op = (w.setup)(size);
+            for par in [
+                Parallelism::sequential(),
+                Parallelism::new(3, Strategy::WorkStealing),
+            ] {
+                for _ in 0..3 {
+                    op(&par);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn stream_workloads_stand_beside_openssl_enc_and_age_on_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "stream*");
+    config.peers = true;
+    config.sizes = Some(vec![1000, 1 << 20]);
+    let summary = run(&config).unwrap();
+    for w in ["stream-encrypt", "stream-decrypt"] {
+        let ours: Vec<_> = summary
+            .rows
+            .iter()
+            .filter(|r| r.workload == w && !r.peer)
+            .collect();
+        assert_eq!(
+            ours.len(),
+            10,
+            "{w}: seq + static×{{1,2}} + steal×{{1,2}} at two sizes"
+        );
+        assert!(ours.iter().all(|r| r.throughput_bps > 0.0));
+        // No openssl speed beside a file format: openssl enc, and age (or
+        // rage), each measured at the largest size or listed as absent.
+        let status: Vec<_> = summary.peers.iter().filter(|p| p.workload == w).collect();
+        let names: Vec<_> = status.iter().map(|p| p.peer).collect();
+        assert_eq!(names.len(), 2, "{names:?}");
+        assert_eq!(names[0], "openssl-enc");
+        assert!(["age", "rage"].contains(&names[1]), "{names:?}");
+        for p in status {
+            let row = summary
+                .rows
+                .iter()
+                .find(|r| r.peer && r.workload == w && r.implementation == p.peer);
+            assert_eq!(p.available, row.is_some(), "{}: {}", p.peer, p.detail);
+            if let Some(r) = row {
+                assert_eq!(r.size_bytes, 1 << 20);
+                assert!(r.throughput_bps > 0.0 && r.speedup > 0.0);
+                assert!(p.detail.contains("FILE(1048576 B)"), "{}", p.detail);
+            } else {
+                assert!(!p.detail.is_empty());
+            }
+        }
+    }
+    let decrypt = summary
+        .peers
+        .iter()
+        .find(|p| p.workload == "stream-decrypt" && p.peer.ends_with("age"))
+        .unwrap();
+    if decrypt.available {
+        assert!(
+            decrypt
+                .detail
+                .contains("-d -i IDENTITY -o /dev/null FILE(1048576 B).age"),
+            "{}",
+            decrypt.detail
+        );
+    }
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    // The stream table: at the peers' size (the largest), beside both peers.
+    let section = md
+        .split("## Authenticated encryption")
+        .nth(1)
+        .expect("the section");
+    assert!(section.contains("| stream-decrypt | 1 MiB |"), "{md}");
+    // The ratio to each peer that ran, with its interval.
+    let enc_ran = summary
+        .peers
+        .iter()
+        .any(|p| p.workload == "stream-encrypt" && p.peer == "openssl-enc" && p.available);
+    let age_ran = summary
+        .peers
+        .iter()
+        .find(|p| p.workload == "stream-encrypt" && p.peer.ends_with("age"))
+        .filter(|p| p.available);
+    let line = section
+        .lines()
+        .find(|l| l.starts_with("| stream-encrypt | 1 MiB |"))
+        .unwrap();
+    let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+    assert_eq!(cells.len(), 8, "{line}");
+    for (ran, rate, ratio) in [
+        (enc_ran, cells[4], cells[5]),
+        (age_ran.is_some(), cells[6], cells[7]),
+    ] {
+        if ran {
+            assert!(rate.ends_with("GB/s") || rate.ends_with("MB/s"), "{line}");
+            assert!(ratio.ends_with(']') && ratio.contains("× ["), "{line}");
+        } else {
+            assert!(rate.contains("absent") && ratio == "—", "{line}");
+        }
+    }
+    if let Some(age) = age_ran {
+        assert!(cells[6].starts_with(&format!("{}: ", age.peer)), "{line}");
+    }
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert!(!csv.contains("NaN"), "{csv}");
+    // The peers' files and age's key directory are gone.
+    let tmp = std::env::temp_dir();
+    let pid = std::process::id();
+    for w in ["stream-encrypt", "stream-decrypt"] {
+        for name in [
+            format!("parcrypt-lab-{pid}-{w}-{}.bin", 1 << 20),
+            format!("parcrypt-lab-{pid}-{w}-{}.age", 1 << 20),
+            format!("parcrypt-lab-{pid}-{w}-age"),
+            format!("parcrypt-lab-{pid}-{w}-rage"),
+        ] {
+            assert!(!tmp.join(&name).exists(), "{name} left behind");
+        }
+    }
 }
