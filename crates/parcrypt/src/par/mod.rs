@@ -251,6 +251,46 @@ impl Parallelism {
         let pieces = plan.parts.iter().map(|r| (r.start, &data[r.clone()])).collect();
         execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece))
     }
+
+    /// Runs `a` and `b` — two independent jobs — on two threads when this
+    /// `Parallelism` has two or more and is not sequential, otherwise one
+    /// after the other on the calling thread; returns both results. The
+    /// calling thread runs `a` at once while a pool worker wakes up for `b`
+    /// (tens of µs on a VM), so `a` should be the heavier job. Strategies
+    /// make no difference for two jobs.
+    ///
+    /// # Panics
+    /// If `a` or `b` panics.
+    pub fn join<A, B, FA, FB>(&self, a: FA, b: FB) -> (A, B)
+    where
+        A: Send,
+        B: Send,
+        FA: FnOnce() -> A + Send,
+        FB: FnOnce() -> B + Send,
+    {
+        enum Job<FA, FB> {
+            A(FA),
+            B(FB),
+        }
+        enum Done<A, B> {
+            A(A),
+            B(B),
+        }
+        let run = if self.threads >= 2 && self.strategy != Strategy::Sequential {
+            Run::Team(2)
+        } else {
+            Run::Inline
+        };
+        let done = execute(run, vec![Job::A(a), Job::B(b)], |_, job| match job {
+            Job::A(f) => Done::A(f()),
+            Job::B(f) => Done::B(f()),
+        });
+        match <[Done<A, B>; 2]>::try_from(done) {
+            Ok([Done::A(a), Done::B(b)]) => (a, b),
+            // `execute` returns results in job order, one per job.
+            _ => unreachable!("join's two results come back in order"),
+        }
+    }
 }
 
 /// Cuts `len` into `n` parts whose lengths are multiples of `unit` (except the
@@ -407,6 +447,20 @@ mod tests {
             next = r.end;
         }
         assert_eq!(next, len);
+    }
+
+    #[test]
+    fn join_returns_both_results_and_uses_two_threads_when_allowed() {
+        let caller = std::thread::current().id();
+        for strategy in Strategy::ALL {
+            for threads in 1..=4 {
+                let par = Parallelism::new(threads, strategy);
+                let (a, (b, on)) = par.join(|| 6 * 7, || ("b", std::thread::current().id()));
+                assert_eq!((a, b), (42, "b"));
+                let parallel = threads >= 2 && strategy != Strategy::Sequential;
+                assert_eq!(on != caller, parallel, "{threads} {strategy:?}");
+            }
+        }
     }
 
     #[test]

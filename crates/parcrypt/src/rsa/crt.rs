@@ -5,18 +5,11 @@ use std::sync::{Mutex, PoisonError};
 
 use super::Error;
 use crate::ffi::bn::{self, Bn, Ctx, Mont};
-use crate::par::{Grain, Parallelism, Strategy};
+use crate::par::{Parallelism, Strategy};
 
 /// How many times one blinding pair is reused (squared after each use)
 /// before a fresh random one is made — AWS-LC's and OpenSSL's policy.
 const BLINDING_USES: u32 = 32;
-
-/// The two halves are two items; each is worth a thread.
-const HALVES: Grain = Grain {
-    unit: 1,
-    min_part: 1,
-    task: 1,
-};
 
 /// How the private operation computes its two CRT halves.
 ///
@@ -103,13 +96,6 @@ impl std::fmt::Debug for Crt {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Crt({} bits)", self.n.modulus().bits())
     }
-}
-
-/// Which half.
-#[derive(Clone, Copy, Debug)]
-enum Half {
-    P,
-    Q,
 }
 
 impl Crt {
@@ -221,29 +207,15 @@ impl Crt {
                 &self.p, &x_p, &self.dp, &self.q, &x_q, &self.dq, &mut ctx,
             )?);
         }
-        let results = two.map(&[Half::P, Half::Q], &HALVES, |_, _, halves| {
-            // Each thread its own scratch context; the Montgomery constants
-            // and exponents are shared read-only.
+        // Each thread its own scratch context; the Montgomery constants and
+        // exponents are shared read-only.
+        let half = |mont: &Mont, exp: &Bn| -> Result<Bn, bn::BackendError> {
             let mut ctx = Ctx::new();
-            halves
-                .iter()
-                .map(|half| {
-                    let (mont, exp) = match half {
-                        Half::P => (&self.p, &self.dp),
-                        Half::Q => (&self.q, &self.dq),
-                    };
-                    let reduced = mont.reduce(x, &mut ctx)?;
-                    mont.exp_consttime(&reduced, exp, &mut ctx)
-                })
-                .collect::<Result<Vec<Bn>, bn::BackendError>>()
-        });
-        let mut all = Vec::with_capacity(2);
-        for part in results {
-            all.extend(part?);
-        }
-        let m_q = all.pop().ok_or(Error::Backend)?;
-        let m_p = all.pop().ok_or(Error::Backend)?;
-        Ok((m_p, m_q))
+            let reduced = mont.reduce(x, &mut ctx)?;
+            mont.exp_consttime(&reduced, exp, &mut ctx)
+        };
+        let (m_p, m_q) = two.join(|| half(&self.p, &self.dp), || half(&self.q, &self.dq));
+        Ok((m_p?, m_q?))
     }
 
     /// Garner: `m = m_q + q · ((m_p − m_q) · q⁻¹ mod p)`, constant-time steps.
