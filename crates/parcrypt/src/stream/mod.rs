@@ -26,6 +26,7 @@
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
 
+mod buffer;
 mod header;
 
 use std::io::{self, Read, Write};
@@ -33,6 +34,7 @@ use std::sync::{Mutex, PoisonError};
 
 use zeroize::Zeroizing;
 
+use buffer::Buffer;
 pub use header::{DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
 use header::{Header, Keys};
 
@@ -212,14 +214,13 @@ pub fn encrypt(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let enc = seg + TAG;
     let batch = opts.par.threads.max(1) * BATCH_PER_THREAD;
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
         output,
         batch * seg,
-        batch * enc,
+        true,
         |plain, data_len, more, sealed| {
             // Segments in this batch (an empty stream is one empty segment).
             let count = if data_len == 0 {
@@ -227,7 +228,7 @@ pub fn encrypt(
             } else {
                 data_len.div_ceil(seg)
             };
-            sized(sealed, data_len + count * TAG);
+            sealed.sized(data_len + count * TAG);
             seal_segments(
                 &keys.payload,
                 &plain[..data_len],
@@ -267,7 +268,7 @@ pub fn encrypt_file(
     output.write_all(&header)?;
     let seg = opts.segment_size;
     let batch = (opts.par.threads.max(1) * BATCH_PER_THREAD * seg) as u64;
-    with_writer(output, |sink| {
+    with_writer(output, false, |sink| {
         let (mut offset, mut index) = (0u64, 0u64);
         loop {
             let n = (len - offset).min(batch) as usize;
@@ -279,7 +280,7 @@ pub fn encrypt_file(
             let plain: &[u8] = map.as_deref().unwrap_or(&[]);
             let count = if n == 0 { 1 } else { n.div_ceil(seg) };
             let mut sealed = sink.take()?;
-            sized(&mut sealed, n + count * TAG);
+            sealed.sized(n + count * TAG);
             let last = offset + n as u64 == len;
             seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
             sink.send(sealed)?;
@@ -322,14 +323,14 @@ pub fn decrypt_file(
     }
     let batch = (par.threads.max(1) * BATCH_PER_THREAD) as u64 * enc;
     let mut total = 0u64;
-    with_writer(output, |sink| {
+    with_writer(output, true, |sink| {
         let (mut offset, mut index) = (0u64, 0u64);
         while offset < body {
             let n = (body - offset).min(batch) as usize;
             let map = crate::mmap::map(file, header_len + offset, n)?;
             let last = offset + n as u64 == body;
             let mut plain = sink.take()?;
-            sized(&mut plain, plain_len(n, seg));
+            plain.sized(plain_len(n, seg));
             open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
@@ -361,22 +362,23 @@ impl Read for At<'_> {
 /// a writer thread drains the previous output while `work` runs. `work` gets
 /// the batch, its length, whether more input follows (one byte of look-ahead
 /// tells), and an output buffer to fill; an error stops everything before
-/// that batch's output is written.
+/// that batch's output is written. `plaintext_in` says which side holds
+/// plaintext (the input when encrypting), whose buffers are wiped.
 fn pipelined<R: Read + Send, W: Write + Send>(
     mut input: R,
     output: W,
     in_size: usize,
-    out_size: usize,
-    mut work: impl FnMut(&mut [u8], usize, bool, &mut Vec<u8>) -> Result<(), Error>,
+    plaintext_in: bool,
+    mut work: impl FnMut(&mut [u8], usize, bool, &mut Buffer) -> Result<(), Error>,
 ) -> Result<(), Error> {
     use std::sync::mpsc::sync_channel;
 
-    with_writer(output, |sink| {
+    with_writer(output, !plaintext_in, |sink| {
         std::thread::scope(|scope| {
-            let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
-            let (full_tx, full_rx) = sync_channel::<io::Result<(Zeroizing<Vec<u8>>, usize, bool)>>(1);
+            let (free_tx, free_rx) = sync_channel::<Buffer>(2);
+            let (full_tx, full_rx) = sync_channel::<io::Result<(Buffer, usize, bool)>>(1);
             for _ in 0..2 {
-                let _ = free_tx.send(Zeroizing::new(vec![0u8; in_size + 1]));
+                let _ = free_tx.send(Buffer::zeroed(in_size + 1, plaintext_in));
             }
             // Reader: each batch keeps one byte of look-ahead for the next.
             scope.spawn(move || {
@@ -408,7 +410,6 @@ fn pipelined<R: Read + Send, W: Write + Send>(
                 let (mut buf, len, more) =
                     full_rx.recv().map_err(|_| io::Error::other("reader stopped"))??;
                 let mut out = sink.take()?;
-                out.reserve(out_size);
                 work(&mut buf, len, more, &mut out)?;
                 sink.send(out)?;
                 let _ = free_tx.send(buf);
@@ -420,30 +421,21 @@ fn pipelined<R: Read + Send, W: Write + Send>(
     })
 }
 
-/// Makes a recycled output buffer `len` bytes long without clearing it:
-/// sealing and opening overwrite every byte of their output (opening zeroes
-/// a segment that fails), and zero-filling each batch first would cost a
-/// serial pass over memory as long as the work itself is on two cores.
-fn sized(buf: &mut Vec<u8>, len: usize) {
-    buf.truncate(len);
-    buf.resize(len, 0);
-}
-
 /// Empty buffers from, and full buffers to, the writer thread of [`with_writer`].
 struct Sink {
-    full: std::sync::mpsc::SyncSender<Zeroizing<Vec<u8>>>,
-    free: std::sync::mpsc::Receiver<Zeroizing<Vec<u8>>>,
+    full: std::sync::mpsc::SyncSender<Buffer>,
+    free: std::sync::mpsc::Receiver<Buffer>,
 }
 
 impl Sink {
     /// A buffer the writer has finished with, still holding what it wrote
     /// (callers overwrite it whole; see [`sized`]).
-    fn take(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+    fn take(&self) -> Result<Buffer, Error> {
         Ok(self.free.recv().map_err(|_| io::Error::other("writer stopped"))?)
     }
 
     /// Hands `buf` to the writer, in order.
-    fn send(&self, buf: Zeroizing<Vec<u8>>) -> Result<(), Error> {
+    fn send(&self, buf: Buffer) -> Result<(), Error> {
         Ok(self
             .full
             .send(buf)
@@ -454,18 +446,20 @@ impl Sink {
 /// Runs `produce` with a writer thread draining what it sends to `output`
 /// (two buffers circulate, so producing the next overlaps writing the last).
 /// The writer's own error (a closed pipe, a full disk) wins over the
-/// "writer stopped" it causes in `produce`.
+/// "writer stopped" it causes in `produce`. `secret`: the buffers carry
+/// plaintext (decryption), so they are wiped.
 fn with_writer<T>(
     mut output: impl Write + Send,
+    secret: bool,
     produce: impl FnOnce(&Sink) -> Result<T, Error>,
 ) -> Result<T, Error> {
     use std::sync::mpsc::sync_channel;
 
     std::thread::scope(|scope| {
-        let (full_tx, full_rx) = sync_channel::<Zeroizing<Vec<u8>>>(1);
-        let (free_tx, free_rx) = sync_channel::<Zeroizing<Vec<u8>>>(2);
+        let (full_tx, full_rx) = sync_channel::<Buffer>(1);
+        let (free_tx, free_rx) = sync_channel::<Buffer>(2);
         for _ in 0..2 {
-            let _ = free_tx.send(Zeroizing::new(Vec::new()));
+            let _ = free_tx.send(Buffer::spare(secret));
         }
         let writer = scope.spawn(move || -> io::Result<()> {
             while let Ok(buf) = full_rx.recv() {
@@ -488,6 +482,11 @@ fn with_writer<T>(
         let written = writer
             .join()
             .unwrap_or_else(|_| Err(io::Error::other("writer panicked")));
+        // The buffers back for the next call (a failing call's too: wiped
+        // if they held plaintext).
+        for buf in free.try_iter() {
+            buf.recycle();
+        }
         drop(free);
         written.map_err(Error::Io)?;
         result
@@ -614,26 +613,20 @@ pub fn decrypt(
     let enc = seg + TAG;
     let batch = par.threads.max(1) * BATCH_PER_THREAD;
     let (mut index, mut total) = (0u64, 0u64);
-    pipelined(
-        input,
-        output,
-        batch * enc,
-        batch * seg,
-        |buf, data_len, more, plain| {
-            if data_len == 0 {
-                // No segment at all: even an empty stream has one.
-                return Err(Error::Truncated {
-                    segment: index.checked_sub(1),
-                });
-            }
-            sized(plain, plain_len(data_len, seg));
-            open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
-            total += plain.len() as u64;
-            progress(plain.len() as u64);
-            index += data_len.div_ceil(enc) as u64;
-            Ok(())
-        },
-    )?;
+    pipelined(input, output, batch * enc, false, |buf, data_len, more, plain| {
+        if data_len == 0 {
+            // No segment at all: even an empty stream has one.
+            return Err(Error::Truncated {
+                segment: index.checked_sub(1),
+            });
+        }
+        plain.sized(plain_len(data_len, seg));
+        open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
+        total += plain.len() as u64;
+        progress(plain.len() as u64);
+        index += data_len.div_ceil(enc) as u64;
+        Ok(())
+    })?;
     Ok(total)
 }
 
@@ -682,9 +675,9 @@ pub fn decrypt_range(
     let (first, last) = (start / seg, (end - 1) / seg);
     let read_len = usize::try_from((last - first) * enc + if last + 1 == segments { last_len } else { enc })
         .map_err(|_| Error::Options("range too large for memory".into()))?;
-    let mut buf = Zeroizing::new(vec![0u8; read_len]);
+    let mut buf = vec![0u8; read_len];
     file.read_exact_at(&mut buf, header_len + first * enc)?;
-    let mut plain = Zeroizing::new(vec![0u8; plain_len(buf.len(), seg as usize)]);
+    let mut plain = Buffer::zeroed(plain_len(buf.len(), seg as usize), true);
     open_segments(
         &keys.payload,
         &buf,
