@@ -123,6 +123,15 @@ fn malformed_keys_get_clear_errors() {
         PrivateKey::from_bytes(ec.as_bytes()),
         Err(Error::WrongKeyType(_))
     ));
+    // A well-formed key of another type is named.
+    let ec_der = parcrypt::ecdsa::SigningKey::generate()
+        .unwrap()
+        .to_pkcs8_der()
+        .unwrap();
+    match PrivateKey::from_bytes(&ec_der) {
+        Err(Error::WrongKeyType(why)) => assert!(why.contains("holds an EC key"), "{why}"),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -46,7 +46,7 @@
 
 use zeroize::Zeroizing;
 
-use crate::ffi::bn::{Bn, Ctx, ParseError};
+use crate::ffi::bn::{Bn, Ctx, ParseError, key_type_name};
 use crate::ffi::ec::{self, EcKey, Sig};
 use crate::par::{Grain, Parallelism};
 use crate::pem::{self, PemError};
@@ -130,8 +130,7 @@ fn parse_error(e: ParseError, what: &str) -> Error {
     match e {
         ParseError::Malformed => Error::MalformedKey(format!("not a DER {what}")),
         ParseError::NotP256 => Error::WrongKeyType(format!("the {what} is on another curve")),
-        ParseError::WrongType(6) => Error::WrongKeyType(format!("the {what} holds an RSA key")),
-        ParseError::WrongType(id) => Error::WrongKeyType(format!("the {what} holds a key of type #{id}")),
+        ParseError::WrongType(id) => Error::WrongKeyType(format!("the {what} holds {}", key_type_name(id))),
     }
 }
 

@@ -670,6 +670,21 @@ pub(crate) enum ParseError {
     NotP256,
 }
 
+/// A key of `EVP_PKEY` type `id`, for messages: "an RSA key", "an EC key".
+pub(crate) fn key_type_name(id: c_int) -> String {
+    let name = match id {
+        sys::EVP_PKEY_RSA => "an RSA key",
+        sys::EVP_PKEY_RSA_PSS => "an RSA-PSS key (restricted RSA, not supported)",
+        sys::EVP_PKEY_EC => "an EC key",
+        sys::EVP_PKEY_DSA => "a DSA key",
+        sys::EVP_PKEY_ED25519 => "an Ed25519 key",
+        sys::EVP_PKEY_X25519 => "an X25519 key",
+        sys::EVP_PKEY_ED448 => "an Ed448 key",
+        other => return format!("a key of type #{other}"),
+    };
+    name.to_owned()
+}
+
 /// An owned AWS-LC `RSA` key, public or private.
 pub(crate) struct RsaKey(NonNull<sys::RSA>);
 

@@ -4,7 +4,7 @@ use zeroize::Zeroizing;
 
 use super::crt::{Crt, CrtMode};
 use super::{Error, keygen};
-use crate::ffi::bn::{ParseError, RsaKey};
+use crate::ffi::bn::{ParseError, RsaKey, key_type_name};
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
 
@@ -49,20 +49,8 @@ fn pem_error(e: PemError) -> Error {
 fn parse_error(e: ParseError, what: &str) -> Error {
     match e {
         ParseError::Malformed => Error::MalformedKey(format!("not a DER {what}")),
-        ParseError::WrongType(id) => {
-            Error::WrongKeyType(format!("the {what} holds a key of type {}", key_type_name(id)))
-        }
+        ParseError::WrongType(id) => Error::WrongKeyType(format!("the {what} holds {}", key_type_name(id))),
         ParseError::NotP256 => Error::WrongKeyType(format!("the {what} holds an EC key")),
-    }
-}
-
-fn key_type_name(id: i32) -> String {
-    match id {
-        408 => "EC".into(),
-        912 => "RSA-PSS (restricted RSA, not supported)".into(),
-        949 => "Ed25519".into(),
-        116 => "DSA".into(),
-        other => format!("#{other}"),
     }
 }
 
