@@ -423,7 +423,7 @@ impl VerifyingKey {
     fn verify_separate_vartime(&self, digest: &[u8], sig: &Sig, par: &Parallelism) -> Result<bool, Error> {
         let n = ec::order();
         let mut ctx = Ctx::new();
-        let Some((u1, u2)) = ec::verify_scalars_vartime(digest, sig, &n, &mut ctx)? else {
+        let Some((u1, u2)) = ec::verify_scalars_vartime(digest, sig, n, &mut ctx)? else {
             return Ok(false);
         };
         // The expensive product on the calling thread, which starts on u2·Q
@@ -433,7 +433,7 @@ impl VerifyingKey {
             || self.key.mul_public_point(&u2, &mut Ctx::new()),
             || ec::mul_generator(&u1, &mut Ctx::new()),
         );
-        Ok(ec::sum_x_matches(&g?, &q?, &sig.r, &n, &mut ctx)?)
+        Ok(ec::sum_x_matches(&g?, &q?, &sig.r, n, &mut ctx)?)
     }
 }
 

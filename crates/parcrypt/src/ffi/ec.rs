@@ -22,12 +22,15 @@ fn p256() -> *const sys::EC_GROUP {
     unsafe { sys::EC_group_p256() }
 }
 
-/// The order n of P-256.
-pub(crate) fn order() -> Bn {
-    // SAFETY: the static group's order lives as long as the program.
-    let n = unsafe { sys::EC_GROUP_get0_order(p256()) };
-    // SAFETY: n is a live BIGNUM.
-    unsafe { Bn::dup_of_ptr(n) }
+/// The order n of P-256 (copied once per process).
+pub(crate) fn order() -> &'static Bn {
+    static ORDER: std::sync::OnceLock<Bn> = std::sync::OnceLock::new();
+    ORDER.get_or_init(|| {
+        // SAFETY: the static group's order lives as long as the program.
+        let n = unsafe { sys::EC_GROUP_get0_order(p256()) };
+        // SAFETY: n is a live BIGNUM.
+        unsafe { Bn::dup_of_ptr(n) }
+    })
 }
 
 /// An owned EC_KEY on P-256.
