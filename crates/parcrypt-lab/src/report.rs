@@ -103,15 +103,11 @@ impl Summary {
                 .find(|a| a.workload == *w && a.implementation == best.implementation);
             let _ = writeln!(
                 md,
-                "| {w} | {} | {} | {} ×{}: {} | {:.2}× [{:.2}, {:.2}] | {} | {} |",
+                "| {w} | {} | {} | {} | {} | {} | {} |",
                 self.size_label(w, size),
                 rate(seq),
-                best.implementation,
-                best.threads,
-                rate(best),
-                best.speedup,
-                best.speedup_ci95.0,
-                best.speedup_ci95.1,
+                best_cell(best),
+                speedup_cell(best),
                 analysis
                     .and_then(|a| a.crossover_bytes)
                     .map_or("—".to_owned(), |b| self.size_label(w, b)),
@@ -227,15 +223,11 @@ impl Summary {
                     };
                     let _ = writeln!(
                         md,
-                        "| {w} | {} | {} | {} ×{}: {} | {:.2}× [{:.2}, {:.2}] | {peer} |",
+                        "| {w} | {} | {} | {} | {} | {peer} |",
                         human_size(size),
                         rate(seq),
-                        best.implementation,
-                        best.threads,
-                        rate(best),
-                        best.speedup,
-                        best.speedup_ci95.0,
-                        best.speedup_ci95.1,
+                        best_cell(best),
+                        speedup_cell(best),
                     );
                 }
             }
@@ -288,9 +280,7 @@ impl Summary {
             let mut cells = vec![
                 human_size(size),
                 seq.map_or("—".to_owned(), rate),
-                best.map_or("—".to_owned(), |b| {
-                    format!("{} ×{}: {}", b.implementation, b.threads, rate(b))
-                }),
+                best.map_or("—".to_owned(), best_cell),
             ];
             for (row, st) in peers {
                 match (row, st) {
@@ -665,20 +655,7 @@ impl Summary {
             );
         }
         md.push('\n');
-        let pays: Vec<String> = self
-            .analysis
-            .iter()
-            .filter(|a| a.workload == BATCH)
-            .map(|a| {
-                format!(
-                    "`{}` on {} threads from {}",
-                    a.implementation,
-                    a.crossover_threads,
-                    a.crossover_bytes
-                        .map_or("no measured batch".to_owned(), |n| self.size_label(BATCH, n))
-                )
-            })
-            .collect();
+        let pays = self.where_threads_pay(BATCH, "no measured batch");
         let best = self
             .best(BATCH, largest)
             .and_then(|b| vs_joint(b).map(|(s, ci)| (b, s, ci)))
@@ -694,7 +671,7 @@ impl Summary {
             md,
             "Where threads pay: batches, by the lab's test (speed-up CI over the batch's own `seq` above 1 at that batch and every larger one) {}{best}. \
              A batch of one runs on the calling thread whatever the threads, so a difference there is noise between cells.\n",
-            pays.join(", ")
+            pays
         );
     }
 
@@ -786,26 +763,34 @@ impl Summary {
                 .map_or(String::new(), |(what, _, n)| {
                     format!(" (the paper: threads slowed {what} below {n} characters)")
                 });
-            let pays: Vec<String> = self
-                .analysis
-                .iter()
-                .filter(|a| a.workload == w)
-                .map(|a| {
-                    format!(
-                        "`{}` on {} threads from {}",
-                        a.implementation,
-                        a.crossover_threads,
-                        a.crossover_bytes
-                            .map_or("no measured size".to_owned(), human_size)
-                    )
-                })
-                .collect();
+            let pays = self.where_threads_pay(w, "no measured size");
             let _ = writeln!(
                 md,
                 "{w}: parallel pays (speed-up CI above 1 at that size and every larger one): {}{paper}.\n",
-                pays.join(", ")
+                pays
             );
         }
+    }
+
+    /// Where threads pay for `w`, per implementation: "`steal` on 2
+    /// threads from 64 KiB", joined by commas; `none` stands for a size
+    /// where no measured size qualified.
+    fn where_threads_pay(&self, w: &str, none: &str) -> String {
+        let pays: Vec<String> = self
+            .analysis
+            .iter()
+            .filter(|a| a.workload == w)
+            .map(|a| {
+                format!(
+                    "`{}` on {} threads from {}",
+                    a.implementation,
+                    a.crossover_threads,
+                    a.crossover_bytes
+                        .map_or(none.to_owned(), |n| self.size_label(w, n))
+                )
+            })
+            .collect();
+        pays.join(", ")
     }
 
     /// The sizes parcrypt measured `w` at, ascending.
@@ -849,4 +834,17 @@ fn per_item_speedup(reference: &Row, r: &Row) -> (f64, (f64, f64)) {
 /// A row's median with its p90: `45.6 ms (p90 80.1 ms)`.
 fn median_p90(r: &Row) -> String {
     format!("{} (p90 {})", secs(r.stats.median), secs(r.stats.p90))
+}
+
+/// The best implementation's cell: "steal ×2: 9.81 GB/s".
+fn best_cell(best: &Row) -> String {
+    format!("{} ×{}: {}", best.implementation, best.threads, rate(best))
+}
+
+/// A row's speed-up over `seq` with its 95% CI: "1.95× [1.90, 1.99]".
+fn speedup_cell(r: &Row) -> String {
+    format!(
+        "{:.2}× [{:.2}, {:.2}]",
+        r.speedup, r.speedup_ci95.0, r.speedup_ci95.1
+    )
 }
