@@ -310,17 +310,13 @@ pub fn decrypt_file(
     par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    let len = file.metadata()?.len();
-    let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
-    let keys = header.open(identity, par)?;
-    let seg = header.segment_size;
+    let SealedFile {
+        keys,
+        seg,
+        header_len,
+        body,
+    } = SealedFile::open(identity, file, par)?;
     let enc = (seg + TAG) as u64;
-    let body = len
-        .checked_sub(header_len)
-        .ok_or(Error::MalformedHeader("cut short"))?;
-    if body == 0 {
-        return Err(Error::Truncated { segment: None });
-    }
     let batch = (par.threads.max(1) * BATCH_PER_THREAD) as u64 * enc;
     let mut total = 0u64;
     with_writer(output, true, |sink| {
@@ -341,6 +337,41 @@ pub fn decrypt_file(
         Ok(())
     })?;
     Ok(total)
+}
+
+/// A stream in a regular file, its header read and opened.
+#[cfg(unix)]
+struct SealedFile {
+    keys: Keys,
+    /// Plaintext bytes per segment.
+    seg: usize,
+    header_len: u64,
+    /// The bytes after the header: the sealed segments, at least one byte.
+    body: u64,
+}
+
+#[cfg(unix)]
+impl SealedFile {
+    /// Reads and opens the header of the stream in `file` with `identity`;
+    /// a file that ends with its header is truncated (every stream has a
+    /// segment).
+    fn open(identity: &Identity<'_>, file: &std::fs::File, par: &Parallelism) -> Result<Self, Error> {
+        let len = file.metadata()?.len();
+        let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
+        let keys = header.open(identity, par)?;
+        let body = len
+            .checked_sub(header_len)
+            .ok_or(Error::MalformedHeader("cut short"))?;
+        if body == 0 {
+            return Err(Error::Truncated { segment: None });
+        }
+        Ok(SealedFile {
+            keys,
+            seg: header.segment_size,
+            header_len,
+            body,
+        })
+    }
 }
 
 /// Reads a file from a position of its own, leaving the file's cursor alone.
@@ -646,19 +677,16 @@ pub fn decrypt_range(
 ) -> Result<u64, Error> {
     use std::os::unix::fs::FileExt;
 
-    let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
-    let keys = header.open(identity, par)?;
-    let seg = header.segment_size as u64;
+    let SealedFile {
+        keys,
+        seg,
+        header_len,
+        body,
+    } = SealedFile::open(identity, file, par)?;
+    let seg = seg as u64;
     let enc = seg + TAG as u64;
-    let file_len = file.metadata()?.len();
-    let body = file_len
-        .checked_sub(header_len)
-        .ok_or(Error::MalformedHeader("cut short"))?;
-    let segments = body.div_ceil(enc).max(1);
+    let segments = body.div_ceil(enc);
     let last_len = body - (segments - 1) * enc;
-    if body == 0 {
-        return Err(Error::Truncated { segment: None });
-    }
     if last_len < TAG as u64 {
         return Err(Error::Truncated {
             segment: Some(segments - 1),
@@ -689,9 +717,8 @@ pub fn decrypt_range(
     )?;
     let from = (start - first * seg) as usize;
     output.write_all(&plain[from..from + len as usize])?;
-    let written = len;
     output.flush()?;
-    Ok(written)
+    Ok(len)
 }
 
 fn payload_key(bytes: &[u8; 32]) -> GcmKey {
