@@ -141,26 +141,43 @@ fn measure_speed(
             Unit::Items(_) => (size, size as f64 / per_s),
         })
     });
-    match timed {
-        Ok((size, seconds_per_op)) => (
-            Some(peer_row(w, "openssl-speed", size, &[seconds_per_op])),
+    let row = timed.map(|(size, seconds_per_op)| peer_row(w, "openssl-speed", size, &[seconds_per_op]));
+    outcome(w, "openssl-speed", command, row)
+}
+
+/// What a peer gives the run: its row and the command shown, or nothing
+/// and the command with why it failed.
+fn outcome(
+    w: &Workload,
+    peer: &'static str,
+    command: String,
+    row: Result<Row, String>,
+) -> (Option<Row>, PeerStatus) {
+    match row {
+        Ok(row) => (
+            Some(row),
             PeerStatus {
-                peer: "openssl-speed",
+                peer,
                 workload: w.name,
                 available: true,
                 detail: command,
             },
         ),
-        Err(why) => (
-            None,
-            PeerStatus {
-                peer: "openssl-speed",
-                workload: w.name,
-                available: false,
-                detail: format!("{command}: {why}"),
-            },
-        ),
+        Err(why) => absent(w, peer, format!("{command}: {why}")),
     }
+}
+
+/// A peer that could not run, and why.
+fn absent(w: &Workload, peer: &'static str, why: String) -> (Option<Row>, PeerStatus) {
+    (
+        None,
+        PeerStatus {
+            peer,
+            workload: w.name,
+            available: false,
+            detail: why,
+        },
+    )
 }
 
 /// An implementation of age found on `PATH`.
@@ -239,28 +256,7 @@ pub fn measure_age(
 ) -> (Option<Row>, PeerStatus) {
     let tool = match tool {
         Ok(tool) => tool,
-        Err(why) => {
-            return (
-                None,
-                PeerStatus {
-                    peer: "age",
-                    workload: w.name,
-                    available: false,
-                    detail: why,
-                },
-            );
-        }
-    };
-    let absent = |detail: String| {
-        (
-            None,
-            PeerStatus {
-                peer: tool.name,
-                workload: w.name,
-                available: false,
-                detail,
-            },
-        )
+        Err(why) => return absent(w, "age", why),
     };
     let dir = tmp.join(format!(
         "parcrypt-lab-{}-{}-{}",
@@ -284,7 +280,7 @@ pub fn measure_age(
         Ok(r) => r,
         Err(why) => {
             let _ = std::fs::remove_dir_all(&dir);
-            return absent(format!("{keygen}: {why}"));
+            return absent(w, tool.name, format!("{keygen}: {why}"));
         }
     };
     let key = identity.to_string_lossy().into_owned();
@@ -402,26 +398,8 @@ fn time_file_command(
         }
         Err(_) => detail(&file),
     };
-    match timed {
-        Ok(samples) => (
-            Some(peer_row(w, peer, size, &samples)),
-            PeerStatus {
-                peer,
-                workload: w.name,
-                available: true,
-                detail: shown,
-            },
-        ),
-        Err(why) => (
-            None,
-            PeerStatus {
-                peer,
-                workload: w.name,
-                available: false,
-                detail: format!("{shown}: {why}"),
-            },
-        ),
-    }
+    let row = timed.map(|samples| peer_row(w, peer, size, &samples));
+    outcome(w, peer, shown, row)
 }
 
 /// A peer's row: one thread, its own samples; speed-up and Karp–Flatt do not
