@@ -222,14 +222,7 @@ pub fn encrypt(
         batch * seg,
         true,
         |plain, data_len, more, sealed| {
-            // Segments in this batch (an empty stream is one empty segment).
-            let count = if data_len == 0 {
-                usize::from(index == 0)
-            } else {
-                data_len.div_ceil(seg)
-            };
-            sealed.sized(data_len + count * TAG);
-            seal_segments(
+            index += seal_segments(
                 &keys.payload,
                 &plain[..data_len],
                 sealed,
@@ -238,7 +231,6 @@ pub fn encrypt(
                 !more,
                 &opts.par,
             );
-            index += count as u64;
             total += data_len as u64;
             progress(data_len as u64);
             Ok(())
@@ -278,15 +270,12 @@ pub fn encrypt_file(
                 Some(crate::mmap::map(file, offset, n)?)
             };
             let plain: &[u8] = map.as_deref().unwrap_or(&[]);
-            let count = if n == 0 { 1 } else { n.div_ceil(seg) };
             let mut sealed = sink.take()?;
-            sealed.sized(n + count * TAG);
             let last = offset + n as u64 == len;
-            seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
+            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
             sink.send(sealed)?;
             progress(n as u64);
             offset += n as u64;
-            index += count as u64;
             if last {
                 return Ok(());
             }
@@ -326,13 +315,11 @@ pub fn decrypt_file(
             let map = crate::mmap::map(file, header_len + offset, n)?;
             let last = offset + n as u64 == body;
             let mut plain = sink.take()?;
-            plain.sized(plain_len(n, seg));
-            open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
+            index += open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             sink.send(plain)?;
             offset += n as u64;
-            index += (n as u64).div_ceil(enc);
         }
         Ok(())
     })?;
@@ -525,19 +512,22 @@ fn with_writer<T>(
 }
 
 /// Seals the segments of `plain` (cut every `seg` bytes) into `sealed`,
-/// each followed by its tag, in one pass per segment; the batch's last
-/// segment is the stream's last if `final_batch`.
+/// sized to hold them, each followed by its tag, in one pass per segment;
+/// the batch's last segment is the stream's last if `final_batch`. Returns
+/// the number of segments: an empty batch (only ever an empty stream) is
+/// one empty segment.
 fn seal_segments(
     key: &GcmKey,
     plain: &[u8],
-    sealed: &mut [u8],
+    sealed: &mut Buffer,
     seg: usize,
     base: u64,
     final_batch: bool,
     par: &Parallelism,
-) {
+) -> u64 {
     let enc = seg + TAG;
-    let count = sealed.len().div_ceil(enc);
+    let count = plain.len().div_ceil(seg).max(1);
+    sealed.sized(plain.len() + count * TAG);
     par.for_each_mut(sealed, &grain(enc), |_, offset, part| {
         for (j, out) in part.chunks_mut(enc).enumerate() {
             let i = offset / enc + j;
@@ -547,22 +537,25 @@ fn seal_segments(
             tag_room.copy_from_slice(&key.seal_into(&nonce(base + i as u64, last), input, body));
         }
     });
+    count as u64
 }
 
 /// Opens the sealed segments in `sealed` (stride `seg + TAG`) into `plain`
-/// (stride `seg`), in one pass per segment; on failure the error names the
-/// first failing segment and `plain` holds nothing of it.
+/// (stride `seg`), sized to hold them, in one pass per segment; returns the
+/// number of segments. On failure the error names the first failing
+/// segment and `plain` holds nothing of it.
 fn open_segments(
     key: &GcmKey,
     sealed: &[u8],
-    plain: &mut [u8],
+    plain: &mut Buffer,
     seg: usize,
     base: u64,
     final_batch: bool,
     par: &Parallelism,
-) -> Result<(), Error> {
+) -> Result<u64, Error> {
     let enc = seg + TAG;
     let count = sealed.len().div_ceil(enc);
+    plain.sized(plain_len(sealed.len(), seg));
     let first_failure: Mutex<Option<(u64, bool)>> = Mutex::new(None);
     let last_len = sealed.len() - (count.max(1) - 1) * enc;
     if count == 0 || last_len < TAG {
@@ -599,7 +592,7 @@ fn open_segments(
         }
     });
     match first_failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
-        None => Ok(()),
+        None => Ok(count as u64),
         Some((segment, true)) => Err(Error::Truncated {
             segment: Some(segment),
         }),
@@ -651,11 +644,9 @@ pub fn decrypt(
                 segment: index.checked_sub(1),
             });
         }
-        plain.sized(plain_len(data_len, seg));
-        open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
+        index += open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
         total += plain.len() as u64;
         progress(plain.len() as u64);
-        index += data_len.div_ceil(enc) as u64;
         Ok(())
     })?;
     Ok(total)
@@ -705,7 +696,7 @@ pub fn decrypt_range(
         .map_err(|_| Error::Options("range too large for memory".into()))?;
     let mut buf = vec![0u8; read_len];
     file.read_exact_at(&mut buf, header_len + first * enc)?;
-    let mut plain = Buffer::zeroed(plain_len(buf.len(), seg as usize), true);
+    let mut plain = Buffer::zeroed(0, true);
     open_segments(
         &keys.payload,
         &buf,
