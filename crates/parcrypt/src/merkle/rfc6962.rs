@@ -65,7 +65,7 @@ impl Rfc6962 {
         sha256(&[])
     }
 
-    /// The tree head MTH(D[n]) of `leaves`.
+    /// The tree head MTH(D\[n\]) of `leaves`.
     pub fn root<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
         engine::root(par, Rfc6962, leaves).unwrap_or_else(Self::empty_root)
     }
@@ -269,7 +269,7 @@ impl Rfc6962 {
     }
 }
 
-/// MTH(D[start:end]).
+/// MTH(D\[start:end\]).
 fn mth<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L, start: usize, end: usize) -> Hash {
     Rfc6962::root(
         par,
@@ -281,7 +281,7 @@ fn mth<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L, start: usize, end: usi
     )
 }
 
-/// PATH(m, D[start:end]), appended bottom-up.
+/// PATH(m, D\[start:end\]), appended bottom-up.
 fn inclusion_path<L: Leaves + ?Sized>(
     par: &Parallelism,
     leaves: &L,
@@ -304,7 +304,7 @@ fn inclusion_path<L: Leaves + ?Sized>(
     }
 }
 
-/// SUBPROOF(m, D[start:end], b), appended bottom-up.
+/// SUBPROOF(m, D\[start:end\], b), appended bottom-up.
 fn subproof<L: Leaves + ?Sized>(
     par: &Parallelism,
     leaves: &L,

@@ -447,7 +447,7 @@ struct Sink {
 
 impl Sink {
     /// A buffer the writer has finished with, still holding what it wrote
-    /// (callers overwrite it whole; see [`sized`]).
+    /// (callers overwrite it whole; see [`Buffer::sized`]).
     fn take(&self) -> Result<Buffer, Error> {
         Ok(self.free.recv().map_err(|_| io::Error::other("writer stopped"))?)
     }
