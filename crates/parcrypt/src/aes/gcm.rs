@@ -212,26 +212,15 @@ impl Gcm {
     ) -> [u8; TAG] {
         assert!((data.len() as u64) <= (1 << 36) - 32, "GCM message too long");
         let total = data.len() as u64;
-        let plan = par.plan(data.len(), &GRAIN);
-        let slots: Vec<std::sync::Mutex<Option<Part>>> =
-            plan.parts().iter().map(|_| std::sync::Mutex::new(None)).collect();
-        par.run_mut(&plan, data, |i, offset, part| {
+        let parts = par.map_mut(data, &GRAIN, |_, offset, part| {
             // The part's first counter is 2 + its block offset; J0 is one less.
             let j0 = Self::counter_block(nonce, 1u32.wrapping_add((offset / BLOCK) as u32));
             let tag = self.aead.seal_in_place(&self.nonce_for(&j0), part, &[]);
-            let ghash = self.part_ghash(&tag, &j0, &lengths(0, part.len() as u64));
-            let blocks = part.len().div_ceil(BLOCK) as u64;
-            *slots[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) =
-                Some(Part { ghash, blocks });
+            Part {
+                ghash: self.part_ghash(&tag, &j0, &lengths(0, part.len() as u64)),
+                blocks: part.len().div_ceil(BLOCK) as u64,
+            }
         });
-        let parts: Vec<Part> = slots
-            .into_iter()
-            .map(|s| {
-                s.into_inner()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .expect("every part ran")
-            })
-            .collect();
         self.tag(nonce, aad, &parts, total)
     }
 

@@ -206,12 +206,24 @@ impl Parallelism {
         T: Send,
         F: Fn(usize, usize, &mut [T]) + Sync,
     {
+        self.map_mut(data, grain, f);
+    }
+
+    /// Computes `f(part_index, offset, part)` on every part of `data`, cut
+    /// by `grain`, and returns the results in part order.
+    pub fn map_mut<T, R, F>(&self, data: &mut [T], grain: &Grain, f: F) -> Vec<R>
+    where
+        T: Send,
+        R: Send,
+        F: Fn(usize, usize, &mut [T]) -> R + Sync,
+    {
         let plan = self.plan(data.len(), grain);
-        self.run_mut(&plan, data, f);
+        self.run_mut(&plan, data, f)
     }
 
     /// Runs `f(part_index, offset, part)` on every part of `data` as cut by
-    /// `plan` (which must have been made for `data.len()` elements).
+    /// `plan` (which must have been made for `data.len()` elements) and
+    /// returns the results in part order.
     ///
     /// Use this instead of [`Parallelism::for_each_mut`] when the work needs
     /// something from each part boundary before any part is changed (CBC
@@ -219,10 +231,11 @@ impl Parallelism {
     ///
     /// # Panics
     /// If the plan does not cover `data` exactly, or if `f` panics.
-    pub fn run_mut<T, F>(&self, plan: &Plan, data: &mut [T], f: F)
+    pub fn run_mut<T, R, F>(&self, plan: &Plan, data: &mut [T], f: F) -> Vec<R>
     where
         T: Send,
-        F: Fn(usize, usize, &mut [T]) + Sync,
+        R: Send,
+        F: Fn(usize, usize, &mut [T]) -> R + Sync,
     {
         assert_eq!(
             plan.parts.last().map_or(0, |r| r.end),
@@ -236,7 +249,7 @@ impl Parallelism {
             pieces.push((range.start, head));
             rest = tail;
         }
-        execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece));
+        execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece))
     }
 
     /// Computes `f(part_index, offset, part)` for every part of `data` and

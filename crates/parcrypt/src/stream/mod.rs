@@ -30,7 +30,6 @@ mod buffer;
 mod header;
 
 use std::io::{self, Read, Write};
-use std::sync::{Mutex, PoisonError};
 
 use zeroize::Zeroizing;
 
@@ -556,7 +555,6 @@ fn open_segments(
     let enc = seg + TAG;
     let count = sealed.len().div_ceil(enc);
     plain.sized(plain_len(sealed.len(), seg));
-    let first_failure: Mutex<Option<(u64, bool)>> = Mutex::new(None);
     let last_len = sealed.len() - (count.max(1) - 1) * enc;
     if count == 0 || last_len < TAG {
         return Err(Error::SegmentAuthentication {
@@ -565,15 +563,17 @@ fn open_segments(
     }
     // Segments with no plaintext (an empty stream's only segment, or a
     // forged empty one at the end) have no part of `plain`: check them here.
-    for i in plain.len().div_ceil(seg)..count {
+    // They come after every segment that has plaintext.
+    let empty_failure = (plain.len().div_ceil(seg)..count).find_map(|i| {
         let input = &sealed[i * enc..(i * enc + enc).min(sealed.len())];
         let last = final_batch && i + 1 == count;
         let index = base + i as u64;
-        if input.len() != TAG || !key.open_into(&nonce(index, last), &[], input, &mut []) {
-            record(&first_failure, index, false);
-        }
-    }
-    par.for_each_mut(plain, &grain(seg), |_, offset, part| {
+        let ok = input.len() == TAG && key.open_into(&nonce(index, last), &[], input, &mut []);
+        (!ok).then_some((index, false))
+    });
+    // Each part: its first failing segment (index, truncated), if any.
+    let failures = par.map_mut(plain, &grain(seg), |_, offset, part| {
+        let mut first = None;
         for (j, out) in part.chunks_mut(seg).enumerate() {
             let i = offset / seg + j;
             let index = base + i as u64;
@@ -587,11 +587,14 @@ fn open_segments(
                     && input.len() == enc
                     && key.open_into(&nonce(index, false), body, tag, &mut out[..body.len()]);
                 out.fill(0);
-                record(&first_failure, index, truncated);
+                first = first.or(Some((index, truncated)));
             }
         }
+        first
     });
-    match first_failure.into_inner().unwrap_or_else(PoisonError::into_inner) {
+    // Parts are in segment order: the first failure of the first failing
+    // part is the stream's first.
+    match failures.into_iter().flatten().next().or(empty_failure) {
         None => Ok(count as u64),
         Some((segment, true)) => Err(Error::Truncated {
             segment: Some(segment),
@@ -606,13 +609,6 @@ fn plain_len(sealed_len: usize, seg: usize) -> usize {
     let enc = seg + TAG;
     let count = sealed_len.div_ceil(enc);
     sealed_len.saturating_sub(count * TAG)
-}
-
-fn record(slot: &Mutex<Option<(u64, bool)>>, index: u64, truncated: bool) {
-    let mut s = slot.lock().unwrap_or_else(PoisonError::into_inner);
-    if s.is_none_or(|(i, _)| index < i) {
-        *s = Some((index, truncated));
-    }
 }
 
 /// Decrypts a stream from `input` to `output`; returns the plaintext length.
