@@ -17,22 +17,27 @@ pub struct Input {
     pub len: Option<u64>,
 }
 
+/// The file `-i` names, opened; `None` for stdin (no `-i`, or `-`).
+pub fn open_input_file(path: Option<&Path>) -> Result<Option<File>> {
+    match path.filter(|p| *p != Path::new("-")) {
+        None => Ok(None),
+        Some(p) => File::open(p)
+            .map(Some)
+            .with_context(|| format!("cannot open input {}", p.display()))
+            .hint("check the path given to -i"),
+    }
+}
+
 impl Input {
     pub fn open(path: Option<&Path>) -> Result<Self> {
-        match path {
-            None => Ok(Self::stdin()),
-            Some(p) if p == Path::new("-") => Ok(Self::stdin()),
-            Some(p) => {
-                let file = File::open(p)
-                    .with_context(|| format!("cannot open input {}", p.display()))
-                    .hint("check the path given to -i")?;
-                let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
-                Ok(Input {
-                    reader: Box::new(file),
-                    len,
-                })
-            }
-        }
+        let Some(file) = open_input_file(path)? else {
+            return Ok(Self::stdin());
+        };
+        let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
+        Ok(Input {
+            reader: Box::new(file),
+            len,
+        })
     }
 
     fn stdin() -> Self {

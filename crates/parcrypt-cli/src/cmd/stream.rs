@@ -16,7 +16,7 @@ use zeroize::Zeroizing;
 use super::files::read_small;
 use crate::cli::{DecryptArgs, EncryptArgs, InOut};
 use crate::error::Hint;
-use crate::io::{Output, progress_bar};
+use crate::io::{Output, open_input_file, progress_bar};
 
 pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     let mut recipients = Vec::new();
@@ -76,15 +76,11 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
     refuse_overwrite(args.io.output.as_deref(), args.force)?;
     if let Some(range) = &args.range {
         let (start, len) = parse_range(range)?;
-        let path = args.io.input.as_deref().filter(|p| *p != Path::new("-"));
-        let Some(path) = path else {
+        let Some(file) = open_input_file(args.io.input.as_deref())? else {
             return Err(anyhow!("--range needs a seekable input file"))
                 .hint("give the stream with -i FILE")
                 .usage();
         };
-        let file = std::fs::File::open(path)
-            .with_context(|| format!("cannot open input {}", path.display()))
-            .hint("check the path given to -i")?;
         let mut output = Output::create(args.io.output.as_deref())?;
         stream::decrypt_range(&identity, &file, start, len, &mut output, par).map_err(explain)?;
         return output.commit();
@@ -104,14 +100,7 @@ fn transfer(
     on_file: impl FnOnce(&File, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Error>,
     on_pipe: impl FnOnce(&mut (dyn Read + Send), &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Error>,
 ) -> Result<()> {
-    let file = match io.input.as_deref().filter(|p| *p != Path::new("-")) {
-        Some(p) => Some(
-            File::open(p)
-                .with_context(|| format!("cannot open input {}", p.display()))
-                .hint("check the path given to -i")?,
-        ),
-        None => None,
-    };
+    let file = open_input_file(io.input.as_deref())?;
     let regular_len = file
         .as_ref()
         .and_then(|f| f.metadata().ok())
