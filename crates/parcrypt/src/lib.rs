@@ -13,6 +13,8 @@
 //!   batch verification.
 //! - [`stream`]: the authenticated, segmented, seekable file format, sealed
 //!   and opened on all cores.
+//! - [`secret`]: key and byte types that are wiped on drop and redacted in
+//!   `Debug`; the crate's one wipe function.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
 //!   signatures, OAEP, the research paper's chunked bulk encryption.
 //!
@@ -31,4 +33,5 @@ pub mod par;
 mod pem;
 mod pipe;
 pub mod rsa;
+pub mod secret;
 pub mod stream;
