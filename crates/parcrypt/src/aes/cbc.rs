@@ -23,11 +23,14 @@ use crate::par::Parallelism;
 pub struct Cbc {
     enc: EncryptingKey,
     dec: DecryptingKey,
+    key_bits: usize,
 }
 
 impl std::fmt::Debug for Cbc {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Cbc").finish_non_exhaustive()
+        f.debug_struct("Cbc")
+            .field("key_bits", &self.key_bits)
+            .finish_non_exhaustive()
     }
 }
 
@@ -42,6 +45,7 @@ impl Cbc {
         Ok(Cbc {
             enc: EncryptingKey::cbc(unbound(key)?).map_err(bad)?,
             dec: DecryptingKey::cbc(unbound(key)?).map_err(bad)?,
+            key_bits: key.len() * 8,
         })
     }
 

@@ -37,7 +37,9 @@ pub const DEFAULT_BUFFER: usize = 8 << 20;
 /// assert_eq!(pt, b"hello, world");
 /// # Ok::<(), parcrypt::aes::Error>(())
 /// ```
-#[derive(Debug)]
+///
+/// `Debug` shows the mode and how many bytes are held back, never the key
+/// or the held-back bytes (which may be plaintext); those are wiped on drop.
 pub struct Crypter {
     engine: Engine,
     padded: bool,
@@ -46,13 +48,41 @@ pub struct Crypter {
     pending: Vec<u8>,
 }
 
-#[derive(Debug)]
 enum Engine {
     EcbEncrypt(Ecb),
     EcbDecrypt(Ecb),
     CbcEncrypt(Cbc, [u8; BLOCK]),
     CbcDecrypt(Cbc, [u8; BLOCK]),
     Ctr(Ctr, [u8; BLOCK]),
+}
+
+impl Engine {
+    /// The mode and direction, for `Debug`.
+    fn name(&self) -> &'static str {
+        match self {
+            Engine::EcbEncrypt(_) => "ecb-encrypt",
+            Engine::EcbDecrypt(_) => "ecb-decrypt",
+            Engine::CbcEncrypt(..) => "cbc-encrypt",
+            Engine::CbcDecrypt(..) => "cbc-decrypt",
+            Engine::Ctr(..) => "ctr",
+        }
+    }
+}
+
+impl std::fmt::Debug for Crypter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Crypter")
+            .field("mode", &self.engine.name())
+            .field("padded", &self.padded)
+            .field("pending_len", &self.pending.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Crypter {
+    fn drop(&mut self) {
+        crate::secret::wipe_vec(&mut self.pending);
+    }
 }
 
 impl Crypter {

@@ -18,11 +18,14 @@ use crate::par::Parallelism;
 /// ```
 pub struct Ctr {
     key: EncryptingKey,
+    key_bits: usize,
 }
 
 impl std::fmt::Debug for Ctr {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ctr").finish_non_exhaustive()
+        f.debug_struct("Ctr")
+            .field("key_bits", &self.key_bits)
+            .finish_non_exhaustive()
     }
 }
 
@@ -32,8 +35,9 @@ impl Ctr {
     /// # Errors
     /// [`Error::KeyLength`] for any other key length.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
+        let key_bits = key.len() * 8;
         let key = EncryptingKey::ctr(unbound(key)?).map_err(|_| Error::KeyLength(key.len()))?;
-        Ok(Ctr { key })
+        Ok(Ctr { key, key_bits })
     }
 
     /// XORs the keystream that starts at counter block `counter` into `data`

@@ -1,8 +1,7 @@
-use zeroize::Zeroizing;
-
 use super::{BLOCK, Error, GRAIN, check_key, padding};
 use crate::ffi::{self, Direction};
 use crate::par::Parallelism;
+use crate::secret::SecretBytes;
 
 /// ☠ Raw AES-ECB: every block is encrypted on its own, so equal plaintext
 /// blocks give equal ciphertext blocks and patterns show through. For
@@ -20,12 +19,14 @@ use crate::par::Parallelism;
 /// # Ok::<(), parcrypt::aes::Error>(())
 /// ```
 pub struct Ecb {
-    key: Zeroizing<Vec<u8>>,
+    key: SecretBytes,
 }
 
 impl std::fmt::Debug for Ecb {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Ecb").finish_non_exhaustive()
+        f.debug_struct("Ecb")
+            .field("key_bits", &(self.key.len() * 8))
+            .finish_non_exhaustive()
     }
 }
 
@@ -37,7 +38,7 @@ impl Ecb {
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         check_key(key)?;
         Ok(Ecb {
-            key: Zeroizing::new(key.to_vec()),
+            key: SecretBytes::from(key),
         })
     }
 
@@ -108,7 +109,7 @@ impl Ecb {
 
     fn run(&self, direction: Direction, data: &mut [u8], par: &Parallelism) {
         par.for_each_mut(data, &GRAIN, |_, _, part| {
-            ffi::aes_ecb_in_place(&self.key, direction, part);
+            ffi::aes_ecb_in_place(self.key.expose(), direction, part);
         });
     }
 }

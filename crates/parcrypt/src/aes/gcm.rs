@@ -23,11 +23,11 @@
 
 use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
-use zeroize::Zeroizing;
 
 use super::{BLOCK, Ctr, Error};
 use crate::ffi::{self, Direction, GcmKey};
 use crate::par::{Grain, Parallelism};
+use crate::secret::{SecretBytes, SecretKey};
 
 type Block = [u8; 16];
 
@@ -103,25 +103,26 @@ fn lengths(first_bytes: u64, second_bytes: u64) -> Block {
 ///
 /// # Performance
 /// Inputs under 2 MiB are sealed by one AWS-LC call on the calling thread.
-#[derive(Debug)]
+///
+/// `Debug` shows only the key size; the key, the hash key H and the values
+/// derived from H are wiped when the `Gcm` is dropped.
 pub struct Gcm {
-    key: Zeroizing<Vec<u8>>,
+    key: SecretBytes,
     aead: GcmKey,
     ctr: Ctr,
-    h: Block,
-    h_inv: Block,
-    h_inv2: Block,
+    /// The hash key H = E_K(0¹²⁸): with it, tags can be forged.
+    h: SecretKey<16>,
+    h_inv: SecretKey<16>,
+    h_inv2: SecretKey<16>,
     /// `Lₙ·H` for a 16-byte nonce: what its J0 adds to `N·H²`.
-    nonce_len_h: Block,
+    nonce_len_h: SecretKey<16>,
 }
 
-impl Drop for Gcm {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.h.zeroize();
-        self.h_inv.zeroize();
-        self.h_inv2.zeroize();
-        self.nonce_len_h.zeroize();
+impl std::fmt::Debug for Gcm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gcm")
+            .field("key_bits", &(self.key.len() * 8))
+            .finish_non_exhaustive()
     }
 }
 
@@ -136,25 +137,29 @@ impl Gcm {
     /// [`Error::KeyLength`] unless the key is 16 or 32 bytes.
     pub fn new(key: &[u8]) -> Result<Gcm, Error> {
         let aead = GcmKey::new(key).ok_or(Error::KeyLength(key.len()))?;
+        let ctr = Ctr::new(key)?;
         let mut h = [0u8; 16];
         ffi::aes_ecb_in_place(key, Direction::Encrypt, &mut h);
         // H ≠ 0 (AES is a permutation and E(0) = 0 has probability 2⁻¹²⁸,
         // in which case GCM itself is broken for that key).
-        let h_inv = pow(&h, u128::MAX - 1);
+        let mut h_inv = pow(&h, u128::MAX - 1);
+        let mut h_inv2 = mul(&h_inv, &h_inv);
+        let mut nonce_len_h = mul(&lengths(0, 16), &h);
+        // `SecretKey::new` wipes these stack copies.
         Ok(Gcm {
-            key: Zeroizing::new(key.to_vec()),
-            ctr: Ctr::new(key)?,
+            key: SecretBytes::from(key),
             aead,
-            h,
-            h_inv,
-            h_inv2: mul(&h_inv, &h_inv),
-            nonce_len_h: mul(&lengths(0, 16), &h),
+            ctr,
+            h: SecretKey::new(&mut h),
+            h_inv: SecretKey::new(&mut h_inv),
+            h_inv2: SecretKey::new(&mut h_inv2),
+            nonce_len_h: SecretKey::new(&mut nonce_len_h),
         })
     }
 
     fn encrypt_block(&self, block: &Block) -> Block {
         let mut b = *block;
-        ffi::aes_ecb_in_place(&self.key, Direction::Encrypt, &mut b);
+        ffi::aes_ecb_in_place(self.key.expose(), Direction::Encrypt, &mut b);
         b
     }
 
@@ -168,13 +173,13 @@ impl Gcm {
 
     /// The 16-byte nonce whose GCM J0 is `j0`.
     fn nonce_for(&self, j0: &Block) -> Block {
-        mul(&xor(j0, &self.nonce_len_h), &self.h_inv2)
+        mul(&xor(j0, self.nonce_len_h.expose()), self.h_inv2.expose())
     }
 
     /// The GHASH of a part, recovered from AWS-LC's tag over it.
     fn part_ghash(&self, tag: &Block, j0: &Block, length_block: &Block) -> Block {
         xor(
-            &mul(&xor(tag, &self.encrypt_block(j0)), &self.h_inv),
+            &mul(&xor(tag, &self.encrypt_block(j0)), self.h_inv.expose()),
             length_block,
         )
     }
@@ -182,13 +187,14 @@ impl Gcm {
     /// GHASH over AAD, the parts in order, and the length block: the tag's
     /// secret half.
     fn fold(&self, aad: &[u8], parts: &[Part], total: u64) -> Block {
-        let mut g = GHash::new(&self.h.into());
+        let h = self.h.expose();
+        let mut g = GHash::new(&(*h).into());
         g.update_padded(aad);
         let mut acc: Block = g.finalize().into();
         for part in parts {
-            acc = xor(&mul(&acc, &pow(&self.h, u128::from(part.blocks))), &part.ghash);
+            acc = xor(&mul(&acc, &pow(h, u128::from(part.blocks))), &part.ghash);
         }
-        mul(&xor(&acc, &lengths(aad.len() as u64, total)), &self.h)
+        mul(&xor(&acc, &lengths(aad.len() as u64, total)), h)
     }
 
     fn tag(&self, nonce: &[u8; NONCE], aad: &[u8], parts: &[Part], total: u64) -> Block {
@@ -244,12 +250,12 @@ impl Gcm {
         let total = data.len() as u64;
         // GHASH of each ciphertext part, as the AAD of an empty AWS-LC seal
         // under the all-zero 16-byte nonce (whose J0 is Lₙ·H).
-        let j0 = self.nonce_len_h;
+        let j0 = self.nonce_len_h.expose();
         let zero = [0u8; 16];
         let parts = par.map(data, &GRAIN, |_, _, part| {
             let tag = self.aead.seal_in_place(&zero, &mut [], part);
             Part {
-                ghash: self.part_ghash(&tag, &j0, &lengths(part.len() as u64, 0)),
+                ghash: self.part_ghash(&tag, j0, &lengths(part.len() as u64, 0)),
                 blocks: part.len().div_ceil(BLOCK) as u64,
             }
         });
