@@ -34,12 +34,12 @@
 use std::io::{Read, Write};
 
 use aws_lc_rs::hkdf::{HKDF_SHA256, KeyType, Prk, Salt};
-use zeroize::Zeroizing;
 
 use super::Rc4Error;
 use crate::ffi::Rc4State;
 use crate::par::{Grain, Parallelism};
 use crate::pipe::Transform;
+use crate::secret::wipe;
 
 /// The default block size: 64 KiB.
 pub const DEFAULT_BLOCK_SIZE: usize = 64 * 1024;
@@ -150,21 +150,26 @@ impl Parc4 {
     /// One block (or its tail from `skip` on): derive K_b, run RC4, drop
     /// 3072 + `skip` bytes, XOR.
     fn apply_block(&self, b: u64, skip: usize, data: &mut [u8]) {
-        let mut key = Zeroizing::new([0u8; 32]);
+        // K_b and the dropped keystream live on the stack (no allocation per
+        // block) and are wiped as soon as they are used; the RC4 state wipes
+        // itself on drop.
+        let mut key = [0u8; 32];
         let index = b.to_be_bytes();
         let info: [&[u8]; 2] = [INFO, &index];
         self.prk
             .expand(&info, BlockKeyLen)
-            .and_then(|okm| okm.fill(&mut key[..]))
+            .and_then(|okm| okm.fill(&mut key))
             .expect("HKDF-SHA256 expanding to 32 bytes");
-        let mut rc4 = Rc4State::new(&key[..]);
-        let mut scratch = Zeroizing::new([0u8; 1024]);
+        let mut rc4 = Rc4State::new(&key);
+        wipe(&mut key);
+        let mut scratch = [0u8; 1024];
         let mut discard = DROP + skip;
         while discard > 0 {
             let n = discard.min(scratch.len());
             rc4.apply(&mut scratch[..n]);
             discard -= n;
         }
+        wipe(&mut scratch);
         rc4.apply(data);
     }
 
