@@ -1,12 +1,14 @@
 //! PEM (RFC 7468) armour for keys: one labelled base64 block.
 //!
 //! Only the armour lives here; what is inside is parsed by the backend.
-//! Decoded bytes are returned in a [`Zeroizing`] buffer because they are
-//! usually a private key.
+//! Decoded bytes are returned as [`SecretBytes`] because they are usually a
+//! private key; the base64 text is copied only into wiped buffers on the way.
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use zeroize::Zeroizing;
+
+use crate::secret::SecretBytes;
 
 /// Why a PEM document was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -32,10 +34,7 @@ pub(crate) fn is_pem(bytes: &[u8]) -> bool {
 
 /// Decodes the first PEM block in `text`, which must carry one of `labels`.
 /// Returns the label and the DER bytes.
-pub(crate) fn decode(
-    text: &[u8],
-    labels: &[&'static str],
-) -> Result<(&'static str, Zeroizing<Vec<u8>>), PemError> {
+pub(crate) fn decode(text: &[u8], labels: &[&'static str]) -> Result<(&'static str, SecretBytes), PemError> {
     let expected = labels.first().copied().unwrap_or("KEY");
     let text = std::str::from_utf8(text).map_err(|_| PemError::NoBlock(expected))?;
     let mut rest = text;
@@ -60,17 +59,34 @@ pub(crate) fn decode(
             first_label.get_or_insert(found);
             continue;
         };
-        let compact: Zeroizing<String> =
-            Zeroizing::new(body.chars().filter(|c| !c.is_ascii_whitespace()).collect());
-        let der = STANDARD
-            .decode(compact.as_bytes())
-            .map_err(|_| PemError::Base64)?;
-        return Ok((label, Zeroizing::new(der)));
+        return Ok((label, unbase64(body)?));
     }
     match first_label {
         Some(label) => Err(PemError::Label(label.to_owned())),
         None => Err(PemError::NoBlock(expected)),
     }
+}
+
+/// The base64 `body` without its whitespace, decoded. Every buffer is sized
+/// up front (no reallocation leaves a copy behind) and wiped on drop, also
+/// when the base64 is bad halfway.
+fn unbase64(body: &str) -> Result<SecretBytes, PemError> {
+    let mut compact = SecretBytes::zeroed(body.len());
+    let mut len = 0;
+    for (slot, b) in compact
+        .expose_mut()
+        .iter_mut()
+        .zip(body.bytes().filter(|b| !b.is_ascii_whitespace()))
+    {
+        *slot = b;
+        len += 1;
+    }
+    let compact = &compact.expose()[..len];
+    let mut der = SecretBytes::zeroed(base64::decoded_len_estimate(len));
+    let written = STANDARD
+        .decode_slice(compact, der.expose_mut())
+        .map_err(|_| PemError::Base64)?;
+    Ok(SecretBytes::from(&der.expose()[..written]))
 }
 
 /// Encodes `der` as a PEM block with `label`, 64 characters a line.
@@ -101,7 +117,7 @@ mod tests {
         let pem = encode("PUBLIC KEY", &der);
         assert!(is_pem(pem.as_bytes()));
         let (label, back) = decode(pem.as_bytes(), &["PUBLIC KEY"]).unwrap();
-        assert_eq!((label, back.as_slice()), ("PUBLIC KEY", der.as_slice()));
+        assert_eq!((label, back.expose()), ("PUBLIC KEY", der.as_slice()));
         assert_eq!(
             decode(pem.as_bytes(), &["PRIVATE KEY"]),
             Err(PemError::Label("PUBLIC KEY".into()))
@@ -124,7 +140,7 @@ mod tests {
             &*pem
         );
         assert_eq!(
-            decode(two.as_bytes(), &["PUBLIC KEY"]).unwrap().1.as_slice(),
+            decode(two.as_bytes(), &["PUBLIC KEY"]).unwrap().1.expose(),
             der.as_slice()
         );
         let truncated = "-----BEGIN PUBLIC KEY-----\nAAAA\n";

@@ -251,8 +251,8 @@ impl SigningKey {
             let (label, der) =
                 pem::decode(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL]).map_err(pem_error)?;
             match label {
-                PKCS8_LABEL => Self::from_pkcs8_der(&der),
-                SEC1_LABEL => Self::from_sec1_der(&der),
+                PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
+                SEC1_LABEL => Self::from_sec1_der(der.expose()),
                 _ => Err(Error::WrongKeyType(
                     "a public key where a private key is needed".into(),
                 )),
@@ -329,7 +329,7 @@ impl VerifyingKey {
             let (label, der) =
                 pem::decode(bytes, &[SPKI_LABEL, PKCS8_LABEL, SEC1_LABEL]).map_err(pem_error)?;
             match label {
-                SPKI_LABEL => Self::from_spki_der(&der),
+                SPKI_LABEL => Self::from_spki_der(der.expose()),
                 _ => SigningKey::from_bytes(bytes).map(|k| k.public),
             }
         } else {

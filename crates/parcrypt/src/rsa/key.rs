@@ -107,8 +107,8 @@ impl PrivateKey {
             )
             .map_err(pem_error)?;
             match label {
-                PKCS8_LABEL => Self::from_pkcs8_der(&der),
-                PKCS1_PRIVATE_LABEL => Self::from_pkcs1_der(&der),
+                PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
+                PKCS1_PRIVATE_LABEL => Self::from_pkcs1_der(der.expose()),
                 _ => Err(Error::WrongKeyType(
                     "a public key where a private key is needed".into(),
                 )),
@@ -210,8 +210,8 @@ impl PublicKey {
             )
             .map_err(pem_error)?;
             match label {
-                SPKI_LABEL => Self::from_spki_der(&der),
-                PKCS1_PUBLIC_LABEL => Self::from_pkcs1_der(&der),
+                SPKI_LABEL => Self::from_spki_der(der.expose()),
+                PKCS1_PUBLIC_LABEL => Self::from_pkcs1_der(der.expose()),
                 _ => PrivateKey::from_bytes(bytes).map(|k| k.public),
             }
         } else {
