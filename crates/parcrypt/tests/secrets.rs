@@ -277,6 +277,10 @@ fn an_rsa_private_key_shows_no_private_value() {
         .collect();
     secrets.push(("PKCS#8 DER", &pkcs8, false));
     assert_redacted("rsa::PrivateKey", &key, &secrets);
+    assert_eq!(
+        format!("{key:?}"),
+        "PrivateKey { bits: 1024, crt_mode: Auto, .. }"
+    );
     assert_redacted("rsa::PublicKey", key.public_key(), &secrets);
 }
 
@@ -300,5 +304,6 @@ fn an_ecdsa_signing_key_shows_no_scalar() {
         ("SEC1 DER", &exported, false),
     ];
     assert_redacted("SigningKey", &key, secrets);
+    assert_eq!(format!("{key:?}"), r#"SigningKey { curve: "P-256", .. }"#);
     assert_redacted("VerifyingKey", key.verifying_key(), secrets);
 }

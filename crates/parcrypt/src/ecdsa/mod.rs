@@ -210,11 +210,19 @@ impl Signature {
     }
 }
 
-/// A P-256 private key. `Send + Sync`; the scalar is wiped on drop.
-#[derive(Debug)]
+/// A P-256 private key. `Send + Sync`; the scalar is wiped on drop and never
+/// shown by `Debug`.
 pub struct SigningKey {
     key: EcKey,
     public: VerifyingKey,
+}
+
+impl std::fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningKey")
+            .field("curve", &"P-256")
+            .finish_non_exhaustive()
+    }
 }
 
 /// A P-256 public key, parsed once (verification does not re-parse it).

@@ -22,12 +22,21 @@ const PKCS1_PUBLIC_LABEL: &str = "RSA PUBLIC KEY";
 /// An RSA private key, ready for the parallel CRT operation.
 ///
 /// `Send + Sync`: one key serves any number of threads at once. Its secret
-/// values live in AWS-LC `BIGNUM`s, wiped when the key is dropped.
-#[derive(Debug)]
+/// values live in AWS-LC `BIGNUM`s, wiped when the key is dropped. `Debug`
+/// shows only the size and CRT mode.
 pub struct PrivateKey {
     key: RsaKey,
     crt: Crt,
     public: PublicKey,
+}
+
+impl std::fmt::Debug for PrivateKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PrivateKey")
+            .field("bits", &self.bits())
+            .field("crt_mode", &self.crt_mode())
+            .finish_non_exhaustive()
+    }
 }
 
 /// An RSA public key.
