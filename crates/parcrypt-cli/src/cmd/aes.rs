@@ -46,8 +46,8 @@ fn gcm(args: &AesArgs, par: &Parallelism) -> Result<()> {
             .hint("drop --no-pad")
             .usage();
     }
-    let key = zeroize::Zeroizing::new(hex_arg("key", &args.key)?);
-    let gcm = Gcm::new(&key)
+    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
+    let gcm = Gcm::new(key.expose())
         .map_err(|_| anyhow::anyhow!("--key is {} bytes; AES-GCM keys are 16 or 32 bytes", key.len()))
         .hint("32 or 64 hex digits (AES-128-GCM or AES-256-GCM)")
         .usage()?;
@@ -102,7 +102,7 @@ fn gcm(args: &AesArgs, par: &Parallelism) -> Result<()> {
 }
 
 fn crypter(args: &AesArgs) -> Result<Crypter> {
-    let key = zeroize::Zeroizing::new(hex_arg("key", &args.key)?);
+    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
     let iv = args.iv.as_deref().map(|v| hex_arg("iv", v)).transpose()?;
     let encrypt = args.direction == Direction::Encrypt;
     let need_iv = || {
@@ -120,18 +120,18 @@ fn crypter(args: &AesArgs) -> Result<Crypter> {
                     .hint("drop --iv, or use --mode cbc/ctr")
                     .usage();
             }
-            hazmat::ecb_crypter(&key, encrypt, !args.no_pad)
+            hazmat::ecb_crypter(key.expose(), encrypt, !args.no_pad)
         }
-        AesMode::Cbc if args.no_pad => hazmat::cbc_crypter_no_padding(&key, &need_iv()?, encrypt),
-        AesMode::Cbc if encrypt => Crypter::cbc_encrypt(&key, &need_iv()?),
-        AesMode::Cbc => Crypter::cbc_decrypt(&key, &need_iv()?),
+        AesMode::Cbc if args.no_pad => hazmat::cbc_crypter_no_padding(key.expose(), &need_iv()?, encrypt),
+        AesMode::Cbc if encrypt => Crypter::cbc_encrypt(key.expose(), &need_iv()?),
+        AesMode::Cbc => Crypter::cbc_decrypt(key.expose(), &need_iv()?),
         AesMode::Ctr => {
             if args.no_pad {
                 return Err(anyhow::anyhow!("--no-pad does not apply to CTR (it never pads)"))
                     .hint("drop --no-pad")
                     .usage();
             }
-            Crypter::ctr(&key, &need_iv()?)
+            Crypter::ctr(key.expose(), &need_iv()?)
         }
         AesMode::Gcm => unreachable!("GCM is handled by `gcm`"),
     };

@@ -15,8 +15,8 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
         "rc4",
         "RC4 is broken (biased keystream, related-key attacks) and has no integrity",
     )?;
-    let key = zeroize::Zeroizing::new(hex_arg("key", &args.key)?);
-    let rc4 = Rc4::new(&key).map_err(explain).usage()?;
+    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
+    let rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
     eprintln!("parcrypt: warning: RC4 is broken; use it only to read or write legacy data");
     stream(&args.io, |input, output, progress| {
         rc4.process_with(input, output, parcrypt::aes::DEFAULT_BUFFER, progress)
@@ -29,9 +29,9 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
         "parc4",
         "PARC4 is RC4 underneath: no integrity, and RC4's biases remain",
     )?;
-    let key = zeroize::Zeroizing::new(hex_arg("key", &args.key)?);
+    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
     let nonce = hex_arg("nonce", &args.nonce)?;
-    let parc4 = Parc4::new(&key, &nonce, args.block_size)
+    let parc4 = Parc4::new(key.expose(), &nonce, args.block_size)
         .map_err(explain)
         .usage()?;
     eprintln!("parcrypt: warning: PARC4 is an RC4-based research cipher without integrity; prefer AES");
