@@ -7,7 +7,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{data, entries, fails, have_openssl, ok, openssl, p, parcrypt, stderr};
+use common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
 
 struct Keys {
     dir: tempfile::TempDir,
@@ -29,7 +29,7 @@ fn keys() -> Keys {
 
 #[test]
 fn keys_interoperate_with_openssl_both_ways() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let k = keys();
@@ -100,7 +100,7 @@ fn keys_interoperate_with_openssl_both_ways() {
 
 #[test]
 fn signatures_interoperate_with_openssl_both_ways() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let k = keys();
@@ -387,7 +387,7 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
             needle,
         );
     }
-    if have_openssl() {
+    if require_tool("openssl") {
         let p384 = dir.join("p384.pem");
         ok(&openssl(&[
             "genpkey",

@@ -13,17 +13,6 @@ use common::{data, entries, parcrypt, stderr};
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const NONCE: &str = "cafebabefacedbaddecaf888";
 
-fn have_python_cryptography() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import cryptography.hazmat.primitives.ciphers.aead"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("note: python3 cryptography not found: skipping GCM interop");
-    }
-    ok
-}
-
 /// AES-GCM by Python's `cryptography` (OpenSSL underneath): ciphertext ‖ tag.
 fn python_gcm(encrypt: bool, key: &str, nonce: &str, aad: &str, input: &std::path::Path) -> Vec<u8> {
     let op = if encrypt { "encrypt" } else { "decrypt" };
@@ -66,7 +55,7 @@ fn gcm_round_trips_and_matches_an_independent_implementation() {
             let back = parcrypt(&[&["--threads", threads][..], &dec].concat(), &ct.stdout);
             assert!(back.status.success(), "{}", stderr(&back));
             assert!(back.stdout == pt);
-            if threads == "2" && have_python_cryptography() {
+            if threads == "2" && common::require_tool("python3-cryptography") {
                 assert!(
                     python_gcm(true, KEY, NONCE, aad, &input) == ct.stdout,
                     "{len} bytes"

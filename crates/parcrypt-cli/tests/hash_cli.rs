@@ -9,7 +9,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{data, have_openssl, parcrypt, stderr};
+use common::{data, parcrypt, require_tool, stderr};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
@@ -54,7 +54,7 @@ fn sha256_equals_sha256sum_and_openssl_dgst() {
             stdout(&theirs).lines().last().unwrap().split(' ').next()
         );
     }
-    if have_openssl() {
+    if require_tool("openssl") {
         let dgst = Command::new("openssl")
             .args(["dgst", "-sha256", "-r"])
             .args(&args)

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{data, have_openssl, openssl_enc, parcrypt};
+use common::{data, openssl_enc, parcrypt, require_tool};
 
 const LENGTHS: [usize; 8] = [0, 1, 15, 16, 17, 1000, 65_537, 300_000];
 
@@ -106,7 +106,7 @@ fn check_both_ways(case: &Case, plaintext: &[u8], nopad: bool, extra: &[&str]) {
 
 #[test]
 fn every_mode_and_key_size_at_edge_lengths() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     for case in cases() {
@@ -118,7 +118,7 @@ fn every_mode_and_key_size_at_edge_lengths() {
 
 #[test]
 fn every_schedule_on_larger_inputs() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     for case in cases().into_iter().filter(|c| c.bits != 192) {
@@ -134,7 +134,7 @@ fn every_schedule_on_larger_inputs() {
 
 #[test]
 fn no_pad_on_whole_blocks() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     for case in cases().into_iter().filter(|c| c.mode != "ctr") {
@@ -147,7 +147,7 @@ fn no_pad_on_whole_blocks() {
 /// Longer than the CLI's 8 MiB buffer: the read/cipher/write pipeline runs.
 #[test]
 fn pipelined_input_through_files() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -181,7 +181,7 @@ fn pipelined_input_through_files() {
 
 #[test]
 fn ctr_counter_wrap_matches_openssl() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let case = Case {

@@ -99,8 +99,7 @@ fn rc4_matches_openssl_legacy_provider() {
         ])
         .stdin(std::process::Stdio::null())
         .output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("note: openssl with RC4 (legacy provider) not available: skipping");
+    if !common::require("openssl-legacy-rc4", probe.is_ok_and(|o| o.status.success())) {
         return;
     }
     for len in [0usize, 1, 255, 256, 100_000, (9 << 20) + 1] {

@@ -9,7 +9,7 @@ mod common;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use common::{data, entries, fails, have_openssl, ok, openssl, p, parcrypt, stderr};
+use common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
 
 /// A directory holding a parcrypt-made 2048-bit key (PKCS#8 PEM) and its public key.
 fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
@@ -32,7 +32,7 @@ fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
 
 #[test]
 fn keygen_writes_keys_openssl_accepts_in_every_format() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -103,7 +103,7 @@ fn keygen_writes_keys_openssl_accepts_in_every_format() {
 
 #[test]
 fn openssl_keys_work_in_parcrypt() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -173,7 +173,7 @@ fn openssl_keys_work_in_parcrypt() {
 
 #[test]
 fn parcrypt_signatures_verify_in_openssl() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let (_, key, public) = keys();
@@ -246,7 +246,7 @@ fn parcrypt_signatures_verify_in_openssl() {
 
 #[test]
 fn openssl_signatures_verify_in_parcrypt() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let (_, key, public) = keys();
@@ -343,7 +343,7 @@ fn openssl_signatures_verify_in_parcrypt() {
 
 #[test]
 fn oaep_interoperates_with_pkeyutl_both_ways() {
-    if !have_openssl() {
+    if !require_tool("openssl") {
         return;
     }
     let (_, key, public) = keys();
@@ -512,7 +512,7 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
             needle,
         );
     }
-    if have_openssl() {
+    if require_tool("openssl") {
         let encrypted = dir.path().join("enc.pem");
         ok(&openssl(&[
             "pkey",

@@ -1357,11 +1357,10 @@ fn a_closed_stdout_is_not_an_error() {
 
 #[test]
 fn a_full_disk_is_named_not_hidden() {
-    let full = Path::new("/dev/full");
-    if !full.exists() {
-        eprintln!("note: no /dev/full: skipping");
+    if !common::require_tool("/dev/full") {
         return;
     }
+    let full = Path::new("/dev/full");
     let fx = Fixture::new();
     let plain = data(300 << 10);
     let input = fx.file("plain", &plain);

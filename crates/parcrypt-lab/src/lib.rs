@@ -454,7 +454,7 @@ fn measure(op: &mut workloads::Operation, par: &Parallelism, timing: &Timing) ->
     loop {
         let t = Instant::now();
         for _ in 0..batch {
-            op(par);
+            op(par, &mut |_| {});
         }
         let took = t.elapsed();
         if took >= timing.sample || batch >= 1 << 24 {
@@ -470,7 +470,7 @@ fn measure(op: &mut workloads::Operation, par: &Parallelism, timing: &Timing) ->
     loop {
         let t = Instant::now();
         for _ in 0..batch {
-            op(par);
+            op(par, &mut |_| {});
         }
         samples.push(t.elapsed().as_secs_f64() / batch as f64);
         let n = samples.len();

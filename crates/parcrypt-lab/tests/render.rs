@@ -1,30 +1,22 @@
 //! The HTML report renders in a real browser: headless Chromium opens it
 //! offline and takes a screenshot. Skipped, with a message, where Chromium is
-//! not installed (`.ci/run` installs Debian's `chromium`).
+//! not installed; a failure instead with `PARCRYPT_REQUIRE_TOOLS=1` (`.ci/run`
+//! sets it and installs Debian's `chromium`).
 
 #![allow(clippy::unwrap_used)]
+
+mod common;
 
 use std::process::Command;
 
 use parcrypt_lab::{LabConfig, run};
 
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser", "google-chrome"]
-        .into_iter()
-        .find(|c| {
-            Command::new(c)
-                .arg("--version")
-                .output()
-                .is_ok_and(|o| o.status.success())
-        })
-}
-
 #[test]
 fn the_report_renders_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        eprintln!("note: no Chromium on PATH: skipping the render check (apt-get install chromium)");
+    if !common::require_tool("chromium") {
         return;
-    };
+    }
+    let browser = common::chromium().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let config = LabConfig {
         out_dir: dir.path().to_path_buf(),

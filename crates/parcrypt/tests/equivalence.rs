@@ -7,7 +7,7 @@ mod common;
 
 use std::io::Read;
 
-use common::{data, every_parallelism, have_openssl, openssl_enc};
+use common::{data, every_parallelism, openssl_enc, require_tool};
 use parcrypt::aes::{BLOCK, Cbc, Crypter, Ctr, Error, GRAIN};
 use parcrypt::hazmat::{self, Ecb};
 use parcrypt::par::{Parallelism, Strategy};
@@ -118,7 +118,7 @@ fn ctr_counter_wraps_modulo_2_128() {
                 "wrap after {blocks_before_wrap} blocks, {par:?}"
             );
         }
-        if have_openssl() {
+        if require_tool("openssl") {
             let iv = hex::encode(counter);
             let key = hex::encode([0x44u8; 16]);
             let theirs = openssl_enc(&["-aes-128-ctr", "-K", &key, "-iv", &iv], &data(len));

@@ -170,7 +170,9 @@ fn verify_batch(key: &VerifyingKey, list: &Path, format: SigFormat, par: &Parall
     loop {
         let mut entries = Vec::with_capacity(BATCH_ENTRIES);
         for (i, line) in lines.by_ref() {
-            let line = line.with_context(|| format!("cannot read list {}", list.display()))?;
+            let line = line
+                .with_context(|| format!("cannot read list {}", list.display()))
+                .hint("the list must be text: lines of `MSGFILE SIGFILE`")?;
             let trimmed = line.trim();
             if trimmed.is_empty() || trimmed.starts_with('#') {
                 continue;

@@ -318,17 +318,23 @@ struct ProofJson<'a> {
     value: &'a Value,
 }
 
+/// The hint for a proof with a missing or malformed field.
+const DAMAGED_PROOF: &str =
+    "the proof is damaged: make it again with `parcrypt merkle prove` or `consistency`";
+
 impl ProofJson<'_> {
     fn field(&self, key: &str) -> Result<&Value> {
         self.value
             .get(key)
             .ok_or_else(|| anyhow!("{}: the proof has no \"{key}\"", self.name))
+            .hint(DAMAGED_PROOF)
     }
 
     fn u64(&self, key: &str) -> Result<u64> {
         self.field(key)?
             .as_u64()
             .ok_or_else(|| anyhow!("{}: \"{key}\" must be a non-negative integer", self.name))
+            .hint(DAMAGED_PROOF)
     }
 
     fn hash(&self, key: &str) -> Result<Hash> {
@@ -336,15 +342,17 @@ impl ProofJson<'_> {
         v.as_str()
             .and_then(|s| parse_hash(s).ok())
             .ok_or_else(|| anyhow!("{}: \"{key}\" must be a 64-digit hex hash", self.name))
+            .hint(DAMAGED_PROOF)
     }
 
     fn path(&self) -> Result<Vec<Hash>> {
-        let bad = || anyhow!("{}: \"path\" must be a list of 64-digit hex hashes", self.name);
-        self.field("path")?
-            .as_array()
-            .ok_or_else(bad)?
-            .iter()
-            .map(|h| h.as_str().and_then(|s| parse_hash(s).ok()).ok_or_else(bad))
-            .collect()
+        let path: Option<Vec<Hash>> = self.field("path")?.as_array().and_then(|hashes| {
+            hashes
+                .iter()
+                .map(|h| h.as_str().and_then(|s| parse_hash(s).ok()))
+                .collect()
+        });
+        path.ok_or_else(|| anyhow!("{}: \"path\" must be a list of 64-digit hex hashes", self.name))
+            .hint(DAMAGED_PROOF)
     }
 }

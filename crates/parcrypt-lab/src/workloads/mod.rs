@@ -12,7 +12,17 @@ use parcrypt::par::Parallelism;
 
 /// One timed operation, built for one input size: keys, buffers and inputs
 /// are made outside the timed region, and each call runs the operation once.
-pub type Operation = Box<dyn FnMut(&Parallelism)>;
+///
+/// Each call hands what it computed to the [`Output`] sink (the buffer it
+/// transformed, the hash or verdicts it produced), so that a test can check
+/// every strategy computes the same bytes; the lab passes a sink that does
+/// nothing. Operations whose output is random (key generation, PSS
+/// signatures, OAEP and stream encryption) or goes to a file sink
+/// (stream decryption) hand nothing.
+pub type Operation = Box<dyn FnMut(&Parallelism, Output<'_>)>;
+
+/// Where an [`Operation`] hands its output.
+pub type Output<'a> = &'a mut dyn FnMut(&[u8]);
 
 /// Something the lab can measure.
 #[derive(Debug, Clone, Copy)]

@@ -179,7 +179,7 @@ fn key(bits: usize, mode: CrtMode) -> &'static PrivateKey {
 }
 
 fn keygen_op(bits: usize) -> Operation {
-    Box::new(move |par| {
+    Box::new(move |par, _random| {
         black_box(PrivateKey::generate(bits, par).expect("RSA key generation"));
     })
 }
@@ -188,7 +188,7 @@ fn keygen_op(bits: usize) -> Operation {
 fn sign_op(bits: usize, mode: CrtMode) -> Operation {
     let key = key(bits, mode);
     let msg = input(key.size());
-    Box::new(move |par| {
+    Box::new(move |par, _random| {
         black_box(
             key.sign(Scheme::Pss, Hash::Sha256, black_box(&msg), par)
                 .expect("RSA signature"),
@@ -199,7 +199,7 @@ fn sign_op(bits: usize, mode: CrtMode) -> Operation {
 fn bulk_encrypt(size: usize) -> Operation {
     let public = key(2048, CrtMode::Auto).public_key();
     let msg = input(size);
-    Box::new(move |par| {
+    Box::new(move |par, _random| {
         black_box(public.encrypt_bulk(black_box(&msg), par).expect("RSA encryption"));
     })
 }
@@ -210,10 +210,10 @@ fn bulk_decrypt(size: usize) -> Operation {
         .public_key()
         .encrypt_bulk(&input(size), &Parallelism::default())
         .expect("RSA encryption");
-    Box::new(move |par| {
-        black_box(
-            key.decrypt_bulk(black_box(&ciphertext), par)
-                .expect("RSA decryption"),
-        );
+    Box::new(move |par, output| {
+        let plain = key
+            .decrypt_bulk(black_box(&ciphertext), par)
+            .expect("RSA decryption");
+        output(black_box(&plain));
     })
 }

@@ -69,7 +69,7 @@ const KEY: [u8; 32] = [0x42; 32];
 
 fn encrypt(size: usize) -> Operation {
     let file = unlinked(&temp_path("stream-encrypt", size), |f| write_input(f, size));
-    Box::new(move |par| {
+    Box::new(move |par, _random| {
         let opts = Options {
             par: *par,
             ..Options::default()
@@ -95,7 +95,7 @@ fn decrypt(size: usize) -> Operation {
         out.flush()
     });
     drop(plain);
-    Box::new(move |par| {
+    Box::new(move |par, _to_a_sink| {
         let n = stream::decrypt_file(&Identity::Key(KEY), &file, io::sink(), par, |_| {})
             .expect("an authentic stream");
         black_box(n);

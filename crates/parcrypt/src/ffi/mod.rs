@@ -9,7 +9,8 @@
 //!   of one CRT half, Montgomery arithmetic for the recombination, the prime
 //!   search steps of key generation, key encoding and the padding functions.
 //!
-//! Every `unsafe` block states why it is sound.
+//! Every `unsafe` block states why it is sound. `README.md` beside this file
+//! explains how the internal functions are linked and how to upgrade aws-lc-sys.
 #![allow(unsafe_code)]
 
 pub(crate) mod bn;
@@ -303,4 +304,57 @@ pub(crate) fn scrypt(password: &[u8], salt: &[u8], log2_n: u8, r: u32, p: u32, o
     // SAFETY: clears this thread's error queue; no preconditions.
     unsafe { sys::ERR_clear_error() };
     ok == 1
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    /// The version of `package` in the workspace's `Cargo.lock`.
+    fn locked_version(lock: &str, package: &str) -> String {
+        let mut versions = lock
+            .split("[[package]]")
+            .filter(|entry| entry.lines().any(|l| l == format!("name = \"{package}\"")))
+            .filter_map(|entry| {
+                entry
+                    .lines()
+                    .find_map(|l| l.strip_prefix("version = \""))
+                    .map(|v| v.trim_end_matches('"').to_owned())
+            });
+        let version = versions
+            .next()
+            .unwrap_or_else(|| panic!("{package} not in Cargo.lock"));
+        assert!(versions.next().is_none(), "{package} locked twice");
+        version
+    }
+
+    #[test]
+    fn the_symbol_prefix_is_the_locked_and_pinned_aws_lc_sys() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let lock = std::fs::read_to_string(format!("{root}/Cargo.lock")).unwrap();
+        let version = locked_version(&lock, "aws-lc-sys");
+        let links = format!("aws_lc_{}", version.replace('.', "_"));
+        assert_eq!(env!("PARCRYPT_AWS_LC_LINKS"), links);
+        // Prefixed as aws-lc-sys builds it by default (empty only for an
+        // unprefixed system AWS-LC, which this workspace does not use).
+        assert_eq!(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX"), format!("{links}_"));
+        // The workspace pins exactly the locked version, so `cargo update`
+        // cannot move it under the internal symbols.
+        let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+        let pin = format!("aws-lc-sys = \"={version}\"");
+        assert!(
+            manifest.lines().any(|l| l == pin),
+            "the workspace Cargo.toml lacks `{pin}`"
+        );
+    }
+
+    #[test]
+    fn every_internal_aws_lc_function_links() {
+        let all = super::bn::internal_symbols();
+        assert_eq!(all.len(), 12);
+        for (name, address) in all {
+            assert!(name.starts_with(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX")), "{name}");
+            assert!(!address.is_null(), "{name}");
+        }
+    }
 }

@@ -21,16 +21,49 @@ pub fn unhex(s: &str) -> Vec<u8> {
     hex::decode(s.trim()).expect("hex in test data")
 }
 
-/// Whether the openssl CLI can be run; prints a note when it cannot.
-pub fn have_openssl() -> bool {
-    let ok = std::process::Command::new("openssl")
-        .arg("version")
+/// Whether the external tool a comparison needs is here: `openssl`, or any
+/// program that answers `--version`.
+///
+/// Missing, the test skips (returns early on `false`) with a `SKIPPED` line
+/// on stderr; with `PARCRYPT_REQUIRE_TOOLS=1` (as `.ci/run` sets) it fails
+/// instead, so CI proves every interop test ran. With
+/// `PARCRYPT_TOOLS_LOG=FILE`, appends `ran|skipped TOOL TEST` to FILE, for
+/// CI's list of the interop tools that ran.
+pub fn require_tool(tool: &str) -> bool {
+    use std::io::Write;
+    let probe: &[&str] = match tool {
+        "openssl" => &["openssl", "version"],
+        program => &[program, "--version"],
+    };
+    let present = std::process::Command::new(probe[0])
+        .args(&probe[1..])
+        .stdin(std::process::Stdio::null())
         .output()
         .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("note: openssl CLI not found: skipping the comparison with it");
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("?");
+    let verdict = if present { "ran" } else { "skipped" };
+    if let Some(log) = std::env::var_os("PARCRYPT_TOOLS_LOG") {
+        let line = format!("{verdict}\t{tool}\t{test}\n");
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
     }
-    ok
+    if !present {
+        let required = std::env::var_os("PARCRYPT_REQUIRE_TOOLS").is_some_and(|v| !v.is_empty() && v != "0");
+        assert!(
+            !required,
+            "{test}: {tool} is missing and PARCRYPT_REQUIRE_TOOLS is set (install it: see .ci/run)"
+        );
+        // Past the test harness's capture, so the skip shows in a passing run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test}: {tool} is missing (PARCRYPT_REQUIRE_TOOLS=1 makes this a failure)"
+        );
+    }
+    present
 }
 
 /// Runs `openssl enc <args>` on `input` and returns its output.

@@ -1,0 +1,64 @@
+//! Helpers shared by the lab's integration tests.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// Whether the external tool a test needs is here: `openssl`, `age` (age
+/// with age-keygen, or rage with rage-keygen, as the lab looks for them),
+/// `chromium` (or chromium-browser, google-chrome), or any program that
+/// answers `--version`.
+///
+/// Missing, the test skips or checks the tool is reported absent, with a
+/// `SKIPPED` line on stderr; with `PARCRYPT_REQUIRE_TOOLS=1` (as `.ci/run`
+/// sets) it fails instead, so CI proves every peer and interop test ran.
+/// With `PARCRYPT_TOOLS_LOG=FILE`, appends `ran|skipped TOOL TEST` to FILE,
+/// for CI's list of the tools that ran.
+pub fn require_tool(tool: &str) -> bool {
+    let present = match tool {
+        "age" => parcrypt_lab::peers::find_age(std::env::var_os("PATH").as_deref()).is_ok(),
+        "chromium" => chromium().is_some(),
+        "openssl" => answers("openssl", &["version"]),
+        program => answers(program, &["--version"]),
+    };
+    let thread = std::thread::current();
+    let test = thread.name().unwrap_or("?");
+    let verdict = if present { "ran" } else { "skipped" };
+    if let Some(log) = std::env::var_os("PARCRYPT_TOOLS_LOG") {
+        let line = format!("{verdict}\t{tool}\t{test}\n");
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+    }
+    if !present {
+        let required = std::env::var_os("PARCRYPT_REQUIRE_TOOLS").is_some_and(|v| !v.is_empty() && v != "0");
+        assert!(
+            !required,
+            "{test}: {tool} is missing and PARCRYPT_REQUIRE_TOOLS is set (install it: see .ci/run)"
+        );
+        // Past the test harness's capture, so the skip shows in a passing run.
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test}: {tool} is missing (PARCRYPT_REQUIRE_TOOLS=1 makes this a failure)"
+        );
+    }
+    present
+}
+
+/// Whether `program args` runs and succeeds.
+fn answers(program: &str, args: &[&str]) -> bool {
+    Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The Chromium on PATH, by the names Debian, Ubuntu and Google give it.
+pub fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser", "google-chrome"]
+        .into_iter()
+        .find(|c| answers(c, &["--version"]))
+}

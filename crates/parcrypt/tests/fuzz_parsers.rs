@@ -1,0 +1,469 @@
+//! Structured fuzzing of every parser that reads untrusted input: stream
+//! headers and segments, PEM/DER keys (RSA, ECDSA), signatures (DER ECDSA,
+//! RSA), RSA bulk ciphertexts, Merkle proofs.
+//!
+//! Each input is either arbitrary bytes or a valid object mutated (bytes
+//! flipped, cut, inserted), so that the parsers get past their first checks.
+//! Every case asserts: no panic, a typed error (never a success for a
+//! changed input where success would mean forgery), and a bounded peak of
+//! live heap memory while it runs (a counting global allocator: at most
+//! [`HEAP_BOUND`] above what was live before, for inputs of a few KiB).
+//! AWS-LC's own allocations (`OPENSSL_malloc`) bypass the Rust allocator and
+//! are not counted.
+//!
+//! `cargo test` runs 256 cases per property (a few seconds in all). A long
+//! run:
+//!
+//! ```text
+//! PROPTEST_CASES=100000 cargo test -p parcrypt --test fuzz_parsers --release
+//! ```
+//!
+//! A failure is shrunk to a minimal input and saved under
+//! `tests/fuzz_parsers.proptest-regressions`, which later runs replay first.
+
+#![allow(clippy::unwrap_used)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use parcrypt::ecdsa::{self, SigningKey, VerifyingKey};
+use parcrypt::merkle::Rfc6962;
+use parcrypt::par::{Parallelism, Strategy as Schedule};
+use parcrypt::rsa::{self, PrivateKey, PublicKey, Scheme};
+use parcrypt::stream::{self, Identity, Options, Recipient};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+
+/// The most heap one case may hold live above its starting point.
+const HEAP_BOUND: usize = 64 << 20;
+
+/// Counts live heap bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(size: usize) {
+    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+// SAFETY: forwards every call to the system allocator unchanged and only
+// updates two counters beside it.
+#[allow(unsafe_code)]
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: the caller's contract is System's.
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        // SAFETY: as above.
+        let p = unsafe { System.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // SAFETY: as above.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// One property at a time, so that the peak a case sees is its own.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Runs `f` and returns its result and the peak heap it held above the
+/// bytes live when it started.
+fn peak_of<T>(f: impl FnOnce() -> T) -> (T, usize) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let out = f();
+    (out, PEAK.load(Ordering::Relaxed).saturating_sub(base))
+}
+
+/// Cases per property: `PROPTEST_CASES`, else 256.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
+/// Runs `test` on `cases()` inputs from `strategy`, one property at a time,
+/// asserting each case's heap peak.
+fn fuzz<S: Strategy>(name: &str, strategy: S, test: impl Fn(S::Value))
+where
+    S::Value: Clone + std::fmt::Debug,
+{
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let config = Config {
+        cases: cases(),
+        failure_persistence: Some(Box::new(
+            proptest::test_runner::FileFailurePersistence::WithSource("proptest-regressions"),
+        )),
+        source_file: Some(file!()),
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let result = runner.run(&strategy, |input| {
+        let ((), peak) = peak_of(|| test(input));
+        prop_assert!(peak <= HEAP_BOUND, "{name}: {peak} bytes of heap at peak");
+        Ok(())
+    });
+    if let Err(e) = result {
+        panic!("{name}: {e}");
+    }
+}
+
+fn par() -> Parallelism {
+    Parallelism::new(2, Schedule::WorkStealing)
+}
+
+/// A change to `valid`: up to eight bytes replaced, then possibly cut short
+/// or extended, or bytes inserted.
+#[derive(Clone, Debug)]
+enum Mutation {
+    Set(Vec<(usize, u8)>),
+    Cut(usize),
+    Insert(usize, Vec<u8>),
+    Append(Vec<u8>),
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        4 => prop::collection::vec((any::<usize>(), any::<u8>()), 1..8).prop_map(Mutation::Set),
+        1 => any::<usize>().prop_map(Mutation::Cut),
+        1 => (any::<usize>(), prop::collection::vec(any::<u8>(), 1..64))
+            .prop_map(|(at, b)| Mutation::Insert(at, b)),
+        1 => prop::collection::vec(any::<u8>(), 1..256).prop_map(Mutation::Append),
+    ]
+}
+
+fn mutate(valid: &[u8], m: &Mutation) -> Vec<u8> {
+    let mut v = valid.to_vec();
+    match m {
+        Mutation::Set(changes) => {
+            for &(at, byte) in changes {
+                if !v.is_empty() {
+                    let i = at % v.len();
+                    v[i] = byte;
+                }
+            }
+        }
+        Mutation::Cut(at) => v.truncate(at % (valid.len() + 1)),
+        Mutation::Insert(at, bytes) => {
+            let i = at % (v.len() + 1);
+            v.splice(i..i, bytes.iter().copied());
+        }
+        Mutation::Append(bytes) => v.extend_from_slice(bytes),
+    }
+    v
+}
+
+/// Arbitrary bytes, or a valid object of `valid` mutated.
+fn untrusted(valid: Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
+    let n = valid.len();
+    prop_oneof![
+        1 => prop::collection::vec(any::<u8>(), 0..4096),
+        3 => (0..n, mutation()).prop_map(move |(i, m)| mutate(&valid[i], &m)),
+    ]
+}
+
+/// Keys, made once: generating RSA keys is slow.
+struct Keys {
+    rsa: PrivateKey,
+    ec: SigningKey,
+}
+
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| Keys {
+        rsa: PrivateKey::generate(2048, &par()).unwrap(),
+        ec: SigningKey::generate().unwrap(),
+    })
+}
+
+const STREAM_KEY: [u8; 32] = [0x5a; 32];
+const PLAIN_LEN: usize = 6000;
+
+fn plaintext() -> Vec<u8> {
+    (0..PLAIN_LEN).map(|i| (i % 251) as u8).collect()
+}
+
+/// A stream of two 4 KiB segments for a key file and an RSA recipient.
+fn valid_stream() -> Vec<u8> {
+    let plain = plaintext();
+    let opts = Options {
+        segment_size: stream::MIN_SEGMENT,
+        par: par(),
+    };
+    let recipients = [
+        Recipient::Key(STREAM_KEY),
+        Recipient::Rsa(keys().rsa.public_key()),
+    ];
+    let mut out = Vec::new();
+    stream::encrypt(&recipients, &plain[..], &mut out, &opts, |_| {}).unwrap();
+    out
+}
+
+#[test]
+fn stream_decryption_rejects_anything_but_the_stream_sealed() {
+    let valid = valid_stream();
+    let magic = valid[..9].to_vec();
+    // Arbitrary bytes, the same after the magic and version, mutations.
+    let inputs = prop_oneof![
+        1 => prop::collection::vec(any::<u8>(), 0..4096),
+        1 => prop::collection::vec(any::<u8>(), 0..4096).prop_map(move |tail| [magic.clone(), tail].concat()),
+        6 => mutation().prop_map({
+            let valid = valid.clone();
+            move |m| mutate(&valid, &m)
+        }),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("stream.pc");
+    let how = (any::<bool>(), 0..3u8, any::<u16>(), any::<u16>());
+    fuzz(
+        "stream",
+        (inputs, how),
+        |(input, (by_rsa, reader, start, len))| {
+            let rsa = &keys().rsa;
+            let identity = if by_rsa {
+                Identity::Rsa(rsa)
+            } else {
+                Identity::Key(STREAM_KEY)
+            };
+            let mut out = Vec::new();
+            // From a pipe, from a file, or a range of a file.
+            let (start, len) = (u64::from(start) % 7000, u64::from(len) % 7000);
+            let result = match reader {
+                0 => stream::decrypt(&identity, &input[..], &mut out, &par(), |_| {}),
+                r => {
+                    std::fs::write(&path, &input).unwrap();
+                    let file = std::fs::File::open(&path).unwrap();
+                    if r == 1 {
+                        stream::decrypt_file(&identity, &file, &mut out, &par(), |_| {})
+                    } else {
+                        stream::decrypt_range(&identity, &file, start, len, &mut out, &par())
+                    }
+                }
+            };
+            // Whatever is released is genuine plaintext, of the range asked for.
+            let plain = plaintext();
+            let (from, to) = match reader {
+                2 => (start.min(PLAIN_LEN as u64), (start + len).min(PLAIN_LEN as u64)),
+                _ => (0, PLAIN_LEN as u64),
+            };
+            let genuine = &plain[from as usize..to as usize];
+            assert!(genuine.starts_with(&out), "bytes that were never sealed released");
+            match result {
+                Ok(n) => {
+                    assert_eq!(n, out.len() as u64);
+                    if reader == 2 {
+                        // A range reads only its own segments, which may be intact.
+                        assert!(start + len <= PLAIN_LEN as u64 && out == genuine);
+                    } else {
+                        assert!(input == valid && out == plain, "a changed stream opened");
+                    }
+                }
+                Err(e) => {
+                    // Reading memory or a whole regular file cannot fail: every
+                    // error is about the data.
+                    assert!(!matches!(e, stream::Error::Io(_)), "{e:?}");
+                    assert!(input != valid || reader == 2, "the stream sealed fails: {e}");
+                }
+            }
+        },
+    );
+}
+
+#[test]
+fn rsa_keys_parse_or_fail_cleanly() {
+    let k = &keys().rsa;
+    let valid = vec![
+        k.to_pkcs8_der().unwrap().to_vec(),
+        k.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
+        k.to_pkcs1_der().unwrap().to_vec(),
+        k.to_pkcs1_pem().unwrap().as_bytes().to_vec(),
+        k.public_key().to_spki_der().unwrap(),
+        k.public_key().to_spki_pem().unwrap().into_bytes(),
+        k.public_key().to_pkcs1_der().unwrap(),
+        k.public_key().to_pkcs1_pem().unwrap().into_bytes(),
+    ];
+    fuzz("rsa keys", untrusted(valid), |input| {
+        // Either outcome is allowed (a change inside PEM whitespace or an
+        // unused field can still parse); a parsed key must be usable.
+        if let Ok(key) = PrivateKey::from_bytes(&input) {
+            assert!(key.bits() >= rsa::MIN_BITS);
+        }
+        if let Ok(key) = PublicKey::from_bytes(&input) {
+            assert!(key.bits() >= rsa::MIN_BITS);
+            let _ = key.verify(Scheme::Pss, rsa::Hash::Sha256, b"m", &[1; 256]);
+        }
+    });
+}
+
+#[test]
+fn ecdsa_keys_parse_or_fail_cleanly() {
+    let k = &keys().ec;
+    let valid = vec![
+        k.to_pkcs8_der().unwrap().to_vec(),
+        k.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
+        k.to_sec1_der().unwrap().to_vec(),
+        k.to_sec1_pem().unwrap().as_bytes().to_vec(),
+        k.verifying_key().to_spki_der().unwrap(),
+        k.verifying_key().to_spki_pem().unwrap().into_bytes(),
+        k.verifying_key().to_sec1_point().unwrap(),
+    ];
+    fuzz("ecdsa keys", untrusted(valid), |input| {
+        let _ = SigningKey::from_bytes(&input);
+        let _ = VerifyingKey::from_bytes(&input);
+        let _ = VerifyingKey::from_sec1_point(&input);
+    });
+}
+
+#[test]
+fn changed_ecdsa_signatures_never_verify() {
+    let k = &keys().ec;
+    let msg = b"fuzzed message";
+    let sig = k.sign(msg).unwrap();
+    let der = sig.to_der().unwrap();
+    let fixed = sig.to_fixed().unwrap().to_vec();
+    fuzz(
+        "ecdsa signatures",
+        untrusted(vec![der.clone(), fixed.clone()]),
+        |input| {
+            let vk = k.verifying_key();
+            for parsed in [
+                ecdsa::Signature::from_der(&input),
+                ecdsa::Signature::from_fixed(&input),
+            ] {
+                let Ok(parsed) = parsed else { continue };
+                for strategy in [ecdsa::VerifyStrategy::Joint, ecdsa::VerifyStrategy::Split] {
+                    let ok = vk.verify_with_vartime(msg, &parsed, strategy, &par()).is_ok();
+                    // Only the signature made verifies, in one of its two encodings.
+                    assert_eq!(ok, input == der || input == fixed, "{strategy:?}");
+                }
+            }
+        },
+    );
+}
+
+#[test]
+fn changed_rsa_signatures_never_verify() {
+    let k = &keys().rsa;
+    let msg = b"fuzzed message";
+    let pss = k.sign(Scheme::Pss, rsa::Hash::Sha256, msg, &par()).unwrap();
+    let pkcs1 = k.sign(Scheme::Pkcs1v15, rsa::Hash::Sha256, msg, &par()).unwrap();
+    fuzz(
+        "rsa signatures",
+        untrusted(vec![pss.clone(), pkcs1.clone()]),
+        |input| {
+            let public = k.public_key();
+            let pss_ok = public.verify(Scheme::Pss, rsa::Hash::Sha256, msg, &input).is_ok();
+            let pkcs1_ok = public
+                .verify(Scheme::Pkcs1v15, rsa::Hash::Sha256, msg, &input)
+                .is_ok();
+            assert_eq!(pss_ok, input == pss);
+            assert_eq!(pkcs1_ok, input == pkcs1);
+        },
+    );
+}
+
+#[test]
+fn changed_rsa_bulk_ciphertexts_never_decrypt() {
+    let k = &keys().rsa;
+    let ct = k.public_key().encrypt_bulk(&[7; 500], &par()).unwrap();
+    fuzz("rsa bulk ciphertexts", untrusted(vec![ct.clone()]), |input| {
+        let result = k.decrypt_bulk(&input, &par());
+        // OAEP is not malleable: any change inside a block fails its
+        // decoding. Nothing binds the blocks together (by design, see
+        // rsa/bulk.rs): whole blocks dropped, reordered or repeated pass.
+        let size = k.size();
+        let whole_blocks = !input.is_empty()
+            && input.len() % size == 0
+            && input.chunks(size).all(|b| ct.chunks(size).any(|c| c == b));
+        if result.is_ok() {
+            assert!(whole_blocks, "a changed block decrypted");
+        }
+        if input == ct {
+            assert!(result.is_ok());
+        }
+    });
+}
+
+#[test]
+fn merkle_proofs_verify_only_for_their_leaf() {
+    let leaves: Vec<Vec<u8>> = (0..37u8).map(|i| vec![i; 1 + usize::from(i)]).collect();
+    let chunks: Vec<&[u8]> = leaves.iter().map(Vec::as_slice).collect();
+    let root = Rfc6962::root(&par(), &chunks[..]);
+    let index = 21u64;
+    let path = Rfc6962::inclusion_proof(&par(), &chunks[..], index).unwrap();
+    let leaf = Rfc6962::leaf_hash(&leaves[21]);
+    let hash = prop::array::uniform32(any::<u8>());
+    let proofs = prop_oneof![
+        // Anything: sizes and indices at the edges, paths up to 80 hashes.
+        1 => (
+            prop_oneof![any::<u64>(), 0..64u64, Just(u64::MAX)],
+            prop_oneof![any::<u64>(), 0..64u64, Just(u64::MAX)],
+            prop::collection::vec(hash, 0..80),
+        ),
+        // The valid proof with its index, size or path changed.
+        3 => (
+            prop_oneof![Just(index), 0..64u64],
+            prop_oneof![Just(37u64), 0..64u64],
+            (any::<usize>(), hash, any::<u8>()).prop_map({
+                let path = path.clone();
+                move |(at, h, how)| {
+                    let mut p = path.clone();
+                    match how % 3 {
+                        0 => p[at % path.len()] = h,
+                        1 => p.truncate(at % path.len()),
+                        _ => p.insert(at % (path.len() + 1), h),
+                    }
+                    p
+                }
+            }),
+        ),
+    ];
+    fuzz("merkle inclusion", proofs, |(i, n, p)| {
+        let ok = Rfc6962::verify_inclusion(&leaf, i, n, &p, &root).is_ok();
+        assert_eq!(ok, (i, n, &p) == (index, 37, &path));
+        // The same path read as a consistency proof: any answer, no panic.
+        let _ = Rfc6962::verify_consistency(i, n, &root, &root, &p);
+        let _ = Rfc6962::verify_consistency(i.min(n), n, &leaf, &root, &p);
+    });
+}
+
+/// The unchanged stream opens, with either identity (the properties above
+/// would also hold for a decryptor that rejects everything).
+#[test]
+fn the_unchanged_stream_opens() {
+    let valid = valid_stream();
+    for identity in [Identity::Key(STREAM_KEY), Identity::Rsa(&keys().rsa)] {
+        let mut out = Vec::new();
+        let n = stream::decrypt(&identity, &valid[..], &mut out, &par(), |_| {}).unwrap();
+        assert_eq!((n, out.len()), (PLAIN_LEN as u64, PLAIN_LEN));
+    }
+}
