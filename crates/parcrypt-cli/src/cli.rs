@@ -542,7 +542,7 @@ pub struct LabArgs {
     #[arg(long, value_name = "PATTERN")]
     pub only: Option<String>,
     /// Thread counts to sweep [default: 1,2,3,4,6,8,… up to twice the cores]
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_thread_count)]
     pub threads_list: Option<Vec<usize>>,
     /// Input sizes, 1 byte to 1GiB each, e.g. 10,1000,1MiB,64MiB
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_lab_size)]
@@ -593,6 +593,16 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         }
     };
     n.checked_mul(mult).ok_or_else(|| format!("{s:?} is too large"))
+}
+
+/// A `--threads-list` entry: 1 to 1024, as for `--threads`.
+pub fn parse_thread_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{s:?} is not a thread count from 1 to 1024 (the maximum)"
+        )),
+    }
 }
 
 /// A [`parse_size`] from 1 byte to `max` (named `max_text` in the message).

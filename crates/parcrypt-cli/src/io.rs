@@ -354,11 +354,16 @@ pub fn take_write_failure() -> Option<anyhow::Error> {
         .lock()
         .unwrap_or_else(PoisonError::into_inner)
         .take()?;
+    Some(write_error(&name, e))
+}
+
+/// `cannot write <name>: <reason>` with the hint for the failure's kind.
+pub fn write_error(name: &str, e: io::Error) -> anyhow::Error {
     let hint = write_hint(e.kind());
     let err: Result<()> = Err(anyhow::Error::new(e))
         .with_context(|| format!("cannot write {name}"))
         .hint(hint);
-    err.err()
+    err.expect_err("an error")
 }
 
 impl Write for Output {

@@ -50,7 +50,7 @@ fn clap_error(e: &clap::Error) -> ExitCode {
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 ExitCode::from(2)
             } else if let Err(write) = printed {
-                fail(anyhow::Error::new(write).context("cannot write standard output"))
+                fail(io::write_error("standard output", write))
             } else {
                 ExitCode::SUCCESS
             }

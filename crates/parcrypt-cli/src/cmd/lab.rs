@@ -40,11 +40,6 @@ pub fn run(args: &LabArgs) -> Result<()> {
     if config.budget.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
         return Err(anyhow::anyhow!("--budget must be a positive number of seconds")).usage();
     }
-    if config.threads_list.as_ref().is_some_and(|t| t.contains(&0)) {
-        return Err(anyhow::anyhow!("--threads-list contains 0"))
-            .hint("thread counts start at 1")
-            .usage();
-    }
     let summary = parcrypt_lab::run(&config).hint("see `parcrypt lab --help`")?;
     println(summary)
 }
