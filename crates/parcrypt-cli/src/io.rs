@@ -395,9 +395,12 @@ impl Write for Output {
     }
 }
 
-fn temp_file(t: &mut Temp) -> io::Result<&mut tempfile::NamedTempFile> {
+/// The temporary file as a plain `File`: `NamedTempFile`'s own writes add
+/// its random path to errors, which must name the target instead.
+fn temp_file(t: &mut Temp) -> io::Result<&mut File> {
     t.file
         .as_mut()
+        .map(tempfile::NamedTempFile::as_file_mut)
         .ok_or_else(|| io::Error::other("the output was already committed"))
 }
 
