@@ -479,3 +479,37 @@ fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
         assert_eq!(out.status.code(), Some(status), "{args:?}\n{}", stderr(&out));
     }
 }
+
+#[test]
+fn a_closed_or_full_stderr_is_not_a_crash() {
+    let fx = Fixture::new();
+    // A warning (rc4), a note (rsa bulk encryption), and an error (a bad key).
+    let cases: [(&[&str], i32); 3] = [
+        (&["rc4", "--hazmat", "--key", RC4_KEY, "-i", "@msg"], 0),
+        (&["rsa", "encrypt", "--pub", "@rsa.pub", "-i", "@plain"], 0),
+        (
+            &[
+                "rsa", "verify", "--pub", "@msg", "--sig", "@rsa.sig", "-i", "@msg",
+            ],
+            1,
+        ),
+    ];
+    for (args, status) in cases {
+        let args = fx.args(args);
+        for closed in [true, false] {
+            let mut cmd = Command::new(BIN);
+            cmd.args(&args).stdin(Stdio::null()).stdout(Stdio::null());
+            let out = if closed {
+                let mut child = cmd.stderr(Stdio::piped()).spawn().unwrap();
+                drop(child.stderr.take());
+                child.wait_with_output().unwrap()
+            } else {
+                let full = std::fs::File::options().write(true).open(full()).unwrap();
+                cmd.stderr(full).output().unwrap()
+            };
+            use std::os::unix::process::ExitStatusExt;
+            assert_eq!(out.status.signal(), None, "{args:?} closed: {closed}");
+            assert_eq!(out.status.code(), Some(status), "{args:?} closed: {closed}");
+        }
+    }
+}
