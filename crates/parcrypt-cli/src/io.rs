@@ -283,18 +283,18 @@ impl Output {
     }
 }
 
-/// Gives the temporary file the replaced file's owner, group and mode: the
-/// owner only where permitted (as root, or one's own file), since a `--force`
-/// run must not turn another user's file into its own. Best effort: the
-/// file stays 0600 and ours where this fails.
+/// Gives the temporary file the replaced file's owner, group and
+/// permission bits: the owner only where permitted (as root, or one's own
+/// file), since a `--force` run as root must not turn another user's file
+/// into root's. Set-id and sticky bits are not carried over to new
+/// contents. Best effort: where this fails the file stays 0600 and ours.
 fn keep_owner_and_mode(temp: &File, target: &Path) {
     use std::os::unix::fs::{MetadataExt, PermissionsExt, fchown};
     let Ok(meta) = std::fs::metadata(target) else {
         return;
     };
     let _ = fchown(temp, Some(meta.uid()), Some(meta.gid()));
-    // After chown, which may clear set-id bits.
-    let _ = temp.set_permissions(std::fs::Permissions::from_mode(meta.mode() & 0o7777));
+    let _ = temp.set_permissions(std::fs::Permissions::from_mode(meta.mode() & 0o777));
 }
 
 /// What to tell the user when `path` cannot be opened or created.
