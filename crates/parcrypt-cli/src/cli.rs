@@ -94,6 +94,9 @@ pub enum EcdsaCommand {
         /// Where to write the key (mode 0600, atomically) [default: stdout]
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Replace an existing -o file (a private key is never replaced silently)
+        #[arg(long)]
+        force: bool,
     },
     /// Write the public key (SPKI) of a private key
     Pubkey {
@@ -238,6 +241,9 @@ pub enum RsaCommand {
         /// Where to write the key (created with mode 0600, atomically) [default: stdout]
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// Replace an existing -o file (a private key is never replaced silently)
+        #[arg(long)]
+        force: bool,
     },
     /// Write the public key of a private key
     Pubkey {
@@ -341,8 +347,8 @@ pub struct HashArgs {
     /// What to compute for each file
     #[arg(long, value_enum, default_value_t = HashFormat::Sha256)]
     pub format: HashFormat,
-    /// rfc6962 only: bytes per leaf, e.g. 4KiB [default: 4KiB]
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    /// rfc6962 only: bytes per leaf, 1 byte to 16MiB, e.g. 4KiB [default: 4KiB]
+    #[arg(long, value_name = "BYTES", value_parser = parse_leaf_size)]
     pub leaf_size: Option<usize>,
     /// Files to hash; `-` (or none) reads stdin
     #[arg(value_name = "FILE")]
@@ -463,8 +469,8 @@ pub struct Parc4Args {
     /// Nonce as hex, 8 to 64 bytes; never reuse one with the same key
     #[arg(long, value_name = "HEX")]
     pub nonce: String,
-    /// Block size: every block gets its own RC4 key (e.g. 32, 4KiB, 64KiB, 1MiB)
-    #[arg(long, value_name = "BYTES", default_value = "64KiB", value_parser = parse_size)]
+    /// Block size, 1 byte to 16MiB: every block gets its own RC4 key (e.g. 32, 4KiB, 64KiB, 1MiB)
+    #[arg(long, value_name = "BYTES", default_value = "64KiB", value_parser = parse_block_size)]
     pub block_size: usize,
     #[command(flatten)]
     pub io: InOut,
@@ -536,10 +542,10 @@ pub struct LabArgs {
     #[arg(long, value_name = "PATTERN")]
     pub only: Option<String>,
     /// Thread counts to sweep [default: 1,2,3,4,6,8,… up to twice the cores]
-    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_thread_count)]
     pub threads_list: Option<Vec<usize>>,
-    /// Input sizes, e.g. 10,1000,1MiB,64MiB
-    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_size)]
+    /// Input sizes, 1 byte to 1GiB each, e.g. 10,1000,1MiB,64MiB
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_lab_size)]
     pub sizes: Option<Vec<usize>>,
     /// A fixed number of timed samples per cell [default: adaptive, until the 95% CI is ±3%]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
@@ -568,7 +574,10 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     let s = s.trim();
     let split = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
     let (digits, unit) = s.split_at(split);
-    let n: usize = digits.parse().map_err(|_| format!("{s:?} is not a size"))?;
+    if digits.is_empty() {
+        return Err(format!("{s:?} is not a size"));
+    }
+    let n: usize = digits.parse().map_err(|_| format!("{s:?} is too large"))?;
     let mult: usize = match unit.trim() {
         "" | "B" => 1,
         "k" | "K" | "KiB" => 1 << 10,
@@ -584,6 +593,50 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         }
     };
     n.checked_mul(mult).ok_or_else(|| format!("{s:?} is too large"))
+}
+
+/// A `--threads-list` entry: 1 to 1024, as for `--threads`.
+pub fn parse_thread_count(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "{s:?} is not a thread count from 1 to 1024 (the maximum)"
+        )),
+    }
+}
+
+/// A [`parse_size`] from 1 byte to `max` (named `max_text` in the message).
+fn parse_size_upto(s: &str, what: &str, max: usize, max_text: &str) -> Result<usize, String> {
+    match parse_size(s) {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        Ok(n) => Err(format!(
+            "{what} {n} is outside 1 byte to {max_text} (the maximum)"
+        )),
+        Err(e) if e.ends_with("too large") => {
+            Err(format!("{what} {:?} is over {max_text} (the maximum)", s.trim()))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// `hash --leaf-size`: up to [`parcrypt::merkle::MAX_LEAF_SIZE`], as a few
+/// buffers of at least one leaf are held.
+pub fn parse_leaf_size(s: &str) -> Result<usize, String> {
+    parse_size_upto(s, "leaf size", parcrypt::merkle::MAX_LEAF_SIZE, "16MiB")
+}
+
+/// `parc4 --block-size`: up to [`parcrypt::hazmat::MAX_BLOCK_SIZE`], as a few
+/// buffers of whole blocks are held.
+pub fn parse_block_size(s: &str) -> Result<usize, String> {
+    parse_size_upto(s, "block size", parcrypt::hazmat::MAX_BLOCK_SIZE, "16MiB")
+}
+
+/// The largest `lab --sizes` entry: each is held in memory a few times over.
+pub const MAX_LAB_SIZE: usize = 1 << 30;
+
+/// `lab --sizes` entries: up to [`MAX_LAB_SIZE`].
+pub fn parse_lab_size(s: &str) -> Result<usize, String> {
+    parse_size_upto(s, "size", MAX_LAB_SIZE, "1GiB")
 }
 
 /// A `stream` segment size: a [`parse_size`] that is a power of two from
@@ -617,6 +670,28 @@ mod tests {
         for bad in ["2KiB", "5000", "0", "2GiB", "1MB", "lots"] {
             assert!(parse_segment_size(bad).is_err(), "{bad}");
         }
+        assert_eq!(parse_leaf_size("16MiB"), Ok(16 << 20));
+        assert_eq!(parse_block_size("1"), Ok(1));
+        assert_eq!(parse_lab_size("1GiB"), Ok(1 << 30));
+        for bad in [
+            "0",
+            "16777217",
+            "100GiB",
+            "9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "",
+            "KiB",
+        ] {
+            for parse in [parse_leaf_size, parse_block_size] {
+                let err = parse(bad).expect_err(bad);
+                assert!(
+                    err.contains("16MiB (the maximum)") || err.contains("not a size"),
+                    "{bad}: {err}"
+                );
+            }
+        }
+        assert!(parse_lab_size("2GiB").is_err_and(|e| e.contains("1GiB")));
     }
 
     #[test]

@@ -71,16 +71,29 @@ pub fn report(err: &anyhow::Error) -> (String, i32) {
 }
 
 /// Whether the error is a closed pipe on output (`parcrypt … | head`), which
-/// is not a failure.
+/// is not a failure: some error in its chain of sources is an `io::Error` of
+/// kind `BrokenPipe`. (Library errors carry their `io::Error` as a source.)
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| {
         c.downcast_ref::<std::io::Error>()
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-            || c.downcast_ref::<parcrypt::aes::Error>().is_some_and(
-                |e| matches!(e, parcrypt::aes::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe),
-            )
-            || c.downcast_ref::<parcrypt::stream::Error>().is_some_and(
-                |e| matches!(e, parcrypt::stream::Error::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe),
-            )
     })
+}
+
+/// Writes a line to stderr. Unlike `eprintln!`, which panics when stderr is
+/// a closed pipe or a full disk, a failure is ignored: there is nowhere left
+/// to report it.
+pub fn eprint_line(text: impl fmt::Display) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
+/// `parcrypt: warning: <text>` on stderr.
+pub fn warn(text: impl fmt::Display) {
+    eprint_line(format_args!("parcrypt: warning: {text}"));
+}
+
+/// `parcrypt: note: <text>` on stderr.
+pub fn note(text: impl fmt::Display) {
+    eprint_line(format_args!("parcrypt: note: {text}"));
 }

@@ -4,11 +4,13 @@
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::error::Hint;
+use crate::signals;
 
 /// Where input comes from: a file, or stdin for `None` and `-`.
 pub struct Input {
@@ -54,129 +56,359 @@ impl Read for Input {
     }
 }
 
-/// Where output goes: stdout, or a temporary file beside the target that
-/// becomes the target only on [`Output::commit`]. Dropping an uncommitted
-/// output removes the temporary file, so a failed command leaves nothing.
+/// Where output goes: standard output, a file written atomically, or a
+/// device or descriptor written directly. Every byte a command outputs goes
+/// through it (`println!` is not used), so every write failure is reported
+/// the same way: a closed pipe ends the command quietly with status 0, any
+/// other failure as `cannot write <target>` with a hint (see
+/// [`take_write_failure`]).
 ///
-/// Only regular files (or new paths) are replaced that way: a device, FIFO or
-/// socket (`-o /dev/null`, a named pipe) is written directly, since renaming
-/// over it would replace the device node itself. A symbolic link is followed,
-/// so the file it points to is replaced and the link stays.
-pub enum Output {
+/// A file is written to a temporary file beside the target (mode 0600) that
+/// becomes the target only on [`Output::commit`]; dropping an uncommitted
+/// output, or a SIGINT/SIGTERM/SIGHUP, removes it, so a failed or
+/// interrupted command leaves nothing. The commit replaces the target only
+/// if it was a regular file when the output was created (then keeping its
+/// mode, and its owner and group where permitted); a file that appeared
+/// since, such as another parcrypt's output, is never replaced: the commit
+/// fails with "exists". A symbolic link is followed, so the file it points to
+/// is replaced and the link stays.
+///
+/// `-`, `/dev/stdout`, `/dev/fd/1` and `/proc/self/fd/1` all mean standard
+/// output, written directly (so `-o /dev/stdout >> log` appends). Other
+/// `/dev/fd/N` and `/proc/self/fd/N` paths, devices, FIFOs and sockets
+/// (`-o /dev/null`, a named pipe) are opened and written directly: renaming a
+/// file over them would replace the node, or the file behind a descriptor.
+/// A regular file reached through a descriptor path is appended to, which is
+/// what both `3> file` (empty) and `3>> file` want.
+pub struct Output {
+    sink: Sink,
+    /// The output as messages name it: the `-o` path as given, or
+    /// "standard output".
+    name: String,
+}
+
+enum Sink {
     Stdout(io::Stdout),
-    Special(File),
-    File {
-        temp: tempfile::NamedTempFile,
-        target: PathBuf,
-    },
+    Direct(File),
+    Temp(Temp),
+}
+
+/// A temporary file that becomes `target`, registered for removal on signals.
+struct Temp {
+    file: Option<tempfile::NamedTempFile>,
+    target: PathBuf,
+    /// Whether `target` was a regular file when the output was created: only
+    /// then may the commit replace it.
+    replace: bool,
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        if let Some(file) = self.file.take() {
+            let mut live = signals::live();
+            live.forget(file.path());
+            // Removes the file (NamedTempFile's drop) while the registry is held.
+            drop(file);
+        }
+    }
+}
+
+/// Whether `path` names standard output: `-`, `/dev/stdout`, `/dev/fd/1` or
+/// `/proc/self/fd/1`.
+pub fn names_stdout(path: &Path) -> bool {
+    path == Path::new("-") || descriptor(path) == Some(1)
+}
+
+/// The descriptor a `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or
+/// `/proc/self/fd/N` path stands for.
+fn descriptor(path: &Path) -> Option<u32> {
+    let text = path.to_str()?;
+    match text {
+        "/dev/stdout" => return Some(1),
+        "/dev/stderr" => return Some(2),
+        _ => {}
+    }
+    let n = text
+        .strip_prefix("/dev/fd/")
+        .or_else(|| text.strip_prefix("/proc/self/fd/"))?;
+    if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok()
 }
 
 impl Output {
+    /// Standard output.
+    pub fn stdout() -> Self {
+        Output {
+            sink: Sink::Stdout(io::stdout()),
+            name: "standard output".to_owned(),
+        }
+    }
+
+    /// The output `-o` names (standard output for `None`); an existing
+    /// regular file is replaced on commit.
     pub fn create(path: Option<&Path>) -> Result<Self> {
-        let target = match path {
-            None => return Ok(Output::Stdout(io::stdout())),
-            Some(p) if p == Path::new("-") => return Ok(Output::Stdout(io::stdout())),
-            Some(p) => p,
+        let Some(target) = path.filter(|p| !names_stdout(p)) else {
+            return Ok(Self::stdout());
         };
+        let name = target.display().to_string();
+        let direct = |file: io::Result<File>| -> Result<Self> {
+            let hint = create_hint(file.as_ref().err().map(io::Error::kind), target);
+            let file = file
+                .with_context(|| format!("cannot open output {name}"))
+                .hint(hint)?;
+            Ok(Output {
+                sink: Sink::Direct(file),
+                name: name.clone(),
+            })
+        };
+        if descriptor(target).is_some() {
+            let regular = std::fs::metadata(target).is_ok_and(|m| m.is_file());
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).append(regular);
+            return direct(options.open(target));
+        }
         if let Ok(meta) = std::fs::metadata(target)
             && !meta.is_file()
             && !meta.is_dir()
         {
-            let file = std::fs::OpenOptions::new()
-                .write(true)
-                .open(target)
-                .with_context(|| format!("cannot open output {}", target.display()))?;
-            return Ok(Output::Special(file));
+            return direct(std::fs::OpenOptions::new().write(true).open(target));
         }
         let resolved;
-        let target = match std::fs::symlink_metadata(target) {
+        let final_path = match std::fs::symlink_metadata(target) {
             Ok(m) if m.file_type().is_symlink() => {
                 resolved = std::fs::canonicalize(target)
-                    .with_context(|| format!("cannot follow link {}", target.display()))?;
+                    .with_context(|| format!("cannot follow link {name}"))
+                    .hint("the link points nowhere: fix it, or give -o another name")?;
                 resolved.as_path()
             }
             _ => target,
         };
-        if target.is_dir() {
-            return Err(anyhow::anyhow!("output {} is a directory", target.display()))
-                .hint("give -o a file name");
+        if final_path.is_dir() {
+            return Err(anyhow::anyhow!("output {name} is a directory")).hint("give -o a file name");
         }
-        let dir = match target.parent() {
+        let dir = match final_path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
         if !dir.is_dir() {
             return Err(anyhow::anyhow!(
-                "cannot create output {}: no directory {}",
-                target.display(),
+                "cannot create output {name}: no directory {}",
                 dir.display()
             ))
             .hint("create the directory first, or fix the path given to -o");
         }
-        let temp = tempfile::Builder::new()
+        let replace = std::fs::symlink_metadata(final_path).is_ok_and(|m| m.is_file());
+        let mut live = signals::live();
+        let file = tempfile::Builder::new()
             .prefix(".parcrypt-")
             .suffix(".tmp")
             .tempfile_in(dir)
             // tempfile names its own random path in the error; the user knows only the target.
-            .map_err(without_temp_path)
-            .with_context(|| format!("cannot create output {}", target.display()))
-            .hint("check that the directory exists and is writable")?;
-        Ok(Output::File {
-            temp,
-            target: target.to_path_buf(),
+            .map_err(|e| io::Error::from(e.kind()))
+            .with_context(|| format!("cannot create output {name}"));
+        let file = match file {
+            Ok(f) => f,
+            Err(e) => {
+                let kind = e.downcast_ref::<io::Error>().map(io::Error::kind);
+                return Err(e).hint(create_hint(kind, final_path));
+            }
+        };
+        live.register(file.path());
+        Ok(Output {
+            sink: Sink::Temp(Temp {
+                file: Some(file),
+                target: final_path.to_path_buf(),
+                replace,
+            }),
+            name,
         })
     }
 
-    /// Makes the output final: flushes stdout, or syncs the temporary file to
-    /// disk and renames it over the target.
-    pub fn commit(self) -> Result<()> {
-        match self {
-            Output::Stdout(mut out) => out.flush().context("cannot write to stdout"),
-            Output::Special(mut file) => file.flush().context("cannot write output"),
-            Output::File { temp, target } => {
-                temp.as_file()
-                    .sync_all()
-                    .with_context(|| format!("cannot write {}", target.display()))
-                    .hint("is the disk full?")?;
-                temp.persist(&target)
-                    .map_err(|e| e.error)
-                    .with_context(|| format!("cannot create {}", target.display()))?;
-                Ok(())
+    /// Like [`Output::create`], but an existing regular file is refused
+    /// (exit 1, with a hint to use `--force`).
+    pub fn create_new(path: Option<&Path>) -> Result<Self> {
+        if let Some(p) = path
+            && !names_stdout(p)
+            && descriptor(p).is_none()
+            && std::fs::metadata(p).is_ok_and(|m| m.is_file())
+        {
+            return Err(anyhow::anyhow!("{} exists", p.display()))
+                .hint("add --force to replace it, or choose another -o");
+        }
+        Self::create(path)
+    }
+
+    /// Makes the output final: flushes standard output or the device, or
+    /// syncs the temporary file to disk and gives it the target's name.
+    pub fn commit(mut self) -> Result<()> {
+        self.flush()?;
+        let Output { sink, name } = self;
+        let Sink::Temp(mut temp) = sink else {
+            return Ok(());
+        };
+        let Some(file) = temp.file.as_ref() else {
+            return Ok(());
+        };
+        file.as_file().sync_all().map_err(|e| failed(&name, e))?;
+        // Held while the name changes: a signal now finds the temporary
+        // file either registered, or renamed and final.
+        let mut live = signals::live();
+        let Some(file) = temp.file.take() else {
+            return Ok(());
+        };
+        live.forget(file.path());
+        let persisted = if temp.replace {
+            keep_owner_and_mode(file.as_file(), &temp.target);
+            file.persist(&temp.target)
+        } else {
+            file.persist_noclobber(&temp.target)
+        };
+        // On failure the temporary file is removed as the error drops, with
+        // the registry still held.
+        match persisted {
+            Ok(_) => Ok(()),
+            Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Err(anyhow::anyhow!(
+                "cannot create {name}: it exists (another program created it while parcrypt was writing)"
+            ))
+            .hint("nothing was replaced; remove it (or use --force where the command has it) or choose another -o"),
+            Err(e) => {
+                let kind = e.error.kind();
+                Err(anyhow::Error::new(e.error))
+                    .with_context(|| format!("cannot create {name}"))
+                    .hint(create_hint(Some(kind), &temp.target))
             }
         }
     }
 }
 
-impl Write for Output {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Output::Stdout(out) => out.write(buf),
-            Output::Special(f) => f.write(buf),
-            Output::File { temp, .. } => temp.write(buf),
-        }
-    }
+/// Gives the temporary file the replaced file's owner, group and
+/// permission bits: the owner only where permitted (as root, or one's own
+/// file), since a `--force` run as root must not turn another user's file
+/// into root's. Set-id and sticky bits are not carried over to new
+/// contents. Best effort: where this fails the file stays 0600 and ours.
+fn keep_owner_and_mode(temp: &File, target: &Path) {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt, fchown};
+    let Ok(meta) = std::fs::metadata(target) else {
+        return;
+    };
+    let _ = fchown(temp, Some(meta.uid()), Some(meta.gid()));
+    let _ = temp.set_permissions(std::fs::Permissions::from_mode(meta.mode() & 0o777));
+}
 
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Output::Stdout(out) => out.write_all(buf),
-            Output::Special(f) => f.write_all(buf),
-            Output::File { temp, .. } => temp.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Output::Stdout(out) => out.flush(),
-            Output::Special(f) => f.flush(),
-            Output::File { temp, .. } => temp.flush(),
-        }
+/// What to tell the user when `path` cannot be opened or created.
+fn create_hint(kind: Option<io::ErrorKind>, path: &Path) -> String {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    match kind {
+        Some(io::ErrorKind::PermissionDenied) => format!(
+            "check the permissions of {} and of its directory {}",
+            path.display(),
+            dir.display()
+        ),
+        Some(io::ErrorKind::NotFound) => "create the directory first, or fix the path given to -o".to_owned(),
+        Some(kind) => write_hint(kind).to_owned(),
+        None => "check that the directory exists and is writable".to_owned(),
     }
 }
 
-/// tempfile's errors name its random temporary path, which means nothing to
-/// the user: keep only the kind ("permission denied", "storage full", …).
-fn without_temp_path(e: io::Error) -> io::Error {
-    io::Error::from(e.kind())
+/// What to tell the user when writing fails with `kind`.
+fn write_hint(kind: io::ErrorKind) -> &'static str {
+    match kind {
+        io::ErrorKind::StorageFull => "is the disk full?",
+        io::ErrorKind::QuotaExceeded => "is the disk quota used up?",
+        io::ErrorKind::FileTooLarge => "the file system cannot hold a file this large",
+        io::ErrorKind::PermissionDenied => "check the permissions of the output and its directory",
+        io::ErrorKind::ReadOnlyFilesystem => "the file system is read-only; choose another -o",
+        _ => "check that the output can be written (disk, permissions, device)",
+    }
+}
+
+/// The first failed write to an output, kept for [`take_write_failure`].
+static WRITE_FAILURE: Mutex<Option<(String, io::Error)>> = Mutex::new(None);
+
+/// Records a failed write to the output `name` (the first one wins) and
+/// returns the error to pass on.
+fn failed(name: &str, e: io::Error) -> io::Error {
+    let mut first = WRITE_FAILURE.lock().unwrap_or_else(PoisonError::into_inner);
+    if first.is_none() {
+        let copy = match e.raw_os_error() {
+            Some(code) => io::Error::from_raw_os_error(code),
+            None => io::Error::new(e.kind(), e.to_string()),
+        };
+        *first = Some((name.to_owned(), copy));
+    }
+    e
+}
+
+/// If a write to an output failed, that failure is what the command's
+/// error is really about, however the layers between reported it (a
+/// library may stop with "writer stopped", or wrap the error): returns it as
+/// `cannot write <target>: <reason>` with a hint. A closed pipe keeps its
+/// kind, for [`crate::error::is_broken_pipe`].
+pub fn take_write_failure() -> Option<anyhow::Error> {
+    let (name, e) = WRITE_FAILURE
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()?;
+    Some(write_error(&name, e))
+}
+
+/// `cannot write <name>: <reason>` with the hint for the failure's kind.
+pub fn write_error(name: &str, e: io::Error) -> anyhow::Error {
+    let hint = write_hint(e.kind());
+    let err: Result<()> = Err(anyhow::Error::new(e))
+        .with_context(|| format!("cannot write {name}"))
+        .hint(hint);
+    err.expect_err("an error")
+}
+
+impl Write for Output {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let r = match &mut self.sink {
+            Sink::Stdout(out) => out.write(buf),
+            Sink::Direct(f) => f.write(buf),
+            Sink::Temp(t) => temp_file(t)?.write(buf),
+        };
+        r.map_err(|e| failed(&self.name, e))
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        let r = match &mut self.sink {
+            Sink::Stdout(out) => out.write_all(buf),
+            Sink::Direct(f) => f.write_all(buf),
+            Sink::Temp(t) => temp_file(t)?.write_all(buf),
+        };
+        r.map_err(|e| failed(&self.name, e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let r = match &mut self.sink {
+            Sink::Stdout(out) => out.flush(),
+            Sink::Direct(f) => f.flush(),
+            Sink::Temp(t) => temp_file(t)?.flush(),
+        };
+        r.map_err(|e| failed(&self.name, e))
+    }
+}
+
+/// The temporary file as a plain `File`: `NamedTempFile`'s own writes add
+/// its random path to errors, which must name the target instead.
+fn temp_file(t: &mut Temp) -> io::Result<&mut File> {
+    t.file
+        .as_mut()
+        .map(tempfile::NamedTempFile::as_file_mut)
+        .ok_or_else(|| io::Error::other("the output was already committed"))
+}
+
+/// Prints `text` and a newline on standard output, through [`Output`].
+pub fn println(text: impl std::fmt::Display) -> Result<()> {
+    let mut out = Output::stdout();
+    writeln!(out, "{text}")?;
+    out.commit()
 }
 
 /// A byte-count progress bar on stderr, or nothing when stderr is not a

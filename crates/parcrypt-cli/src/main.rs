@@ -1,29 +1,41 @@
 //! The `parcrypt` command: argument definitions and glue over the library.
 
+// Every byte of output goes through `io::Output`, every message through
+// `error::eprint_line`: the print macros panic on a closed pipe or full disk.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod cli;
 mod cmd;
 mod error;
 mod io;
+mod signals;
 
-use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 fn main() -> ExitCode {
+    signals::remove_temps_on_signals();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_error(&e),
     };
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) if error::is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            let (msg, status) = error::report(&e);
-            let _ = writeln!(std::io::stderr(), "{msg}");
-            ExitCode::from(status as u8)
-        }
+        Err(e) => fail(e),
     }
+}
+
+/// Reports a failed command: a failed write to the output explains any
+/// error that followed it; a closed pipe is no failure.
+fn fail(e: anyhow::Error) -> ExitCode {
+    let e = io::take_write_failure().unwrap_or(e);
+    if error::is_broken_pipe(&e) {
+        return ExitCode::SUCCESS;
+    }
+    let (msg, status) = error::report(&e);
+    error::eprint_line(msg);
+    ExitCode::from(status as u8)
 }
 
 /// Prints help/version to stdout (exit 0) and usage errors to stderr in
@@ -34,9 +46,11 @@ fn clap_error(e: &clap::Error) -> ExitCode {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
+            let printed = e.print();
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 ExitCode::from(2)
+            } else if let Err(write) = printed {
+                fail(io::write_error("standard output", write))
             } else {
                 ExitCode::SUCCESS
             }
@@ -44,7 +58,8 @@ fn clap_error(e: &clap::Error) -> ExitCode {
         _ => {
             let text = e.render().to_string();
             let text = text.strip_prefix("error: ").unwrap_or(&text);
-            let _ = write!(std::io::stderr(), "parcrypt: {text}");
+            let text = text.strip_suffix('\n').unwrap_or(text);
+            error::eprint_line(format_args!("parcrypt: {text}"));
             ExitCode::from(2)
         }
     }

@@ -49,8 +49,9 @@ fn keys_interoperate_with_openssl_both_ways() {
         ),
     ] {
         let key = dir.join("k");
+        // --force: each form replaces the previous one's key.
         ok(&parcrypt(
-            &[&["ecdsa", "keygen", "-o", p(&key)][..], args].concat(),
+            &[&["ecdsa", "keygen", "--force", "-o", p(&key)][..], args].concat(),
             b"",
         ));
         ok(&openssl(&[check, &[p(&key)]].concat()));

@@ -62,6 +62,8 @@ fn keygen_writes_keys_openssl_accepts_in_every_format() {
                         "keygen",
                         "--bits",
                         "2048",
+                        // Each run replaces the previous run's key.
+                        "--force",
                         "-o",
                         p(&key),
                     ][..],

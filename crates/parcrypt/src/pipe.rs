@@ -36,13 +36,39 @@ pub(crate) trait Transform: Send {
 pub(crate) const HEAD: usize = 32;
 /// Buffers in flight: one being read, one being transformed, one being written.
 const PIPELINE: usize = 3;
+/// The largest buffer: a larger request is cut down to this, and a unit
+/// larger than this is refused, so the pipeline never holds more than
+/// [`PIPELINE`] × 256 MiB whatever the caller or the thread count.
+pub(crate) const MAX_BUFFER: usize = 256 << 20;
+
+/// The buffer size for units of `unit` bytes and a wish of about `buffer`
+/// bytes: whole units, at least one, at most [`MAX_BUFFER`].
+///
+/// # Errors
+/// `InvalidInput` for a unit over [`MAX_BUFFER`].
+fn buffer_size(unit: usize, buffer: usize) -> io::Result<usize> {
+    if unit > MAX_BUFFER {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a unit of {unit} bytes is over the {MAX_BUFFER}-byte buffer limit"),
+        ));
+    }
+    let units = buffer.max(1).div_ceil(unit).min(MAX_BUFFER / unit).max(1);
+    // units ≤ MAX_BUFFER / unit, so this is at most MAX_BUFFER.
+    Ok(units * unit)
+}
 
 /// Streams `input` through `t` to `output` with buffers of about `buffer`
-/// bytes (rounded up to whole units) and returns the number of bytes written.
+/// bytes (rounded up to whole units, at most [`MAX_BUFFER`] rounded up) and
+/// returns the number of bytes written.
 ///
 /// An input that fits one buffer is handled on the calling thread. A longer
 /// one is pipelined: a reader thread fills the next buffer and a writer thread
 /// drains the previous one while the current one is transformed.
+///
+/// # Errors
+/// `T::Error` from `t`, or converted from an `io::Error`: reading, writing,
+/// or a unit over [`MAX_BUFFER`].
 pub(crate) fn run<T: Transform>(
     mut t: T,
     mut input: impl Read + Send,
@@ -51,8 +77,7 @@ pub(crate) fn run<T: Transform>(
     buffer: usize,
     mut progress: impl FnMut(usize),
 ) -> Result<u64, T::Error> {
-    let unit = t.unit().max(1);
-    let size = buffer.max(1).div_ceil(unit) * unit;
+    let size = buffer_size(t.unit().max(1), buffer)?;
     let mut first = vec![0u8; HEAD + size];
     let (n, eof) = read_full(&mut input, &mut first[HEAD..])?;
     progress(n);
@@ -183,4 +208,23 @@ fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<(usize, bool)>
         }
     }
     Ok((n, false))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_sizes_are_whole_units_and_bounded() {
+        assert_eq!(buffer_size(16, 100).ok(), Some(112));
+        assert_eq!(buffer_size(4096, 1).ok(), Some(4096));
+        assert_eq!(buffer_size(1, usize::MAX).ok(), Some(MAX_BUFFER));
+        assert_eq!(buffer_size(MAX_BUFFER, usize::MAX).ok(), Some(MAX_BUFFER));
+        let odd = (MAX_BUFFER / 3) + 1;
+        assert_eq!(buffer_size(odd, usize::MAX).ok(), Some(2 * odd));
+        for unit in [MAX_BUFFER + 1, usize::MAX / 2 + 1, usize::MAX] {
+            let err = buffer_size(unit, 1 << 20).expect_err("too large");
+            assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+        }
+    }
 }

@@ -7,7 +7,7 @@ use parcrypt::par::Parallelism;
 
 use super::hex_arg;
 use crate::cli::{AesArgs, AesMode, Direction};
-use crate::error::{Hint, HintMsg};
+use crate::error::{Hint, HintMsg, warn};
 use crate::io::{Input, Output, progress_bar};
 
 pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
@@ -146,13 +146,9 @@ fn crypter(args: &AesArgs) -> Result<Crypter> {
 
 fn warn_if_hazardous(args: &AesArgs) {
     if args.mode == AesMode::Ecb {
-        eprintln!(
-            "parcrypt: warning: ECB encrypts equal blocks to equal ciphertext and leaks patterns; prefer --mode ctr or cbc"
-        );
+        warn("ECB encrypts equal blocks to equal ciphertext and leaks patterns; prefer --mode ctr or cbc");
     } else if args.no_pad {
-        eprintln!(
-            "parcrypt: warning: --no-pad: input must be whole 16-byte blocks and nothing checks the result"
-        );
+        warn("--no-pad: input must be whole 16-byte blocks and nothing checks the result");
     }
 }
 
@@ -168,7 +164,6 @@ fn explain(e: Error, args: &AesArgs) -> anyhow::Error {
             "--no-pad needs input that is a multiple of 16 bytes; drop --no-pad to pad with PKCS#7",
         ),
         Error::Decrypt => ("bad decrypt", "wrong key or IV, or the ciphertext is corrupted"),
-        Error::Io(io) => return anyhow::Error::new(io).context("I/O error"),
         other => return other.into(),
     };
     anyhow::anyhow!(what).context(HintMsg(hint.to_owned()))

@@ -12,9 +12,10 @@ use parcrypt::par::Parallelism;
 use parcrypt::rsa::Hash;
 use zeroize::Zeroizing;
 
-use super::files::{hash_input, hash_reader, read_small, write_output};
+use super::files::{hash_input, hash_reader, key_output, read_small, write_output};
 use crate::cli::{EcPrivateFormat, EcdsaCommand, SigFormat, VerifyMethod};
-use crate::error::Hint;
+use crate::error::{Hint, eprint_line};
+use crate::io::{Output, println};
 
 /// List entries verified together: enough to keep every thread busy, few
 /// enough that memory stays bounded whatever the list's length.
@@ -22,7 +23,13 @@ const BATCH_ENTRIES: usize = 4096;
 
 pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
     match cmd {
-        EcdsaCommand::Keygen { format, der, output } => {
+        EcdsaCommand::Keygen {
+            format,
+            der,
+            output,
+            force,
+        } => {
+            let mut out = key_output(output.as_deref(), *force)?;
             let key = SigningKey::generate()?;
             let encoded: Zeroizing<Vec<u8>> = match (format, der) {
                 (EcPrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
@@ -30,7 +37,8 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
                 (EcPrivateFormat::Sec1, false) => Zeroizing::new(key.to_sec1_pem()?.as_bytes().to_vec()),
                 (EcPrivateFormat::Sec1, true) => key.to_sec1_der()?,
             };
-            write_output(output.as_deref(), &encoded)
+            out.write_all(&encoded)?;
+            out.commit()
         }
         EcdsaCommand::Pubkey { der, io } => {
             let bytes = read_small(io.input.as_deref(), "key")?;
@@ -79,8 +87,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
             key.verify_digest_vartime(&digest, &signature, strategy, par)
                 .map_err(|e| anyhow!(e))
                 .hint("the message, signature or key differ from what was signed")?;
-            println!("Verified OK");
-            Ok(())
+            println("Verified OK")
         }
         EcdsaCommand::VerifyBatch {
             public,
@@ -165,7 +172,7 @@ fn verify_batch(key: &VerifyingKey, list: &Path, format: SigFormat, par: &Parall
         ))
     };
     let mut lines = reader.lines().enumerate();
-    let mut out = io::stdout().lock();
+    let mut out = Output::stdout();
     let (mut total, mut failed) = (0usize, 0usize);
     loop {
         let mut entries = Vec::with_capacity(BATCH_ENTRIES);
@@ -199,16 +206,15 @@ fn verify_batch(key: &VerifyingKey, list: &Path, format: SigFormat, par: &Parall
             let ok = match &entry.item {
                 Ok(_) => results.next().unwrap_or(false),
                 Err(why) => {
-                    eprintln!("parcrypt: {why}");
+                    eprint_line(format_args!("parcrypt: {why}"));
                     false
                 }
             };
             total += 1;
             failed += usize::from(!ok);
-            writeln!(out, "{}: {}", entry.label, if ok { "OK" } else { "FAIL" })
-                .context("cannot write to stdout")?;
+            writeln!(out, "{}: {}", entry.label, if ok { "OK" } else { "FAIL" })?;
         }
-        out.flush().context("cannot write to stdout")?;
+        out.flush()?;
     }
     if failed > 0 {
         return Err(anyhow!("{failed} of {total} signatures did not verify"))

@@ -64,8 +64,18 @@ pub fn hash_reader(mut reader: impl Read, hash: Hash) -> std::io::Result<Vec<u8>
     Ok(hasher.finish())
 }
 
+/// The output for a new private key: an existing file is refused unless
+/// `force`.
+pub fn key_output(path: Option<&Path>, force: bool) -> Result<Output> {
+    if force {
+        Output::create(path)
+    } else {
+        Output::create_new(path)
+    }
+}
+
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
     let mut out = Output::create(path)?;
-    out.write_all(bytes).context("cannot write the output")?;
+    out.write_all(bytes)?;
     out.commit()
 }

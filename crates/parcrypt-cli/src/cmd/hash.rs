@@ -11,19 +11,14 @@ use parcrypt::par::Parallelism;
 use serde_json::{Value, json};
 
 use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
-use crate::error::{Hint, report};
-use crate::io::{Output, progress_bar};
+use crate::error::{Hint, eprint_line, report};
+use crate::io::{Output, println, progress_bar};
 
 /// Leaf size for `--format rfc6962` when none is given.
 const DEFAULT_LEAF: usize = 4096;
 
 pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
     let format = match (args.format, args.leaf_size) {
-        (HashFormat::Rfc6962, Some(0)) => {
-            return Err(anyhow!("--leaf-size must be at least 1 byte"))
-                .hint("e.g. --leaf-size 4KiB")
-                .usage();
-        }
         (HashFormat::Rfc6962, size) => Format::Rfc6962 {
             leaf_size: size.unwrap_or(DEFAULT_LEAF),
         },
@@ -47,17 +42,17 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
         &args.files[..]
     };
     let mut failed = 0;
-    let mut out = io::stdout().lock();
+    let mut out = Output::stdout();
     for path in files {
         match hash_file(par, format, path) {
             Ok(hash) => {
-                writeln!(out, "{}", sum_line(&hash, path)).context("cannot write to stdout")?;
-                out.flush().context("cannot write to stdout")?;
+                writeln!(out, "{}", sum_line(&hash, path))?;
+                out.flush()?;
             }
             Err(e) => {
                 // Report and go on: the other files still get hashed.
                 let (msg, _) = report(&e);
-                eprintln!("{msg}");
+                eprint_line(msg);
                 failed += 1;
             }
         }
@@ -125,8 +120,7 @@ pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {
         MerkleCommand::Root { format, source } => {
             let TreeFormat::Rfc6962 = format;
             let leaves = load_leaves(source)?;
-            println!("{}", hex::encode(Rfc6962::root(par, &leaves[..])));
-            Ok(())
+            println(hex::encode(Rfc6962::root(par, &leaves[..])))
         }
         MerkleCommand::Prove {
             format,
@@ -275,8 +269,9 @@ fn verify(
         Rfc6962::verify_consistency(m, n, &r1, &r2, &path)
             .map_err(invalid)
             .hint("the tree of old_size leaves is not a prefix of the new tree, or the proof is damaged")?;
-        println!("Verified OK: the tree of {m} leaves is a prefix of the tree of {n}");
-        return Ok(());
+        return println(format_args!(
+            "Verified OK: the tree of {m} leaves is a prefix of the tree of {n}"
+        ));
     }
     if value.get("index").is_none() {
         return Err(anyhow!("{name} is neither an inclusion nor a consistency proof"))
@@ -301,8 +296,9 @@ fn verify(
     Rfc6962::verify_inclusion(&Rfc6962::leaf_hash(&leaf), index, size, &path, &proof_root)
         .map_err(invalid)
         .hint("the leaf is not at that index of that tree, or the proof is damaged")?;
-    println!("Verified OK: leaf {index} is in the tree of {size} leaves");
-    Ok(())
+    println(format_args!(
+        "Verified OK: leaf {index} is in the tree of {size} leaves"
+    ))
 }
 
 fn parse_hash(text: &str) -> Result<Hash> {

@@ -1,18 +1,21 @@
 //! `parcrypt lab`: the measurement framework, run from the command line.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use anyhow::Result;
 use parcrypt_lab::LabConfig;
 
 use crate::cli::{LabAction, LabArgs};
 use crate::error::Hint;
+use crate::io::{Output, println};
 
 pub fn run(args: &LabArgs) -> Result<()> {
     if let Some(LabAction::Compare { a, b }) = &args.action {
         let comparison =
             parcrypt_lab::compare::compare(a, b).hint("give two run directories or results.json files")?;
-        print!("{comparison}");
+        let mut out = Output::stdout();
+        write!(out, "{comparison}")?;
+        out.commit()?;
         if comparison.regressions().next().is_some() {
             return Err(anyhow::anyhow!(
                 "B has regressions beyond the 95% confidence intervals"
@@ -37,12 +40,6 @@ pub fn run(args: &LabArgs) -> Result<()> {
     if config.budget.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
         return Err(anyhow::anyhow!("--budget must be a positive number of seconds")).usage();
     }
-    if config.threads_list.as_ref().is_some_and(|t| t.contains(&0)) {
-        return Err(anyhow::anyhow!("--threads-list contains 0"))
-            .hint("thread counts start at 1")
-            .usage();
-    }
     let summary = parcrypt_lab::run(&config).hint("see `parcrypt lab --help`")?;
-    println!("{summary}");
-    Ok(())
+    println(summary)
 }

@@ -11,13 +11,19 @@ mod stream;
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, InOut};
 
 pub fn run(cli: Cli) -> Result<()> {
     let par = cli.global.parallelism();
     match cli.command {
-        Command::Encrypt(args) => stream::encrypt(&args, &par),
-        Command::Decrypt(args) => stream::decrypt(&args, &par),
+        Command::Encrypt(mut args) => {
+            stdout_as_default(&mut args.io);
+            stream::encrypt(&args, &par)
+        }
+        Command::Decrypt(mut args) => {
+            stdout_as_default(&mut args.io);
+            stream::decrypt(&args, &par)
+        }
         Command::Aes(args) => aes::run(&args, &par),
         Command::Rc4(args) => rc4::run_rc4(&args),
         Command::Parc4(args) => rc4::run_parc4(&args, &par),
@@ -26,6 +32,15 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
+    }
+}
+
+/// `-o /dev/stdout` (or `/dev/fd/1`, `/proc/self/fd/1`, `-`) is standard
+/// output, the default: `encrypt`/`decrypt` look for an existing `-o` file
+/// before writing, and must not find the file that stdout is redirected to.
+fn stdout_as_default(io: &mut InOut) {
+    if io.output.as_deref().is_some_and(crate::io::names_stdout) {
+        io.output = None;
     }
 }
 

@@ -6,7 +6,7 @@ use parcrypt::par::Parallelism;
 
 use super::hex_arg;
 use crate::cli::{InOut, Parc4Args, Rc4Args};
-use crate::error::{Hint, HintMsg};
+use crate::error::{Hint, HintMsg, warn};
 use crate::io::{Input, Output, progress_bar};
 
 pub fn run_rc4(args: &Rc4Args) -> Result<()> {
@@ -17,7 +17,7 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
     )?;
     let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
     let rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
-    eprintln!("parcrypt: warning: RC4 is broken; use it only to read or write legacy data");
+    warn("RC4 is broken; use it only to read or write legacy data");
     stream(&args.io, |input, output, progress| {
         rc4.process_with(input, output, parcrypt::aes::DEFAULT_BUFFER, progress)
     })
@@ -34,7 +34,7 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
     let parc4 = Parc4::new(key.expose(), &nonce, args.block_size)
         .map_err(explain)
         .usage()?;
-    eprintln!("parcrypt: warning: PARC4 is an RC4-based research cipher without integrity; prefer AES");
+    warn("PARC4 is an RC4-based research cipher without integrity; prefer AES");
     stream(&args.io, |input, output, progress| {
         parc4.process_with(input, output, par, parcrypt::aes::DEFAULT_BUFFER, progress)
     })
@@ -75,8 +75,7 @@ fn explain(e: Rc4Error) -> anyhow::Error {
     let hint = match &e {
         Rc4Error::KeyLength(_) => "hex doubles the length: --key 0102030405 is a 5-byte (40-bit) key",
         Rc4Error::NonceLength(_) => "use a fresh random nonce per message: --nonce $(openssl rand -hex 16)",
-        Rc4Error::BlockSize => "--block-size takes a positive size, e.g. 64KiB",
-        Rc4Error::Io(_) => return anyhow::Error::new(e).context("I/O error"),
+        Rc4Error::BlockSize => "--block-size takes 1 byte to 16MiB, e.g. 64KiB",
         _ => return e.into(),
     };
     anyhow::Error::new(e).context(HintMsg(hint.to_owned()))

@@ -1,6 +1,7 @@
 //! `parcrypt rsa`: keys, signatures and OAEP encryption, interoperable with
 //! `openssl pkey`, `openssl dgst` and `openssl pkeyutl`.
 
+use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
@@ -8,9 +9,10 @@ use parcrypt::par::Parallelism;
 use parcrypt::rsa::{self, Hash, PrivateKey, PublicKey, Scheme};
 use zeroize::Zeroizing;
 
-use super::files::{hash_input, read_all, read_small, write_output};
+use super::files::{hash_input, key_output, read_all, read_small, write_output};
 use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigHash, SigOptions, SigScheme};
-use crate::error::Hint;
+use crate::error::{Hint, note, warn};
+use crate::io::println;
 
 pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
     match cmd {
@@ -19,7 +21,8 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             format,
             der,
             output,
-        } => keygen(*bits, *format, *der, output.as_deref(), par),
+            force,
+        } => keygen(*bits, *format, *der, output.as_deref(), *force, par),
         RsaCommand::Pubkey { format, der, io } => {
             let bytes = read_small(io.input.as_deref(), "key")?;
             let public = PublicKey::from_bytes(&bytes).map_err(key_error)?;
@@ -56,8 +59,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
                     scheme_name(options.scheme),
                     hash_name(options.hash)
                 ))?;
-            println!("Verified OK");
-            Ok(())
+            println("Verified OK")
         }
         RsaCommand::Encrypt {
             public,
@@ -74,13 +76,13 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
                     .hint("drop --single-block to encrypt it as several blocks, or use `parcrypt encrypt` for real data")
                     .usage()?
             } else {
-                eprintln!(
-                    "parcrypt: note: {} bytes do not fit one {}-bit OAEP block; writing {blocks} independent blocks \
+                note(format_args!(
+                    "{} bytes do not fit one {}-bit OAEP block; writing {blocks} independent blocks \
                      (the research paper's bulk mode: only `parcrypt rsa decrypt` reads it, and blocks can be \
                      dropped or reordered undetected; use `parcrypt encrypt` for real data)",
                     msg.len(),
                     public.bits()
-                );
+                ));
                 public.encrypt_bulk(&msg, par)?
             };
             write_output(io.output.as_deref(), &ciphertext)
@@ -102,12 +104,15 @@ fn keygen(
     format: PrivateFormat,
     der: bool,
     output: Option<&Path>,
+    force: bool,
     par: &Parallelism,
 ) -> Result<()> {
+    // Before the (slow) generation: an existing key is not replaced unless --force.
+    let mut out = key_output(output, force)?;
     if bits < 2048 && (rsa::MIN_BITS..=rsa::MAX_BITS).contains(&bits) {
-        eprintln!(
-            "parcrypt: warning: {bits}-bit RSA keys are breakable; use them only for study (2048 or more)"
-        );
+        warn(format_args!(
+            "{bits}-bit RSA keys are breakable; use them only for study (2048 or more)"
+        ));
     }
     let key = PrivateKey::generate(bits, par)
         .map_err(|e| anyhow!(e))
@@ -120,7 +125,8 @@ fn keygen(
         (PrivateFormat::Pkcs1, true) => key.to_pkcs1_der()?,
     };
     // The temporary file behind -o is created with mode 0600 and keeps it.
-    write_output(output, &encoded)
+    out.write_all(&encoded)?;
+    out.commit()
 }
 
 fn sig_options(o: &SigOptions) -> (Scheme, Hash) {

@@ -72,8 +72,8 @@ pub enum Error {
     /// data or tag). No plaintext was produced.
     #[error("authentication failed (wrong key, nonce or AAD, or the data or tag was modified)")]
     Authentication,
-    /// Reading input or writing output failed.
-    #[error(transparent)]
+    /// Reading input or writing output failed (the `io::Error` is the source).
+    #[error("I/O error")]
     Io(#[from] std::io::Error),
 }
 

@@ -11,7 +11,7 @@ mod rc4;
 use crate::aes::{Crypter, Error};
 
 pub use crate::aes::ecb::Ecb;
-pub use parc4::{DEFAULT_BLOCK_SIZE, DROP, INFO, NONCE_LEN, PARC4_KEY_LEN, Parc4};
+pub use parc4::{DEFAULT_BLOCK_SIZE, DROP, INFO, MAX_BLOCK_SIZE, NONCE_LEN, PARC4_KEY_LEN, Parc4};
 pub use rc4::{RC4_KEY_LEN, Rc4};
 
 /// What can go wrong with RC4 and PARC4.
@@ -24,11 +24,11 @@ pub enum Rc4Error {
     /// The PARC4 nonce length is outside 8–64 bytes.
     #[error("nonce is {0} bytes; PARC4 takes 8 to 64 bytes")]
     NonceLength(usize),
-    /// A PARC4 block size of 0.
-    #[error("block size must be at least 1 byte")]
+    /// A PARC4 block size of 0 or over [`MAX_BLOCK_SIZE`].
+    #[error("block size must be 1 byte to 16 MiB")]
     BlockSize,
-    /// Reading input or writing output failed.
-    #[error(transparent)]
+    /// Reading input or writing output failed (the `io::Error` is the source).
+    #[error("I/O error")]
     Io(#[from] std::io::Error),
 }
 

@@ -43,6 +43,10 @@ use crate::secret::wipe;
 
 /// The default block size: 64 KiB.
 pub const DEFAULT_BLOCK_SIZE: usize = 64 * 1024;
+/// The largest block size: a stream is processed in whole blocks, a few
+/// buffers of at least one block each, so this bounds memory (and larger
+/// blocks buy nothing: a block's keystream is serial).
+pub const MAX_BLOCK_SIZE: usize = 16 << 20;
 /// Keystream bytes dropped at the start of every block's RC4.
 pub const DROP: usize = 3072;
 /// The HKDF `info` prefix; the big-endian 64-bit block index follows.
@@ -96,7 +100,8 @@ impl Parc4 {
     ///
     /// # Errors
     /// [`Rc4Error::KeyLength`] (16–256 bytes), [`Rc4Error::NonceLength`]
-    /// (8–64 bytes), [`Rc4Error::BlockSize`] for a block size of 0.
+    /// (8–64 bytes), [`Rc4Error::BlockSize`] for a block size of 0 or over
+    /// [`MAX_BLOCK_SIZE`].
     pub fn new(key: &[u8], nonce: &[u8], block_size: usize) -> Result<Self, Rc4Error> {
         if !PARC4_KEY_LEN.contains(&key.len()) {
             return Err(Rc4Error::KeyLength(key.len()));
@@ -104,7 +109,7 @@ impl Parc4 {
         if !NONCE_LEN.contains(&nonce.len()) {
             return Err(Rc4Error::NonceLength(nonce.len()));
         }
-        if block_size == 0 {
+        if !(1..=MAX_BLOCK_SIZE).contains(&block_size) {
             return Err(Rc4Error::BlockSize);
         }
         Ok(Parc4 {

@@ -65,16 +65,20 @@ pub enum Error {
     /// A proof that leads to another root.
     #[error("the proof does not lead to the given root")]
     RootMismatch,
-    /// A leaf size of 0.
-    #[error("leaf size must be at least 1 byte, got {0}")]
+    /// A leaf size of 0 or over [`MAX_LEAF_SIZE`].
+    #[error("leaf size {0} is outside 1 byte to 16 MiB")]
     LeafSize(usize),
     /// A BEP 52 piece length that is not a power of two ≥ 16 KiB.
     #[error("piece length {0} is not a power of two of at least 16384 bytes")]
     PieceLength(u64),
-    /// Reading the input failed.
-    #[error(transparent)]
+    /// Reading the input failed (the `io::Error` is the source).
+    #[error("I/O error")]
     Io(#[from] std::io::Error),
 }
+
+/// The largest leaf for streamed RFC 6962 trees: a stream is hashed in a few
+/// buffers of at least one leaf each, so this bounds memory.
+pub const MAX_LEAF_SIZE: usize = 16 << 20;
 
 /// Plain SHA-256 of `data` (one core: Merkle–Damgård is serial).
 pub fn sha256(data: &[u8]) -> Hash {

@@ -75,7 +75,8 @@ impl Rfc6962 {
     /// if larger). `progress` is called with the number of bytes read.
     ///
     /// # Errors
-    /// [`Error::LeafSize`] for a leaf size of 0; [`Error::Io`] from reading.
+    /// [`Error::LeafSize`] for a leaf size of 0 or over
+    /// [`super::MAX_LEAF_SIZE`]; [`Error::Io`] from reading.
     pub fn root_reader(
         par: &Parallelism,
         input: impl Read + Send,
@@ -91,7 +92,7 @@ impl Rfc6962 {
         leaf_size: usize,
         progress: impl FnMut(usize),
     ) -> Result<Hash, Error> {
-        if leaf_size == 0 {
+        if !(1..=super::MAX_LEAF_SIZE).contains(&leaf_size) {
             return Err(Error::LeafSize(leaf_size));
         }
         let builder = engine::Builder::new(Rfc6962, leaf_size, None);

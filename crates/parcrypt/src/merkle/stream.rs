@@ -21,9 +21,20 @@ struct Feed<'a, R> {
     out: &'a mut Option<(Option<Hash>, Vec<Hash>)>,
 }
 
+/// The bytes in one block of leaves; `InvalidInput` if that overflows.
+fn block_bytes<R: Rule>(builder: &Builder<R>, leaf_size: usize) -> io::Result<usize> {
+    leaf_size.checked_mul(builder.block_leaves()).ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a block of {leaf_size}-byte leaves does not fit in memory"),
+        )
+    })
+}
+
 impl<R: Rule + Send> Transform for Feed<'_, R> {
     type Error = io::Error;
     fn unit(&self) -> usize {
+        // `build` checked that this does not overflow.
         self.leaf_size * self.builder.block_leaves()
     }
     fn hold_back(&self, _len: usize) -> usize {
@@ -49,6 +60,7 @@ fn build<R: Rule + Send>(
     par: &Parallelism,
     progress: impl FnMut(usize),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
+    block_bytes(&builder, leaf_size)?;
     let mut out = None;
     let feed = Feed {
         builder,
@@ -72,8 +84,9 @@ fn build_file<R: Rule>(
     par: &Parallelism,
     mut progress: impl FnMut(usize),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
-    let unit = leaf_size * builder.block_leaves();
-    let window = WINDOW.div_ceil(unit) * unit;
+    let unit = block_bytes(&builder, leaf_size)?;
+    // Whole blocks, at least one; a block over WINDOW is mapped alone.
+    let window = WINDOW.div_ceil(unit).saturating_mul(unit);
     let mut offset = 0u64;
     while offset < len {
         let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(window);
@@ -193,4 +206,32 @@ fn sha256(input: impl Read + Send, progress: impl FnMut(usize)) -> io::Result<Ha
         progress,
     )?;
     Ok(out.unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Error, MAX_LEAF_SIZE, Rfc6962};
+    use crate::hazmat::{MAX_BLOCK_SIZE, Parc4, Rc4Error};
+    use crate::par::Parallelism;
+
+    /// Leaf and block sizes past the limits are refused before any buffer
+    /// is sized (they used to overflow, or abort allocating).
+    #[test]
+    fn huge_leaf_and_block_sizes_are_errors() {
+        let par = Parallelism::default();
+        for size in [0, MAX_LEAF_SIZE + 1, 100 << 30, 1 << 63, usize::MAX] {
+            let got = Rfc6962::root_reader(&par, &b"leaf"[..], size, |_| {});
+            assert!(matches!(got, Err(Error::LeafSize(n)) if n == size), "{size}");
+        }
+        assert!(Rfc6962::root_reader(&par, &b"leaf"[..], MAX_LEAF_SIZE, |_| {}).is_ok());
+        for size in [0, MAX_BLOCK_SIZE + 1, 1 << 63, usize::MAX] {
+            assert!(
+                matches!(Parc4::new(&[1; 16], &[2; 16], size), Err(Rc4Error::BlockSize)),
+                "{size}"
+            );
+        }
+        let mut out = Vec::new();
+        let parc4 = Parc4::new(&[1; 16], &[2; 16], MAX_BLOCK_SIZE).expect("the largest block");
+        assert_eq!(parc4.process(&b"abc"[..], &mut out, &par).ok(), Some(3));
+    }
 }
