@@ -5,7 +5,7 @@ use parcrypt::aes::{Crypter, Error, GCM_NONCE, GCM_TAG, Gcm};
 use parcrypt::hazmat;
 use parcrypt::par::Parallelism;
 
-use super::hex_arg;
+use super::{hex_arg, hex_key};
 use crate::cli::{AesArgs, AesMode, Direction};
 use crate::error::{Hint, HintMsg, warn};
 use crate::io::{Input, Output, progress_bar};
@@ -46,7 +46,7 @@ fn gcm(args: &AesArgs, par: &Parallelism) -> Result<()> {
             .hint("drop --no-pad")
             .usage();
     }
-    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
+    let key = hex_key("key", &args.key)?;
     let gcm = Gcm::new(key.expose())
         .map_err(|_| anyhow::anyhow!("--key is {} bytes; AES-GCM keys are 16 or 32 bytes", key.len()))
         .hint("32 or 64 hex digits (AES-128-GCM or AES-256-GCM)")
@@ -102,7 +102,7 @@ fn gcm(args: &AesArgs, par: &Parallelism) -> Result<()> {
 }
 
 fn crypter(args: &AesArgs) -> Result<Crypter> {
-    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
+    let key = hex_key("key", &args.key)?;
     let iv = args.iv.as_deref().map(|v| hex_arg("iv", v)).transpose()?;
     let encrypt = args.direction == Direction::Encrypt;
     let need_iv = || {

@@ -24,7 +24,9 @@ pub fn read_small(path: Option<&Path>, what: &str) -> Result<Zeroizing<Vec<u8>>>
         ),
         _ => Box::new(std::io::stdin()),
     };
-    let mut bytes = Zeroizing::new(Vec::new());
+    // Sized for the largest accepted file up front, so reading never
+    // reallocates and leaves an unwiped copy of a key behind.
+    let mut bytes = Zeroizing::new(Vec::with_capacity(MAX_KEY_FILE as usize + 1));
     reader
         .take(MAX_KEY_FILE + 1)
         .read_to_end(&mut bytes)

@@ -4,7 +4,7 @@ use anyhow::Result;
 use parcrypt::hazmat::{Parc4, Rc4, Rc4Error};
 use parcrypt::par::Parallelism;
 
-use super::hex_arg;
+use super::{hex_arg, hex_key};
 use crate::cli::{InOut, Parc4Args, Rc4Args};
 use crate::error::{Hint, HintMsg, warn};
 use crate::io::{Input, Output, progress_bar};
@@ -15,7 +15,7 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
         "rc4",
         "RC4 is broken (biased keystream, related-key attacks) and has no integrity",
     )?;
-    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
+    let key = hex_key("key", &args.key)?;
     let rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
     warn("RC4 is broken; use it only to read or write legacy data");
     stream(&args.io, |input, output, progress| {
@@ -29,7 +29,7 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
         "parc4",
         "PARC4 is RC4 underneath: no integrity, and RC4's biases remain",
     )?;
-    let key = parcrypt::secret::SecretBytes::new(hex_arg("key", &args.key)?);
+    let key = hex_key("key", &args.key)?;
     let nonce = hex_arg("nonce", &args.nonce)?;
     let parc4 = Parc4::new(key.expose(), &nonce, args.block_size)
         .map_err(explain)
