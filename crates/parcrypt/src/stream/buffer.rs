@@ -97,11 +97,14 @@ impl Buffer {
     /// Replaces what the buffer holds by `first` (if any) and what `input`
     /// yields after it, until it holds `limit` bytes or the input ends;
     /// returns how many bytes it holds. The allocation grows as data
-    /// arrives, doubling from 64 KiB up to `limit`.
+    /// arrives, doubling from `expect` (at least 64 KiB) up to `limit`: a
+    /// reader that has seen a full batch expects another, and allocates it
+    /// at once instead of copying its way up.
     pub(super) fn fill_from(
         &mut self,
         input: &mut impl Read,
         first: Option<u8>,
+        expect: usize,
         limit: usize,
     ) -> io::Result<usize> {
         let mut held = 0;
@@ -111,7 +114,7 @@ impl Buffer {
                 if room == limit {
                     break Ok(());
                 }
-                let to = held.saturating_mul(2).max(FIRST_READ).min(limit);
+                let to = held.saturating_mul(2).max(expect).max(FIRST_READ).min(limit);
                 self.grow(held, to);
                 continue;
             }
@@ -257,7 +260,7 @@ mod tests {
     fn the_reader_allocates_as_data_arrives_and_wipes_what_it_read() {
         // Three bytes with a limit of a gigabyte: a 64 KiB allocation.
         let mut b = Buffer::new(true);
-        assert_eq!(b.fill_from(&mut &b"abc"[..], None, 1 << 30).unwrap(), 3);
+        assert_eq!(b.fill_from(&mut &b"abc"[..], None, 0, 1 << 30).unwrap(), 3);
         assert_eq!(&b[..], b"abc");
         assert_eq!(b.bytes.len(), FIRST_READ);
         assert_eq!(b.dirty, 3);
@@ -266,15 +269,19 @@ mod tests {
         let data: Vec<u8> = (0..300_000u32).map(|i| i as u8).collect();
         let mut input = &data[..];
         let limit = 200_001;
-        assert_eq!(b.fill_from(&mut input, Some(7), limit).unwrap(), limit);
+        assert_eq!(b.fill_from(&mut input, Some(7), 0, limit).unwrap(), limit);
         assert_eq!(b[0], 7);
         assert_eq!(&b[1..], &data[..limit - 1]);
         assert_eq!(b.bytes.len(), limit);
         assert_eq!(input.len(), data.len() - (limit - 1));
         // Recycled to a short read: the wipe covers everything ever read.
-        assert_eq!(b.fill_from(&mut &b"xy"[..], None, limit).unwrap(), 2);
+        assert_eq!(b.fill_from(&mut &b"xy"[..], None, 0, limit).unwrap(), 2);
         assert_eq!(b.dirty, limit);
         let wiped = b.into_spare();
         assert!(wiped.iter().all(|&x| x == 0));
+        // Expecting a full batch: one allocation of the limit.
+        let mut c = Buffer::new(false);
+        assert_eq!(c.fill_from(&mut &data[..], None, limit, limit).unwrap(), limit);
+        assert_eq!(c.bytes.len(), limit);
     }
 }

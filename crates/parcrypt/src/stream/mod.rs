@@ -473,12 +473,13 @@ fn pipelined<R: Read + Send, W: Write + Send>(
             }
             // Reader: each batch keeps one byte of look-ahead for the next.
             scope.spawn(move || {
-                let mut carry: Option<u8> = None;
+                let (mut carry, mut expect) = (None, 0);
                 while let Ok(mut buf) = free_rx.recv() {
-                    let read = buf.fill_from(&mut input, carry.take(), limit).map(|got| {
+                    let read = buf.fill_from(&mut input, carry.take(), expect, limit).map(|got| {
                         let more = got == limit;
                         if more {
                             carry = Some(buf[got - 1]);
+                            expect = limit;
                         }
                         more
                     });
