@@ -183,8 +183,8 @@ pub struct EncryptArgs {
     /// A file holding a 32-byte key (raw, or 64 hex digits), e.g. from `openssl rand -out key.bin 32`
     #[arg(long, value_name = "FILE", group = "recipients")]
     pub key_file: Option<PathBuf>,
-    /// A file whose first line is the passphrase (stretched with scrypt)
-    #[arg(long, value_name = "FILE", group = "recipients")]
+    /// A file whose first line is the passphrase (stretched with scrypt); the only recipient then
+    #[arg(long, value_name = "FILE", group = "recipients", conflicts_with_all = ["key_file", "recipient"])]
     pub passphrase_file: Option<PathBuf>,
     /// An RSA public key (PEM or DER) that may decrypt; repeat for several
     #[arg(long, value_name = "PUB.pem", group = "recipients")]
@@ -192,7 +192,8 @@ pub struct EncryptArgs {
     /// Plaintext bytes per segment: a power of two from 4KiB to 1GiB
     #[arg(long, value_name = "BYTES", default_value = "1MiB", value_parser = parse_segment_size)]
     pub segment_size: usize,
-    /// scrypt cost for --passphrase-file: N = 2^this (memory 2^this KiB)
+    /// scrypt cost for --passphrase-file: N = 2^this (memory 2^this KiB); decrypting above 20 needs
+    /// --max-work-factor
     #[arg(long, value_name = "LOG2N", default_value_t = parcrypt::stream::DEFAULT_SCRYPT_LOG2_N,
           value_parser = clap::value_parser!(u8).range(10..=22))]
     pub work_factor: u8,
@@ -215,14 +216,49 @@ pub struct DecryptArgs {
     /// The RSA private key of a recipient
     #[arg(long, value_name = "KEY.pem", group = "who")]
     pub identity: Option<PathBuf>,
-    /// Only these plaintext bytes, e.g. 1048576:4096 (reads only their segments; needs -i FILE)
-    #[arg(long, value_name = "START:LEN")]
-    pub range: Option<String>,
+    /// Only these plaintext bytes, e.g. 1048576:4096 (reads only their segments; needs -i FILE;
+    /// START + LEN at most 2^63 - 1)
+    #[arg(long, value_name = "START:LEN", value_parser = parse_range)]
+    pub range: Option<(u64, u64)>,
+    /// Refuse a passphrase stream whose scrypt cost is over N = 2^this (memory 2^this KiB),
+    /// before any work: anyone can write a header that costs minutes of CPU
+    #[arg(long, value_name = "LOG2N", default_value_t = parcrypt::stream::DEFAULT_MAX_WORK_FACTOR,
+          value_parser = clap::value_parser!(u8).range(1..=i64::from(parcrypt::stream::MAX_SCRYPT_LOG2_N)))]
+    pub max_work_factor: u8,
     /// Replace an existing output file
     #[arg(long)]
     pub force: bool,
     #[command(flatten)]
     pub io: InOut,
+}
+
+/// The largest `--range` end: the largest file offset (`off_t`).
+pub const MAX_RANGE_END: u64 = i64::MAX as u64;
+
+/// `--range START:LEN`: decimal byte offsets in the plaintext, with
+/// START + LEN at most [`MAX_RANGE_END`].
+pub fn parse_range(s: &str) -> Result<(u64, u64), String> {
+    let parse = |t: &str| {
+        let t = t.trim();
+        t.bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| t.parse::<u64>().ok())
+            .flatten()
+    };
+    let (start, len) = s
+        .split_once(':')
+        .and_then(|(a, b)| Some((parse(a)?, parse(b)?)))
+        .ok_or_else(|| {
+            format!(
+                "{s:?} is not START:LEN\n  hint: byte offsets in the plaintext, e.g. --range 1048576:4096"
+            )
+        })?;
+    match start.checked_add(len) {
+        Some(end) if end <= MAX_RANGE_END => Ok((start, len)),
+        _ => Err(format!(
+            "--range {s} ends beyond byte 2^63 - 1\n  hint: START + LEN must be at most {MAX_RANGE_END}"
+        )),
+    }
 }
 
 #[derive(Debug, Subcommand)]

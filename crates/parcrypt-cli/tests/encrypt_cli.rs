@@ -114,15 +114,12 @@ fn every_recipient_kind_opens_and_wrong_ones_do_not() {
         ok(&parcrypt(&["rsa", "pubkey", "-i", p(k), "-o", p(pk)], b""));
     }
     let pt = data(20_000);
+    // A key file and RSA keys share a stream; a passphrase stands alone.
     let sealed = ok(&parcrypt(
         &[
             "encrypt",
             "--key-file",
             p(&f.key),
-            "--passphrase-file",
-            p(&f.pass),
-            "--work-factor",
-            "10",
             "--recipient",
             p(&p1),
             "--recipient",
@@ -132,13 +129,19 @@ fn every_recipient_kind_opens_and_wrong_ones_do_not() {
     ))
     .stdout
     .clone();
-    for id in [
-        ["--key-file", p(&f.key)],
-        ["--passphrase-file", p(&f.pass)],
-        ["--identity", p(&k1)],
-        ["--identity", p(&k2)],
+    let by_pass = ok(&parcrypt(
+        &["encrypt", "--passphrase-file", p(&f.pass), "--work-factor", "10"],
+        &pt,
+    ))
+    .stdout
+    .clone();
+    for (stream, id) in [
+        (&sealed, ["--key-file", p(&f.key)]),
+        (&by_pass, ["--passphrase-file", p(&f.pass)]),
+        (&sealed, ["--identity", p(&k1)]),
+        (&sealed, ["--identity", p(&k2)]),
     ] {
-        let out = parcrypt(&[&["decrypt"][..], &id].concat(), &sealed);
+        let out = parcrypt(&[&["decrypt"][..], &id].concat(), stream);
         assert!(ok(&out).stdout == pt, "{id:?}");
     }
     let wrong_key = d.join("wrong.bin");
@@ -158,6 +161,11 @@ fn every_recipient_kind_opens_and_wrong_ones_do_not() {
             "wrong key or passphrase",
         );
     }
+    fails(
+        &parcrypt(&["decrypt", "--passphrase-file", p(&wrong_pass)], &by_pass),
+        1,
+        "wrong key or passphrase",
+    );
 }
 
 #[test]

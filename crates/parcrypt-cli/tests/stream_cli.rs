@@ -428,28 +428,26 @@ fn several_rsa_recipients_and_a_key_file_each_decrypt() {
 }
 
 #[test]
-fn key_file_passphrase_and_rsa_recipients_in_one_stream() {
+fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
     let fx = Fixture::new();
     let rsa = rsa();
     let plain = data(SEG + 3);
     let stream = fx.encrypt(
-        &[
-            "--passphrase-file",
-            p(&fx.pass),
-            "--recipient",
-            p(&rsa.pubs[2]),
-            "--key-file",
-            p(&fx.key_hex),
-        ],
+        &["--recipient", p(&rsa.pubs[2]), "--key-file", p(&fx.key_hex)],
         &plain,
     );
-    for who in [
-        ["--passphrase-file", p(&fx.pass)],
-        ["--identity", p(&rsa.keys[2])],
-        ["--key-file", p(&fx.key)],
-    ] {
+    for who in [["--identity", p(&rsa.keys[2])], ["--key-file", p(&fx.key)]] {
         let out = parcrypt(&[&["decrypt"][..], &who].concat(), &stream);
         assert!(ok(&out).stdout == plain, "{who:?}");
+    }
+    // A passphrase stanza must be a header's only one (readers refuse
+    // others before running scrypt), so the writer refuses it as usage.
+    for others in [["--key-file", p(&fx.key)], ["--recipient", p(&rsa.pubs[2])]] {
+        let out = parcrypt(
+            &[&["encrypt", "--passphrase-file", p(&fx.pass)][..], &others].concat(),
+            &plain,
+        );
+        usage(&out, "cannot be used with");
     }
 }
 
@@ -897,17 +895,17 @@ fn range_works_for_passphrase_and_rsa_streams() {
     let fx = Fixture::new();
     let rsa = rsa();
     let plain = data(6 * SEG + 5);
-    let stream = fx.encrypt(
-        &["--passphrase-file", p(&fx.pass), "--recipient", p(&rsa.pubs[0])],
-        &plain,
+    let by_pass = fx.file(
+        "by-pass",
+        &fx.encrypt(&["--passphrase-file", p(&fx.pass)], &plain),
     );
-    let ct = fx.file("ct", &stream);
-    for who in [
-        ["--passphrase-file", p(&fx.pass)],
-        ["--identity", p(&rsa.keys[0])],
+    let by_rsa = fx.file("by-rsa", &fx.encrypt(&["--recipient", p(&rsa.pubs[0])], &plain));
+    for (ct, who) in [
+        (&by_pass, ["--passphrase-file", p(&fx.pass)]),
+        (&by_rsa, ["--identity", p(&rsa.keys[0])]),
     ] {
         let out = parcrypt(
-            &[&["decrypt"][..], &who, &["--range", "8190:4100", "-i", p(&ct)]].concat(),
+            &[&["decrypt"][..], &who, &["--range", "8190:4100", "-i", p(ct)]].concat(),
             b"",
         );
         assert!(ok(&out).stdout == plain[8190..12290], "{who:?}");
@@ -980,8 +978,7 @@ fn a_range_past_the_end_fails() {
         format!("{}:0", len + 1),
         format!("0:{}", len + 1),
         format!("{}:1", 100 * SEG),
-        format!("{}:2", u64::MAX),
-        format!("1:{}", u64::MAX),
+        format!("{}:0", i64::MAX),
     ] {
         let out = parcrypt(
             &[

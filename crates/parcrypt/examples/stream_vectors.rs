@@ -10,8 +10,8 @@
 
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::PrivateKey;
+use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, Options, Recipient};
-use zeroize::Zeroizing;
 
 fn main() {
     let opts = Options {
@@ -26,15 +26,31 @@ fn main() {
     println!();
     let key: [u8; 32] = std::array::from_fn(|i| i as u8);
     for (name, len, recipient) in [
-        ("key-empty", 0usize, Recipient::Key(key)),
-        ("key-one-segment", 100, Recipient::Key(key)),
-        ("key-exact-segment", 4096, Recipient::Key(key)),
-        ("key-three-segments", 9000, Recipient::Key(key)),
+        (
+            "key-empty",
+            0usize,
+            Recipient::Key(SecretKey::from_slice(&key).unwrap()),
+        ),
+        (
+            "key-one-segment",
+            100,
+            Recipient::Key(SecretKey::from_slice(&key).unwrap()),
+        ),
+        (
+            "key-exact-segment",
+            4096,
+            Recipient::Key(SecretKey::from_slice(&key).unwrap()),
+        ),
+        (
+            "key-three-segments",
+            9000,
+            Recipient::Key(SecretKey::from_slice(&key).unwrap()),
+        ),
         (
             "passphrase",
             5000,
             Recipient::Passphrase {
-                passphrase: Zeroizing::new(b"parcrypt test vector".to_vec()),
+                passphrase: SecretBytes::from(&b"parcrypt test vector"[..]),
                 log2_n: 10,
             },
         ),

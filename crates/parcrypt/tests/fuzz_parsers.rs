@@ -31,7 +31,8 @@ use parcrypt::ecdsa::{self, SigningKey, VerifyingKey};
 use parcrypt::merkle::Rfc6962;
 use parcrypt::par::{Parallelism, Strategy as Schedule};
 use parcrypt::rsa::{self, PrivateKey, PublicKey, Scheme};
-use parcrypt::stream::{self, Identity, Options, Recipient};
+use parcrypt::secret::SecretKey;
+use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
@@ -206,6 +207,14 @@ fn keys() -> &'static Keys {
 }
 
 const STREAM_KEY: [u8; 32] = [0x5a; 32];
+
+fn stream_key() -> SecretKey<32> {
+    SecretKey::from_slice(&STREAM_KEY).expect("32 bytes")
+}
+
+fn dec_opts() -> DecryptOptions {
+    DecryptOptions::from(par())
+}
 const PLAIN_LEN: usize = 6000;
 
 fn plaintext() -> Vec<u8> {
@@ -220,7 +229,7 @@ fn valid_stream() -> Vec<u8> {
         par: par(),
     };
     let recipients = [
-        Recipient::Key(STREAM_KEY),
+        Recipient::Key(stream_key()),
         Recipient::Rsa(keys().rsa.public_key()),
     ];
     let mut out = Vec::new();
@@ -252,20 +261,20 @@ fn stream_decryption_rejects_anything_but_the_stream_sealed() {
             let identity = if by_rsa {
                 Identity::Rsa(rsa)
             } else {
-                Identity::Key(STREAM_KEY)
+                Identity::Key(stream_key())
             };
             let mut out = Vec::new();
             // From a pipe, from a file, or a range of a file.
             let (start, len) = (u64::from(start) % 7000, u64::from(len) % 7000);
             let result = match reader {
-                0 => stream::decrypt(&identity, &input[..], &mut out, &par(), |_| {}),
+                0 => stream::decrypt(&identity, &input[..], &mut out, &dec_opts(), |_| {}),
                 r => {
                     std::fs::write(&path, &input).unwrap();
                     let file = std::fs::File::open(&path).unwrap();
                     if r == 1 {
-                        stream::decrypt_file(&identity, &file, &mut out, &par(), |_| {})
+                        stream::decrypt_file(&identity, &file, &mut out, &dec_opts(), |_| {})
                     } else {
-                        stream::decrypt_range(&identity, &file, start, len, &mut out, &par())
+                        stream::decrypt_range(&identity, &file, start, len, &mut out, &dec_opts())
                     }
                 }
             };
@@ -461,9 +470,9 @@ fn merkle_proofs_verify_only_for_their_leaf() {
 #[test]
 fn the_unchanged_stream_opens() {
     let valid = valid_stream();
-    for identity in [Identity::Key(STREAM_KEY), Identity::Rsa(&keys().rsa)] {
+    for identity in [Identity::Key(stream_key()), Identity::Rsa(&keys().rsa)] {
         let mut out = Vec::new();
-        let n = stream::decrypt(&identity, &valid[..], &mut out, &par(), |_| {}).unwrap();
+        let n = stream::decrypt(&identity, &valid[..], &mut out, &dec_opts(), |_| {}).unwrap();
         assert_eq!((n, out.len()), (PLAIN_LEN as u64, PLAIN_LEN));
     }
 }

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::PrivateKey;
+use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, Identity};
 
 fn vectors() -> (HashMap<String, String>, Vec<HashMap<String, String>>) {
@@ -42,12 +43,10 @@ fn published_vectors_open_under_every_schedule() {
         let sealed = hex::decode(&v["stream"]).unwrap();
         // Magic, version 1, segment size 2^12.
         assert_eq!(&sealed[..10], b"PARCRYPT\x01\x0c", "{}", v["name"]);
-        let key: [u8; 32];
         let identity = if let Some(k) = v.get("key") {
-            key = hex::decode(k).unwrap().try_into().unwrap();
-            Identity::Key(key)
+            Identity::Key(SecretKey::from_slice(&hex::decode(k).unwrap()).unwrap())
         } else if let Some(p) = v.get("passphrase") {
-            Identity::Passphrase(p.as_bytes())
+            Identity::Passphrase(SecretBytes::from(p.as_bytes()))
         } else {
             Identity::Rsa(&rsa)
         };
@@ -57,7 +56,7 @@ fn published_vectors_open_under_every_schedule() {
             Parallelism::new(4, Strategy::WorkStealing),
         ] {
             let mut out = Vec::new();
-            stream::decrypt(&identity, &sealed[..], &mut out, &par, |_| {}).unwrap();
+            stream::decrypt(&identity, &sealed[..], &mut out, &par.into(), |_| {}).unwrap();
             assert!(out == want, "{}", v["name"]);
         }
         // Header + per segment 16 bytes of tag.

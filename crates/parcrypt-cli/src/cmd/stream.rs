@@ -10,8 +10,8 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{PrivateKey, PublicKey};
-use parcrypt::stream::{self, Error, Identity, Options, Recipient};
-use zeroize::Zeroizing;
+use parcrypt::secret::{SecretBytes, SecretKey};
+use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient};
 
 use super::files::read_small;
 use crate::cli::{DecryptArgs, EncryptArgs, InOut};
@@ -53,15 +53,11 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
 }
 
 pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
-    let key;
-    let pass;
     let rsa;
     let identity = if let Some(path) = &args.key_file {
-        key = read_key_file(path)?;
-        Identity::Key(key)
+        Identity::Key(read_key_file(path)?)
     } else if let Some(path) = &args.passphrase_file {
-        pass = read_passphrase(path)?;
-        Identity::Passphrase(&pass)
+        Identity::Passphrase(read_passphrase(path)?)
     } else if let Some(path) = &args.identity {
         let bytes = read_small(Some(path), "identity key")?;
         rsa = PrivateKey::from_bytes(&bytes)
@@ -73,22 +69,25 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
             .hint("give --key-file, --passphrase-file or --identity")
             .usage();
     };
+    let opts = DecryptOptions {
+        par: *par,
+        max_work_factor: args.max_work_factor,
+    };
     refuse_overwrite(args.io.output.as_deref(), args.force)?;
-    if let Some(range) = &args.range {
-        let (start, len) = parse_range(range)?;
+    if let Some((start, len)) = args.range {
         let Some(file) = open_input_file(args.io.input.as_deref())? else {
             return Err(anyhow!("--range needs a seekable input file"))
                 .hint("give the stream with -i FILE")
                 .usage();
         };
         let mut output = Output::create(args.io.output.as_deref())?;
-        stream::decrypt_range(&identity, &file, start, len, &mut output, par).map_err(explain)?;
+        stream::decrypt_range(&identity, &file, start, len, &mut output, &opts).map_err(explain)?;
         return output.commit();
     }
     transfer(
         &args.io,
-        |file, out, tick| stream::decrypt_file(&identity, file, out, par, tick),
-        |input, out, tick| stream::decrypt(&identity, input, out, par, tick),
+        |file, out, tick| stream::decrypt_file(&identity, file, out, &opts, tick),
+        |input, out, tick| stream::decrypt(&identity, input, out, &opts, tick),
     )
 }
 
@@ -138,39 +137,29 @@ fn refuse_overwrite(output: Option<&Path>, force: bool) -> Result<()> {
     Ok(())
 }
 
-fn parse_range(s: &str) -> Result<(u64, u64)> {
-    let parsed = s
-        .split_once(':')
-        .and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-    parsed
-        .ok_or_else(|| anyhow!("--range {s:?} is not START:LEN"))
-        .hint("byte offsets in the plaintext, e.g. --range 1048576:4096")
-        .usage()
-}
-
-/// A key file: 32 raw bytes, or 64 hex digits (and a newline).
-fn read_key_file(path: &Path) -> Result<[u8; 32]> {
-    let bytes = read_small(Some(path), "key file")?;
-    if let Ok(key) = <[u8; 32]>::try_from(&bytes[..]) {
+/// A key file: 32 raw bytes, or 64 hex digits (and a newline), decoded
+/// straight into the key (no other copy of it is left unwiped).
+fn read_key_file(path: &Path) -> Result<SecretKey<32>> {
+    let bytes = SecretBytes::from(&read_small(Some(path), "key file")?[..]);
+    if let Some(key) = SecretKey::from_slice(bytes.expose()) {
         return Ok(key);
     }
-    let text = std::str::from_utf8(&bytes).unwrap_or("").trim();
-    let hex = Zeroizing::new(hex::decode(text).unwrap_or_default());
-    <[u8; 32]>::try_from(&hex[..])
+    let text = std::str::from_utf8(bytes.expose()).unwrap_or("").trim();
+    SecretKey::generate(|key| hex::decode_to_slice(text, key))
         .map_err(|_| anyhow!("{} is not a 32-byte key ({} bytes)", path.display(), bytes.len()))
         .hint("make one with `openssl rand -out key.bin 32` (or 64 hex digits)")
 }
 
 /// The first line of a passphrase file, without its line ending.
-fn read_passphrase(path: &Path) -> Result<Zeroizing<Vec<u8>>> {
-    let bytes = read_small(Some(path), "passphrase file")?;
-    let line = bytes.split(|&b| b == b'\n').next().unwrap_or_default();
+fn read_passphrase(path: &Path) -> Result<SecretBytes> {
+    let bytes = SecretBytes::from(&read_small(Some(path), "passphrase file")?[..]);
+    let line = bytes.expose().split(|&b| b == b'\n').next().unwrap_or_default();
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.is_empty() {
         return Err(anyhow!("the passphrase in {} is empty", path.display()))
             .hint("put the passphrase on the file's first line");
     }
-    Ok(Zeroizing::new(line.to_vec()))
+    Ok(SecretBytes::from(line))
 }
 
 fn explain(e: Error) -> anyhow::Error {
@@ -187,9 +176,20 @@ fn explain(e: Error) -> anyhow::Error {
             "is this a file written by `parcrypt encrypt`?"
         }
         Error::Range { .. } => "the range must lie inside the plaintext",
+        &Error::WorkFactor { log2_n, .. } => {
+            let hint = format!(
+                "the file's writer chose this cost; if you trust the file, allow it with \
+                 --max-work-factor {log2_n} (scrypt then needs 2^{log2_n} KiB of memory)"
+            );
+            return with_hint(e, hint);
+        }
         Error::Options(_) => "see `parcrypt encrypt --help`",
         _ => "see the message above",
     };
-    let err: Result<()> = Err(anyhow!(e)).hint(hint);
+    with_hint(e, hint)
+}
+
+fn with_hint(e: Error, hint: impl Into<String>) -> anyhow::Error {
+    let err: Result<()> = Err(anyhow!(e)).hint(hint.into());
     err.expect_err("an error")
 }

@@ -19,7 +19,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use parcrypt::stream::{self, Identity, Options, Recipient};
+use parcrypt::secret::SecretKey;
+use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 
 use super::aes::{IV_HEX, KEY256_HEX};
 use super::{
@@ -67,14 +68,19 @@ pub(super) fn register(all: &mut Vec<Workload>) {
 
 const KEY: [u8; 32] = [0x42; 32];
 
+fn key() -> SecretKey<32> {
+    SecretKey::from_slice(&KEY).expect("32 bytes")
+}
+
 fn encrypt(size: usize) -> Operation {
     let file = unlinked(&temp_path("stream-encrypt", size), |f| write_input(f, size));
+    let recipients = [Recipient::Key(key())];
     Box::new(move |par, _random| {
         let opts = Options {
             par: *par,
             ..Options::default()
         };
-        let n = stream::encrypt_file(&[Recipient::Key(KEY)], &file, io::sink(), &opts, |_| {})
+        let n = stream::encrypt_file(&recipients, &file, io::sink(), &opts, |_| {})
             .expect("encrypting a file to a sink");
         black_box(n);
     })
@@ -85,7 +91,7 @@ fn decrypt(size: usize) -> Operation {
     let file = unlinked(&temp_path("stream-decrypt", size), |f| {
         let mut out = BufWriter::new(f);
         stream::encrypt_file(
-            &[Recipient::Key(KEY)],
+            &[Recipient::Key(key())],
             &plain,
             &mut out,
             &Options::default(),
@@ -95,9 +101,11 @@ fn decrypt(size: usize) -> Operation {
         out.flush()
     });
     drop(plain);
+    let identity = Identity::Key(key());
     Box::new(move |par, _to_a_sink| {
-        let n = stream::decrypt_file(&Identity::Key(KEY), &file, io::sink(), par, |_| {})
-            .expect("an authentic stream");
+        let opts = DecryptOptions::from(*par);
+        let n =
+            stream::decrypt_file(&identity, &file, io::sink(), &opts, |_| {}).expect("an authentic stream");
         black_box(n);
     })
 }

@@ -5,11 +5,10 @@ use std::io::Read;
 
 use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
 use aws_lc_rs::{hkdf, hmac};
-use zeroize::Zeroizing;
 
-use super::{Error, Identity, Recipient, payload_key};
+use super::{DecryptOptions, Error, Identity, Recipient, payload_key};
 use crate::ffi;
-use crate::par::Parallelism;
+use crate::secret::{SecretKey, wipe};
 
 const MAGIC: &[u8; 8] = b"PARCRYPT";
 const VERSION: u8 = 1;
@@ -27,6 +26,15 @@ pub const DEFAULT_SCRYPT_LOG2_N: u8 = 18;
 /// The most expensive scrypt cost parcrypt reads or writes: N = 2^22 (4 GiB),
 /// so a crafted header cannot make a reader allocate without bound.
 pub const MAX_SCRYPT_LOG2_N: u8 = 22;
+/// The most expensive scrypt cost a reader accepts unless told otherwise
+/// ([`DecryptOptions::max_work_factor`]): N = 2^20, 1 GiB and about 3 s of
+/// one core on the 2-vCPU EPYC this was measured on (the default cost, 2^18,
+/// takes 256 MiB and 0.8 s; 2^22 would take 4 GiB and over 10 s). Anyone
+/// can write a header, and scrypt runs before anything in it is
+/// authenticated, so this is the most CPU and memory a file from a stranger
+/// may cost; four times the default cost leaves room for files written with
+/// a higher `--work-factor` on purpose.
+pub const DEFAULT_MAX_WORK_FACTOR: u8 = 20;
 const SCRYPT_R: u8 = 8;
 const SCRYPT_P: u8 = 1;
 const MAX_STANZAS: usize = 64;
@@ -43,10 +51,9 @@ enum Stanza {
         nonce: [u8; 12],
         wrapped: [u8; 48],
     },
+    /// Parsed only with r = 8, p = 1 and N within what parcrypt reads.
     Scrypt {
         log2_n: u8,
-        r: u8,
-        p: u8,
         salt: [u8; 16],
         nonce: [u8; 12],
         wrapped: [u8; 48],
@@ -67,7 +74,7 @@ pub(super) struct Header {
     mac: [u8; 32],
 }
 
-/// Random bytes for the file key and salt, straight from the operating
+/// Random bytes for the salt and nonces, straight from the operating
 /// system's CSPRNG (`getrandom(2)`). AWS-LC's own generator would do as well
 /// but seeds itself on first use from CPU-jitter entropy, about 20 ms of CPU
 /// per process — a tenth of encrypting 1 GiB here.
@@ -77,18 +84,23 @@ fn random<const N: usize>() -> [u8; N] {
     b
 }
 
-fn derive(file_key: &[u8; 32], salt: &[u8; 32]) -> Keys {
-    let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, salt).extract(file_key);
+/// A fresh file key, drawn in place (no copy of it outside the key).
+fn random_key() -> SecretKey<32> {
+    SecretKey::generate(|k| getrandom::fill(k)).expect("the operating system's random number generator")
+}
+
+fn derive(file_key: &SecretKey<32>, salt: &[u8; 32]) -> Keys {
+    let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, salt).extract(file_key.expose());
     let expand = |info: &[u8]| {
-        let mut out = Zeroizing::new([0u8; 32]);
-        prk.expand(&[info], hkdf::HKDF_SHA256)
-            .and_then(|okm| okm.fill(&mut out[..]))
-            .expect("HKDF-SHA256 of 32 bytes");
-        out
+        SecretKey::<32>::generate(|out| {
+            prk.expand(&[info], hkdf::HKDF_SHA256)
+                .and_then(|okm| okm.fill(out))
+        })
+        .expect("HKDF-SHA256 of 32 bytes")
     };
     Keys {
-        payload: payload_key(&expand(PAYLOAD_INFO)),
-        header: hmac::Key::new(hmac::HMAC_SHA256, &expand(HEADER_INFO)[..]),
+        payload: payload_key(expand(PAYLOAD_INFO).expose()),
+        header: hmac::Key::new(hmac::HMAC_SHA256, expand(HEADER_INFO).expose()),
     }
 }
 
@@ -96,10 +108,11 @@ fn kek(bytes: &[u8]) -> LessSafeKey {
     LessSafeKey::new(UnboundKey::new(&AES_256_GCM, bytes).expect("a 32-byte key"))
 }
 
-fn wrap(kek_bytes: &[u8], file_key: &[u8; 32]) -> ([u8; 12], [u8; 48]) {
+fn wrap(kek_bytes: &[u8], file_key: &SecretKey<32>) -> ([u8; 12], [u8; 48]) {
     let nonce = random::<12>();
     let mut out = [0u8; 48];
-    out[..32].copy_from_slice(file_key);
+    // Sealed in place: from here on `out` holds only ciphertext.
+    out[..32].copy_from_slice(file_key.expose());
     let tag = kek(kek_bytes)
         .seal_in_place_separate_tag(
             Nonce::assume_unique_for_key(nonce),
@@ -111,34 +124,27 @@ fn wrap(kek_bytes: &[u8], file_key: &[u8; 32]) -> ([u8; 12], [u8; 48]) {
     (nonce, out)
 }
 
-fn unwrap(kek_bytes: &[u8], nonce: &[u8; 12], wrapped: &[u8; 48]) -> Option<Zeroizing<[u8; 32]>> {
-    let mut buf = Zeroizing::new(*wrapped);
-    let plain = kek(kek_bytes)
+fn unwrap(kek_bytes: &[u8], nonce: &[u8; 12], wrapped: &[u8; 48]) -> Option<SecretKey<32>> {
+    let mut buf = *wrapped;
+    let key = kek(kek_bytes)
         .open_in_place(
             Nonce::assume_unique_for_key(*nonce),
             Aad::from(WRAP_AAD),
             &mut buf[..],
         )
-        .ok()?;
-    let mut key = Zeroizing::new([0u8; 32]);
-    key.copy_from_slice(plain);
-    Some(key)
+        .ok()
+        .and_then(|plain| SecretKey::from_slice(plain));
+    wipe(&mut buf);
+    key
 }
 
-fn scrypt_kek(
-    passphrase: &[u8],
-    salt: &[u8; 16],
-    log2_n: u8,
-    r: u8,
-    p: u8,
-) -> Result<Zeroizing<[u8; 32]>, Error> {
-    let mut out = Zeroizing::new([0u8; 32]);
-    if !ffi::scrypt(passphrase, salt, log2_n, u32::from(r), u32::from(p), &mut out[..]) {
-        return Err(Error::Options(format!(
-            "scrypt refused N = 2^{log2_n}, r = {r}, p = {p}"
-        )));
-    }
-    Ok(out)
+fn scrypt_kek(passphrase: &[u8], salt: &[u8; 16], log2_n: u8) -> Result<SecretKey<32>, Error> {
+    SecretKey::generate(|out| {
+        let (r, p) = (u32::from(SCRYPT_R), u32::from(SCRYPT_P));
+        ffi::scrypt(passphrase, salt, log2_n, r, p, out)
+            .then_some(())
+            .ok_or_else(|| Error::Options(format!("scrypt refused N = 2^{log2_n}, r = {r}, p = {p}")))
+    })
 }
 
 fn key_id(public: &crate::rsa::PublicKey) -> Result<[u8; 8], Error> {
@@ -156,6 +162,16 @@ impl Header {
                 "1 to {MAX_STANZAS} recipients are needed"
             )));
         }
+        if recipients.len() > 1
+            && recipients
+                .iter()
+                .any(|r| matches!(r, Recipient::Passphrase { .. }))
+        {
+            return Err(Error::Options(
+                "a passphrase must be the only recipient (readers refuse a passphrase stanza beside others)"
+                    .into(),
+            ));
+        }
         if !segment_size.is_power_of_two()
             || !(super::MIN_SEGMENT..=super::MAX_SEGMENT).contains(&segment_size)
         {
@@ -163,7 +179,7 @@ impl Header {
                 "segment size {segment_size} is not a power of two from 4 KiB to 1 GiB"
             )));
         }
-        let file_key = Zeroizing::new(random::<32>());
+        let file_key = random_key();
         let salt = random::<32>();
         let mut out = Vec::with_capacity(256);
         out.extend_from_slice(MAGIC);
@@ -174,7 +190,7 @@ impl Header {
         for r in recipients {
             let (kind, body) = match r {
                 Recipient::Key(k) => {
-                    let (nonce, wrapped) = wrap(k, &file_key);
+                    let (nonce, wrapped) = wrap(k.expose(), &file_key);
                     (KIND_KEY, [&nonce[..], &wrapped[..]].concat())
                 }
                 Recipient::Passphrase { passphrase, log2_n } => {
@@ -184,8 +200,8 @@ impl Header {
                         )));
                     }
                     let kdf_salt = random::<16>();
-                    let kek = scrypt_kek(passphrase, &kdf_salt, *log2_n, SCRYPT_R, SCRYPT_P)?;
-                    let (nonce, wrapped) = wrap(&kek[..], &file_key);
+                    let kek = scrypt_kek(passphrase.expose(), &kdf_salt, *log2_n)?;
+                    let (nonce, wrapped) = wrap(kek.expose(), &file_key);
                     let mut body = vec![*log2_n, SCRYPT_R, SCRYPT_P];
                     body.extend_from_slice(&kdf_salt);
                     body.extend_from_slice(&nonce);
@@ -194,7 +210,7 @@ impl Header {
                 }
                 Recipient::Rsa(public) => {
                     let mut body = key_id(public)?.to_vec();
-                    body.extend_from_slice(&public.encrypt(&file_key[..])?);
+                    body.extend_from_slice(&public.encrypt(file_key.expose())?);
                     (KIND_RSA, body)
                 }
             };
@@ -255,10 +271,24 @@ impl Header {
                     nonce: body[..12].try_into().unwrap_or_default(),
                     wrapped: arr(&body[12..]),
                 },
+                (KIND_SCRYPT, 79) if count > 1 => {
+                    // As in age: a passphrase stanza costs scrypt before
+                    // anything is authenticated, so a header gets one, alone.
+                    return Err(Error::MalformedHeader(
+                        "a passphrase stanza must be the header's only stanza",
+                    ));
+                }
+                (KIND_SCRYPT, 79)
+                    if !(1..=MAX_SCRYPT_LOG2_N).contains(&body[0])
+                        || body[1] != SCRYPT_R
+                        || body[2] != SCRYPT_P =>
+                {
+                    return Err(Error::MalformedHeader(
+                        "scrypt parameters beyond what parcrypt accepts",
+                    ));
+                }
                 (KIND_SCRYPT, 79) => Stanza::Scrypt {
                     log2_n: body[0],
-                    r: body[1],
-                    p: body[2],
                     salt: body[3..19].try_into().unwrap_or_default(),
                     nonce: body[19..31].try_into().unwrap_or_default(),
                     wrapped: arr(&body[31..]),
@@ -286,8 +316,10 @@ impl Header {
         Ok((header, len))
     }
 
-    /// Unwraps the file key with `identity`, derives the keys, checks the MAC.
-    pub(super) fn open(&self, identity: &Identity<'_>, par: &Parallelism) -> Result<Keys, Error> {
+    /// Unwraps the file key with `identity`, derives the keys, checks the
+    /// MAC. A passphrase stanza costlier than `opts.max_work_factor` is
+    /// refused before scrypt runs.
+    pub(super) fn open(&self, identity: &Identity<'_>, opts: &DecryptOptions) -> Result<Keys, Error> {
         let mut file_key = None;
         let rsa_id = match identity {
             Identity::Rsa(k) => Some(key_id(k.public_key())?),
@@ -295,31 +327,28 @@ impl Header {
         };
         for stanza in &self.stanzas {
             let found = match (stanza, identity) {
-                (Stanza::Key { nonce, wrapped }, Identity::Key(k)) => unwrap(k, nonce, wrapped),
+                (Stanza::Key { nonce, wrapped }, Identity::Key(k)) => unwrap(k.expose(), nonce, wrapped),
                 (
                     Stanza::Scrypt {
                         log2_n,
-                        r,
-                        p,
                         salt,
                         nonce,
                         wrapped,
                     },
                     Identity::Passphrase(pass),
                 ) => {
-                    if *log2_n < 1 || *log2_n > MAX_SCRYPT_LOG2_N || *r != SCRYPT_R || *p != SCRYPT_P {
-                        return Err(Error::MalformedHeader(
-                            "scrypt parameters beyond what parcrypt accepts",
-                        ));
+                    if *log2_n > opts.max_work_factor {
+                        return Err(Error::WorkFactor {
+                            log2_n: *log2_n,
+                            max: opts.max_work_factor,
+                        });
                     }
-                    unwrap(&scrypt_kek(pass, salt, *log2_n, *r, *p)?[..], nonce, wrapped)
+                    unwrap(scrypt_kek(pass.expose(), salt, *log2_n)?.expose(), nonce, wrapped)
                 }
-                (Stanza::Rsa { key_id, wrapped }, Identity::Rsa(k)) if Some(*key_id) == rsa_id => {
-                    k.decrypt(wrapped, par).ok().and_then(|v| {
-                        let key: [u8; 32] = v.as_slice().try_into().ok()?;
-                        Some(Zeroizing::new(key))
-                    })
-                }
+                (Stanza::Rsa { key_id, wrapped }, Identity::Rsa(k)) if Some(*key_id) == rsa_id => k
+                    .decrypt(wrapped, &opts.par)
+                    .ok()
+                    .and_then(|v| SecretKey::from_slice(&v)),
                 _ => None,
             };
             if found.is_some() {

@@ -9,19 +9,20 @@
 //! `segment counter (88 bits) ‖ last-segment flag`, so truncation,
 //! reordering, duplication and splicing are all detected. Segments are
 //! sealed and opened in parallel and written in order, in memory bounded by
-//! a few segments per thread; any byte range of a file decrypts by reading
-//! only its segments. The byte layout, with test vectors: `docs/FORMAT.md`.
+//! a fixed budget whatever the thread count (64 MiB, or two segments if
+//! they are larger); any byte range of a file decrypts by reading only its
+//! segments. The byte layout, with test vectors: `docs/FORMAT.md`.
 //!
 //! # Examples
 //! ```
-//! use parcrypt::par::Parallelism;
-//! use parcrypt::stream::{self, Identity, Options, Recipient};
+//! use parcrypt::secret::SecretKey;
+//! use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 //!
-//! let key = [7u8; 32];
+//! let key = SecretKey::from_slice(&[7u8; 32]).expect("32 bytes");
 //! let mut sealed = Vec::new();
-//! stream::encrypt(&[Recipient::Key(key)], &b"hello"[..], &mut sealed, &Options::default(), |_| {})?;
+//! stream::encrypt(&[Recipient::Key(key.clone())], &b"hello"[..], &mut sealed, &Options::default(), |_| {})?;
 //! let mut plain = Vec::new();
-//! stream::decrypt(&Identity::Key(key), &sealed[..], &mut plain, &Parallelism::default(), |_| {})?;
+//! stream::decrypt(&Identity::Key(key), &sealed[..], &mut plain, &DecryptOptions::default(), |_| {})?;
 //! assert_eq!(plain, b"hello");
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
@@ -31,15 +32,14 @@ mod header;
 
 use std::io::{self, Read, Write};
 
-use zeroize::Zeroizing;
-
 use buffer::Buffer;
-pub use header::{DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
+pub use header::{DEFAULT_MAX_WORK_FACTOR, DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
 use header::{Header, Keys};
 
 use crate::ffi::GcmKey;
 use crate::par::{Grain, Parallelism};
 use crate::rsa;
+use crate::secret::{SecretBytes, SecretKey};
 
 /// The GCM tag at the end of every segment.
 const TAG: usize = 16;
@@ -53,16 +53,23 @@ pub const MIN_SEGMENT: usize = 1 << 12;
 /// The largest segment size: 1 GiB.
 pub const MAX_SEGMENT: usize = 1 << 30;
 
-/// Segments handed to each thread per batch: memory is about
-/// `threads × BATCH_PER_THREAD × segment size × 2`.
+/// Segments handed to each thread per batch, while the batch fits
+/// [`BATCH_BYTES`].
 const BATCH_PER_THREAD: usize = 4;
+
+/// The most bytes of sealed segments in one batch, unless one segment is
+/// larger. Two input and two output batches circulate, so buffers hold at
+/// most 64 MiB whatever the thread count; a segment larger than this is a
+/// batch alone, with one buffer on each side (two segments in memory).
+const BATCH_BYTES: usize = 16 << 20;
 
 /// What can go wrong reading or writing a stream.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Reading or writing failed.
-    #[error(transparent)]
+    /// Reading or writing failed; the [`io::Error`] is the source (so a
+    /// caller walking the error chain finds a broken pipe).
+    #[error("I/O error")]
     Io(#[from] io::Error),
     /// The input does not start with the format's magic bytes.
     #[error("not a parcrypt stream (no PARCRYPT header)")]
@@ -96,6 +103,17 @@ pub enum Error {
     /// Bad parameters for writing (segment size, passphrase cost, no recipients).
     #[error("invalid options: {0}")]
     Options(String),
+    /// The passphrase stanza asks for more scrypt work than the reader
+    /// allows ([`DecryptOptions::max_work_factor`]); nothing was computed.
+    #[error(
+        "the passphrase stanza asks for scrypt work factor {log2_n} (N = 2^{log2_n}), above the limit of {max}"
+    )]
+    WorkFactor {
+        /// log2 of scrypt's N in the header.
+        log2_n: u8,
+        /// The reader's limit.
+        max: u8,
+    },
     /// A byte range beyond the end of the plaintext.
     #[error("range {start}+{len} is beyond the end of the plaintext ({total} bytes)")]
     Range {
@@ -124,11 +142,12 @@ fn ends_after(segment: Option<u64>) -> String {
 #[non_exhaustive]
 pub enum Recipient<'a> {
     /// Whoever holds this 32-byte key (a key file).
-    Key([u8; 32]),
+    Key(SecretKey<32>),
     /// Whoever knows this passphrase; scrypt with N = 2^log2_n, r = 8, p = 1.
+    /// A passphrase must be a stream's only recipient.
     Passphrase {
         /// The passphrase.
-        passphrase: Zeroizing<Vec<u8>>,
+        passphrase: SecretBytes,
         /// The scrypt cost (default [`DEFAULT_SCRYPT_LOG2_N`]).
         log2_n: u8,
     },
@@ -141,9 +160,9 @@ pub enum Recipient<'a> {
 #[non_exhaustive]
 pub enum Identity<'a> {
     /// A 32-byte key.
-    Key([u8; 32]),
+    Key(SecretKey<32>),
     /// A passphrase.
-    Passphrase(&'a [u8]),
+    Passphrase(SecretBytes),
     /// An RSA private key.
     Rsa(&'a rsa::PrivateKey),
 }
@@ -166,6 +185,65 @@ impl Default for Options {
     }
 }
 
+/// How a stream is read.
+#[derive(Clone, Copy, Debug)]
+pub struct DecryptOptions {
+    /// Threads and scheduling for opening segments.
+    pub par: Parallelism,
+    /// The most scrypt work a passphrase stanza may ask for, as log2 of N
+    /// (default [`DEFAULT_MAX_WORK_FACTOR`]); a costlier header is refused
+    /// with [`Error::WorkFactor`] before any scrypt work. The header's cost
+    /// is chosen by whoever wrote the file, and runs before anything in it
+    /// is authenticated.
+    pub max_work_factor: u8,
+}
+
+impl Default for DecryptOptions {
+    fn default() -> Self {
+        DecryptOptions::from(Parallelism::default())
+    }
+}
+
+impl From<Parallelism> for DecryptOptions {
+    /// `par`, with the default work-factor limit.
+    fn from(par: Parallelism) -> Self {
+        DecryptOptions {
+            par,
+            max_work_factor: DEFAULT_MAX_WORK_FACTOR,
+        }
+    }
+}
+
+/// How the work on a stream is cut, within the memory budget.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// Segments per batch.
+    batch: usize,
+    /// Batch buffers circulating on each side (input, output).
+    depth: usize,
+}
+
+impl Budget {
+    /// For sealed segments of `enc` bytes (a segment and its tag) on
+    /// `threads` threads: [`BATCH_PER_THREAD`] segments a thread, within
+    /// [`BATCH_BYTES`] a batch.
+    fn new(enc: usize, threads: usize) -> Budget {
+        let fit = (BATCH_BYTES / enc).max(1);
+        Budget {
+            batch: threads.max(1).saturating_mul(BATCH_PER_THREAD).min(fit),
+            depth: if enc > BATCH_BYTES { 1 } else { 2 },
+        }
+    }
+
+    /// Bytes of a batch of units of `unit` bytes (segments, or segments and
+    /// their tags): at most `max(BATCH_BYTES, one sealed segment)`.
+    fn bytes(&self, unit: usize) -> Result<usize, Error> {
+        self.batch
+            .checked_mul(unit)
+            .ok_or_else(|| Error::Options("batch size overflows".into()))
+    }
+}
+
 /// The segment nonce: 88-bit big-endian counter ‖ last flag.
 fn nonce(index: u64, last: bool) -> [u8; 12] {
     let mut n = [0u8; 12];
@@ -184,25 +262,12 @@ fn grain(unit: usize) -> Grain {
     }
 }
 
-/// Reads until `buf` is full or the input ends; returns the bytes read.
-fn fill(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut n = 0;
-    while n < buf.len() {
-        match input.read(&mut buf[n..]) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(n)
-}
-
 /// Encrypts everything `input` yields to `output` for `recipients`; returns
 /// the plaintext length. `progress` is called with plaintext bytes done.
 ///
 /// # Errors
-/// [`Error::Options`] for no recipients or a bad segment size; I/O errors.
+/// [`Error::Options`] for no recipients, a passphrase beside other
+/// recipients, or a bad segment size; I/O errors.
 pub fn encrypt(
     recipients: &[Recipient<'_>],
     input: impl Read + Send,
@@ -213,25 +278,18 @@ pub fn encrypt(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let batch = opts.par.threads.max(1) * BATCH_PER_THREAD;
+    let budget = Budget::new(seg + TAG, opts.par.threads);
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
         output,
-        batch * seg,
+        budget.bytes(seg)?,
+        budget.depth,
         true,
-        |plain, data_len, more, sealed| {
-            index += seal_segments(
-                &keys.payload,
-                &plain[..data_len],
-                sealed,
-                seg,
-                index,
-                !more,
-                &opts.par,
-            );
-            total += data_len as u64;
-            progress(data_len as u64);
+        |plain, more, sealed| {
+            index += seal_segments(&keys.payload, plain, sealed, seg, index, !more, &opts.par)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
             Ok(())
         },
     )?;
@@ -242,7 +300,8 @@ pub fn encrypt(
 /// time: AES-GCM reads the page cache directly, so no `read` copy is made
 /// (the copy costs as much CPU as sealing on this kind of machine). Writing
 /// overlaps sealing. The file's length when the call starts is what is
-/// encrypted.
+/// encrypted; a process writing to the file meanwhile changes what is
+/// sealed, never the stream's integrity (see `mmap.rs`).
 ///
 /// # Errors
 /// As [`encrypt`]. Like every mmap-based tool, a file truncated by another
@@ -258,8 +317,9 @@ pub fn encrypt_file(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let batch = (opts.par.threads.max(1) * BATCH_PER_THREAD * seg) as u64;
-    with_writer(output, false, |sink| {
+    let budget = Budget::new(seg + TAG, opts.par.threads);
+    let batch = budget.bytes(seg)? as u64;
+    with_writer(output, budget.depth, false, |sink| {
         let (mut offset, mut index) = (0u64, 0u64);
         loop {
             let n = (len - offset).min(batch) as usize;
@@ -271,7 +331,7 @@ pub fn encrypt_file(
             let plain: &[u8] = map.as_deref().unwrap_or(&[]);
             let mut sealed = sink.take()?;
             let last = offset + n as u64 == len;
-            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par);
+            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par)?;
             sink.send(sealed)?;
             progress(n as u64);
             offset += n as u64;
@@ -283,19 +343,21 @@ pub fn encrypt_file(
     Ok(len)
 }
 
-/// [`decrypt`] for a regular file, read through memory maps: segments are
-/// opened straight from the page cache into the output buffer, writing
-/// overlapped. Same guarantees as [`decrypt`]: nothing of a segment is
-/// written before it verifies.
+/// [`decrypt`] for a regular file. Each worker reads the segments it opens
+/// into a private buffer with positional reads (`pread`) and opens them from
+/// there: AES-GCM reads its input twice (GHASH, then CTR), so it must never
+/// open bytes that another process could change in between, as it could in
+/// a shared memory map. Writing overlaps opening. Same guarantees as
+/// [`decrypt`]: nothing of a segment is written before it verifies.
 ///
 /// # Errors
-/// As [`decrypt`].
+/// As [`decrypt`]; an I/O error if the file shrinks while it is read.
 #[cfg(unix)]
 pub fn decrypt_file(
     identity: &Identity<'_>,
     file: &std::fs::File,
     output: impl Write + Send,
-    par: &Parallelism,
+    opts: &DecryptOptions,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let SealedFile {
@@ -303,18 +365,25 @@ pub fn decrypt_file(
         seg,
         header_len,
         body,
-    } = SealedFile::open(identity, file, par)?;
-    let enc = (seg + TAG) as u64;
-    let batch = (par.threads.max(1) * BATCH_PER_THREAD) as u64 * enc;
+    } = SealedFile::open(identity, file, opts)?;
+    let enc = seg + TAG;
+    let budget = Budget::new(enc, opts.par.threads);
+    let batch = budget.bytes(enc)? as u64;
+    let scratch = Scratch::default();
     let mut total = 0u64;
-    with_writer(output, true, |sink| {
+    with_writer(output, budget.depth, true, |sink| {
         let (mut offset, mut index) = (0u64, 0u64);
         while offset < body {
             let n = (body - offset).min(batch) as usize;
-            let map = crate::mmap::map(file, header_len + offset, n)?;
             let last = offset + n as u64 == body;
+            let sealed = Sealed::File {
+                file,
+                at: header_len + offset,
+                len: n,
+                scratch: &scratch,
+            };
             let mut plain = sink.take()?;
-            index += open_segments(&keys.payload, &map, &mut plain, seg, index, last, par)?;
+            index += open_segments(&keys.payload, sealed, &mut plain, seg, index, last, &opts.par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             sink.send(plain)?;
@@ -341,10 +410,10 @@ impl SealedFile {
     /// Reads and opens the header of the stream in `file` with `identity`;
     /// a file that ends with its header is truncated (every stream has a
     /// segment).
-    fn open(identity: &Identity<'_>, file: &std::fs::File, par: &Parallelism) -> Result<Self, Error> {
+    fn open(identity: &Identity<'_>, file: &std::fs::File, opts: &DecryptOptions) -> Result<Self, Error> {
         let len = file.metadata()?.len();
         let (header, header_len) = Header::read(&mut io::BufReader::new(At(file, 0)))?;
-        let keys = header.open(identity, par)?;
+        let keys = header.open(identity, opts)?;
         let body = len
             .checked_sub(header_len)
             .ok_or(Error::MalformedHeader("cut short"))?;
@@ -374,47 +443,48 @@ impl Read for At<'_> {
     }
 }
 
-/// Runs `work` over the input in batches of `in_size` bytes, with reading
-/// and writing overlapped with it: a reader thread fills the next batch and
-/// a writer thread drains the previous output while `work` runs. `work` gets
-/// the batch, its length, whether more input follows (one byte of look-ahead
-/// tells), and an output buffer to fill; an error stops everything before
-/// that batch's output is written. `plaintext_in` says which side holds
-/// plaintext (the input when encrypting), whose buffers are wiped.
+/// Runs `work` over the input in batches of at most `in_size` bytes, with
+/// reading and writing overlapped with it: a reader thread fills the next
+/// batch and a writer thread drains the previous output while `work` runs;
+/// `depth` buffers circulate on each side. `work` gets the batch, whether
+/// more input follows (one byte of look-ahead tells), and an output buffer
+/// to fill; an error stops everything before that batch's output is
+/// written. `plaintext_in` says which side holds plaintext (the input when
+/// encrypting), whose buffers are wiped.
 fn pipelined<R: Read + Send, W: Write + Send>(
     mut input: R,
     output: W,
     in_size: usize,
+    depth: usize,
     plaintext_in: bool,
-    mut work: impl FnMut(&mut [u8], usize, bool, &mut Buffer) -> Result<(), Error>,
+    mut work: impl FnMut(&[u8], bool, &mut Buffer) -> Result<(), Error>,
 ) -> Result<(), Error> {
     use std::sync::mpsc::sync_channel;
 
-    with_writer(output, !plaintext_in, |sink| {
+    let limit = in_size
+        .checked_add(1)
+        .ok_or_else(|| Error::Options("batch size overflows".into()))?;
+    with_writer(output, depth, !plaintext_in, |sink| {
         std::thread::scope(|scope| {
-            let (free_tx, free_rx) = sync_channel::<Buffer>(2);
-            let (full_tx, full_rx) = sync_channel::<io::Result<(Buffer, usize, bool)>>(1);
-            for _ in 0..2 {
-                let _ = free_tx.send(Buffer::zeroed(in_size + 1, plaintext_in));
+            let (free_tx, free_rx) = sync_channel::<Buffer>(depth);
+            let (full_tx, full_rx) = sync_channel::<io::Result<(Buffer, bool)>>(1);
+            for _ in 0..depth {
+                let _ = free_tx.send(Buffer::new(plaintext_in));
             }
             // Reader: each batch keeps one byte of look-ahead for the next.
             scope.spawn(move || {
-                let mut carry: Option<u8> = None;
+                let (mut carry, mut expect) = (None, 0);
                 while let Ok(mut buf) = free_rx.recv() {
-                    let start = usize::from(carry.is_some());
-                    if let Some(b) = carry.take() {
-                        buf[0] = b;
-                    }
-                    let read = fill(&mut input, &mut buf[start..]).map(|n| {
-                        let got = start + n;
-                        let more = got == buf.len();
+                    let read = buf.fill_from(&mut input, carry.take(), expect, limit).map(|got| {
+                        let more = got == limit;
                         if more {
                             carry = Some(buf[got - 1]);
+                            expect = limit;
                         }
-                        (got - usize::from(more), more)
+                        more
                     });
                     let (stop, msg) = match read {
-                        Ok((len, more)) => (!more, Ok((buf, len, more))),
+                        Ok(more) => (!more, Ok((buf, more))),
                         Err(e) => (true, Err(e)),
                     };
                     if full_tx.send(msg).is_err() || stop {
@@ -424,10 +494,10 @@ fn pipelined<R: Read + Send, W: Write + Send>(
             });
             // Dropping `full_rx` and `free_tx` on any exit stops the reader.
             loop {
-                let (mut buf, len, more) =
-                    full_rx.recv().map_err(|_| io::Error::other("reader stopped"))??;
+                let (buf, more) = full_rx.recv().map_err(|_| io::Error::other("reader stopped"))??;
+                let data = &buf[..buf.len() - usize::from(more)];
                 let mut out = sink.take()?;
-                work(&mut buf, len, more, &mut out)?;
+                work(data, more, &mut out)?;
                 sink.send(out)?;
                 let _ = free_tx.send(buf);
                 if !more {
@@ -461,12 +531,13 @@ impl Sink {
 }
 
 /// Runs `produce` with a writer thread draining what it sends to `output`
-/// (two buffers circulate, so producing the next overlaps writing the last).
-/// The writer's own error (a closed pipe, a full disk) wins over the
-/// "writer stopped" it causes in `produce`. `secret`: the buffers carry
+/// (`depth` buffers circulate: with two, producing the next overlaps writing
+/// the last). The writer's own error (a closed pipe, a full disk) wins over
+/// the "writer stopped" it causes in `produce`. `secret`: the buffers carry
 /// plaintext (decryption), so they are wiped.
 fn with_writer<T>(
     mut output: impl Write + Send,
+    depth: usize,
     secret: bool,
     produce: impl FnOnce(&Sink) -> Result<T, Error>,
 ) -> Result<T, Error> {
@@ -474,8 +545,8 @@ fn with_writer<T>(
 
     std::thread::scope(|scope| {
         let (full_tx, full_rx) = sync_channel::<Buffer>(1);
-        let (free_tx, free_rx) = sync_channel::<Buffer>(2);
-        for _ in 0..2 {
+        let (free_tx, free_rx) = sync_channel::<Buffer>(depth);
+        for _ in 0..depth {
             let _ = free_tx.send(Buffer::spare(secret));
         }
         let writer = scope.spawn(move || -> io::Result<()> {
@@ -523,10 +594,14 @@ fn seal_segments(
     base: u64,
     final_batch: bool,
     par: &Parallelism,
-) -> u64 {
+) -> Result<u64, Error> {
     let enc = seg + TAG;
     let count = plain.len().div_ceil(seg).max(1);
-    sealed.sized(plain.len() + count * TAG);
+    let len = count
+        .checked_mul(TAG)
+        .and_then(|tags| tags.checked_add(plain.len()))
+        .ok_or_else(|| Error::Options("batch size overflows".into()))?;
+    sealed.sized(len);
     par.for_each_mut(sealed, &grain(enc), |_, offset, part| {
         for (j, out) in part.chunks_mut(enc).enumerate() {
             let i = offset / enc + j;
@@ -536,16 +611,92 @@ fn seal_segments(
             tag_room.copy_from_slice(&key.seal_into(&nonce(base + i as u64, last), input, body));
         }
     });
-    count as u64
+    Ok(count as u64)
 }
 
-/// Opens the sealed segments in `sealed` (stride `seg + TAG`) into `plain`
+/// Where the sealed segments of a batch come from.
+#[derive(Clone, Copy)]
+enum Sealed<'a> {
+    /// Bytes already in this process's private memory (read from a pipe).
+    Memory(&'a [u8]),
+    /// `len` bytes of `file` from `at`, read segment by segment into
+    /// private buffers from `scratch` by the worker that opens them.
+    #[cfg(unix)]
+    File {
+        file: &'a std::fs::File,
+        at: u64,
+        len: usize,
+        scratch: &'a Scratch,
+    },
+}
+
+impl Sealed<'_> {
+    fn len(&self) -> usize {
+        match *self {
+            Sealed::Memory(bytes) => bytes.len(),
+            #[cfg(unix)]
+            Sealed::File { len, .. } => len,
+        }
+    }
+
+    /// Runs `f` on the stored bytes of segment `i` (stride `enc`), read
+    /// into a private buffer first if they are in a file.
+    fn with_segment<R>(&self, i: usize, enc: usize, f: impl FnOnce(&[u8]) -> R) -> io::Result<R> {
+        let start = i * enc;
+        let end = start.saturating_add(enc).min(self.len());
+        match *self {
+            Sealed::Memory(bytes) => Ok(f(&bytes[start..end])),
+            #[cfg(unix)]
+            Sealed::File {
+                file, at, scratch, ..
+            } => {
+                use std::os::unix::fs::FileExt;
+                let mut buf = scratch.take(end - start);
+                let read = file.read_exact_at(&mut buf[..end - start], at + start as u64);
+                let result = read.map(|()| f(&buf[..end - start]));
+                scratch.give(buf);
+                result
+            }
+        }
+    }
+}
+
+/// Private buffers for segments read from a file, reused across the
+/// workers of one call: at most one per segment being opened at a time, so
+/// they never hold more than a batch. They hold only ciphertext.
+#[derive(Default)]
+struct Scratch(std::sync::Mutex<Vec<Vec<u8>>>);
+
+impl Scratch {
+    /// A buffer of at least `len` bytes.
+    fn take(&self, len: usize) -> Vec<u8> {
+        let mut buf = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        if buf.len() < len {
+            buf.resize(len, 0);
+        }
+        buf
+    }
+
+    fn give(&self, buf: Vec<u8>) {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(buf);
+    }
+}
+
+/// Opens the sealed segments of `sealed` (stride `seg + TAG`) into `plain`
 /// (stride `seg`), sized to hold them, in one pass per segment; returns the
 /// number of segments. On failure the error names the first failing
 /// segment and `plain` holds nothing of it.
 fn open_segments(
     key: &GcmKey,
-    sealed: &[u8],
+    sealed: Sealed<'_>,
     plain: &mut Buffer,
     seg: usize,
     base: u64,
@@ -564,13 +715,17 @@ fn open_segments(
     // Segments with no plaintext (an empty stream's only segment, or a
     // forged empty one at the end) have no part of `plain`: check them here.
     // They come after every segment that has plaintext.
-    let empty_failure = (plain.len().div_ceil(seg)..count).find_map(|i| {
-        let input = &sealed[i * enc..(i * enc + enc).min(sealed.len())];
+    let mut empty_failure = None;
+    for i in plain.len().div_ceil(seg)..count {
         let last = final_batch && i + 1 == count;
         let index = base + i as u64;
-        let ok = input.len() == TAG && key.open_into(&nonce(index, last), &[], input, &mut []);
-        (!ok).then_some((index, false))
-    });
+        let ok = sealed.with_segment(i, enc, |input| {
+            input.len() == TAG && key.open_into(&nonce(index, last), &[], input, &mut [])
+        })?;
+        if !ok {
+            empty_failure = empty_failure.or(Some((index, false)));
+        }
+    }
     // Each part: its first failing segment (index, truncated), if any.
     let failures = par.map_mut(plain, &grain(seg), |_, offset, part| {
         let mut first = None;
@@ -578,23 +733,32 @@ fn open_segments(
             let i = offset / seg + j;
             let index = base + i as u64;
             let last = final_batch && i + 1 == count;
-            let input = &sealed[i * enc..(i * enc + enc).min(sealed.len())];
-            let (body, tag) = input.split_at(input.len() - TAG);
-            if !key.open_into(&nonce(index, last), body, tag, &mut out[..body.len()]) {
+            let opened = sealed.with_segment(i, enc, |input| {
+                let (body, tag) = input.split_at(input.len() - TAG);
+                let out = &mut out[..body.len()];
+                if key.open_into(&nonce(index, last), body, tag, out) {
+                    return None;
+                }
                 // The stream's last segment, genuine but sealed as a middle
                 // one: the rest of the stream is missing.
-                let truncated = last
-                    && input.len() == enc
-                    && key.open_into(&nonce(index, false), body, tag, &mut out[..body.len()]);
+                let truncated =
+                    last && input.len() == enc && key.open_into(&nonce(index, false), body, tag, out);
                 out.fill(0);
+                Some(truncated)
+            })?;
+            if let Some(truncated) = opened {
                 first = first.or(Some((index, truncated)));
             }
         }
-        first
+        Ok::<_, io::Error>(first)
     });
     // Parts are in segment order: the first failure of the first failing
     // part is the stream's first.
-    match failures.into_iter().flatten().next().or(empty_failure) {
+    let mut first = None;
+    for part in failures {
+        first = first.or(part?);
+    }
+    match first.or(empty_failure) {
         None => Ok(count as u64),
         Some((segment, true)) => Err(Error::Truncated {
             segment: Some(segment),
@@ -618,38 +782,50 @@ fn plain_len(sealed_len: usize, seg: usize) -> usize {
 ///
 /// # Errors
 /// [`Error::NoMatchingIdentity`] (wrong key or passphrase),
+/// [`Error::WorkFactor`] (a passphrase stanza over the limit),
 /// [`Error::HeaderAuthentication`], [`Error::Truncated`],
 /// [`Error::SegmentAuthentication`], header format errors, I/O errors.
 pub fn decrypt(
     identity: &Identity<'_>,
     mut input: impl Read + Send,
     output: impl Write + Send,
-    par: &Parallelism,
+    opts: &DecryptOptions,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let (header, _) = Header::read(&mut input)?;
-    let keys = header.open(identity, par)?;
+    let keys = header.open(identity, opts)?;
     let seg = header.segment_size;
     let enc = seg + TAG;
-    let batch = par.threads.max(1) * BATCH_PER_THREAD;
+    let budget = Budget::new(enc, opts.par.threads);
     let (mut index, mut total) = (0u64, 0u64);
-    pipelined(input, output, batch * enc, false, |buf, data_len, more, plain| {
-        if data_len == 0 {
-            // No segment at all: even an empty stream has one.
-            return Err(Error::Truncated {
-                segment: index.checked_sub(1),
-            });
-        }
-        index += open_segments(&keys.payload, &buf[..data_len], plain, seg, index, !more, par)?;
-        total += plain.len() as u64;
-        progress(plain.len() as u64);
-        Ok(())
-    })?;
+    pipelined(
+        input,
+        output,
+        budget.bytes(enc)?,
+        budget.depth,
+        false,
+        |sealed, more, plain| {
+            if sealed.is_empty() {
+                // No segment at all: even an empty stream has one.
+                return Err(Error::Truncated {
+                    segment: index.checked_sub(1),
+                });
+            }
+            let sealed = Sealed::Memory(sealed);
+            index += open_segments(&keys.payload, sealed, plain, seg, index, !more, &opts.par)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+            Ok(())
+        },
+    )?;
     Ok(total)
 }
 
 /// Decrypts `len` plaintext bytes from `start` of a stream in a file,
-/// reading only the header and the segments holding that range.
+/// reading only the header and the segments holding that range, a batch at
+/// a time (memory as for [`decrypt_file`], whatever the range's length).
+/// Each batch is written once its segments verified; a failure stops before
+/// anything of the failing segment is written.
 ///
 /// # Errors
 /// [`Error::Range`] beyond the end of the plaintext; as [`decrypt`].
@@ -659,19 +835,18 @@ pub fn decrypt_range(
     file: &std::fs::File,
     start: u64,
     len: u64,
-    mut output: impl Write,
-    par: &Parallelism,
+    output: impl Write + Send,
+    opts: &DecryptOptions,
 ) -> Result<u64, Error> {
-    use std::os::unix::fs::FileExt;
-
     let SealedFile {
         keys,
         seg,
         header_len,
         body,
-    } = SealedFile::open(identity, file, par)?;
-    let seg = seg as u64;
-    let enc = seg + TAG as u64;
+    } = SealedFile::open(identity, file, opts)?;
+    let enc = seg + TAG;
+    let budget = Budget::new(enc, opts.par.threads);
+    let (seg, enc) = (seg as u64, enc as u64);
     let segments = body.div_ceil(enc);
     let last_len = body - (segments - 1) * enc;
     if last_len < TAG as u64 {
@@ -688,23 +863,40 @@ pub fn decrypt_range(
         return Ok(0);
     }
     let (first, last) = (start / seg, (end - 1) / seg);
-    let read_len = usize::try_from((last - first) * enc + if last + 1 == segments { last_len } else { enc })
-        .map_err(|_| Error::Options("range too large for memory".into()))?;
-    let mut buf = vec![0u8; read_len];
-    file.read_exact_at(&mut buf, header_len + first * enc)?;
-    let mut plain = Buffer::zeroed(0, true);
-    open_segments(
-        &keys.payload,
-        &buf,
-        &mut plain,
-        seg as usize,
-        first,
-        last + 1 == segments,
-        par,
-    )?;
-    let from = (start - first * seg) as usize;
-    output.write_all(&plain[from..from + len as usize])?;
-    output.flush()?;
+    let scratch = Scratch::default();
+    with_writer(output, budget.depth, true, |sink| {
+        let mut index = first;
+        while index <= last {
+            let count = (budget.batch as u64).min(last - index + 1);
+            let at = index * enc;
+            let n = (count * enc).min(body - at) as usize;
+            let sealed = Sealed::File {
+                file,
+                at: header_len + at,
+                len: n,
+                scratch: &scratch,
+            };
+            let mut plain = sink.take()?;
+            let final_batch = index + count == segments;
+            open_segments(
+                &keys.payload,
+                sealed,
+                &mut plain,
+                seg as usize,
+                index,
+                final_batch,
+                &opts.par,
+            )?;
+            // The part of the range in this batch, moved to the front.
+            let from = start.saturating_sub(index * seg) as usize;
+            let to = (end - index * seg).min(plain.len() as u64) as usize;
+            plain.copy_within(from..to, 0);
+            plain.sized(to - from);
+            sink.send(plain)?;
+            index += count;
+        }
+        Ok(())
+    })?;
     Ok(len)
 }
 

@@ -1,0 +1,289 @@
+//! `parcrypt encrypt` / `decrypt` against inputs and arguments chosen to
+//! cost memory or CPU: huge segments on many threads, long ranges, costly
+//! passphrase headers, out-of-range sizes. Memory is bounded by running the
+//! real binary under an address-space limit (`ulimit -v`), so an
+//! over-allocation aborts instead of passing unnoticed.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{BIN, data, p, parcrypt, stderr};
+
+/// Runs parcrypt with `args` and `stdin` under an address-space limit of
+/// `limit_mib` MiB. glibc's per-thread malloc arenas reserve 64 MiB of
+/// address space each, so they are capped to keep the limit about parcrypt's
+/// own buffers; the shell refuses to run parcrypt at all if it cannot set the
+/// limit.
+fn limited(limit_mib: u64, args: &[&str], stdin: Stdio) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", limit_mib * 1024))
+        .arg(BIN)
+        .args(args)
+        .env("MALLOC_ARENA_MAX", "2")
+        .env("RUST_BACKTRACE", "0")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+fn succeeds(out: &Output, what: &str) -> Vec<u8> {
+    assert!(
+        out.status.success(),
+        "{what}: status {:?}\nstderr: {}",
+        out.status,
+        stderr(out)
+    );
+    out.stdout.clone()
+}
+
+fn file_in(path: &Path) -> Stdio {
+    Stdio::from(std::fs::File::open(path).unwrap())
+}
+
+/// Usage errors (exit 2) name the problem, never panic.
+fn usage(out: &Output, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("parcrypt: ") && err.contains(needle),
+        "wanted {needle:?} in {err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// Fails with exit 1, a `parcrypt:` message holding `needle`, a hint.
+fn fails(out: &Output, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.starts_with("parcrypt: ") && err.contains(needle),
+        "wanted {needle:?} in {err}"
+    );
+    assert!(err.contains("hint: "), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+/// Buffers used to be sized threads × 4 × segment before reading anything:
+/// 3 bytes with 1 GiB segments on 64 threads asked for 256 GiB, and 64 MiB
+/// segments for 16 GiB. They now grow with the data, within a budget that
+/// does not depend on the thread count.
+#[test]
+fn three_bytes_with_huge_segments_on_64_threads_stay_small() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, [0x42u8; 32]).unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, b"abc").unwrap();
+    let key = p(&key);
+    // Stacks for 64 workers and the binary itself fit easily in 512 MiB.
+    const LIMIT: u64 = 512;
+    for seg in ["64MiB", "1GiB"] {
+        let enc = [
+            "--threads",
+            "64",
+            "encrypt",
+            "--key-file",
+            key,
+            "--segment-size",
+            seg,
+        ];
+        let sealed = succeeds(&limited(LIMIT, &enc, file_in(&plain)), seg);
+        let sealed_path = dir.path().join(format!("sealed-{seg}"));
+        std::fs::write(&sealed_path, &sealed).unwrap();
+        let by_file = [&enc[..5], &["-i", p(&plain)]].concat();
+        succeeds(&limited(LIMIT, &by_file, Stdio::null()), seg);
+        let dec = ["--threads", "64", "decrypt", "--key-file", key];
+        for (what, out) in [
+            ("pipe", limited(LIMIT, &dec, file_in(&sealed_path))),
+            (
+                "file",
+                limited(
+                    LIMIT,
+                    &[&dec[..], &["-i", p(&sealed_path)]].concat(),
+                    Stdio::null(),
+                ),
+            ),
+            (
+                "range",
+                limited(
+                    LIMIT,
+                    &[&dec[..], &["-i", p(&sealed_path), "--range", "1:2"]].concat(),
+                    Stdio::null(),
+                ),
+            ),
+        ] {
+            let got = succeeds(&out, &format!("{seg} {what}"));
+            assert_eq!(
+                got,
+                if what == "range" { &b"bc"[..] } else { b"abc" },
+                "{seg} {what}"
+            );
+        }
+    }
+}
+
+/// `--range` used to read the whole range into memory (twice: ciphertext
+/// and plaintext); it now streams a batch at a time.
+#[test]
+fn a_long_range_streams_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, [0x42u8; 32]).unwrap();
+    let len = 160 << 20;
+    let plain = data(len);
+    let plain_path = dir.path().join("plain");
+    std::fs::write(&plain_path, &plain).unwrap();
+    let sealed = dir.path().join("sealed");
+    succeeds(
+        &parcrypt(
+            &[
+                "encrypt",
+                "--key-file",
+                p(&key),
+                "-i",
+                p(&plain_path),
+                "-o",
+                p(&sealed),
+            ],
+            b"",
+        ),
+        "encrypt",
+    );
+    std::fs::remove_file(&plain_path).unwrap();
+    // The range alone is 160 MiB; holding it twice does not fit in 256 MiB.
+    let back = dir.path().join("back");
+    let range = format!("1:{}", len - 2);
+    let out = limited(
+        256,
+        &[
+            "--threads",
+            "8",
+            "decrypt",
+            "--key-file",
+            p(&key),
+            "-i",
+            p(&sealed),
+            "--range",
+            &range,
+            "-o",
+            p(&back),
+        ],
+        Stdio::null(),
+    );
+    succeeds(&out, "range");
+    assert!(std::fs::read(&back).unwrap() == plain[1..len - 1]);
+}
+
+/// A passphrase header costs scrypt before anything in it is authenticated:
+/// `--max-work-factor` (default 20) refuses costlier ones before any work.
+#[test]
+fn a_costly_passphrase_header_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let pass = dir.path().join("pass");
+    std::fs::write(&pass, "correct horse\n").unwrap();
+    let pass = p(&pass);
+    let plain = data(1000);
+    let sealed = parcrypt(
+        &["encrypt", "--passphrase-file", pass, "--work-factor", "11"],
+        &plain,
+    );
+    let sealed = succeeds(&sealed, "encrypt");
+    let decrypt = |extra: &[&str], stream: &[u8]| {
+        parcrypt(
+            &[&["decrypt", "--passphrase-file", pass][..], extra].concat(),
+            stream,
+        )
+    };
+    let out = decrypt(&["--max-work-factor", "10"], &sealed);
+    fails(&out, "work factor 11");
+    assert!(stderr(&out).contains("--max-work-factor 11"), "{}", stderr(&out));
+    assert_eq!(
+        succeeds(&decrypt(&["--max-work-factor", "11"], &sealed), "at the limit"),
+        plain
+    );
+    assert_eq!(succeeds(&decrypt(&[], &sealed), "default"), plain);
+    // A header anyone can make, asking for N = 2^21 or 2^22 (2 or 4 GiB,
+    // seconds of CPU): refused at once by default, the file and the range
+    // reader alike.
+    assert_eq!(sealed[43], 2, "the passphrase stanza");
+    let file = dir.path().join("costly");
+    for log2_n in [21, 22] {
+        let mut costly = sealed.clone();
+        costly[46] = log2_n;
+        std::fs::write(&file, &costly).unwrap();
+        let started = Instant::now();
+        for out in [
+            decrypt(&[], &costly),
+            decrypt(&["-i", p(&file)], b""),
+            decrypt(&["-i", p(&file), "--range", "0:1"], b""),
+        ] {
+            fails(&out, &format!("work factor {log2_n}"));
+            assert!(stderr(&out).contains("above the limit of 20"), "{}", stderr(&out));
+        }
+        assert!(started.elapsed() < Duration::from_secs(10), "scrypt ran");
+    }
+    // The ceiling itself is bounded by what parcrypt reads at all.
+    for bad in ["23", "0", "lots"] {
+        usage(
+            &decrypt(&["--max-work-factor", bad], &sealed),
+            "--max-work-factor",
+        );
+    }
+}
+
+#[test]
+fn ranges_ending_past_2_63_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, [0x42u8; 32]).unwrap();
+    let sealed = dir.path().join("sealed");
+    std::fs::write(
+        &sealed,
+        succeeds(&parcrypt(&["encrypt", "--key-file", p(&key)], b"abc"), "encrypt"),
+    )
+    .unwrap();
+    let max = i64::MAX as u64;
+    for range in [
+        format!("{}:2", u64::MAX),
+        format!("1:{}", u64::MAX),
+        format!("{max}:1"),
+        format!("1:{max}"),
+    ] {
+        let out = parcrypt(
+            &[
+                "decrypt",
+                "--key-file",
+                p(&key),
+                "-i",
+                p(&sealed),
+                "--range",
+                &range,
+            ],
+            b"",
+        );
+        usage(&out, "2^63 - 1");
+        assert!(stderr(&out).contains("hint: "), "{}", stderr(&out));
+    }
+    // At the maximum: a well-formed range, beyond this file's end.
+    let out = parcrypt(
+        &[
+            "decrypt",
+            "--key-file",
+            p(&key),
+            "-i",
+            p(&sealed),
+            "--range",
+            &format!("{max}:0"),
+        ],
+        b"",
+    );
+    fails(&out, "beyond the end of the plaintext");
+}
