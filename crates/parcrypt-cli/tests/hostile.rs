@@ -456,7 +456,7 @@ fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
                 "--range",
                 &range_huge,
             ],
-            1,
+            2,
         ),
         (
             vec![
@@ -468,7 +468,7 @@ fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
                 "--range",
                 &range_long,
             ],
-            1,
+            2,
         ),
         (vec!["lab", "--repeats", "0", "--sizes", "10"], 2),
     ];
