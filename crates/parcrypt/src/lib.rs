@@ -5,6 +5,8 @@
 //! cuts the work across cores, one code path per algorithm driven by a
 //! [`par::Parallelism`], and implements the formats around it.
 //!
+//! - [`digest`]: SHA-256/384/512 — the one hash-algorithm type, one-shot and
+//!   incremental hashing (every module hashes through it).
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
 //! - [`hazmat`]: raw ECB and unpadded modes, RC4 and PARC4.
@@ -24,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod aes;
+pub mod digest;
 pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
