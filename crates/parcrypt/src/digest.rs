@@ -264,8 +264,10 @@ impl std::fmt::Debug for Hasher {
     }
 }
 
-/// How much [`Hasher::update_reader`] reads at a time.
-const READ_BUFFER: usize = 64 << 10;
+/// How much [`Hasher::update_reader`] reads at a time: big enough that the
+/// read calls cost under 1 % of the hashing (256 KiB take ~170 µs to hash),
+/// small enough to stay in the L2 cache and not to matter for short readers.
+const READ_BUFFER: usize = 256 << 10;
 
 impl Hasher {
     /// A hasher with nothing added yet.
