@@ -1,5 +1,5 @@
-//! Finds the prefix aws-lc-sys gave AWS-LC's C symbols, so that `ffi/bn.rs`
-//! can link the internal functions aws-lc-sys has no bindings for.
+//! Finds the prefix aws-lc-sys gave AWS-LC's C symbols, so that
+//! `src/ffi/internal.rs` can link the internal functions aws-lc-sys has no bindings for.
 //!
 //! aws-lc-sys builds AWS-LC with every C symbol renamed `aws_lc_<version>_…`
 //! (so two versions can live in one binary) and declares

@@ -15,9 +15,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use parcrypt::digest::Algorithm;
 use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::Hash;
 
 /// Keys, digests and signatures, one key per signature.
 fn signed(n: usize) -> (Vec<SigningKey>, Vec<Vec<u8>>, Vec<Signature>) {
@@ -25,7 +25,7 @@ fn signed(n: usize) -> (Vec<SigningKey>, Vec<Vec<u8>>, Vec<Signature>) {
         .map(|_| SigningKey::generate().expect("ECDSA key generation"))
         .collect();
     let digests: Vec<Vec<u8>> = (0..n)
-        .map(|i| Hash::Sha256.digest(format!("parcrypt bench message {i}").as_bytes()))
+        .map(|i| Algorithm::Sha256.digest(format!("parcrypt bench message {i}").as_bytes()))
         .collect();
     let signatures = keys
         .iter()

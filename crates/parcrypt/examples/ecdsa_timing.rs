@@ -24,7 +24,7 @@ fn us(d: Duration) -> f64 {
 fn main() {
     let key = SigningKey::generate().unwrap();
     let public = key.verifying_key();
-    let digest = parcrypt::rsa::Hash::Sha256.digest(b"message");
+    let digest = parcrypt::digest::digest(parcrypt::digest::Algorithm::Sha256, b"message");
     let sig = key.sign_digest(&digest).unwrap();
     let cases = [
         ("joint", VerifyStrategy::Joint, Parallelism::sequential()),

@@ -5,6 +5,8 @@
 //! cuts the work across cores, one code path per algorithm driven by a
 //! [`par::Parallelism`], and implements the formats around it.
 //!
+//! - [`digest`]: SHA-256/384/512 — the one hash-algorithm type, one-shot and
+//!   incremental hashing (every module hashes through it).
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
 //! - [`hazmat`]: raw ECB and unpadded modes, RC4 and PARC4.
@@ -24,6 +26,7 @@
 #![warn(missing_docs)]
 
 pub mod aes;
+pub mod digest;
 pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
@@ -35,3 +38,203 @@ mod pipe;
 pub mod rsa;
 pub mod secret;
 pub mod stream;
+
+/// The module layering, checked on the source tree (CI runs it with the
+/// unit tests): `digest`, `secret`, `par` and the I/O plumbing at the
+/// bottom, then `ffi`, then the algorithm families, then `stream`.
+#[cfg(test)]
+mod layering {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    type Graph = BTreeMap<String, BTreeSet<String>>;
+
+    /// The source with `//` comments (so doc links) and `/* */` comments
+    /// removed; string literals are kept (none of them spell a path).
+    fn strip_comments(src: &str) -> String {
+        let mut out = String::with_capacity(src.len());
+        let mut rest = src;
+        while !rest.is_empty() {
+            if let Some(after) = rest.strip_prefix("//") {
+                rest = after.find('\n').map_or("", |i| &after[i..]);
+            } else if let Some(after) = rest.strip_prefix("/*") {
+                rest = after.find("*/").map_or("", |i| &after[i + 2..]);
+            } else {
+                let c = rest.chars().next().unwrap_or_default();
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+        out
+    }
+
+    fn ident(s: &str) -> &str {
+        let end = s
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(s.len());
+        &s[..end]
+    }
+
+    /// The top-level modules named by `crate::x` paths in `src`, including
+    /// grouped imports (`use crate::{a, b::c}`).
+    fn references(src: &str) -> BTreeSet<String> {
+        let mut found = BTreeSet::new();
+        for (at, _) in src.match_indices("crate::") {
+            let preceded_by_ident = src[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+            if preceded_by_ident {
+                continue; // `$crate::`, `parcrypt_crate::`: not this crate's root
+            }
+            let path = src[at + "crate::".len()..].trim_start();
+            if let Some(group) = path.strip_prefix('{') {
+                let (mut depth, mut start) = (0usize, true);
+                for (i, c) in group.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 0 => break,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => start = true,
+                        c if start && !c.is_whitespace() => {
+                            start = false;
+                            found.insert(ident(&group[i..]).to_owned());
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                found.insert(ident(path).to_owned());
+            }
+        }
+        found.retain(|m| !m.is_empty() && m != "self");
+        found
+    }
+
+    /// Every top-level module's imports of other top-level modules.
+    fn graph() -> Graph {
+        fn walk(dir: &Path, files: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("read src/") {
+                let path = entry.expect("read src/").path();
+                if path.is_dir() {
+                    walk(&path, files);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
+                }
+            }
+        }
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        walk(&src, &mut files);
+        let mut graph = Graph::new();
+        for file in files {
+            let relative = file.strip_prefix(&src).expect("under src/");
+            if relative == Path::new("lib.rs") {
+                continue;
+            }
+            let first = relative.components().next().expect("a path");
+            let module = first
+                .as_os_str()
+                .to_string_lossy()
+                .trim_end_matches(".rs")
+                .to_owned();
+            let text = std::fs::read_to_string(&file).expect("read a source file");
+            let deps = graph.entry(module.clone()).or_default();
+            deps.extend(references(&strip_comments(&text)));
+            deps.remove(&module);
+        }
+        graph
+    }
+
+    /// A cycle in `graph`, as `a -> b -> … -> a`, if there is one.
+    fn find_cycle(graph: &Graph) -> Option<Vec<String>> {
+        fn visit(
+            node: &str,
+            graph: &Graph,
+            path: &mut Vec<String>,
+            done: &mut BTreeSet<String>,
+        ) -> Option<Vec<String>> {
+            if let Some(i) = path.iter().position(|p| p == node) {
+                let mut cycle = path[i..].to_vec();
+                cycle.push(node.to_owned());
+                return Some(cycle);
+            }
+            if !done.insert(node.to_owned()) {
+                return None;
+            }
+            path.push(node.to_owned());
+            for next in graph.get(node).into_iter().flatten() {
+                if let Some(cycle) = visit(next, graph, path, done) {
+                    return Some(cycle);
+                }
+            }
+            path.pop();
+            None
+        }
+        let mut done = BTreeSet::new();
+        graph
+            .keys()
+            .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+    }
+
+    #[test]
+    fn the_scanner_sees_paths_groups_and_not_comments() {
+        let src = "use crate::{a::X, b, c::{d, e}};\n/// [`crate::doc`]\nlet x = crate::f::g(); // crate::h\n$crate::m";
+        let found = references(&strip_comments(src));
+        let want: BTreeSet<String> = ["a", "b", "c", "f"].map(String::from).into();
+        assert_eq!(found, want);
+        let cyclic: Graph = [("a", "b"), ("b", "c"), ("c", "a"), ("d", "a")]
+            .into_iter()
+            .map(|(from, to)| (from.to_owned(), [to.to_owned()].into()))
+            .collect();
+        assert_eq!(
+            find_cycle(&cyclic).map(|c| c.join(" -> ")).as_deref(),
+            Some("a -> b -> c -> a")
+        );
+    }
+
+    #[test]
+    fn top_level_modules_import_each_other_one_way() {
+        let graph = graph();
+        for module in [
+            "aes", "digest", "ecdsa", "ffi", "merkle", "par", "rsa", "secret", "stream",
+        ] {
+            assert!(graph.contains_key(module), "no module {module} found under src/");
+        }
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("import cycle between top-level modules: {}", cycle.join(" -> "));
+        }
+    }
+
+    #[test]
+    fn lower_layers_import_no_higher_ones() {
+        let graph = graph();
+        // What each bottom layer may import: `pipe` and `mmap` are the I/O
+        // plumbing (becoming `io`).
+        let allowed: [(&str, &[&str]); 7] = [
+            ("secret", &[]),
+            ("par", &[]),
+            ("digest", &["io", "pipe", "mmap", "par"]),
+            ("io", &["par", "secret"]),
+            ("pipe", &["par", "secret", "mmap"]),
+            ("mmap", &[]),
+            ("ffi", &["digest", "secret"]),
+        ];
+        for (module, may) in allowed {
+            let Some(deps) = graph.get(module) else {
+                continue; // `io` does not exist yet, `pipe` and `mmap` no longer
+            };
+            let extra: Vec<&String> = deps.iter().filter(|d| !may.contains(&d.as_str())).collect();
+            assert!(
+                extra.is_empty(),
+                "{module} imports {extra:?}; it may import only {may:?}"
+            );
+        }
+        let families = ["aes", "ecdsa", "hazmat", "merkle", "rsa", "stream"];
+        let ffi = &graph["ffi"];
+        assert!(
+            families.iter().all(|f| !ffi.contains(*f)),
+            "ffi imports an algorithm family: {ffi:?}"
+        );
+    }
+}

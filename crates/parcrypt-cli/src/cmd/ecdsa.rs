@@ -7,9 +7,9 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
+use parcrypt::digest::Algorithm;
 use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy, VerifyingKey};
 use parcrypt::par::Parallelism;
-use parcrypt::rsa::Hash;
 use zeroize::Zeroizing;
 
 use super::files::{hash_input, hash_reader, key_output, read_small, write_output};
@@ -55,7 +55,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
             let key = SigningKey::from_bytes(&bytes)
                 .map_err(key_error)
                 .with_context(|| format!("cannot use {} as a private key", key.display()))?;
-            let digest = hash_input(io.input.as_deref(), Hash::Sha256)?;
+            let digest = hash_input(io.input.as_deref(), Algorithm::Sha256)?;
             let sig = key.sign_digest(&digest)?;
             let encoded = match sig_format {
                 SigFormat::Der => sig.to_der()?,
@@ -77,7 +77,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
                 sig.display(),
                 format_name(*sig_format)
             ))?;
-            let digest = hash_input(input.as_deref(), Hash::Sha256)?;
+            let digest = hash_input(input.as_deref(), Algorithm::Sha256)?;
             let strategy = match method {
                 VerifyMethod::Auto => VerifyStrategy::Auto,
                 VerifyMethod::Joint => VerifyStrategy::Joint,
@@ -135,7 +135,7 @@ fn load_public(path: &Path) -> Result<VerifyingKey> {
 /// One list entry, read and hashed, or why it could not be.
 struct Entry {
     label: String,
-    item: Result<(Vec<u8>, Signature), String>,
+    item: Result<(parcrypt::digest::Output, Signature), String>,
 }
 
 fn read_entry(line_no: usize, line: &str, format: SigFormat) -> Entry {
@@ -144,7 +144,7 @@ fn read_entry(line_no: usize, line: &str, format: SigFormat) -> Entry {
     let item = match fields[..] {
         [msg, sig] => (|| {
             let digest = File::open(msg)
-                .and_then(|f| hash_reader(f, Hash::Sha256))
+                .and_then(|f| hash_reader(f, Algorithm::Sha256))
                 .map_err(|e| format!("cannot read message {msg}: {e}"))?;
             let mut bytes = Vec::new();
             File::open(sig)

@@ -5,7 +5,7 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
-use parcrypt::rsa::Hash;
+use parcrypt::digest::{self, Algorithm};
 use zeroize::Zeroizing;
 
 use crate::error::Hint;
@@ -46,23 +46,14 @@ pub fn read_all(path: Option<&Path>) -> Result<Vec<u8>> {
 }
 
 /// The digest of the input (`-i`, or stdin), read in pieces (messages may be large).
-pub fn hash_input(path: Option<&Path>, hash: Hash) -> Result<Vec<u8>> {
+pub fn hash_input(path: Option<&Path>, hash: Algorithm) -> Result<digest::Output> {
     hash_reader(Input::open(path)?, hash).context("cannot read the message")
 }
 
 /// The digest of everything `reader` yields.
-pub fn hash_reader(mut reader: impl Read, hash: Hash) -> std::io::Result<Vec<u8>> {
+pub fn hash_reader(reader: impl Read, hash: Algorithm) -> std::io::Result<digest::Output> {
     let mut hasher = hash.hasher();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        hasher.update(&buf[..n]);
-    }
+    hasher.update_reader(reader)?;
     Ok(hasher.finish())
 }
 

@@ -46,7 +46,9 @@
 
 use zeroize::Zeroizing;
 
-use crate::ffi::bn::{Bn, Ctx, ParseError, key_type_name};
+use crate::digest::{self, Algorithm};
+use crate::ffi::bn::{Bn, Ctx};
+use crate::ffi::der::{ParseError, key_type_name};
 use crate::ffi::ec::{self, EcKey, Sig};
 use crate::par::{Grain, Parallelism};
 use crate::pem::{self, PemError};
@@ -75,8 +77,8 @@ pub enum Error {
     Backend,
 }
 
-impl From<crate::ffi::bn::BackendError> for Error {
-    fn from(_: crate::ffi::bn::BackendError) -> Self {
+impl From<crate::ffi::BackendError> for Error {
+    fn from(_: crate::ffi::BackendError) -> Self {
         Error::Backend
     }
 }
@@ -307,7 +309,7 @@ impl SigningKey {
 
     /// Signs SHA-256(`msg`).
     pub fn sign(&self, msg: &[u8]) -> Result<Signature, Error> {
-        self.sign_digest(&crate::rsa::Hash::Sha256.digest(msg))
+        self.sign_digest(&digest::digest(Algorithm::Sha256, msg))
     }
 
     /// Signs a digest computed by the caller (SHA-256 for interoperability
@@ -382,7 +384,7 @@ impl VerifyingKey {
     /// [`Error::BadSignature`].
     pub fn verify_vartime(&self, msg: &[u8], sig: &Signature) -> Result<(), Error> {
         self.verify_digest_vartime(
-            &crate::rsa::Hash::Sha256.digest(msg),
+            &digest::digest(Algorithm::Sha256, msg),
             sig,
             VerifyStrategy::Auto,
             &Parallelism::sequential(),
@@ -401,7 +403,7 @@ impl VerifyingKey {
         strategy: VerifyStrategy,
         par: &Parallelism,
     ) -> Result<(), Error> {
-        self.verify_digest_vartime(&crate::rsa::Hash::Sha256.digest(msg), sig, strategy, par)
+        self.verify_digest_vartime(&digest::digest(Algorithm::Sha256, msg), sig, strategy, par)
     }
 
     /// Verifies a signature over a digest computed by the caller.
@@ -476,7 +478,7 @@ pub struct DigestItem<'a> {
 /// handing it to another thread).
 pub fn verify_batch_vartime(items: &[BatchItem<'_>], par: &Parallelism) -> Vec<bool> {
     batch(items, par, |item| {
-        let digest = crate::rsa::Hash::Sha256.digest(item.message);
+        let digest = digest::digest(Algorithm::Sha256, item.message);
         verify_one(item.key, &digest, item.signature)
     })
 }

@@ -14,7 +14,9 @@ use std::ptr::{self, NonNull};
 use aws_lc_sys as sys;
 use zeroize::Zeroizing;
 
-use super::bn::{self, BackendError, Bn, Ctx, ParseError, Pkey, Result, check, non_null};
+use super::bn::{Bn, Ctx};
+use super::der::{self, ParseError, Pkey};
+use super::error::{BackendError, Result, check, non_null};
 
 /// The P-256 group (a static object in AWS-LC: shared read-only).
 fn p256() -> *const sys::EC_GROUP {
@@ -122,7 +124,7 @@ impl Sig {
         unsafe { sys::ECDSA_SIG_free(sig.as_ptr()) };
         check(ok)?;
         // SAFETY: out/len came from ECDSA_SIG_to_bytes.
-        Ok(unsafe { bn::take_buffer(out, len) }.to_vec())
+        Ok(unsafe { der::take_buffer(out, len) }.to_vec())
     }
 
     fn to_ecdsa_sig(&self) -> Result<NonNull<sys::ECDSA_SIG>> {
@@ -177,19 +179,19 @@ impl EcKey {
             // SAFETY: cbs is initialised by parse_all.
             unsafe { sys::EC_KEY_parse_private_key(cbs, ptr::null()) }
         }
-        let key = bn::parse_all(der, parse).ok_or(ParseError::Malformed)?;
+        let key = der::parse_all(der, parse).ok_or(ParseError::Malformed)?;
         Self::checked(key)
     }
 
     /// A PKCS#8 `PrivateKeyInfo` holding an EC key.
     pub(crate) fn from_pkcs8_der(der: &[u8]) -> std::result::Result<EcKey, ParseError> {
-        let pkey = Pkey(bn::parse_all(der, sys::EVP_parse_private_key).ok_or(ParseError::Malformed)?);
+        let pkey = Pkey(der::parse_all(der, sys::EVP_parse_private_key).ok_or(ParseError::Malformed)?);
         Self::checked(pkey.into_ec()?)
     }
 
     /// An X.509 `SubjectPublicKeyInfo` holding an EC key.
     pub(crate) fn from_spki_der(der: &[u8]) -> std::result::Result<EcKey, ParseError> {
-        let pkey = Pkey(bn::parse_all(der, sys::EVP_parse_public_key).ok_or(ParseError::Malformed)?);
+        let pkey = Pkey(der::parse_all(der, sys::EVP_parse_public_key).ok_or(ParseError::Malformed)?);
         Self::checked(pkey.into_ec()?)
     }
 
@@ -220,19 +222,19 @@ impl EcKey {
     pub(crate) fn sec1_der(&self) -> Result<Zeroizing<Vec<u8>>> {
         // SAFETY: self is live; the CBB is initialised by `marshal`; flags 0
         // include the curve OID and the public key.
-        bn::marshal(|cbb| unsafe { sys::EC_KEY_marshal_private_key(cbb, self.ptr(), 0) })
+        der::marshal(|cbb| unsafe { sys::EC_KEY_marshal_private_key(cbb, self.ptr(), 0) })
     }
 
     pub(crate) fn pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>> {
         let pkey = Pkey::of_ec(self)?;
         // SAFETY: as above.
-        bn::marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.0.as_ptr()) })
+        der::marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.0.as_ptr()) })
     }
 
     pub(crate) fn spki_der(&self) -> Result<Vec<u8>> {
         let pkey = Pkey::of_ec(self)?;
         // SAFETY: as above.
-        bn::marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.0.as_ptr()) }).map(|v| v.to_vec())
+        der::marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.0.as_ptr()) }).map(|v| v.to_vec())
     }
 
     /// Whether the key holds a private scalar.

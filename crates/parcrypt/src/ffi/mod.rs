@@ -1,310 +1,40 @@
 //! The only place parcrypt calls AWS-LC directly (`aws-lc-sys`), for the
-//! operations the safe `aws-lc-rs` API lacks or makes slow.
+//! operations the safe `aws-lc-rs` API lacks or makes slow. One file per
+//! concern:
 //!
-//! - AES-ECB in bulk: `aws_lc_rs::cipher::EncryptingKey::ecb` makes one C call
-//!   per 16-byte block (1.5 GB/s measured here); the EVP interface hands the
-//!   whole buffer to the pipelined AES-NI/VAES code (6.8 GB/s).
+//! - [`internal`]: the twelve functions AWS-LC compiles in but declares only
+//!   in its internal headers, linked under the symbol prefix `build.rs` finds;
+//! - [`error`]: the one backend error and the checks of C return values;
+//! - [`bn`]: big numbers — constant-time modular exponentiation of one CRT
+//!   half, Montgomery arithmetic for the recombination, the prime search
+//!   steps of key generation;
+//! - [`der`]: DER parsing and encoding, `EVP_PKEY` (PKCS#8, SPKI);
+//! - [`rsa`]: RSA keys, their components, and the padding functions;
+//! - [`ec`]: P-256 keys, ECDSA and the point arithmetic of split verification;
+//! - [`cipher`]: AES-ECB in bulk (`aws_lc_rs::cipher::EncryptingKey::ecb`
+//!   makes one C call per 16-byte block, 1.5 GB/s measured here; the EVP
+//!   interface hands the whole buffer to the pipelined AES-NI/VAES code,
+//!   6.8 GB/s), RC4, AES-GCM with 16-byte nonces;
+//! - [`kdf`], key derivation: scrypt.
 //!
-//! - Big numbers and RSA keys ([`bn`]): constant-time modular exponentiation
-//!   of one CRT half, Montgomery arithmetic for the recombination, the prime
-//!   search steps of key generation, key encoding and the padding functions.
-//!
+//! This layer sits below the algorithm families and imports none of them
+//! (only [`crate::digest`], for the hash names the padding functions take).
 //! Every `unsafe` block states why it is sound. `README.md` beside this file
 //! explains how the internal functions are linked and how to upgrade aws-lc-sys.
 #![allow(unsafe_code)]
 
 pub(crate) mod bn;
+pub(crate) mod cipher;
+pub(crate) mod der;
 pub(crate) mod ec;
+pub(crate) mod error;
+mod internal;
+pub(crate) mod kdf;
+pub(crate) mod rsa;
 
-use aws_lc_sys as sys;
-
-/// Which way a block cipher runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Direction {
-    Encrypt,
-    Decrypt,
-}
-
-/// An owned `EVP_CIPHER_CTX`, freed (and so wiped: `EVP_CIPHER_CTX_free`
-/// cleanses the key schedule) on drop.
-struct CipherCtx(*mut sys::EVP_CIPHER_CTX);
-
-impl CipherCtx {
-    fn new() -> Self {
-        // SAFETY: EVP_CIPHER_CTX_new has no preconditions.
-        let ctx = unsafe { sys::EVP_CIPHER_CTX_new() };
-        // Allocation failure of a few hundred bytes: nothing sensible to do.
-        assert!(!ctx.is_null(), "EVP_CIPHER_CTX_new: out of memory");
-        CipherCtx(ctx)
-    }
-}
-
-impl Drop for CipherCtx {
-    fn drop(&mut self) {
-        // SAFETY: self.0 came from EVP_CIPHER_CTX_new and is freed only here.
-        unsafe { sys::EVP_CIPHER_CTX_free(self.0) }
-    }
-}
-
-/// The largest length handed to one `EVP_CipherUpdate` call (its length is a C `int`).
-const MAX_UPDATE: usize = 1 << 30;
-
-/// AES-ECB over `data` in place, without padding.
-///
-/// # Panics
-/// If `key` is not 16, 24 or 32 bytes or `data` is not a multiple of 16 bytes
-/// (callers check both), or if AWS-LC reports an internal failure.
-pub(crate) fn aes_ecb_in_place(key: &[u8], direction: Direction, data: &mut [u8]) {
-    assert!(data.len() % 16 == 0, "ECB input must be whole blocks");
-    // SAFETY: the EVP_aes_*_ecb functions return pointers to static tables.
-    let cipher = unsafe {
-        match key.len() {
-            16 => sys::EVP_aes_128_ecb(),
-            24 => sys::EVP_aes_192_ecb(),
-            32 => sys::EVP_aes_256_ecb(),
-            n => panic!("AES key of {n} bytes"),
-        }
-    };
-    let ctx = CipherCtx::new();
-    let enc = match direction {
-        Direction::Encrypt => 1,
-        Direction::Decrypt => 0,
-    };
-    // SAFETY: ctx is a live context; cipher is static; key points to
-    // key.len() bytes, which is the cipher's key length (matched above); ECB
-    // takes no IV, so a null IV is allowed.
-    let ok = unsafe {
-        sys::EVP_CipherInit_ex(
-            ctx.0,
-            cipher,
-            std::ptr::null_mut(),
-            key.as_ptr(),
-            std::ptr::null(),
-            enc,
-        )
-    };
-    assert_eq!(ok, 1, "EVP_CipherInit_ex failed");
-    // SAFETY: ctx was initialised above.
-    let ok = unsafe { sys::EVP_CIPHER_CTX_set_padding(ctx.0, 0) };
-    assert_eq!(ok, 1, "EVP_CIPHER_CTX_set_padding failed");
-    for chunk in data.chunks_mut(MAX_UPDATE) {
-        let len = i32::try_from(chunk.len()).unwrap_or(i32::MAX);
-        let mut out_len: i32 = 0;
-        // SAFETY: in and out are the same buffer of `len` bytes; EVP allows
-        // exactly-overlapping in-place operation. Without padding and with whole
-        // blocks, EVP writes exactly `len` bytes and keeps no partial block.
-        let ok =
-            unsafe { sys::EVP_CipherUpdate(ctx.0, chunk.as_mut_ptr(), &mut out_len, chunk.as_ptr(), len) };
-        assert!(ok == 1 && out_len == len, "EVP_CipherUpdate failed");
-    }
-}
-
-/// AWS-LC's RC4 state (`RC4_KEY`): the 256-entry permutation and two indices.
-/// Wiped on drop.
-pub(crate) struct Rc4State(sys::RC4_KEY);
-
-impl Rc4State {
-    /// Runs the RC4 key schedule.
-    ///
-    /// # Panics
-    /// If `key` is longer than `u32::MAX` bytes (callers allow at most 256).
-    pub(crate) fn new(key: &[u8]) -> Self {
-        let mut state = sys::RC4_KEY {
-            x: 0,
-            y: 0,
-            data: [0; 256],
-        };
-        let len = u32::try_from(key.len()).expect("RC4 key length");
-        // SAFETY: state is a valid RC4_KEY to write; key points to len bytes.
-        unsafe { sys::RC4_set_key(&mut state, len, key.as_ptr()) };
-        Rc4State(state)
-    }
-
-    /// XORs the next `data.len()` keystream bytes into `data`.
-    pub(crate) fn apply(&mut self, data: &mut [u8]) {
-        // SAFETY: in and out are the same `data.len()` bytes; RC4 processes
-        // byte by byte, reading each input byte before writing it, so exact
-        // in-place operation is allowed (as in OpenSSL).
-        unsafe { sys::RC4(&mut self.0, data.len(), data.as_ptr(), data.as_mut_ptr()) };
-    }
-}
-
-impl Drop for Rc4State {
-    fn drop(&mut self) {
-        use zeroize::Zeroize;
-        self.0.data.zeroize();
-        self.0.x.zeroize();
-        self.0.y.zeroize();
-    }
-}
-
-/// An AES-GCM key in AWS-LC's AEAD interface, which — unlike `aws-lc-rs` —
-/// accepts nonces of any length. parcrypt's parallel GCM uses 16-byte nonces
-/// chosen so that AWS-LC's own (stitched AES-NI + carry-less multiply) code
-/// starts each chunk at the chunk's counter value (see `aes/gcm.rs`).
-pub(crate) struct GcmKey(std::ptr::NonNull<sys::EVP_AEAD_CTX>);
-
-// SAFETY: the EVP_AEAD_CTX is not modified after EVP_AEAD_CTX_new; sealing
-// takes it as `const EVP_AEAD_CTX *` and keeps per-call state on the stack.
-unsafe impl Send for GcmKey {}
-// SAFETY: as above.
-unsafe impl Sync for GcmKey {}
-
-impl std::fmt::Debug for GcmKey {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("GcmKey")
-    }
-}
-
-impl Drop for GcmKey {
-    fn drop(&mut self) {
-        // SAFETY: from EVP_AEAD_CTX_new, freed only here (which wipes the key).
-        unsafe { sys::EVP_AEAD_CTX_free(self.0.as_ptr()) }
-    }
-}
-
-impl GcmKey {
-    /// `None` unless `key` is 16 or 32 bytes.
-    pub(crate) fn new(key: &[u8]) -> Option<GcmKey> {
-        // SAFETY: the EVP_aead_* functions return pointers to static tables.
-        let aead = unsafe {
-            match key.len() {
-                16 => sys::EVP_aead_aes_128_gcm(),
-                32 => sys::EVP_aead_aes_256_gcm(),
-                _ => return None,
-            }
-        };
-        // SAFETY: key is key.len() bytes, the AEAD's key length; 16-byte tags.
-        let ctx = unsafe { sys::EVP_AEAD_CTX_new(aead, key.as_ptr(), key.len(), 16) };
-        std::ptr::NonNull::new(ctx).map(GcmKey)
-    }
-
-    /// AES-GCM seal of `data` in place with a 16-byte nonce and `aad`;
-    /// returns the tag.
-    ///
-    /// # Panics
-    /// If AWS-LC reports a failure (it fails only for inputs over 2^36 bytes,
-    /// which callers never pass).
-    pub(crate) fn seal_in_place(&self, nonce: &[u8; 16], data: &mut [u8], aad: &[u8]) -> [u8; 16] {
-        let mut tag = [0u8; 16];
-        let mut tag_len = 0usize;
-        // SAFETY: ctx is live; data is both input and output (AWS-LC allows
-        // exact aliasing); nonce, aad and tag are valid for their lengths.
-        let ok = unsafe {
-            sys::EVP_AEAD_CTX_seal_scatter(
-                self.0.as_ptr(),
-                data.as_mut_ptr(),
-                tag.as_mut_ptr(),
-                &mut tag_len,
-                tag.len(),
-                nonce.as_ptr(),
-                nonce.len(),
-                data.as_ptr(),
-                data.len(),
-                std::ptr::null(),
-                0,
-                aad.as_ptr(),
-                aad.len(),
-            )
-        };
-        assert!(ok == 1 && tag_len == 16, "EVP_AEAD_CTX_seal_scatter failed");
-        tag
-    }
-
-    /// AES-GCM seal of `input` into `output` (same length, no aliasing)
-    /// with a 12-byte nonce and no AAD: one pass over the data.
-    ///
-    /// # Panics
-    /// If the lengths differ, or AWS-LC fails (inputs over 2^36 bytes).
-    pub(crate) fn seal_into(&self, nonce: &[u8; 12], input: &[u8], output: &mut [u8]) -> [u8; 16] {
-        assert_eq!(input.len(), output.len());
-        let mut tag = [0u8; 16];
-        let mut tag_len = 0usize;
-        // SAFETY: ctx live; input/output valid, equal length, distinct
-        // (a & and a &mut cannot alias); nonce and tag valid.
-        let ok = unsafe {
-            sys::EVP_AEAD_CTX_seal_scatter(
-                self.0.as_ptr(),
-                output.as_mut_ptr(),
-                tag.as_mut_ptr(),
-                &mut tag_len,
-                tag.len(),
-                nonce.as_ptr(),
-                nonce.len(),
-                input.as_ptr(),
-                input.len(),
-                std::ptr::null(),
-                0,
-                std::ptr::null(),
-                0,
-            )
-        };
-        assert!(ok == 1 && tag_len == 16, "EVP_AEAD_CTX_seal_scatter failed");
-        tag
-    }
-
-    /// AES-GCM open of `input` with `tag` into `output` (same length) with a
-    /// 12-byte nonce and no AAD; false (and `output` wiped) if the tag fails.
-    pub(crate) fn open_into(&self, nonce: &[u8; 12], input: &[u8], tag: &[u8], output: &mut [u8]) -> bool {
-        if input.len() != output.len() {
-            return false;
-        }
-        // SAFETY: ctx live; input/output valid and distinct; nonce/tag valid.
-        let ok = unsafe {
-            sys::EVP_AEAD_CTX_open_gather(
-                self.0.as_ptr(),
-                output.as_mut_ptr(),
-                nonce.as_ptr(),
-                nonce.len(),
-                input.as_ptr(),
-                input.len(),
-                tag.as_ptr(),
-                tag.len(),
-                std::ptr::null(),
-                0,
-            )
-        } == 1;
-        if !ok {
-            output.fill(0);
-            // SAFETY: clears this thread's error queue.
-            unsafe { sys::ERR_clear_error() };
-        }
-        ok
-    }
-}
-
-/// scrypt (RFC 7914) from AWS-LC: `out` ← scrypt(password, salt, N = 2^log2_n, r, p).
-/// False if AWS-LC refuses the parameters (its memory cap is raised to what
-/// they need, which callers bound first).
-pub(crate) fn scrypt(password: &[u8], salt: &[u8], log2_n: u8, r: u32, p: u32, out: &mut [u8]) -> bool {
-    if log2_n >= 64 {
-        return false;
-    }
-    let n = 1u64 << log2_n;
-    // N·r·128 bytes of memory (plus a little); AWS-LC rejects anything over max_mem.
-    let mem = (n as u128) * u128::from(r) * 128 + (1 << 20);
-    let Ok(max_mem) = usize::try_from(mem) else {
-        return false;
-    };
-    // SAFETY: all pointers are valid for the lengths given; out is writable.
-    let ok = unsafe {
-        sys::EVP_PBE_scrypt(
-            password.as_ptr().cast(),
-            password.len(),
-            salt.as_ptr(),
-            salt.len(),
-            n,
-            u64::from(r),
-            u64::from(p),
-            max_mem,
-            out.as_mut_ptr(),
-            out.len(),
-        )
-    };
-    // SAFETY: clears this thread's error queue; no preconditions.
-    unsafe { sys::ERR_clear_error() };
-    ok == 1
-}
+pub(crate) use cipher::{Direction, GcmKey, Rc4State, aes_ecb_in_place};
+pub(crate) use error::BackendError;
+pub(crate) use kdf::scrypt;
 
 #[cfg(test)]
 mod tests {
@@ -350,7 +80,7 @@ mod tests {
 
     #[test]
     fn every_internal_aws_lc_function_links() {
-        let all = super::bn::internal_symbols();
+        let all = super::internal::all();
         assert_eq!(all.len(), 12);
         for (name, address) in all {
             assert!(name.starts_with(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX")), "{name}");

@@ -13,11 +13,10 @@
 //! barrier per level; memory is one hash per level plus the block roots of
 //! the input at hand.
 
-use sha2::{Digest as _, Sha256};
-
 use crate::par::{Grain, Parallelism};
 
-/// A SHA-256 hash.
+/// The value of a tree node: a SHA-256 hash, 32 bytes. (Not a hash
+/// *algorithm*: those are [`crate::digest::Algorithm`].)
 pub type Hash = [u8; 32];
 
 /// How a format hashes and shapes its tree.
@@ -32,13 +31,7 @@ pub(crate) trait Rule: Sync {
 }
 
 /// SHA-256 of the concatenation of `parts`.
-pub(crate) fn sha256(parts: &[&[u8]]) -> Hash {
-    let mut h = Sha256::new();
-    for p in parts {
-        h.update(p);
-    }
-    h.finalize().into()
-}
+pub(crate) use crate::digest::sha256;
 
 /// The leaves of a tree: an indexable list of byte strings.
 ///

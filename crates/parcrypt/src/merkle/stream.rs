@@ -5,9 +5,8 @@
 use std::fs::File;
 use std::io::{self, Read};
 
-use sha2::{Digest as _, Sha256};
-
 use super::engine::{Builder, Chunks, Hash, Rule};
+use crate::digest::Sha256;
 use crate::par::Parallelism;
 use crate::pipe::{self, Transform};
 
@@ -156,11 +155,11 @@ impl<I: Read + Send> Source<'_, I> {
                 let mut offset = 0u64;
                 while offset < len {
                     let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(WINDOW);
-                    hasher.update(&*crate::mmap::map(file, offset, n)?);
+                    hasher.update(&crate::mmap::map(file, offset, n)?);
                     progress(n);
                     offset += n as u64;
                 }
-                Ok(hasher.finalize().into())
+                Ok(hasher.finish())
             }
         }
     }
@@ -185,7 +184,7 @@ impl Transform for Plain<'_> {
         self.hasher.update(&*data);
     }
     fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
-        *self.out = Some(self.hasher.finalize().into());
+        *self.out = Some(self.hasher.finish());
         Ok(Vec::new())
     }
 }

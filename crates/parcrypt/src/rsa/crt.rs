@@ -4,7 +4,9 @@
 use std::sync::{Mutex, PoisonError};
 
 use super::Error;
+use crate::ffi::BackendError;
 use crate::ffi::bn::{self, Bn, Ctx, Mont};
+use crate::ffi::rsa::Components;
 use crate::par::{Parallelism, Strategy};
 
 /// How many times one blinding pair is reused (squared after each use)
@@ -102,7 +104,7 @@ impl Crt {
     /// From the key's parts. The primes must have the same number of 64-bit
     /// words (every generated key does): each half's input is reduced by a
     /// Montgomery reduction, which is exact only then.
-    pub(crate) fn new(c: &bn::Components) -> Result<Crt, Error> {
+    pub(crate) fn new(c: &Components) -> Result<Crt, Error> {
         let missing = || Error::UnsupportedKey("private key without CRT parameters".into());
         let (p, q) = (
             c.p.as_ref().ok_or_else(missing)?,
@@ -209,7 +211,7 @@ impl Crt {
         }
         // Each thread its own scratch context; the Montgomery constants and
         // exponents are shared read-only.
-        let half = |mont: &Mont, exp: &Bn| -> Result<Bn, bn::BackendError> {
+        let half = |mont: &Mont, exp: &Bn| -> Result<Bn, BackendError> {
             let mut ctx = Ctx::new();
             let reduced = mont.reduce(x, &mut ctx)?;
             mont.exp_consttime(&reduced, exp, &mut ctx)

@@ -4,7 +4,8 @@ use zeroize::Zeroizing;
 
 use super::crt::{Crt, CrtMode};
 use super::{Error, keygen};
-use crate::ffi::bn::{ParseError, RsaKey, key_type_name};
+use crate::ffi::der::{ParseError, key_type_name};
+use crate::ffi::rsa::RsaKey;
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
 

@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use super::{Error, PrivateKey};
-use crate::ffi::bn::{self, Bn, Components, Ctx, Mont, RsaKey};
+use crate::ffi::bn::{self, Bn, Ctx, Mont};
+use crate::ffi::rsa::{Components, RsaKey};
 use crate::par::{Grain, Parallelism, Strategy};
 
 /// The smallest key [`PrivateKey::generate`] makes (the papers' size; too

@@ -51,93 +51,11 @@ pub use key::{PrivateKey, PublicKey};
 pub use keygen::{KeygenStats, MAX_BITS, MIN_BITS};
 pub use scheme::Scheme;
 
-/// The hash for signatures and OAEP.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Hash {
-    /// SHA-1: only for verifying and decrypting legacy data.
-    Sha1,
-    /// SHA-256, the default.
-    Sha256,
-    /// SHA-384.
-    Sha384,
-    /// SHA-512.
-    Sha512,
-}
-
-impl Hash {
-    /// The digest length in bytes.
-    pub fn len(self) -> usize {
-        match self {
-            Hash::Sha1 => 20,
-            Hash::Sha256 => 32,
-            Hash::Sha384 => 48,
-            Hash::Sha512 => 64,
-        }
-    }
-
-    /// Always false (a digest is never empty); here for clippy's `len` convention.
-    pub fn is_empty(self) -> bool {
-        false
-    }
-
-    fn algorithm(self) -> &'static aws_lc_rs::digest::Algorithm {
-        match self {
-            Hash::Sha1 => &aws_lc_rs::digest::SHA1_FOR_LEGACY_USE_ONLY,
-            Hash::Sha256 => &aws_lc_rs::digest::SHA256,
-            Hash::Sha384 => &aws_lc_rs::digest::SHA384,
-            Hash::Sha512 => &aws_lc_rs::digest::SHA512,
-        }
-    }
-
-    /// The digest of `data`.
-    pub fn digest(self, data: &[u8]) -> Vec<u8> {
-        aws_lc_rs::digest::digest(self.algorithm(), data)
-            .as_ref()
-            .to_vec()
-    }
-
-    /// An incremental hasher, for messages read in pieces.
-    pub fn hasher(self) -> Hasher {
-        Hasher(aws_lc_rs::digest::Context::new(self.algorithm()))
-    }
-}
-
-impl std::str::FromStr for Hash {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().replace('-', "").as_str() {
-            "sha256" => Ok(Hash::Sha256),
-            "sha384" => Ok(Hash::Sha384),
-            "sha512" => Ok(Hash::Sha512),
-            "sha1" => Ok(Hash::Sha1),
-            _ => Err(format!("unknown hash {s:?} (sha256, sha384, sha512)")),
-        }
-    }
-}
-
+/// The hash for signatures and OAEP: the crate's one hash-algorithm type,
+/// [`crate::digest::Algorithm`], under the name RSA callers know.
+pub use crate::digest::Algorithm as Hash;
 /// An incremental digest (see [`Hash::hasher`]).
-#[derive(Clone)]
-pub struct Hasher(aws_lc_rs::digest::Context);
-
-impl std::fmt::Debug for Hasher {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Hasher")
-    }
-}
-
-impl Hasher {
-    /// Adds data.
-    pub fn update(&mut self, data: &[u8]) {
-        self.0.update(data);
-    }
-
-    /// The digest of everything added.
-    pub fn finish(self) -> Vec<u8> {
-        self.0.finish().as_ref().to_vec()
-    }
-}
+pub use crate::digest::Hasher;
 
 /// What can go wrong with RSA keys and operations.
 ///
@@ -194,8 +112,8 @@ pub enum Error {
     Backend,
 }
 
-impl From<crate::ffi::bn::BackendError> for Error {
-    fn from(_: crate::ffi::bn::BackendError) -> Self {
+impl From<crate::ffi::BackendError> for Error {
+    fn from(_: crate::ffi::BackendError) -> Self {
         Error::Backend
     }
 }

@@ -3,7 +3,7 @@
 use zeroize::Zeroizing;
 
 use super::{Error, Hash, PrivateKey, PublicKey};
-use crate::ffi::bn;
+use crate::ffi::rsa as ffi_rsa;
 use crate::par::Parallelism;
 
 /// A signature scheme.
@@ -54,7 +54,7 @@ impl PrivateKey {
     /// # Errors
     /// [`Error::Fault`] if the result fails its check; [`Error::Backend`].
     pub fn sign(&self, scheme: Scheme, hash: Hash, msg: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
-        self.sign_digest(scheme, hash, &hash.digest(msg), par)
+        self.sign_digest(scheme, hash, &crate::digest::digest(hash, msg), par)
     }
 
     /// Signs a digest computed by the caller (for messages hashed as they stream).
@@ -72,7 +72,7 @@ impl PrivateKey {
         let mut em = Zeroizing::new(vec![0; self.size()]);
         match scheme {
             Scheme::Pss => self.rsa().pss_encode(&mut em, digest, hash)?,
-            Scheme::Pkcs1v15 => bn::pkcs1_sig_encode(&mut em, digest, hash)?,
+            Scheme::Pkcs1v15 => ffi_rsa::pkcs1_sig_encode(&mut em, digest, hash)?,
         }
         self.private_raw(&em, par)
     }
@@ -107,7 +107,7 @@ impl PrivateKey {
             _ => Error::Decryption,
         })?);
         let mut out = Zeroizing::new(vec![0; self.size()]);
-        let len = bn::oaep_decode(&mut out, &em, label, hash, mgf1).ok_or(Error::Decryption)?;
+        let len = ffi_rsa::oaep_decode(&mut out, &em, label, hash, mgf1).ok_or(Error::Decryption)?;
         out.truncate(len);
         Ok(out)
     }
@@ -119,7 +119,7 @@ impl PublicKey {
     /// # Errors
     /// [`Error::BadSignature`].
     pub fn verify(&self, scheme: Scheme, hash: Hash, msg: &[u8], signature: &[u8]) -> Result<(), Error> {
-        self.verify_digest(scheme, hash, &hash.digest(msg), signature)
+        self.verify_digest(scheme, hash, &crate::digest::digest(hash, msg), signature)
     }
 
     /// Verifies a signature over a digest computed by the caller.
@@ -178,7 +178,7 @@ impl PublicKey {
             return Err(Error::MessageTooLong { len: msg.len(), max });
         }
         let mut em = Zeroizing::new(vec![0; self.size()]);
-        bn::oaep_encode(&mut em, msg, hash)?;
+        ffi_rsa::oaep_encode(&mut em, msg, hash)?;
         Ok(self.rsa().public_raw(&em)?)
     }
 }

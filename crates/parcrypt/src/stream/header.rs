@@ -148,7 +148,7 @@ fn scrypt_kek(passphrase: &[u8], salt: &[u8; 16], log2_n: u8) -> Result<SecretKe
 }
 
 fn key_id(public: &crate::rsa::PublicKey) -> Result<[u8; 8], Error> {
-    let digest = crate::rsa::Hash::Sha256.digest(&public.to_spki_der()?);
+    let digest = crate::digest::digest(crate::digest::Algorithm::Sha256, &public.to_spki_der()?);
     let mut id = [0u8; 8];
     id.copy_from_slice(&digest[..8]);
     Ok(id)

@@ -1,0 +1,107 @@
+//! AWS-LC functions compiled into its libcrypto (so linked into every build of
+//! aws-lc-sys) but declared only in its internal headers: the constant-time
+//! steps its own RSA is made of, and the OAEP decoder, which its public API
+//! only offers fused with its own private-key operation.
+//!
+//! aws-lc-sys renames every C symbol `aws_lc_<version>_…`; the build script
+//! reads that prefix from aws-lc-sys's build metadata, so each declaration
+//! below links `<prefix><name>`. aws-lc-sys is pinned to one exact version
+//! (see `README.md` beside this file for how to upgrade): a release that
+//! renames, drops or changes one of these fails to link or is caught by the
+//! RSA known-answer tests, never silently.
+#![allow(unsafe_code)]
+
+use aws_lc_sys::{BIGNUM, BN_CTX, BN_MONT_CTX, EVP_MD};
+use std::os::raw::c_int;
+
+/// Declares each function under its own name, linked as
+/// `PARCRYPT_AWS_LC_SYMBOL_PREFIX` + name, and lists them all for the
+/// test that every one resolves.
+macro_rules! aws_lc_internal {
+    ($(fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
+        unsafe extern "C" {
+            $(
+                #[link_name = concat!(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX"), stringify!($name))]
+                pub(super) fn $name($($arg: $ty),*) -> $ret;
+            )*
+        }
+
+        /// Every function's linked name and address.
+        #[cfg(test)]
+        pub(super) fn all() -> Vec<(&'static str, *const ())> {
+            vec![$((
+                concat!(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX"), stringify!($name)),
+                $name as *const (),
+            )),*]
+        }
+    };
+}
+
+aws_lc_internal! {
+    fn RSA_padding_check_PKCS1_OAEP_mgf1(
+        out: *mut u8,
+        out_len: *mut usize,
+        max_out: usize,
+        from: *const u8,
+        from_len: usize,
+        param: *const u8,
+        param_len: usize,
+        md: *const EVP_MD,
+        mgf1md: *const EVP_MD,
+    ) -> c_int;
+    fn RSA_padding_add_PKCS1_type_1(
+        to: *mut u8,
+        to_len: usize,
+        from: *const u8,
+        from_len: usize,
+    ) -> c_int;
+    fn bn_mul_consttime(
+        r: *mut BIGNUM,
+        a: *const BIGNUM,
+        b: *const BIGNUM,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_uadd_consttime(r: *mut BIGNUM, a: *const BIGNUM, b: *const BIGNUM) -> c_int;
+    fn bn_usub_consttime(r: *mut BIGNUM, a: *const BIGNUM, b: *const BIGNUM) -> c_int;
+    fn bn_abs_sub_consttime(
+        r: *mut BIGNUM,
+        a: *const BIGNUM,
+        b: *const BIGNUM,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_is_relatively_prime(
+        out_relatively_prime: *mut c_int,
+        x: *const BIGNUM,
+        y: *const BIGNUM,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_lcm_consttime(
+        r: *mut BIGNUM,
+        a: *const BIGNUM,
+        b: *const BIGNUM,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_mod_inverse_consttime(
+        r: *mut BIGNUM,
+        out_no_inverse: *mut c_int,
+        a: *const BIGNUM,
+        n: *const BIGNUM,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_div_consttime(
+        quotient: *mut BIGNUM,
+        remainder: *mut BIGNUM,
+        numerator: *const BIGNUM,
+        divisor: *const BIGNUM,
+        divisor_min_bits: u32,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_resize_words(bn: *mut BIGNUM, words: usize) -> c_int;
+    fn bn_mod_inverse_secret_prime(
+        out: *mut BIGNUM,
+        a: *const BIGNUM,
+        p: *const BIGNUM,
+        ctx: *mut BN_CTX,
+        mont_p: *const BN_MONT_CTX,
+    ) -> c_int;
+}
