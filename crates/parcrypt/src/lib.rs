@@ -20,15 +20,27 @@
 //!
 //! Every strategy and thread count gives byte-identical output; the sequential
 //! strategy is the reference.
+//!
+//! # Platforms
+//! Unix only (Linux, macOS, the BSDs): files are read with positional reads
+//! (`std::os::unix::fs::FileExt`, `pread(2)`) and memory maps (`mmap(2)`),
+//! in one module of I/O plumbing. Other targets fail to build with a
+//! message saying so.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(not(unix))]
+compile_error!(
+    "parcrypt supports Unix targets only: it reads files with pread(2) \
+     (std::os::unix::fs::FileExt) and mmap(2)"
+);
 
 pub mod aes;
 pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
+mod io;
 pub mod merkle;
-mod mmap;
 pub mod par;
 mod pem;
 mod pipe;

@@ -76,6 +76,11 @@ impl Buffer {
         }
     }
 
+    /// `count` spare buffers (see [`Buffer::spare`]).
+    pub(super) fn spares(count: usize, secret: bool) -> Vec<Self> {
+        (0..count).map(|_| Buffer::spare(secret)).collect()
+    }
+
     /// Makes the buffer `len` bytes long for the caller to overwrite whole,
     /// without a pass over it: bytes it held stay; growing beyond its
     /// allocation replaces it (the old one wiped) by a zeroed one.
