@@ -93,9 +93,8 @@ pub fn decrypt(
 
 /// Runs `work` over the input in batches of at most `in_size` bytes, with
 /// reading and writing overlapped with it ([`pipeline::batches`]): a reader
-/// thread fills the next
-/// batch and a writer thread drains the previous output while `work` runs;
-/// `depth` buffers circulate on each side. `work` gets the batch, whether
+/// thread fills the next batch and a writer thread drains the previous
+/// output while `work` runs; `depth` buffers circulate on each side. `work` gets the batch, whether
 /// more input follows (one byte of look-ahead tells), and an output buffer
 /// to fill; an error stops everything before that batch's output is
 /// written. `plaintext_in` says which side holds plaintext (the input when
