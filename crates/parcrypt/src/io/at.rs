@@ -14,34 +14,17 @@ use std::os::unix::fs::FileExt;
 /// than its length said, e.g. truncated while it was read); other read
 /// errors as they are.
 pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    let mut done = 0;
-    while done < buf.len() {
-        // No file reaches past i64::MAX (`off_t`): an offset beyond it is
-        // past the end, reported as the truncation it is rather than as
-        // the EINVAL `pread` would give.
-        let at = offset
-            .checked_add(done as u64)
-            .filter(|&at| i64::try_from(at).is_ok());
-        let read = match at {
-            Some(at) => file.read_at(&mut buf[done..], at),
-            None => Ok(0),
-        };
-        match read {
-            Ok(0) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    format!(
-                        "the file ends at byte {}, before the {} bytes wanted from offset {offset} \
-                         (was it truncated while it was read?)",
-                        offset.saturating_add(done as u64),
-                        buf.len()
-                    ),
-                ));
-            }
-            Ok(n) => done += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
+    let n = super::fill(&mut ReadAt::new(file, offset), buf)?;
+    if n < buf.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!(
+                "the file ends at byte {}, before the {} bytes wanted from offset {offset} \
+                 (was it truncated while it was read?)",
+                offset.saturating_add(n as u64),
+                buf.len()
+            ),
+        ));
     }
     Ok(())
 }
@@ -75,6 +58,9 @@ impl<'a> ReadAt<'a> {
 impl Read for ReadAt<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match &mut self.pos {
+            // No file reaches past i64::MAX (`off_t`): a position beyond it
+            // is past the end, not the EINVAL `pread` would give.
+            Some(pos) if i64::try_from(*pos).is_err() => Ok(0),
             Some(pos) => {
                 let n = self.file.read_at(buf, *pos)?;
                 *pos = pos.saturating_add(n as u64);
