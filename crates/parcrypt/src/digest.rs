@@ -301,14 +301,13 @@ impl Hasher {
         let mut buf = vec![0u8; READ_BUFFER];
         let mut total = 0u64;
         loop {
-            match reader.read(&mut buf) {
-                Ok(0) => return Ok(total),
-                Ok(n) => {
-                    self.update(&buf[..n]);
-                    total += n as u64;
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+            // The crate's one read loop (retries interrupted reads); a short
+            // fill means the input ended.
+            let n = crate::io::fill(&mut reader, &mut buf)?;
+            self.update(&buf[..n]);
+            total += n as u64;
+            if n < buf.len() {
+                return Ok(total);
             }
         }
     }

@@ -2,11 +2,11 @@
 //! with reading, the transformation and writing overlapped.
 //!
 //! Every streaming cipher in parcrypt (AES modes, RC4, PARC4) implements
-//! [`Transform`] and is driven by [`run`], so the pipeline exists once.
+//! [`Transform`] and is driven by [`run`] through the crate's one pipeline
+//! ([`crate::io::pipeline`]).
 
 use std::io::{self, Read, Write};
-use std::ops::Range;
-use std::sync::mpsc;
+use std::ops::{Deref, Range};
 
 use crate::par::Parallelism;
 
@@ -63,12 +63,13 @@ fn buffer_size(unit: usize, buffer: usize) -> io::Result<usize> {
 /// returns the number of bytes written.
 ///
 /// An input that fits one buffer is handled on the calling thread. A longer
-/// one is pipelined: a reader thread fills the next buffer and a writer thread
-/// drains the previous one while the current one is transformed.
+/// one goes through [`crate::io::pipeline::in_place`]: a reader thread fills
+/// the next buffer and a writer thread drains the previous one while the
+/// current one is transformed.
 ///
 /// # Errors
-/// `T::Error` from `t`, or converted from an `io::Error`: reading, writing,
-/// or a unit over [`MAX_BUFFER`].
+/// `T::Error` from `t`, or converted from an `io::Error`: reading, writing
+/// (which wins over anything it caused), or a unit over [`MAX_BUFFER`].
 pub(crate) fn run<T: Transform>(
     mut t: T,
     mut input: impl Read + Send,
@@ -78,80 +79,83 @@ pub(crate) fn run<T: Transform>(
     mut progress: impl FnMut(usize),
 ) -> Result<u64, T::Error> {
     let size = buffer_size(t.unit().max(1), buffer)?;
-    let mut first = vec![0u8; HEAD + size];
-    let (n, eof) = read_full(&mut input, &mut first[HEAD..])?;
-    progress(n);
+    let mut first = Batch::new(size);
+    let mut more = first.fill(&mut input)?;
+    progress(first.read);
     let mut tail = Tail::default();
-    if eof {
-        let range = step(&mut t, &mut first, n, &mut tail, par);
-        output.write_all(&first[range.clone()])?;
+    if !more {
+        let range = step(&mut t, &mut first.buf, first.read, &mut tail, par);
+        output.write_all(&first.buf[range.clone()])?;
         let last = t.finish(tail.bytes())?;
         output.write_all(&last)?;
         output.flush()?;
         return Ok((range.len() + last.len()) as u64);
     }
-    let mut written = 0u64;
-    std::thread::scope(|scope| {
-        let (free_tx, free_rx) = mpsc::sync_channel::<Vec<u8>>(PIPELINE);
-        let (full_tx, full_rx) = mpsc::sync_channel::<io::Result<(Vec<u8>, usize, bool)>>(1);
-        let (out_tx, out_rx) = mpsc::sync_channel::<(Vec<u8>, Range<usize>)>(1);
-        for _ in 1..PIPELINE {
-            let _ = free_tx.send(vec![0u8; HEAD + size]);
-        }
-        let _ = full_tx.send(Ok((first, n, false)));
-        scope.spawn(move || {
-            // Stops when the pipeline is torn down (a send or receive fails).
-            while let Ok(mut buf) = free_rx.recv() {
-                let read = read_full(&mut input, &mut buf[HEAD..]).map(|(n, eof)| (buf, n, eof));
-                let last = !matches!(read, Ok((_, _, false)));
-                if full_tx.send(read).is_err() || last {
+    let spare = (1..PIPELINE).map(|_| Batch::new(size)).collect();
+    crate::io::pipeline::in_place(
+        input,
+        output,
+        spare,
+        |input, b: &mut Batch| b.fill(input),
+        |source, sink| {
+            let mut written = 0u64;
+            let mut batch = first;
+            loop {
+                batch.out = step(&mut t, &mut batch.buf, batch.read, &mut tail, par);
+                written += batch.out.len() as u64;
+                sink.send(batch)?;
+                if !more {
                     break;
                 }
+                (batch, more) = source.next()?;
+                progress(batch.read);
             }
-        });
-        let writer = scope.spawn(move || -> io::Result<()> {
-            for (buf, range) in out_rx {
-                output.write_all(&buf[range])?;
-                let _ = free_tx.send(buf);
+            let last = t.finish(tail.bytes())?;
+            if !last.is_empty() {
+                written += last.len() as u64;
+                sink.send(Batch {
+                    out: 0..last.len(),
+                    read: 0,
+                    buf: last,
+                })?;
             }
-            output.flush()
-        });
-        let mut read_error = None;
-        for (i, read) in full_rx.iter().enumerate() {
-            let (mut buf, n, eof) = match read {
-                Ok(r) => r,
-                Err(e) => {
-                    read_error = Some(e);
-                    break;
-                }
-            };
-            if i > 0 {
-                progress(n);
-            }
-            let range = step(&mut t, &mut buf, n, &mut tail, par);
-            written += range.len() as u64;
-            if out_tx.send((buf, range)).is_err() || eof {
-                break;
-            }
+            Ok(written)
+        },
+    )
+}
+
+/// A buffer going round the pipeline: [`HEAD`] bytes of room, then what was
+/// read; what to write is the range `out`.
+struct Batch {
+    buf: Vec<u8>,
+    /// Bytes read after the head.
+    read: usize,
+    out: Range<usize>,
+}
+
+impl Batch {
+    fn new(size: usize) -> Batch {
+        Batch {
+            buf: vec![0u8; HEAD + size],
+            read: 0,
+            out: 0..0,
         }
-        let finished = match read_error {
-            Some(e) => Err(e.into()),
-            None => t.finish(tail.bytes()),
-        };
-        if let Ok(last) = &finished
-            && !last.is_empty()
-        {
-            written += last.len() as u64;
-            let _ = out_tx.send((last.clone(), 0..last.len()));
-        }
-        drop(out_tx);
-        drop(full_rx);
-        let wrote = writer.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-        // A write error explains an early stop better than anything after it.
-        wrote?;
-        finished?;
-        Ok(written)
-    })
+    }
+
+    /// Reads until the buffer is full or the input ends; returns whether
+    /// it is full (more input may follow).
+    fn fill(&mut self, input: &mut impl Read) -> io::Result<bool> {
+        let room = &mut self.buf[HEAD..];
+        self.read = crate::io::fill(input, room)?;
+        Ok(self.read == room.len())
+    }
+}
+
+impl Deref for Batch {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.buf[self.out.clone()]
+    }
 }
 
 /// Puts `tail` back in front of the `n` bytes read into `buf`, transforms what
@@ -193,21 +197,6 @@ impl From<&[u8]> for Tail {
         t.len = b.len();
         t
     }
-}
-
-/// Reads until `buf` is full or the input ends; returns the count and whether
-/// the input ended.
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<(usize, bool)> {
-    let mut n = 0;
-    while n < buf.len() {
-        match input.read(&mut buf[n..]) {
-            Ok(0) => return Ok((n, true)),
-            Ok(k) => n += k,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((n, false))
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 //! here never reallocate once built, and callers construct them in place
 //! where they can.
 //!
-//! With `ffi/` and `mmap.rs`, one of the three places in the crate allowed
+//! With `ffi/` and `io/map.rs`, one of the three places in the crate allowed
 //! `unsafe` code (one call, below).
 #![allow(unsafe_code)]
 

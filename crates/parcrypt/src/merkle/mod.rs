@@ -143,11 +143,11 @@ const MAP_MIN: u64 = 1 << 20;
 
 /// A regular file whole (mapped if large, read from offset 0 if small), or
 /// anything else as a stream from where it is.
-fn file_source(file: &File) -> stream::Source<'_, stream::ReadAt<'_>> {
+fn file_source(file: &File) -> stream::Source<'_, crate::io::ReadAt<'_>> {
     match file.metadata() {
         Ok(m) if m.is_file() && m.len() >= MAP_MIN => stream::Source::File(file, m.len()),
-        Ok(m) if m.is_file() => stream::Source::Reader(stream::ReadAt::start(file)),
-        _ => stream::Source::Reader(stream::ReadAt::current(file)),
+        Ok(m) if m.is_file() => stream::Source::Reader(crate::io::ReadAt::new(file, 0)),
+        _ => stream::Source::Reader(crate::io::ReadAt::current(file)),
     }
 }
 

@@ -1,12 +1,14 @@
 //! Hashing a stream in bounded memory through the crate's one pipeline
 //! ([`crate::pipe`]): a reader thread fills the next buffer while the current
-//! one is hashed block-parallel.
+//! one is hashed block-parallel; a regular file is hashed from memory-mapped
+//! windows instead ([`crate::io::Windows`]).
 
 use std::fs::File;
 use std::io::{self, Read};
 
 use super::engine::{Builder, Chunks, Hash, Rule};
 use crate::digest::Sha256;
+use crate::io::Windows;
 use crate::par::Parallelism;
 use crate::pipe::{self, Transform};
 
@@ -74,7 +76,8 @@ fn build<R: Rule + Send>(
 const WINDOW: usize = 64 << 20;
 
 /// Like [`build`] for a regular file of `len` bytes, hashed straight from the
-/// page cache through memory-mapped windows (no copy, no reader thread).
+/// page cache through memory-mapped windows of whole blocks (no copy, no
+/// reader thread).
 fn build_file<R: Rule>(
     mut builder: Builder<R>,
     leaf_size: usize,
@@ -84,46 +87,12 @@ fn build_file<R: Rule>(
     mut progress: impl FnMut(usize),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
     let unit = block_bytes(&builder, leaf_size)?;
-    // Whole blocks, at least one; a block over WINDOW is mapped alone.
-    let window = WINDOW.div_ceil(unit).saturating_mul(unit);
-    let mut offset = 0u64;
-    while offset < len {
-        let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(window);
-        let map = crate::mmap::map(file, offset, n)?;
+    for map in Windows::new(file, len, unit, WINDOW) {
+        let map = map?;
         builder.add(par, &Chunks::new(&map, leaf_size));
-        progress(n);
-        offset += n as u64;
+        progress(map.len());
     }
     Ok(builder.finish())
-}
-
-/// Reads a file from offset 0 without moving its cursor, or from its cursor.
-pub(crate) struct ReadAt<'a> {
-    file: &'a File,
-    pos: Option<u64>,
-}
-
-impl<'a> ReadAt<'a> {
-    pub(crate) fn start(file: &'a File) -> Self {
-        ReadAt { file, pos: Some(0) }
-    }
-    pub(crate) fn current(file: &'a File) -> Self {
-        ReadAt { file, pos: None }
-    }
-}
-
-impl Read for ReadAt<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        use std::os::unix::fs::FileExt;
-        match &mut self.pos {
-            Some(pos) => {
-                let n = self.file.read_at(buf, *pos)?;
-                *pos += n as u64;
-                Ok(n)
-            }
-            None => (&mut &*self.file).read(buf),
-        }
-    }
 }
 
 /// Where a tree's bytes come from: a stream, or a regular file of known
@@ -152,12 +121,10 @@ impl<I: Read + Send> Source<'_, I> {
             Source::Reader(input) => sha256(input, progress),
             Source::File(file, len) => {
                 let mut hasher = Sha256::new();
-                let mut offset = 0u64;
-                while offset < len {
-                    let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(WINDOW);
-                    hasher.update(&crate::mmap::map(file, offset, n)?);
-                    progress(n);
-                    offset += n as u64;
+                for map in Windows::new(file, len, 1, WINDOW) {
+                    let map = map?;
+                    hasher.update(&*map);
+                    progress(map.len());
                 }
                 Ok(hasher.finish())
             }

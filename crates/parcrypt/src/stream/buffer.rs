@@ -76,6 +76,11 @@ impl Buffer {
         }
     }
 
+    /// `count` spare buffers (see [`Buffer::spare`]).
+    pub(super) fn spares(count: usize, secret: bool) -> Vec<Self> {
+        (0..count).map(|_| Buffer::spare(secret)).collect()
+    }
+
     /// Makes the buffer `len` bytes long for the caller to overwrite whole,
     /// without a pass over it: bytes it held stay; growing beyond its
     /// allocation replaces it (the old one wiped) by a zeroed one.
@@ -126,14 +131,21 @@ impl Buffer {
                 self.dirty = self.dirty.max(held);
                 continue;
             }
-            match input.read(&mut self.bytes[held..room]) {
-                Ok(0) => break Ok(()),
+            match crate::io::fill(input, &mut self.bytes[held..room]) {
                 Ok(n) => {
                     held += n;
                     self.dirty = self.dirty.max(held);
+                    if held < room {
+                        // The input ended.
+                        break Ok(());
+                    }
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => break Err(e),
+                Err(e) => {
+                    // Some bytes before `room` may have been read: the
+                    // wipe covers them all.
+                    self.dirty = self.dirty.max(room);
+                    break Err(e);
+                }
             }
         };
         self.len = held;
@@ -283,5 +295,30 @@ mod tests {
         let mut c = Buffer::new(false);
         assert_eq!(c.fill_from(&mut &data[..], None, limit, limit).unwrap(), limit);
         assert_eq!(c.bytes.len(), limit);
+    }
+
+    #[test]
+    fn bytes_read_before_an_error_or_an_interrupt_are_kept_and_wiped() {
+        /// Five bytes, an interrupt, five more, then a failure.
+        struct Flaky(u8);
+        impl Read for Flaky {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.0 += 1;
+                match self.0 {
+                    1 | 3 => {
+                        buf[..5].fill(0x77);
+                        Ok(5)
+                    }
+                    2 => Err(io::ErrorKind::Interrupted.into()),
+                    _ => Err(io::ErrorKind::ConnectionReset.into()),
+                }
+            }
+        }
+        let mut b = Buffer::new(true);
+        let err = b.fill_from(&mut Flaky(0), None, 0, 1 << 20).expect_err("fails");
+        assert_eq!(err.kind(), io::ErrorKind::ConnectionReset);
+        assert!(b.dirty >= 10, "the wipe covers the bytes read: {}", b.dirty);
+        let wiped = b.into_spare();
+        assert!(wiped.iter().all(|&x| x == 0));
     }
 }

@@ -6,7 +6,7 @@ use std::io::Read;
 use aws_lc_rs::aead::{AES_256_GCM, Aad, LessSafeKey, Nonce, UnboundKey};
 use aws_lc_rs::{hkdf, hmac};
 
-use super::{DecryptOptions, Error, Identity, Recipient, payload_key};
+use super::{DecryptOptions, Error, Identity, Recipient};
 use crate::ffi;
 use crate::secret::{SecretKey, wipe};
 
@@ -360,5 +360,15 @@ impl Header {
         let keys = derive(&file_key, &self.salt);
         hmac::verify(&keys.header, &self.signed, &self.mac).map_err(|_| Error::HeaderAuthentication)?;
         Ok(keys)
+    }
+}
+
+fn payload_key(bytes: &[u8; 32]) -> crate::ffi::GcmKey {
+    crate::ffi::GcmKey::new(bytes).expect("a 32-byte AES-256 key")
+}
+
+impl std::fmt::Debug for Keys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Keys")
     }
 }

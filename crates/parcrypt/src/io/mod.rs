@@ -1,0 +1,96 @@
+//! Moving bytes between files, pipes and the cryptography, each piece once:
+//!
+//! - [`fill`]: the one read loop (retries `EINTR`, stops at a full buffer or
+//!   the end of the input);
+//! - [`pipeline`]: the one reader → workers → writer pipeline, in its two
+//!   shapes (a batch transformed in place, or an input batch turned into an
+//!   output batch) and a writer-only form;
+//! - [`ReadAt`] and [`read_exact_at`]: the one positional reader (`pread`),
+//!   which leaves the file's cursor alone;
+//! - [`Windows`]: the one memory-map window iterator, for work that reads
+//!   each byte once (hashing, sealing; see `map.rs`).
+//!
+//! Unix only, like the rest of the crate: positional reads go through
+//! `std::os::unix::fs::FileExt` and maps through `mmap(2)`.
+
+mod at;
+mod map;
+pub(crate) mod pipeline;
+
+use std::io::{self, Read};
+
+pub(crate) use at::{ReadAt, read_exact_at};
+pub(crate) use map::Windows;
+
+/// Reads from `input` until `buf` is full or the input ends, retrying reads
+/// interrupted by a signal; returns how many bytes it read (less than
+/// `buf.len()` only at the end of the input).
+///
+/// # Errors
+/// The first read error other than `Interrupted`; bytes read before it are
+/// in `buf` but not counted.
+pub(crate) fn fill(input: &mut (impl Read + ?Sized), buf: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Yields its bytes a few at a time, with an `EINTR` before each read.
+    struct Choppy<'a> {
+        data: &'a [u8],
+        interrupt: bool,
+    }
+
+    impl Read for Choppy<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.interrupt = !self.interrupt;
+            if self.interrupt {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.data.len()).min(3);
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn fill_retries_interrupts_and_stops_at_full_or_end() {
+        let data: Vec<u8> = (0..20).collect();
+        let mut input = Choppy {
+            data: &data,
+            interrupt: false,
+        };
+        let mut buf = [0u8; 8];
+        assert_eq!(fill(&mut input, &mut buf).unwrap(), 8);
+        assert_eq!(buf, data[..8]);
+        let mut rest = [0u8; 16];
+        assert_eq!(fill(&mut input, &mut rest).unwrap(), 12);
+        assert_eq!(rest[..12], data[8..]);
+        assert_eq!(fill(&mut input, &mut rest).unwrap(), 0);
+        assert_eq!(fill(&mut &b"abc"[..], &mut []).unwrap(), 0);
+    }
+
+    #[test]
+    fn fill_reports_the_first_real_error() {
+        struct Broken;
+        impl Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+                Err(io::ErrorKind::BrokenPipe.into())
+            }
+        }
+        let err = fill(&mut Broken, &mut [0u8; 4]).expect_err("broken");
+        assert_eq!(err.kind(), io::ErrorKind::BrokenPipe);
+    }
+}

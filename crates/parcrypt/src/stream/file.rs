@@ -1,0 +1,229 @@
+//! The front ends for regular files: sealing reads the plaintext through
+//! memory-mapped windows ([`Windows`]); opening has each worker read the
+//! segments it opens into private buffers with positional reads, never
+//! from a map (see `io/map.rs`); ranges read only their segments.
+
+use std::fs::File;
+use std::io::{self, Write};
+
+use super::buffer::Buffer;
+use super::header::{Header, Keys};
+use super::segment::{Scratch, Sealed, TAG, open_segments, seal_segments};
+use super::{Budget, DecryptOptions, Error, Identity, Options, Recipient};
+use crate::io::pipeline::{self, Sink};
+use crate::io::{ReadAt, Windows};
+
+/// [`encrypt`](super::encrypt) for a regular file, read through memory maps of a batch at a
+/// time: AES-GCM reads the page cache directly, so no `read` copy is made
+/// (the copy costs as much CPU as sealing on this kind of machine). Writing
+/// overlaps sealing. The file's length when the call starts is what is
+/// encrypted; a process writing to the file meanwhile changes what is
+/// sealed, never the stream's integrity (see `io/map.rs`).
+///
+/// # Errors
+/// As [`encrypt`](super::encrypt). Like every mmap-based tool, a file truncated by another
+/// process while it is read raises SIGBUS.
+pub fn encrypt_file(
+    recipients: &[Recipient<'_>],
+    file: &File,
+    mut output: impl Write + Send,
+    opts: &Options,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let len = file.metadata()?.len();
+    let (header, keys) = Header::seal(recipients, opts.segment_size)?;
+    output.write_all(&header)?;
+    let seg = opts.segment_size;
+    let budget = Budget::new(seg + TAG, opts.par.threads);
+    let mut windows = Windows::new(file, len, seg, budget.bytes(seg)?);
+    with_writer(output, budget.depth, false, |sink| {
+        let mut index = 0u64;
+        loop {
+            // An empty file has no window, and seals one empty segment.
+            let map = windows.next().transpose()?;
+            let plain: &[u8] = map.as_deref().unwrap_or(&[]);
+            let last = windows.done();
+            let mut sealed = sink.take()?;
+            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par)?;
+            sink.send(sealed)?;
+            progress(plain.len() as u64);
+            if last {
+                return Ok(());
+            }
+        }
+    })?;
+    Ok(len)
+}
+
+/// [`decrypt`](super::decrypt) for a regular file. Each worker reads the segments it opens
+/// into a private buffer with positional reads (`pread`) and opens them from
+/// there: AES-GCM reads its input twice (GHASH, then CTR), so it must never
+/// open bytes that another process could change in between, as it could in
+/// a shared memory map. Writing overlaps opening. Same guarantees as
+/// [`decrypt`](super::decrypt): nothing of a segment is written before it verifies.
+///
+/// # Errors
+/// As [`decrypt`](super::decrypt); an I/O error if the file shrinks while it is read.
+pub fn decrypt_file(
+    identity: &Identity<'_>,
+    file: &File,
+    output: impl Write + Send,
+    opts: &DecryptOptions,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let SealedFile {
+        keys,
+        seg,
+        header_len,
+        body,
+    } = SealedFile::open(identity, file, opts)?;
+    let enc = seg + TAG;
+    let budget = Budget::new(enc, opts.par.threads);
+    let batch = budget.bytes(enc)? as u64;
+    let scratch = Scratch::default();
+    let mut total = 0u64;
+    with_writer(output, budget.depth, true, |sink| {
+        let (mut offset, mut index) = (0u64, 0u64);
+        while offset < body {
+            let n = (body - offset).min(batch) as usize;
+            let last = offset + n as u64 == body;
+            let sealed = Sealed::File {
+                file,
+                at: header_len + offset,
+                len: n,
+                scratch: &scratch,
+            };
+            let mut plain = sink.take()?;
+            index += open_segments(&keys.payload, sealed, &mut plain, seg, index, last, &opts.par)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+            sink.send(plain)?;
+            offset += n as u64;
+        }
+        Ok(())
+    })?;
+    Ok(total)
+}
+
+/// Decrypts `len` plaintext bytes from `start` of a stream in a file,
+/// reading only the header and the segments holding that range, a batch at
+/// a time (memory as for [`decrypt_file`], whatever the range's length).
+/// Each batch is written once its segments verified; a failure stops before
+/// anything of the failing segment is written.
+///
+/// # Errors
+/// [`Error::Range`] beyond the end of the plaintext; as [`decrypt`](super::decrypt).
+pub fn decrypt_range(
+    identity: &Identity<'_>,
+    file: &File,
+    start: u64,
+    len: u64,
+    output: impl Write + Send,
+    opts: &DecryptOptions,
+) -> Result<u64, Error> {
+    let SealedFile {
+        keys,
+        seg,
+        header_len,
+        body,
+    } = SealedFile::open(identity, file, opts)?;
+    let enc = seg + TAG;
+    let budget = Budget::new(enc, opts.par.threads);
+    let (seg, enc) = (seg as u64, enc as u64);
+    let segments = body.div_ceil(enc);
+    let last_len = body - (segments - 1) * enc;
+    if last_len < TAG as u64 {
+        return Err(Error::Truncated {
+            segment: Some(segments - 1),
+        });
+    }
+    let total = body - segments * TAG as u64;
+    let end = start
+        .checked_add(len)
+        .filter(|&e| e <= total)
+        .ok_or(Error::Range { start, len, total })?;
+    if len == 0 {
+        return Ok(0);
+    }
+    let (first, last) = (start / seg, (end - 1) / seg);
+    let scratch = Scratch::default();
+    with_writer(output, budget.depth, true, |sink| {
+        let mut index = first;
+        while index <= last {
+            let count = (budget.batch as u64).min(last - index + 1);
+            let at = index * enc;
+            let n = (count * enc).min(body - at) as usize;
+            let sealed = Sealed::File {
+                file,
+                at: header_len + at,
+                len: n,
+                scratch: &scratch,
+            };
+            let mut plain = sink.take()?;
+            let final_batch = index + count == segments;
+            open_segments(
+                &keys.payload,
+                sealed,
+                &mut plain,
+                seg as usize,
+                index,
+                final_batch,
+                &opts.par,
+            )?;
+            // The part of the range in this batch, moved to the front.
+            let from = start.saturating_sub(index * seg) as usize;
+            let to = (end - index * seg).min(plain.len() as u64) as usize;
+            plain.copy_within(from..to, 0);
+            plain.sized(to - from);
+            sink.send(plain)?;
+            index += count;
+        }
+        Ok(())
+    })?;
+    Ok(len)
+}
+
+/// A stream in a regular file, its header read and opened.
+struct SealedFile {
+    keys: Keys,
+    /// Plaintext bytes per segment.
+    seg: usize,
+    header_len: u64,
+    /// The bytes after the header: the sealed segments, at least one byte.
+    body: u64,
+}
+
+impl SealedFile {
+    /// Reads and opens the header of the stream in `file` with `identity`;
+    /// a file that ends with its header is truncated (every stream has a
+    /// segment).
+    fn open(identity: &Identity<'_>, file: &File, opts: &DecryptOptions) -> Result<Self, Error> {
+        let len = file.metadata()?.len();
+        let (header, header_len) = Header::read(&mut io::BufReader::new(ReadAt::new(file, 0)))?;
+        let keys = header.open(identity, opts)?;
+        let body = len
+            .checked_sub(header_len)
+            .ok_or(Error::MalformedHeader("cut short"))?;
+        if body == 0 {
+            return Err(Error::Truncated { segment: None });
+        }
+        Ok(SealedFile {
+            keys,
+            seg: header.segment_size,
+            header_len,
+            body,
+        })
+    }
+}
+
+/// Runs `work` with a writer thread draining the batches it sends to
+/// `output` ([`pipeline::with_writer`]): `depth` output buffers, from the
+/// spare pool and back to it at the end; `secret`: they carry plaintext.
+fn with_writer<T>(
+    output: impl Write + Send,
+    depth: usize,
+    secret: bool,
+    work: impl FnOnce(&Sink<Buffer>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    pipeline::with_writer(output, Buffer::spares(depth, secret), work, Buffer::recycle)
+}
