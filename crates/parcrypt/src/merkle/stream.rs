@@ -123,7 +123,7 @@ impl<I: Read + Send> Source<'_, I> {
                 let mut hasher = Sha256::new();
                 for map in Windows::new(file, len, 1, WINDOW) {
                     let map = map?;
-                    hasher.update(&*map);
+                    hasher.update(&map);
                     progress(map.len());
                 }
                 Ok(hasher.finish())
