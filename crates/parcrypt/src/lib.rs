@@ -29,9 +29,12 @@ mod ffi;
 pub mod hazmat;
 pub mod merkle;
 mod mmap;
+mod name;
 pub mod par;
 mod pem;
 mod pipe;
 pub mod rsa;
 pub mod secret;
 pub mod stream;
+
+pub use name::UnknownName;

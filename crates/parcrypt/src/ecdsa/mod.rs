@@ -494,12 +494,7 @@ fn verify_one(key: &VerifyingKey, digest: &[u8], sig: &Signature) -> bool {
 }
 
 fn batch<T: Sync>(items: &[T], par: &Parallelism, verify: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    par.map(items, &BATCH, |_, _, part| {
-        part.iter().map(&verify).collect::<Vec<bool>>()
-    })
-    .into_iter()
-    .flatten()
-    .collect()
+    par.map_items(items, &BATCH, verify)
 }
 
 #[cfg(test)]

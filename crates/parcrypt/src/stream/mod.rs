@@ -230,7 +230,7 @@ impl Budget {
     fn new(enc: usize, threads: usize) -> Budget {
         let fit = (BATCH_BYTES / enc).max(1);
         Budget {
-            batch: threads.max(1).saturating_mul(BATCH_PER_THREAD).min(fit),
+            batch: threads.saturating_mul(BATCH_PER_THREAD).min(fit),
             depth: if enc > BATCH_BYTES { 1 } else { 2 },
         }
     }
@@ -278,7 +278,7 @@ pub fn encrypt(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let budget = Budget::new(seg + TAG, opts.par.threads);
+    let budget = Budget::new(seg + TAG, opts.par.threads().get());
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
@@ -317,7 +317,7 @@ pub fn encrypt_file(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let budget = Budget::new(seg + TAG, opts.par.threads);
+    let budget = Budget::new(seg + TAG, opts.par.threads().get());
     let batch = budget.bytes(seg)? as u64;
     with_writer(output, budget.depth, false, |sink| {
         let (mut offset, mut index) = (0u64, 0u64);
@@ -367,7 +367,7 @@ pub fn decrypt_file(
         body,
     } = SealedFile::open(identity, file, opts)?;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads);
+    let budget = Budget::new(enc, opts.par.threads().get());
     let batch = budget.bytes(enc)? as u64;
     let scratch = Scratch::default();
     let mut total = 0u64;
@@ -796,7 +796,7 @@ pub fn decrypt(
     let keys = header.open(identity, opts)?;
     let seg = header.segment_size;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads);
+    let budget = Budget::new(enc, opts.par.threads().get());
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
@@ -845,7 +845,7 @@ pub fn decrypt_range(
         body,
     } = SealedFile::open(identity, file, opts)?;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads);
+    let budget = Budget::new(enc, opts.par.threads().get());
     let (seg, enc) = (seg as u64, enc as u64);
     let segments = body.div_ceil(enc);
     let last_len = body - (segments - 1) * enc;
