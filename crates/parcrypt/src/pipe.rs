@@ -75,12 +75,12 @@ pub(crate) fn run<T: Transform>(
     mut output: impl Write + Send,
     par: &Parallelism,
     buffer: usize,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(u64),
 ) -> Result<u64, T::Error> {
     let size = buffer_size(t.unit().max(1), buffer)?;
     let mut first = vec![0u8; HEAD + size];
     let (n, eof) = read_full(&mut input, &mut first[HEAD..])?;
-    progress(n);
+    progress(n as u64);
     let mut tail = Tail::default();
     if eof {
         let range = step(&mut t, &mut first, n, &mut tail, par);
@@ -126,7 +126,7 @@ pub(crate) fn run<T: Transform>(
                 }
             };
             if i > 0 {
-                progress(n);
+                progress(n as u64);
             }
             let range = step(&mut t, &mut buf, n, &mut tail, par);
             written += range.len() as u64;

@@ -43,7 +43,7 @@ impl<R: Rule + Send> Transform for Feed<'_, R> {
         0
     }
     fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
-        self.builder.add(par, &Chunks::new(data, self.leaf_size));
+        self.builder.add(&Chunks::new(data, self.leaf_size), par);
     }
     fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
         *self.out = Some(self.builder.finish());
@@ -58,7 +58,7 @@ fn build<R: Rule + Send>(
     leaf_size: usize,
     input: impl Read + Send,
     par: &Parallelism,
-    progress: impl FnMut(usize),
+    progress: impl FnMut(u64),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
     block_bytes(&builder, leaf_size)?;
     let mut out = None;
@@ -82,7 +82,7 @@ fn build_file<R: Rule>(
     file: &File,
     len: u64,
     par: &Parallelism,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(u64),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
     let unit = block_bytes(&builder, leaf_size)?;
     // Whole blocks, at least one; a block over WINDOW is mapped alone.
@@ -91,8 +91,8 @@ fn build_file<R: Rule>(
     while offset < len {
         let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(window);
         let map = crate::mmap::map(file, offset, n)?;
-        builder.add(par, &Chunks::new(&map, leaf_size));
-        progress(n);
+        builder.add(&Chunks::new(&map, leaf_size), par);
+        progress(n as u64);
         offset += n as u64;
     }
     Ok(builder.finish())
@@ -140,7 +140,7 @@ impl<I: Read + Send> Source<'_, I> {
         builder: Builder<R>,
         leaf_size: usize,
         par: &Parallelism,
-        progress: impl FnMut(usize),
+        progress: impl FnMut(u64),
     ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
         match self {
             Source::Reader(input) => build(builder, leaf_size, input, par, progress),
@@ -148,7 +148,7 @@ impl<I: Read + Send> Source<'_, I> {
         }
     }
 
-    pub(crate) fn sha256(self, mut progress: impl FnMut(usize)) -> io::Result<Hash> {
+    pub(crate) fn sha256(self, mut progress: impl FnMut(u64)) -> io::Result<Hash> {
         match self {
             Source::Reader(input) => sha256(input, progress),
             Source::File(file, len) => {
@@ -157,7 +157,7 @@ impl<I: Read + Send> Source<'_, I> {
                 while offset < len {
                     let n = usize::try_from(len - offset).unwrap_or(usize::MAX).min(WINDOW);
                     hasher.update(&*crate::mmap::map(file, offset, n)?);
-                    progress(n);
+                    progress(n as u64);
                     offset += n as u64;
                 }
                 Ok(hasher.finalize().into())
@@ -191,7 +191,7 @@ impl Transform for Plain<'_> {
 }
 
 /// SHA-256 of everything `input` yields.
-fn sha256(input: impl Read + Send, progress: impl FnMut(usize)) -> io::Result<Hash> {
+fn sha256(input: impl Read + Send, progress: impl FnMut(u64)) -> io::Result<Hash> {
     let mut out = None;
     let plain = Plain {
         hasher: Sha256::new(),
@@ -220,10 +220,10 @@ mod tests {
     fn huge_leaf_and_block_sizes_are_errors() {
         let par = Parallelism::default();
         for size in [0, MAX_LEAF_SIZE + 1, 100 << 30, 1 << 63, usize::MAX] {
-            let got = Rfc6962::root_reader(&par, &b"leaf"[..], size, |_| {});
+            let got = Rfc6962::root_reader(&b"leaf"[..], size, &par, |_| {});
             assert!(matches!(got, Err(Error::LeafSize(n)) if n == size), "{size}");
         }
-        assert!(Rfc6962::root_reader(&par, &b"leaf"[..], MAX_LEAF_SIZE, |_| {}).is_ok());
+        assert!(Rfc6962::root_reader(&b"leaf"[..], MAX_LEAF_SIZE, &par, |_| {}).is_ok());
         for size in [0, MAX_BLOCK_SIZE + 1, 1 << 63, usize::MAX] {
             assert!(
                 matches!(Parc4::new(&[1; 16], &[2; 16], size), Err(Rc4Error::BlockSize)),
