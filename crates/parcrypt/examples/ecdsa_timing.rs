@@ -30,7 +30,7 @@ fn main() {
         ("joint", VerifyStrategy::Joint, Parallelism::sequential()),
         (
             "sequential-separate",
-            VerifyStrategy::SequentialSeparate,
+            VerifyStrategy::Split,
             Parallelism::sequential(),
         ),
         (

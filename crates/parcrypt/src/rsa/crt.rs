@@ -35,14 +35,14 @@ pub enum CrtMode {
 }
 
 impl std::str::FromStr for CrtMode {
-    type Err = String;
+    type Err = crate::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "auto" => Ok(CrtMode::Auto),
             "threads" => Ok(CrtMode::Threads),
             "dual" => Ok(CrtMode::Dual),
-            _ => Err(format!("unknown CRT mode {s:?} (auto, threads, dual)")),
+            _ => Err(crate::UnknownName::new("CRT mode", s, "auto, threads or dual")),
         }
     }
 }

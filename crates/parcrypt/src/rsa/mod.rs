@@ -104,7 +104,7 @@ impl Hash {
 }
 
 impl std::str::FromStr for Hash {
-    type Err = String;
+    type Err = crate::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().replace('-', "").as_str() {
@@ -112,7 +112,7 @@ impl std::str::FromStr for Hash {
             "sha384" => Ok(Hash::Sha384),
             "sha512" => Ok(Hash::Sha512),
             "sha1" => Ok(Hash::Sha1),
-            _ => Err(format!("unknown hash {s:?} (sha256, sha384, sha512)")),
+            _ => Err(crate::UnknownName::new("hash", s, "sha256, sha384 or sha512")),
         }
     }
 }
