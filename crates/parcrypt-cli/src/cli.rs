@@ -2,8 +2,13 @@
 
 use std::path::PathBuf;
 
+use std::str::FromStr;
+
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use parcrypt::UnknownName;
 use parcrypt::par::{Parallelism, Strategy};
+use parcrypt::rsa::Scheme;
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
 #[derive(Debug, Parser)]
@@ -21,8 +26,8 @@ pub struct Global {
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// How work is scheduled across threads
-    #[arg(long, global = true, value_enum, default_value_t = StrategyArg::Steal)]
-    pub strategy: StrategyArg,
+    #[arg(long, global = true, value_parser = library_enum::<Strategy>(STRATEGIES), default_value_t = Strategy::WorkStealing)]
+    pub strategy: Strategy,
 }
 
 impl Global {
@@ -30,29 +35,35 @@ impl Global {
         let threads = self
             .threads
             .map_or_else(parcrypt::par::available_threads, usize::from);
-        Parallelism::new(threads, self.strategy.into())
+        Parallelism::new(threads, self.strategy)
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum StrategyArg {
-    /// One thread: the reference implementation
-    Seq,
-    /// One equal part per thread, cut up front
-    Static,
-    /// Fixed-size tasks on a work-stealing pool
-    Steal,
+/// A clap value parser for one of the library's enums, so the CLI does not
+/// declare them again: clap checks the spelling against `values` (name and
+/// help line: `--help` lists them, a typo is a usage error naming them),
+/// then the library's `FromStr` makes the value.
+fn library_enum<E>(values: &'static [(&'static str, &'static str)]) -> impl TypedValueParser<Value = E>
+where
+    E: FromStr<Err = UnknownName> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(
+        values
+            .iter()
+            .map(|&(name, help)| PossibleValue::new(name).help(help)),
+    )
+    .try_map(|name| name.parse::<E>())
 }
 
-impl From<StrategyArg> for Strategy {
-    fn from(s: StrategyArg) -> Self {
-        match s {
-            StrategyArg::Seq => Strategy::Sequential,
-            StrategyArg::Static => Strategy::Static,
-            StrategyArg::Steal => Strategy::WorkStealing,
-        }
-    }
-}
+/// `--strategy`: [`Strategy`]'s names.
+const STRATEGIES: &[(&str, &str)] = &[
+    ("seq", "One thread: the reference implementation"),
+    ("static", "One equal part per thread, cut up front"),
+    (
+        "steal",
+        "Fixed-size tasks, each thread taking the next when it finishes one",
+    ),
+];
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -165,6 +176,8 @@ pub enum SigFormat {
     Fixed,
 }
 
+/// Not the library's `VerifyStrategy`: `separate` is its `Split` run on one
+/// thread, a schedule rather than an algorithm.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum VerifyMethod {
     /// The fastest for one signature (joint)
@@ -340,20 +353,21 @@ pub enum RsaCommand {
 #[derive(Debug, Args)]
 pub struct SigOptions {
     /// Signature scheme: PSS (salt = digest length) or PKCS#1 v1.5
-    #[arg(long, value_enum, default_value_t = SigScheme::Pss)]
-    pub scheme: SigScheme,
+    #[arg(long, value_parser = library_enum::<Scheme>(SCHEMES), default_value_t = Scheme::Pss)]
+    pub scheme: Scheme,
     /// Message digest
     #[arg(long, value_enum, default_value_t = SigHash::Sha256)]
     pub hash: SigHash,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SigScheme {
-    /// RSASSA-PSS, MGF1 with the same hash (openssl: -sigopt rsa_padding_mode:pss)
-    Pss,
-    /// RSASSA-PKCS1-v1_5 (openssl dgst's default)
-    Pkcs1,
-}
+/// `--scheme`: [`Scheme`]'s names.
+const SCHEMES: &[(&str, &str)] = &[
+    (
+        "pss",
+        "RSASSA-PSS, MGF1 with the same hash (openssl: -sigopt rsa_padding_mode:pss)",
+    ),
+    ("pkcs1", "RSASSA-PKCS1-v1_5 (openssl dgst's default)"),
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum SigHash {

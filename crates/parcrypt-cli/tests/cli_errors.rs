@@ -391,3 +391,47 @@ fn hazardous_modes_warn_but_work() {
     );
     assert!(out.status.success() && out.stderr.is_empty());
 }
+
+/// `--strategy` and `--scheme` are parsed into the library's own enums; the
+/// spellings and the help lines stay the CLI's, and `steal` is described as
+/// what it is (dynamic hand-out of tasks), not as a work-stealing pool.
+#[test]
+fn library_enums_keep_their_cli_spellings_and_help() {
+    let help = parcrypt(&["--help"], b"");
+    assert_eq!(help.status.code(), Some(0));
+    let help = String::from_utf8(help.stdout).unwrap();
+    assert!(
+        help.contains("- seq:    One thread: the reference implementation"),
+        "{help}"
+    );
+    assert!(
+        help.contains("- steal:  Fixed-size tasks, each thread taking the next"),
+        "{help}"
+    );
+    assert!(!help.contains("work-stealing pool"), "{help}");
+    assert!(help.contains("[default: steal]"), "{help}");
+    let sign = String::from_utf8(parcrypt(&["rsa", "sign", "--help"], b"").stdout).unwrap();
+    assert!(
+        sign.contains("- pkcs1: RSASSA-PKCS1-v1_5 (openssl dgst's default)"),
+        "{sign}"
+    );
+    assert!(sign.contains("[default: pss]"), "{sign}");
+    for (args, needle) in [
+        (
+            &["--strategy", "sequential", "hash", "-"][..],
+            "[possible values: seq, static, steal]",
+        ),
+        (
+            &["rsa", "sign", "--scheme", "pkcs1v15", "--key", "k"],
+            "[possible values: pss, pkcs1]",
+        ),
+    ] {
+        let out = parcrypt(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+    }
+    for strategy in ["seq", "static", "steal"] {
+        let out = parcrypt(&["--strategy", strategy, "hash", "-"], b"abc");
+        assert_eq!(out.status.code(), Some(0), "{strategy}: {}", stderr(&out));
+    }
+}

@@ -45,11 +45,7 @@ fn verify(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
     let strategies = [
         ("joint-1t", VerifyStrategy::Joint, Parallelism::sequential()),
-        (
-            "separate-1t",
-            VerifyStrategy::SequentialSeparate,
-            Parallelism::sequential(),
-        ),
+        ("separate-1t", VerifyStrategy::Split, Parallelism::sequential()),
         (
             "split-static-2t",
             VerifyStrategy::Split,

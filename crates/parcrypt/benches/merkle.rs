@@ -29,25 +29,25 @@ fn trees(c: &mut Criterion) {
     let formats: [(&str, Tree, &[usize]); 5] = [
         (
             "rfc6962-4kib",
-            |p, d| Rfc6962::root(p, &Chunks::new(d, 4096)),
+            |p, d| Rfc6962::root(&Chunks::new(d, 4096), p),
             &[256 << 10, 1 << 20, 64 << 20],
         ),
         (
             "rfc6962-32b",
-            |p, d| Rfc6962::root(p, &Chunks::new(d, 32)),
+            |p, d| Rfc6962::root(&Chunks::new(d, 32), p),
             &[1 << 20],
         ),
         (
             "per-level-32b",
-            |p, d| merkle::per_level::rfc6962(p, &Chunks::new(d, 32)),
+            |p, d| merkle::per_level::rfc6962(&Chunks::new(d, 32), p),
             &[1 << 20],
         ),
         (
             "bittorrent-v2",
-            |p, d| BitTorrentV2::pieces_root(p, d).unwrap_or_default(),
+            |p, d| BitTorrentV2::pieces_root(d, p).unwrap_or_default(),
             &[1 << 20, 64 << 20],
         ),
-        ("glacier", |p, d| Glacier::tree_hash(p, d), &[64 << 20]),
+        ("glacier", |p, d| Glacier::tree_hash(d, p), &[64 << 20]),
     ];
     for (name, tree, sizes) in formats {
         let mut group = c.benchmark_group(format!("merkle-{name}"));

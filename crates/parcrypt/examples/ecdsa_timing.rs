@@ -30,7 +30,7 @@ fn main() {
         ("joint", VerifyStrategy::Joint, Parallelism::sequential()),
         (
             "sequential-separate",
-            VerifyStrategy::SequentialSeparate,
+            VerifyStrategy::Split,
             Parallelism::sequential(),
         ),
         (
@@ -120,8 +120,8 @@ fn main() {
             let per = median(samples);
             line += &format!(
                 "  {} x{}: {:.0} verifies/s",
-                par.strategy.name(),
-                par.threads,
+                par.strategy().name(),
+                par.threads(),
                 n as f64 / per.as_secs_f64()
             );
         }

@@ -55,8 +55,8 @@ fn main() {
                 .collect();
             println!(
                 "rsa{bits} private op {mode:?} {:>6} x{} (dual SIMD {}): median {:.3} ms  p10 {:.3}  p90 {:.3}",
-                par.strategy.name(),
-                par.threads,
+                par.strategy().name(),
+                par.threads(),
                 key.uses_dual_simd(),
                 ms(quantile(&mut samples, 0.5)),
                 ms(quantile(&mut samples, 0.1)),
@@ -79,8 +79,8 @@ fn main() {
     for (par, t) in schedules.iter().zip(&mut times) {
         println!(
             "rsa2048 keygen {:>6} x{} over {keys} keys: median {:.1} ms  p90 {:.1} ms  mean {:.1} ms",
-            par.strategy.name(),
-            par.threads,
+            par.strategy().name(),
+            par.threads(),
             ms(quantile(t, 0.5)),
             ms(quantile(t, 0.9)),
             ms(t.iter().sum::<Duration>() / t.len() as u32),

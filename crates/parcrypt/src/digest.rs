@@ -129,13 +129,8 @@ impl std::fmt::Display for Algorithm {
     }
 }
 
-/// The error for a hash name that is not one of the [`Algorithm`]s.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown hash {0:?} (sha256, sha384, sha512)")]
-pub struct UnknownAlgorithm(pub String);
-
 impl FromStr for Algorithm {
-    type Err = UnknownAlgorithm;
+    type Err = crate::UnknownName;
 
     /// Case-insensitive, with or without the dash: `sha256`, `SHA-256`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -144,7 +139,7 @@ impl FromStr for Algorithm {
             "sha384" => Ok(Algorithm::Sha384),
             "sha512" => Ok(Algorithm::Sha512),
             "sha1" => Ok(Algorithm::Sha1),
-            _ => Err(UnknownAlgorithm(s.to_owned())),
+            _ => Err(crate::UnknownName::new("hash", s, "sha256, sha384 or sha512")),
         }
     }
 }
@@ -442,13 +437,11 @@ mod tests {
             assert_eq!(alg.to_string(), alg.name());
         }
         assert_eq!("SHA-384".parse::<Algorithm>(), Ok(Algorithm::Sha384));
+        let err = "md5".parse::<Algorithm>().unwrap_err();
+        assert_eq!(err.kind, "hash");
         assert_eq!(
-            "md5".parse::<Algorithm>(),
-            Err(UnknownAlgorithm("md5".to_owned()))
-        );
-        assert_eq!(
-            UnknownAlgorithm("md5".to_owned()).to_string(),
-            "unknown hash \"md5\" (sha256, sha384, sha512)"
+            err.to_string(),
+            "unknown hash \"md5\" (expected sha256, sha384 or sha512)"
         );
     }
 }

@@ -28,6 +28,41 @@
 //! (`std::os::unix::fs::FileExt`, `pread(2)`) and memory maps (`mmap(2)`),
 //! in one module of I/O plumbing. Other targets fail to build with a
 //! message saying so.
+//!
+//! # API conventions
+//!
+//! Every family follows the same rules, so a call reads the same whatever
+//! the algorithm:
+//!
+//! - **`par: &Parallelism` comes last** among the data arguments: input
+//!   first, then sizes and options, then how to run it
+//!   (`Rfc6962::root(&leaves, &par)`, `ctr.apply_keystream(&counter, &mut
+//!   data, &par)`, `crypter.process_with(input, output, buffer, &par, progress)`).
+//! - **Then, if any, `progress: impl FnMut(u64)`**, called with the number of
+//!   bytes (or items) done since the last call.
+//! - **`Options` structs hold format choices only** (segment sizes, limits),
+//!   never the `Parallelism`. (`stream`'s `Options` and `DecryptOptions`
+//!   still carry one; they are the known exception, to be moved out.)
+//! - **Names parse one way**: every `FromStr` (strategies, schemes, hashes,
+//!   CRT modes, verify strategies) accepts the names its `name()`/`Display`
+//!   prints and fails with the one error type [`UnknownName`].
+//! - **An algorithm enum names algorithms, not schedules**: whether work runs
+//!   on one thread or several is the `Parallelism`'s business
+//!   (`ecdsa::VerifyStrategy::Split` under `Parallelism::sequential()` is the
+//!   split computed on one thread).
+//!
+//! ```
+//! use parcrypt::merkle::{Chunks, Rfc6962};
+//! use parcrypt::par::{Parallelism, Strategy};
+//!
+//! let data = vec![7u8; 100_000];
+//! let par = Parallelism::new(2, Strategy::Static);
+//! let mut read = 0;
+//! let streamed = Rfc6962::root_reader(&data[..], 4096, &par, |n| read += n)?;
+//! assert_eq!(streamed, Rfc6962::root(&Chunks::new(&data, 4096), &par));
+//! assert_eq!(read, 100_000);
+//! # Ok::<(), parcrypt::merkle::Error>(())
+//! ```
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -44,12 +79,15 @@ mod ffi;
 pub mod hazmat;
 mod io;
 pub mod merkle;
+mod name;
 pub mod par;
 mod pem;
 mod pipe;
 pub mod rsa;
 pub mod secret;
 pub mod stream;
+
+pub use name::UnknownName;
 
 /// The module layering, checked on the source tree (CI runs it with the
 /// unit tests): `digest`, `secret`, `par` and the I/O plumbing at the
@@ -224,11 +262,12 @@ mod layering {
         // What each bottom layer may import: `io` is the plumbing (fill,
         // positional reads, map windows, the pipeline) and `pipe` the
         // streaming transforms built on it.
-        let allowed: [(&str, &[&str]); 6] = [
+        let allowed: [(&str, &[&str]); 7] = [
             ("secret", &[]),
-            ("par", &[]),
+            ("name", &[]),
+            ("par", &["name"]),
             ("io", &["par", "secret"]),
-            ("digest", &["io", "par"]),
+            ("digest", &["io", "name", "par"]),
             ("pipe", &["io", "par", "secret"]),
             ("ffi", &["digest", "secret"]),
         ];
@@ -250,3 +289,4 @@ mod layering {
         );
     }
 }
+

@@ -76,12 +76,12 @@ pub(crate) fn run<T: Transform>(
     mut output: impl Write + Send,
     par: &Parallelism,
     buffer: usize,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(u64),
 ) -> Result<u64, T::Error> {
     let size = buffer_size(t.unit().max(1), buffer)?;
     let mut first = Batch::new(size);
     let mut more = first.fill(&mut input)?;
-    progress(first.read);
+    progress(first.read as u64);
     let mut tail = Tail::default();
     if !more {
         let range = step(&mut t, &mut first.buf, first.read, &mut tail, par);
@@ -108,7 +108,7 @@ pub(crate) fn run<T: Transform>(
                     break;
                 }
                 (batch, more) = source.next()?;
-                progress(batch.read);
+                progress(batch.read as u64);
             }
             let last = t.finish(tail.bytes())?;
             if !last.is_empty() {

@@ -186,8 +186,8 @@ fn streaming_matches_one_shot_for_any_buffer_and_read_size() {
                             step: 0,
                         },
                         &mut got,
-                        &par,
                         buffer,
+                        &par,
                         |_| {},
                     )
                     .unwrap();
@@ -201,7 +201,7 @@ fn streaming_matches_one_shot_for_any_buffer_and_read_size() {
                 .1;
             let mut back = Vec::new();
             decrypt()
-                .process_with(&reference[..], &mut back, &par, 48, |_| {})
+                .process_with(&reference[..], &mut back, 48, &par, |_| {})
                 .unwrap();
             assert_eq!(back, input, "{name} len {len} round trip");
         }
@@ -221,7 +221,7 @@ fn streaming_a_large_input_through_the_pipeline() {
         c.finish(&mut one_shot).unwrap();
         let mut piped = Vec::new();
         let n = make()
-            .process_with(&input[..], &mut piped, &par, (1 << 20) + 16, |_| {})
+            .process_with(&input[..], &mut piped, (1 << 20) + 16, &par, |_| {})
             .unwrap();
         assert_eq!(n as usize, piped.len());
         assert!(piped == one_shot, "{name}");
@@ -310,7 +310,7 @@ fn process_after_update_continues_the_stream() {
             let mut got = Vec::new();
             c.update(&input[..split], &mut got, &par);
             let mut rest = Vec::new();
-            c.process_with(&input[split..], &mut rest, &par, 4096, |_| {})
+            c.process_with(&input[split..], &mut rest, 4096, &par, |_| {})
                 .unwrap();
             got.extend(rest);
             assert!(got == reference, "{name} split at {split}");

@@ -426,9 +426,9 @@ fn changed_rsa_bulk_ciphertexts_never_decrypt() {
 fn merkle_proofs_verify_only_for_their_leaf() {
     let leaves: Vec<Vec<u8>> = (0..37u8).map(|i| vec![i; 1 + usize::from(i)]).collect();
     let chunks: Vec<&[u8]> = leaves.iter().map(Vec::as_slice).collect();
-    let root = Rfc6962::root(&par(), &chunks[..]);
+    let root = Rfc6962::root(&chunks[..], &par());
     let index = 21u64;
-    let path = Rfc6962::inclusion_proof(&par(), &chunks[..], index).unwrap();
+    let path = Rfc6962::inclusion_proof(&chunks[..], index, &par()).unwrap();
     let leaf = Rfc6962::leaf_hash(&leaves[21]);
     let hash = prop::array::uniform32(any::<u8>());
     let proofs = prop_oneof![

@@ -154,7 +154,7 @@ fn nist_vectors_through_process_with_tiny_buffers() {
         let par = Parallelism::default();
         let mut out = Vec::new();
         crypter(&v, true)
-            .process_with(&v.pt[..], &mut out, &par, 32, |_| {})
+            .process_with(&v.pt[..], &mut out, 32, &par, |_| {})
             .unwrap();
         assert_eq!(out, v.ct, "{}", v.name);
     }

@@ -43,8 +43,8 @@ fn rfc6962_roots_of_the_standard_leaves() {
     let (leaves, roots) = standard_leaves();
     for par in every_parallelism() {
         for (size, want) in roots.iter().enumerate() {
-            assert_eq!(&Rfc6962::root(&par, &leaves[..size]), want, "size {size} {par:?}");
-            assert_eq!(&merkle::per_level::rfc6962(&par, &leaves[..size]), want);
+            assert_eq!(&Rfc6962::root(&leaves[..size], &par), want, "size {size} {par:?}");
+            assert_eq!(&merkle::per_level::rfc6962(&leaves[..size], &par), want);
         }
     }
     assert_eq!(Rfc6962::empty_root(), roots[0]);
@@ -107,7 +107,7 @@ fn transparency_dev_inclusion_cases() {
                 // Happy paths over the standard leaves: our prover makes the same proof.
                 if !want_err && size <= 8 && leaf == Rfc6962::leaf_hash(&leaves[index as usize]) {
                     let par = Parallelism::new(3, Strategy::WorkStealing);
-                    let ours = Rfc6962::inclusion_proof(&par, &leaves[..size as usize], index).unwrap();
+                    let ours = Rfc6962::inclusion_proof(&leaves[..size as usize], index, &par).unwrap();
                     assert_eq!(ours, path, "{name}");
                     generated += 1;
                 }
@@ -140,11 +140,11 @@ fn transparency_dev_consistency_cases() {
                 if !want_err
                     && 0 < m
                     && n <= 8
-                    && r1 == Rfc6962::root(&Parallelism::sequential(), &leaves[..m as usize])
+                    && r1 == Rfc6962::root(&leaves[..m as usize], &Parallelism::sequential())
                 {
                     let par = Parallelism::new(2, Strategy::Static);
                     assert_eq!(
-                        Rfc6962::consistency_proof(&par, &leaves[..], m, n).unwrap(),
+                        Rfc6962::consistency_proof(&leaves[..], m, n, &par).unwrap(),
                         path,
                         "{name}"
                     );
@@ -165,12 +165,12 @@ fn proofs_verify_for_every_index_and_size_up_to_64() {
         .map(|i| i.to_be_bytes().repeat(i as usize % 5))
         .collect();
     let par = Parallelism::new(2, Strategy::WorkStealing);
-    let roots: Vec<Hash> = (0..=64).map(|n| Rfc6962::root(&par, &leaves[..n])).collect();
+    let roots: Vec<Hash> = (0..=64).map(|n| Rfc6962::root(&leaves[..n], &par)).collect();
     for n in 1..=64usize {
         let tree = &leaves[..n];
         for i in 0..n as u64 {
             let leaf = Rfc6962::leaf_hash(&leaves[i as usize]);
-            let proof = Rfc6962::inclusion_proof(&par, tree, i).unwrap();
+            let proof = Rfc6962::inclusion_proof(tree, i, &par).unwrap();
             Rfc6962::verify_inclusion(&leaf, i, n as u64, &proof, &roots[n]).unwrap();
             // The same proof fails for a neighbour's index and for another
             // root. (Another size can share the path's shape: the size is
@@ -182,11 +182,11 @@ fn proofs_verify_for_every_index_and_size_up_to_64() {
             }
         }
         assert!(matches!(
-            Rfc6962::inclusion_proof(&par, tree, n as u64),
+            Rfc6962::inclusion_proof(tree, n as u64, &par),
             Err(Error::Index { .. })
         ));
         for m in 1..=n {
-            let proof = Rfc6962::consistency_proof(&par, tree, m as u64, n as u64).unwrap();
+            let proof = Rfc6962::consistency_proof(tree, m as u64, n as u64, &par).unwrap();
             Rfc6962::verify_consistency(m as u64, n as u64, &roots[m], &roots[n], &proof).unwrap();
             if m < n {
                 assert!(
@@ -201,9 +201,9 @@ fn proofs_verify_for_every_index_and_size_up_to_64() {
             }
         }
     }
-    assert!(Rfc6962::consistency_proof(&par, &leaves[..], 0, 5).is_err());
-    assert!(Rfc6962::consistency_proof(&par, &leaves[..], 6, 5).is_err());
-    assert!(Rfc6962::consistency_proof(&par, &leaves[..], 5, 65).is_err());
+    assert!(Rfc6962::consistency_proof(&leaves[..], 0, 5, &par).is_err());
+    assert!(Rfc6962::consistency_proof(&leaves[..], 6, 5, &par).is_err());
+    assert!(Rfc6962::consistency_proof(&leaves[..], 5, 65, &par).is_err());
 }
 
 /// A reader that hands out at most `step` bytes per call.
@@ -250,8 +250,8 @@ fn reference_vectors_bep52_glacier_rfc6962() {
                         f[4].split(',').map(unhex).collect()
                     };
                     for got in [
-                        BitTorrentV2::hash(par, &input, piece).unwrap(),
-                        BitTorrentV2::hash_reader(par, reader(), piece, |_| {}).unwrap(),
+                        BitTorrentV2::hash(&input, piece, par).unwrap(),
+                        BitTorrentV2::hash_reader(reader(), piece, par, |_| {}).unwrap(),
                     ] {
                         assert_eq!(got.size, size as u64);
                         assert_eq!(got.pieces_root.map(|h| h.to_vec()), root, "{line:.60} {par:?}");
@@ -261,41 +261,41 @@ fn reference_vectors_bep52_glacier_rfc6962() {
                             "{line:.60}"
                         );
                     }
-                    assert_eq!(BitTorrentV2::pieces_root(par, &input).map(|h| h.to_vec()), root);
+                    assert_eq!(BitTorrentV2::pieces_root(&input, par).map(|h| h.to_vec()), root);
                     let per_level =
-                        merkle::per_level::bittorrent_v2(par, &Chunks::new(&input, BitTorrentV2::BLOCK));
+                        merkle::per_level::bittorrent_v2(&Chunks::new(&input, BitTorrentV2::BLOCK), par);
                     assert_eq!(per_level.map(|h| h.to_vec()), root);
                     let via_format =
-                        merkle::hash_reader(par, Format::BitTorrentV2, reader(), |_| {}).unwrap();
+                        merkle::hash_reader(Format::BitTorrentV2, reader(), par, |_| {}).unwrap();
                     assert_eq!(via_format.map(|h| h.to_vec()), root);
                 }
                 "glacier" => {
                     let want = unhex(f[3]);
-                    assert_eq!(Glacier::tree_hash(par, &input).to_vec(), want, "{line} {par:?}");
+                    assert_eq!(Glacier::tree_hash(&input, par).to_vec(), want, "{line} {par:?}");
                     assert_eq!(
-                        Glacier::tree_hash_reader(par, reader(), |_| {}).unwrap().to_vec(),
+                        Glacier::tree_hash_reader(reader(), par, |_| {}).unwrap().to_vec(),
                         want
                     );
-                    let per_level = merkle::per_level::glacier(par, &Chunks::new(&input, Glacier::CHUNK));
+                    let per_level = merkle::per_level::glacier(&Chunks::new(&input, Glacier::CHUNK), par);
                     assert_eq!(per_level.to_vec(), want);
                 }
                 "rfc6962" => {
                     let leaf: usize = f[2].parse().unwrap();
                     let want = unhex(f[3]);
                     assert_eq!(
-                        Rfc6962::root(par, &Chunks::new(&input, leaf)).to_vec(),
+                        Rfc6962::root(&Chunks::new(&input, leaf), par).to_vec(),
                         want,
                         "{line} {par:?}"
                     );
                     assert_eq!(
-                        Rfc6962::root_reader(par, reader(), leaf, |_| {})
+                        Rfc6962::root_reader(reader(), leaf, par, |_| {})
                             .unwrap()
                             .to_vec(),
                         want
                     );
                     let fmt = Format::Rfc6962 { leaf_size: leaf };
                     assert_eq!(
-                        merkle::hash_reader(par, fmt, reader(), |_| {})
+                        merkle::hash_reader(fmt, reader(), par, |_| {})
                             .unwrap()
                             .unwrap()
                             .to_vec(),
@@ -323,18 +323,18 @@ fn every_strategy_equals_sequential_for_0_to_70_leaves() {
         let list: Vec<&[u8]> = (0..chunks_count(bytes.len(), leaf))
             .map(|i| &bytes[i * leaf..((i + 1) * leaf).min(bytes.len())])
             .collect();
-        let want = Rfc6962::root(&seq, &chunks);
-        let want_bt = BitTorrentV2::hash(&seq, bytes, 32 * 1024).unwrap();
-        let want_gl = Glacier::tree_hash(&seq, bytes);
+        let want = Rfc6962::root(&chunks, &seq);
+        let want_bt = BitTorrentV2::hash(bytes, 32 * 1024, &seq).unwrap();
+        let want_gl = Glacier::tree_hash(bytes, &seq);
         for par in every_parallelism() {
-            assert_eq!(Rfc6962::root(&par, &chunks), want, "n={n} {par:?}");
-            assert_eq!(Rfc6962::root(&par, &list[..]), want, "n={n} {par:?} list");
+            assert_eq!(Rfc6962::root(&chunks, &par), want, "n={n} {par:?}");
+            assert_eq!(Rfc6962::root(&list[..], &par), want, "n={n} {par:?} list");
             assert_eq!(
-                BitTorrentV2::hash(&par, bytes, 32 * 1024).unwrap(),
+                BitTorrentV2::hash(bytes, 32 * 1024, &par).unwrap(),
                 want_bt,
                 "n={n} {par:?}"
             );
-            assert_eq!(Glacier::tree_hash(&par, bytes), want_gl);
+            assert_eq!(Glacier::tree_hash(bytes, &par), want_gl);
         }
     }
 }
@@ -354,26 +354,26 @@ fn chunks_count(len: usize, leaf: usize) -> usize {
 fn large_trees_equal_sequential() {
     let input = data((33 << 20) + 12_345);
     let seq = Parallelism::sequential();
-    let want = Rfc6962::root(&seq, &Chunks::new(&input, 4096));
-    let want_small = Rfc6962::root(&seq, &Chunks::new(&input[..3 << 20], 32));
-    let want_bt = BitTorrentV2::hash(&seq, &input, 1 << 20).unwrap();
+    let want = Rfc6962::root(&Chunks::new(&input, 4096), &seq);
+    let want_small = Rfc6962::root(&Chunks::new(&input[..3 << 20], 32), &seq);
+    let want_bt = BitTorrentV2::hash(&input, 1 << 20, &seq).unwrap();
     for par in [
         Parallelism::new(2, Strategy::Static),
         Parallelism::new(5, Strategy::WorkStealing),
         Parallelism::new(8, Strategy::Static),
     ] {
-        assert_eq!(Rfc6962::root(&par, &Chunks::new(&input, 4096)), want);
+        assert_eq!(Rfc6962::root(&Chunks::new(&input, 4096), &par), want);
         assert_eq!(
-            Rfc6962::root_reader(&par, &input[..], 4096, |_| {}).unwrap(),
+            Rfc6962::root_reader(&input[..], 4096, &par, |_| {}).unwrap(),
             want
         );
         assert_eq!(
-            Rfc6962::root(&par, &Chunks::new(&input[..3 << 20], 32)),
+            Rfc6962::root(&Chunks::new(&input[..3 << 20], 32), &par),
             want_small
         );
-        assert_eq!(BitTorrentV2::hash(&par, &input, 1 << 20).unwrap(), want_bt);
+        assert_eq!(BitTorrentV2::hash(&input, 1 << 20, &par).unwrap(), want_bt);
         assert_eq!(
-            BitTorrentV2::hash_reader(&par, &input[..], 1 << 20, |_| {}).unwrap(),
+            BitTorrentV2::hash_reader(&input[..], 1 << 20, &par, |_| {}).unwrap(),
             want_bt
         );
     }
@@ -383,24 +383,24 @@ fn large_trees_equal_sequential() {
 #[test]
 fn plain_sha256_and_bad_parameters() {
     let input = data(20 << 20);
-    let got = merkle::hash_reader(&Parallelism::default(), Format::Sha256, &input[..], |_| {}).unwrap();
+    let got = merkle::hash_reader(Format::Sha256, &input[..], &Parallelism::default(), |_| {}).unwrap();
     let want = sha256(&input);
     assert_eq!(got, Some(want));
     let par = Parallelism::default();
     assert!(matches!(
-        Rfc6962::root_reader(&par, &b"x"[..], 0, |_| {}),
+        Rfc6962::root_reader(&b"x"[..], 0, &par, |_| {}),
         Err(Error::LeafSize(0))
     ));
     for bad in [0, 1, 8192, 16385, 3 << 14] {
         assert!(
-            matches!(BitTorrentV2::hash(&par, b"x", bad), Err(Error::PieceLength(_))),
+            matches!(BitTorrentV2::hash(b"x", bad, &par), Err(Error::PieceLength(_))),
             "{bad}"
         );
     }
     // Progress reports every byte.
     let mut seen = 0;
-    Glacier::tree_hash_reader(&par, &input[..], |n| seen += n).unwrap();
-    assert_eq!(seen, input.len());
+    Glacier::tree_hash_reader(&input[..], &par, |n| seen += n).unwrap();
+    assert_eq!(seen, input.len() as u64);
 }
 
 #[test]
@@ -424,14 +424,14 @@ fn files_hash_through_maps_like_memory() {
         ];
         for format in formats {
             let mut seen = 0;
-            let got = merkle::hash_file(&par, format, &file, |n| seen += n).unwrap();
-            let want = merkle::hash_reader(&Parallelism::sequential(), format, &input[..], |_| {}).unwrap();
+            let got = merkle::hash_file(format, &file, &par, |n| seen += n).unwrap();
+            let want = merkle::hash_reader(format, &input[..], &Parallelism::sequential(), |_| {}).unwrap();
             assert_eq!(got, want, "{format:?} size {size}");
-            assert_eq!(seen, size);
+            assert_eq!(seen, size as u64);
         }
-        let want = BitTorrentV2::hash(&Parallelism::sequential(), &input, 4 << 20).unwrap();
+        let want = BitTorrentV2::hash(&input, 4 << 20, &Parallelism::sequential()).unwrap();
         assert_eq!(
-            BitTorrentV2::hash_file(&par, &file, 4 << 20, |_| {}).unwrap(),
+            BitTorrentV2::hash_file(&file, 4 << 20, &par, |_| {}).unwrap(),
             want
         );
         std::fs::remove_file(&path).unwrap();

@@ -121,8 +121,8 @@ fn parc4_reference_vectors_every_strategy_and_thread_count() {
             .process_with(
                 &data(v.len)[..],
                 &mut streamed,
-                &Parallelism::default(),
                 3 * v.block / 2 + 1,
+                &Parallelism::default(),
                 |_| {},
             )
             .unwrap();

@@ -32,7 +32,7 @@ fn aes_cbc_pkcs5() {
                     let mut out = Vec::new();
                     Crypter::cbc_decrypt(&t.key, &t.nonce)
                         .unwrap()
-                        .process_with(&t.ct[..], &mut out, &par, 32, |_| {})
+                        .process_with(&t.ct[..], &mut out, 32, &par, |_| {})
                         .map(|_| out)
                 };
                 match t.result {

@@ -24,9 +24,9 @@ pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
     let mut input = Input::open(args.io.input.as_deref())?;
     let mut output = Output::create(args.io.output.as_deref())?;
     let bar = progress_bar(input.len);
-    let result = crypter.process_with(&mut input, &mut output, par, parcrypt::aes::DEFAULT_BUFFER, |n| {
+    let result = crypter.process_with(&mut input, &mut output, parcrypt::aes::DEFAULT_BUFFER, par, |n| {
         if let Some(b) = &bar {
-            b.inc(n as u64);
+            b.inc(n);
         }
     });
     if let Some(b) = &bar {

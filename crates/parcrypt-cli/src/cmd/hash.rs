@@ -79,14 +79,14 @@ fn hash_file(par: &Parallelism, format: Format, path: &Path) -> Result<Hash> {
         .filter(|m| m.is_file())
         .map(|m| m.len());
     let bar = progress_bar(len);
-    let tick = |n: usize| {
+    let tick = |n: u64| {
         if let Some(b) = &bar {
-            b.inc(n as u64);
+            b.inc(n);
         }
     };
     let result = match &file {
-        Some(f) => merkle::hash_file(par, format, f, tick),
-        None => merkle::hash_reader(par, format, io::stdin(), tick),
+        Some(f) => merkle::hash_file(format, f, par, tick),
+        None => merkle::hash_reader(format, io::stdin(), par, tick),
     };
     if let Some(b) = &bar {
         b.finish_and_clear();
@@ -120,7 +120,7 @@ pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {
         MerkleCommand::Root { format, source } => {
             let TreeFormat::Rfc6962 = format;
             let leaves = load_leaves(source)?;
-            println(hex::encode(Rfc6962::root(par, &leaves[..])))
+            println(hex::encode(Rfc6962::root(&leaves[..], par)))
         }
         MerkleCommand::Prove {
             format,
@@ -130,13 +130,13 @@ pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {
         } => {
             let TreeFormat::Rfc6962 = format;
             let leaves = load_leaves(source)?;
-            let path = Rfc6962::inclusion_proof(par, &leaves[..], *index)
+            let path = Rfc6962::inclusion_proof(&leaves[..], *index, par)
                 .context("cannot prove inclusion")
                 .hint("leaves are counted from 0: --index must be less than the number of leaves")?;
             let proof = json!({
                 "index": index,
                 "size": leaves.len(),
-                "root": hex::encode(Rfc6962::root(par, &leaves[..])),
+                "root": hex::encode(Rfc6962::root(&leaves[..], par)),
                 "path": hex_list(&path),
             });
             write_json(&proof, output.as_deref())
@@ -151,11 +151,11 @@ pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {
             let TreeFormat::Rfc6962 = format;
             let leaves = load_leaves(source)?;
             let new_size = new_size.unwrap_or(leaves.len() as u64);
-            let path = Rfc6962::consistency_proof(par, &leaves[..], *old_size, new_size)
+            let path = Rfc6962::consistency_proof(&leaves[..], *old_size, new_size, par)
                 .context("cannot prove consistency")
                 .hint("need 1 ≤ --old-size ≤ --new-size ≤ the number of leaves")
                 .usage()?;
-            let root = |n: u64| hex::encode(Rfc6962::root(par, &leaves[..n as usize]));
+            let root = |n: u64| hex::encode(Rfc6962::root(&leaves[..n as usize], par));
             let proof = json!({
                 "old_size": old_size,
                 "new_size": new_size,

@@ -36,7 +36,7 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
         .usage()?;
     warn("PARC4 is an RC4-based research cipher without integrity; prefer AES");
     stream(&args.io, |input, output, progress| {
-        parc4.process_with(input, output, par, parcrypt::aes::DEFAULT_BUFFER, progress)
+        parc4.process_with(input, output, parcrypt::aes::DEFAULT_BUFFER, par, progress)
     })
 }
 
@@ -53,14 +53,14 @@ fn require_hazmat(given: bool, command: &str, why: &str) -> Result<()> {
 /// bar on a terminal.
 fn stream(
     io: &InOut,
-    run: impl FnOnce(&mut Input, &mut Output, &mut dyn FnMut(usize)) -> Result<u64, Rc4Error>,
+    run: impl FnOnce(&mut Input, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Rc4Error>,
 ) -> Result<()> {
     let mut input = Input::open(io.input.as_deref())?;
     let mut output = Output::create(io.output.as_deref())?;
     let bar = progress_bar(input.len);
-    let mut tick = |n: usize| {
+    let mut tick = |n: u64| {
         if let Some(b) = &bar {
-            b.inc(n as u64);
+            b.inc(n);
         }
     };
     let result = run(&mut input, &mut output, &mut tick);

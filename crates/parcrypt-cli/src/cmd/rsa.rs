@@ -10,7 +10,7 @@ use parcrypt::rsa::{self, Hash, PrivateKey, PublicKey, Scheme};
 use zeroize::Zeroizing;
 
 use super::files::{hash_input, key_output, read_all, read_small, write_output};
-use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigHash, SigOptions, SigScheme};
+use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigHash, SigOptions};
 use crate::error::{Hint, note, warn};
 use crate::io::println;
 
@@ -56,7 +56,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
                 .map_err(|e| anyhow!(e))
                 .hint(format!(
                     "the message, signature or key differ from what was signed, or it was not signed with --scheme {} --hash {}",
-                    scheme_name(options.scheme),
+                    options.scheme.name(),
                     hash_name(options.hash)
                 ))?;
             println("Verified OK")
@@ -130,23 +130,13 @@ fn keygen(
 }
 
 fn sig_options(o: &SigOptions) -> (Scheme, Hash) {
-    let scheme = match o.scheme {
-        SigScheme::Pss => Scheme::Pss,
-        SigScheme::Pkcs1 => Scheme::Pkcs1v15,
-    };
+    let scheme = o.scheme;
     let hash = match o.hash {
         SigHash::Sha256 => Hash::Sha256,
         SigHash::Sha384 => Hash::Sha384,
         SigHash::Sha512 => Hash::Sha512,
     };
     (scheme, hash)
-}
-
-fn scheme_name(s: SigScheme) -> &'static str {
-    match s {
-        SigScheme::Pss => "pss",
-        SigScheme::Pkcs1 => "pkcs1",
-    }
 }
 
 fn hash_name(h: SigHash) -> &'static str {

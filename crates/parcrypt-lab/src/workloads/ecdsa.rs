@@ -63,7 +63,9 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         single(
             "ecdsa-verify-separate",
             "ECDSA P-256 verification, the JCE paper's baseline: u1·G, then u2·Q, then their sum, one thread",
-            |_| verify_op(VerifyStrategy::SequentialSeparate),
+            // Not parallel: run under `Parallelism::sequential()` only, where
+            // Split is the two products one after the other.
+            |_| verify_op(VerifyStrategy::Split),
             false,
             |quick| if quick { Vec::new() } else { vec![NOMINAL] },
             None,

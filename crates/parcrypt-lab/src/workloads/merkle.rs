@@ -111,8 +111,8 @@ fn rfc6962(size: usize, leaf: usize) -> Operation {
     let data = input(size);
     Box::new(move |par, output| {
         output(black_box(&Rfc6962::root(
-            par,
             &Chunks::new(black_box(&data), leaf),
+            par,
         )));
     })
 }
@@ -121,8 +121,8 @@ fn per_level(size: usize, leaf: usize) -> Operation {
     let data = input(size);
     Box::new(move |par, output| {
         output(black_box(&merkle::per_level::rfc6962(
-            par,
             &Chunks::new(black_box(&data), leaf),
+            par,
         )));
     })
 }
@@ -130,7 +130,7 @@ fn per_level(size: usize, leaf: usize) -> Operation {
 fn bittorrent(size: usize) -> Operation {
     let data = input(size);
     Box::new(move |par, output| {
-        let root = BitTorrentV2::pieces_root(par, black_box(&data));
+        let root = BitTorrentV2::pieces_root(black_box(&data), par);
         output(black_box(root.as_ref().map_or(&[], |r| r.as_slice())));
     })
 }
@@ -138,6 +138,6 @@ fn bittorrent(size: usize) -> Operation {
 fn glacier(size: usize) -> Operation {
     let data = input(size);
     Box::new(move |par, output| {
-        output(black_box(&Glacier::tree_hash(par, black_box(&data))));
+        output(black_box(&Glacier::tree_hash(black_box(&data), par)));
     })
 }

@@ -234,7 +234,7 @@ impl Crypter {
         output: impl Write + Send,
         par: &Parallelism,
     ) -> Result<u64, Error> {
-        self.process_with(input, output, par, DEFAULT_BUFFER, |_| {})
+        self.process_with(input, output, DEFAULT_BUFFER, par, |_| {})
     }
 
     /// [`Crypter::process`] with a chosen buffer size (rounded up to whole
@@ -247,9 +247,9 @@ impl Crypter {
         mut self,
         input: impl Read + Send,
         output: impl Write + Send,
-        par: &Parallelism,
         buffer: usize,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<u64, Error> {
         // Input given to `update` but not yet processed goes first.
         let pending = std::mem::take(&mut self.pending);

@@ -24,9 +24,9 @@
 use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
 
-use super::{BLOCK, Ctr, Error};
+use super::{BLOCK, Ctr, Error, GRAIN};
 use crate::ffi::{self, Direction, GcmKey};
-use crate::par::{Grain, Parallelism};
+use crate::par::Parallelism;
 use crate::secret::{SecretBytes, SecretKey};
 
 type Block = [u8; 16];
@@ -36,14 +36,6 @@ pub const TAG: usize = 16;
 
 /// The nonce length (the standard 96 bits).
 pub const NONCE: usize = 12;
-
-/// Parts of at least 1 MiB (inputs under 2 MiB stay on the calling thread,
-/// as for the other AES modes), 1 MiB work-stealing tasks.
-const GRAIN: Grain = Grain {
-    unit: BLOCK,
-    min_part: 1 << 20,
-    task: 1 << 20,
-};
 
 /// The field's multiplicative identity in GCM's bit order.
 const ONE: Block = {

@@ -189,7 +189,7 @@ impl Parc4 {
         output: impl Write + Send,
         par: &Parallelism,
     ) -> Result<u64, Rc4Error> {
-        self.process_with(input, output, par, crate::aes::DEFAULT_BUFFER, |_| {})
+        self.process_with(input, output, crate::aes::DEFAULT_BUFFER, par, |_| {})
     }
 
     /// [`Parc4::process`] with a buffer size (rounded up to whole blocks) and
@@ -201,9 +201,9 @@ impl Parc4 {
         &self,
         input: impl Read + Send,
         output: impl Write + Send,
-        par: &Parallelism,
         buffer: usize,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<u64, Rc4Error> {
         let stream = Parc4Stream {
             cipher: self,

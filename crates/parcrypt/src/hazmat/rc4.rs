@@ -70,7 +70,7 @@ impl Rc4 {
         input: impl Read + Send,
         output: impl Write + Send,
         buffer: usize,
-        progress: impl FnMut(usize),
+        progress: impl FnMut(u64),
     ) -> Result<u64, Rc4Error> {
         crate::pipe::run(self, input, output, &Parallelism::sequential(), buffer, progress)
     }

@@ -19,8 +19,8 @@ use crate::par::Parallelism;
 ///
 /// let par = Parallelism::default();
 /// let file = vec![1u8; 100_000];
-/// let hashes = BitTorrentV2::hash(&par, &file, 32 * 1024)?;
-/// assert_eq!(Some(hashes.pieces_root.unwrap()), BitTorrentV2::pieces_root(&par, &file));
+/// let hashes = BitTorrentV2::hash(&file, 32 * 1024, &par)?;
+/// assert_eq!(Some(hashes.pieces_root.unwrap()), BitTorrentV2::pieces_root(&file, &par));
 /// assert_eq!(hashes.piece_layer.len(), 4); // ⌈100 000 / 32 768⌉ pieces
 /// # Ok::<(), parcrypt::merkle::Error>(())
 /// ```
@@ -56,8 +56,8 @@ impl BitTorrentV2 {
     pub const BLOCK: usize = 16 * 1024;
 
     /// The `pieces root` of a file's contents; None if it is empty.
-    pub fn pieces_root(par: &Parallelism, data: &[u8]) -> Option<Hash> {
-        engine::root(par, BitTorrentV2, &Chunks::new(data, Self::BLOCK))
+    pub fn pieces_root(data: &[u8], par: &Parallelism) -> Option<Hash> {
+        engine::root(BitTorrentV2, &Chunks::new(data, Self::BLOCK), par)
     }
 
     /// The pieces root and piece layer of a file's contents.
@@ -65,9 +65,9 @@ impl BitTorrentV2 {
     /// # Errors
     /// [`Error::PieceLength`] unless `piece_length` is a power of two of at
     /// least 16 KiB.
-    pub fn hash(par: &Parallelism, data: &[u8], piece_length: u64) -> Result<FileHashes, Error> {
+    pub fn hash(data: &[u8], piece_length: u64, par: &Parallelism) -> Result<FileHashes, Error> {
         let mut b = Self::builder(piece_length)?;
-        b.add(par, &Chunks::new(data, Self::BLOCK));
+        b.add(&Chunks::new(data, Self::BLOCK), par);
         Ok(Self::file_hashes(b, data.len() as u64, piece_length))
     }
 
@@ -77,12 +77,12 @@ impl BitTorrentV2 {
     /// # Errors
     /// [`Error::PieceLength`]; [`Error::Io`] from reading.
     pub fn hash_reader(
-        par: &Parallelism,
         input: impl Read + Send,
         piece_length: u64,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<FileHashes, Error> {
-        Self::hash_source(par, Source::Reader(input), piece_length, progress)
+        Self::hash_source(Source::Reader(input), piece_length, par, progress)
     }
 
     /// [`BitTorrentV2::hash`] of a file, hashed from memory-mapped windows
@@ -91,24 +91,24 @@ impl BitTorrentV2 {
     /// # Errors
     /// [`Error::PieceLength`]; [`Error::Io`] from reading.
     pub fn hash_file(
-        par: &Parallelism,
         file: &File,
         piece_length: u64,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<FileHashes, Error> {
-        Self::hash_source(par, super::file_source(file), piece_length, progress)
+        Self::hash_source(super::file_source(file), piece_length, par, progress)
     }
 
     pub(crate) fn hash_source(
-        par: &Parallelism,
         source: Source<'_, impl Read + Send>,
         piece_length: u64,
-        mut progress: impl FnMut(usize),
+        par: &Parallelism,
+        mut progress: impl FnMut(u64),
     ) -> Result<FileHashes, Error> {
         let b = Self::builder(piece_length)?;
         let mut size = 0u64;
         let (root, layer) = source.build(b, Self::BLOCK, par, |n| {
-            size += n as u64;
+            size += n;
             progress(n);
         })?;
         Ok(Self::finish(root, layer, size, piece_length))

@@ -270,17 +270,16 @@ impl<R: Rule> Builder<R> {
     }
 
     /// Adds the next leaves. Every call but the last must bring whole blocks.
-    pub(crate) fn add<L: Leaves + ?Sized>(&mut self, par: &Parallelism, leaves: &L) {
+    pub(crate) fn add<L: Leaves + ?Sized>(&mut self, leaves: &L, par: &Parallelism) {
         assert!(self.partial.is_none(), "leaves added after a partial block");
         let n = leaves.count();
         let block = self.block_leaves();
         let full = n / block;
-        let index: Vec<usize> = (0..full).collect();
         let rule = &self.rule;
         let height = self.height;
-        let roots = par.map(&index, &self.grain, |_, _, part| {
-            part.iter()
-                .map(|&b| {
+        let roots = par.map_range(full, &self.grain, |blocks| {
+            blocks
+                .map(|b| {
                     let (root, _) = subtree(rule, leaves, b * block, (b + 1) * block).finish(rule, height);
                     root.unwrap_or_default()
                 })
@@ -312,9 +311,9 @@ impl<R: Rule> Builder<R> {
 }
 
 /// The root of `leaves` under `rule` (None without leaves).
-pub(crate) fn root<R: Rule, L: Leaves + ?Sized>(par: &Parallelism, rule: R, leaves: &L) -> Option<Hash> {
+pub(crate) fn root<R: Rule, L: Leaves + ?Sized>(rule: R, leaves: &L, par: &Parallelism) -> Option<Hash> {
     let mut b = Builder::new(rule, leaves.bytes() / leaves.count().max(1), None);
-    b.add(par, leaves);
+    b.add(leaves, par);
     b.finish().0
 }
 
@@ -323,29 +322,25 @@ pub(crate) fn root<R: Rule, L: Leaves + ?Sized>(par: &Parallelism, rule: R, leav
 /// levels. Same result as [`root`]; it holds every leaf hash in memory and
 /// synchronizes once per level.
 pub(crate) fn root_per_level<R: Rule, L: Leaves + ?Sized>(
-    par: &Parallelism,
     rule: R,
     leaves: &L,
+    par: &Parallelism,
 ) -> Option<Hash> {
     let n = leaves.count();
-    let index: Vec<usize> = (0..n).collect();
     let leaf_grain = block_grain(leaves.bytes() / n.max(1), 0);
     let mut level: Vec<Hash> = par
-        .map(&index, &leaf_grain, |_, _, part| {
-            part.iter()
-                .map(|&i| rule.leaf(leaves.leaf(i)))
-                .collect::<Vec<_>>()
+        .map_range(n, &leaf_grain, |part| {
+            part.map(|i| rule.leaf(leaves.leaf(i))).collect::<Vec<_>>()
         })
         .concat();
     let node_grain = block_grain(0, 0);
     let mut height = 0;
     while level.len() > 1 {
-        let pairs: Vec<usize> = (0..level.len() / 2).collect();
         let current = &level;
         let mut next: Vec<Hash> = par
-            .map(&pairs, &node_grain, |_, _, part| {
-                part.iter()
-                    .map(|&p| rule.node(&current[2 * p], &current[2 * p + 1]))
+            .map_range(level.len() / 2, &node_grain, |pairs| {
+                pairs
+                    .map(|p| rule.node(&current[2 * p], &current[2 * p + 1]))
                     .collect::<Vec<_>>()
             })
             .concat();
@@ -430,10 +425,10 @@ mod tests {
         let per_call = (leaves.len() / block / cuts.max(1)).max(1) * block;
         let mut start = 0;
         while leaves.len() - start > per_call {
-            b.add(par, &leaves[start..start + per_call]);
+            b.add(&leaves[start..start + per_call], par);
             start += per_call;
         }
-        b.add(par, &leaves[start..]);
+        b.add(&leaves[start..], par);
         b.finish()
     }
 
@@ -475,11 +470,11 @@ mod tests {
             for strategy in Strategy::ALL {
                 let par = Parallelism::new(3, strategy);
                 assert_eq!(
-                    root_per_level(&par, Plain::<false>, &l[..]),
+                    root_per_level(Plain::<false>, &l[..], &par),
                     split_reference(&Plain::<false>, &l)
                 );
                 assert_eq!(
-                    root_per_level(&par, Plain::<true>, &l[..]),
+                    root_per_level(Plain::<true>, &l[..], &par),
                     padded_reference(&Plain::<true>, &l).0
                 );
             }

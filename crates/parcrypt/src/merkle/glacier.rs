@@ -19,7 +19,7 @@ use crate::par::Parallelism;
 /// use parcrypt::par::Parallelism;
 ///
 /// let data = vec![0u8; 3 << 20];
-/// let hash = Glacier::tree_hash(&Parallelism::default(), &data);
+/// let hash = Glacier::tree_hash(&data, &Parallelism::default());
 /// # let _ = hash;
 /// ```
 #[derive(Clone, Copy, Debug, Default)]
@@ -40,8 +40,8 @@ impl Glacier {
     pub const CHUNK: usize = 1 << 20;
 
     /// The tree hash of `data`.
-    pub fn tree_hash(par: &Parallelism, data: &[u8]) -> Hash {
-        engine::root(par, Glacier, &Chunks::new(data, Self::CHUNK)).unwrap_or_else(|| sha256(&[]))
+    pub fn tree_hash(data: &[u8], par: &Parallelism) -> Hash {
+        engine::root(Glacier, &Chunks::new(data, Self::CHUNK), par).unwrap_or_else(|| sha256(&[]))
     }
 
     /// The tree hash of a stream, read in bounded memory; `progress` is
@@ -50,17 +50,17 @@ impl Glacier {
     /// # Errors
     /// [`Error::Io`] from reading.
     pub fn tree_hash_reader(
-        par: &Parallelism,
         input: impl Read + Send,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<Hash, Error> {
-        Self::hash_source(par, Source::Reader(input), progress)
+        Self::hash_source(Source::Reader(input), par, progress)
     }
 
     pub(crate) fn hash_source(
-        par: &Parallelism,
         source: Source<'_, impl Read + Send>,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<Hash, Error> {
         let builder = Builder::new(Glacier, Self::CHUNK, None);
         let (root, _) = source.build(builder, Self::CHUNK, par, progress)?;

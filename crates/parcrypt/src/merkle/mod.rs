@@ -110,12 +110,12 @@ pub enum Format {
 /// # Errors
 /// [`Error::LeafSize`]; [`Error::Io`] from reading.
 pub fn hash_reader(
-    par: &Parallelism,
     format: Format,
     input: impl Read + Send,
-    progress: impl FnMut(usize),
+    par: &Parallelism,
+    progress: impl FnMut(u64),
 ) -> Result<Option<Hash>, Error> {
-    hash_source(par, format, stream::Source::Reader(input), progress)
+    hash_source(format, stream::Source::Reader(input), par, progress)
 }
 
 /// Like [`hash_reader`] for an open file. A regular file is hashed whole,
@@ -130,12 +130,12 @@ pub fn hash_reader(
 /// # Errors
 /// [`Error::LeafSize`]; [`Error::Io`] from reading or mapping.
 pub fn hash_file(
-    par: &Parallelism,
     format: Format,
     file: &File,
-    progress: impl FnMut(usize),
+    par: &Parallelism,
+    progress: impl FnMut(u64),
 ) -> Result<Option<Hash>, Error> {
-    hash_source(par, format, file_source(file), progress)
+    hash_source(format, file_source(file), par, progress)
 }
 
 /// Files below this are read: mapping costs more than copying them.
@@ -152,21 +152,21 @@ fn file_source(file: &File) -> stream::Source<'_, crate::io::ReadAt<'_>> {
 }
 
 fn hash_source(
-    par: &Parallelism,
     format: Format,
     source: stream::Source<'_, impl Read + Send>,
-    progress: impl FnMut(usize),
+    par: &Parallelism,
+    progress: impl FnMut(u64),
 ) -> Result<Option<Hash>, Error> {
     match format {
         Format::Sha256 => Ok(Some(source.sha256(progress)?)),
-        Format::Rfc6962 { leaf_size } => Rfc6962::root_source(par, source, leaf_size, progress).map(Some),
+        Format::Rfc6962 { leaf_size } => Rfc6962::root_source(source, leaf_size, par, progress).map(Some),
         Format::BitTorrentV2 => {
             // The root does not depend on the piece length; the smallest one
             // keeps no more than the engine's own blocks.
             let piece = BitTorrentV2::BLOCK as u64;
-            Ok(BitTorrentV2::hash_source(par, source, piece, progress)?.pieces_root)
+            Ok(BitTorrentV2::hash_source(source, piece, par, progress)?.pieces_root)
         }
-        Format::Glacier => Glacier::hash_source(par, source, progress).map(Some),
+        Format::Glacier => Glacier::hash_source(source, par, progress).map(Some),
     }
 }
 
@@ -181,17 +181,17 @@ pub mod per_level {
     use crate::par::Parallelism;
 
     /// [`Rfc6962::root`], level by level.
-    pub fn rfc6962<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
-        root_per_level(par, Rfc6962, leaves).unwrap_or_else(Rfc6962::empty_root)
+    pub fn rfc6962<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+        root_per_level(Rfc6962, leaves, par).unwrap_or_else(Rfc6962::empty_root)
     }
 
     /// [`BitTorrentV2::pieces_root`], level by level (16 KiB leaves).
-    pub fn bittorrent_v2<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Option<Hash> {
-        root_per_level(par, BitTorrentV2, leaves)
+    pub fn bittorrent_v2<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Option<Hash> {
+        root_per_level(BitTorrentV2, leaves, par)
     }
 
     /// [`Glacier::tree_hash`], level by level (1 MiB leaves).
-    pub fn glacier<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
-        root_per_level(par, Glacier, leaves).unwrap_or_else(|| super::engine::sha256(&[]))
+    pub fn glacier<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+        root_per_level(Glacier, leaves, par).unwrap_or_else(|| super::engine::sha256(&[]))
     }
 }

@@ -18,13 +18,13 @@ use crate::par::Parallelism;
 ///
 /// let par = Parallelism::default();
 /// let leaves: &[&[u8]] = &[b"a", b"b", b"c"];
-/// let root = Rfc6962::root(&par, leaves);
-/// let proof = Rfc6962::inclusion_proof(&par, leaves, 2)?;
+/// let root = Rfc6962::root(leaves, &par);
+/// let proof = Rfc6962::inclusion_proof(leaves, 2, &par)?;
 /// Rfc6962::verify_inclusion(&Rfc6962::leaf_hash(b"c"), 2, 3, &proof, &root)?;
 ///
 /// // A file's bytes cut into 4 KiB leaves:
 /// let data = vec![7u8; 100_000];
-/// let root = Rfc6962::root(&par, &Chunks::new(&data, 4096));
+/// let root = Rfc6962::root(&Chunks::new(&data, 4096), &par);
 /// # Ok::<(), parcrypt::merkle::Error>(())
 /// ```
 ///
@@ -66,8 +66,8 @@ impl Rfc6962 {
     }
 
     /// The tree head MTH(D\[n\]) of `leaves`.
-    pub fn root<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L) -> Hash {
-        engine::root(par, Rfc6962, leaves).unwrap_or_else(Self::empty_root)
+    pub fn root<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+        engine::root(Rfc6962, leaves, par).unwrap_or_else(Self::empty_root)
     }
 
     /// The tree head of a stream cut into leaves of `leaf_size` bytes, read
@@ -78,19 +78,19 @@ impl Rfc6962 {
     /// [`Error::LeafSize`] for a leaf size of 0 or over
     /// [`super::MAX_LEAF_SIZE`]; [`Error::Io`] from reading.
     pub fn root_reader(
-        par: &Parallelism,
         input: impl Read + Send,
         leaf_size: usize,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<Hash, Error> {
-        Self::root_source(par, Source::Reader(input), leaf_size, progress)
+        Self::root_source(Source::Reader(input), leaf_size, par, progress)
     }
 
     pub(crate) fn root_source(
-        par: &Parallelism,
         source: Source<'_, impl Read + Send>,
         leaf_size: usize,
-        progress: impl FnMut(usize),
+        par: &Parallelism,
+        progress: impl FnMut(u64),
     ) -> Result<Hash, Error> {
         if !(1..=super::MAX_LEAF_SIZE).contains(&leaf_size) {
             return Err(Error::LeafSize(leaf_size));
@@ -106,9 +106,9 @@ impl Rfc6962 {
     /// # Errors
     /// [`Error::Index`] if `index` is not a leaf.
     pub fn inclusion_proof<L: Leaves + ?Sized>(
-        par: &Parallelism,
         leaves: &L,
         index: u64,
+        par: &Parallelism,
     ) -> Result<Vec<Hash>, Error> {
         let size = leaves.count();
         let m = usize::try_from(index)
@@ -119,7 +119,7 @@ impl Rfc6962 {
                 size: size as u64,
             })?;
         let mut path = Vec::new();
-        inclusion_path(par, leaves, 0, size, m, &mut path);
+        inclusion_path(leaves, 0, size, m, &mut path, par);
         Ok(path)
     }
 
@@ -130,10 +130,10 @@ impl Rfc6962 {
     /// [`Error::Sizes`] unless `0 < old_size <= new_size <= leaves.count()`
     /// (a proof from the empty tree proves nothing and does not exist).
     pub fn consistency_proof<L: Leaves + ?Sized>(
-        par: &Parallelism,
         leaves: &L,
         old_size: u64,
         new_size: u64,
+        par: &Parallelism,
     ) -> Result<Vec<Hash>, Error> {
         let count = leaves.count() as u64;
         if old_size == 0 || old_size > new_size || new_size > count {
@@ -146,7 +146,7 @@ impl Rfc6962 {
         let (m, n) = (old_size as usize, new_size as usize);
         let mut path = Vec::new();
         if m < n {
-            subproof(par, leaves, 0, n, m, true, &mut path);
+            subproof(leaves, 0, n, m, true, &mut path, par);
         }
         Ok(path)
     }
@@ -271,25 +271,25 @@ impl Rfc6962 {
 }
 
 /// MTH(D\[start:end\]).
-fn mth<L: Leaves + ?Sized>(par: &Parallelism, leaves: &L, start: usize, end: usize) -> Hash {
+fn mth<L: Leaves + ?Sized>(leaves: &L, start: usize, end: usize, par: &Parallelism) -> Hash {
     Rfc6962::root(
-        par,
         &Slice {
             inner: leaves,
             start,
             end,
         },
+        par,
     )
 }
 
 /// PATH(m, D\[start:end\]), appended bottom-up.
 fn inclusion_path<L: Leaves + ?Sized>(
-    par: &Parallelism,
     leaves: &L,
     start: usize,
     end: usize,
     m: usize,
     out: &mut Vec<Hash>,
+    par: &Parallelism,
 ) {
     let n = end - start;
     if n <= 1 {
@@ -297,38 +297,38 @@ fn inclusion_path<L: Leaves + ?Sized>(
     }
     let k = split(n);
     if m < k {
-        inclusion_path(par, leaves, start, start + k, m, out);
-        out.push(mth(par, leaves, start + k, end));
+        inclusion_path(leaves, start, start + k, m, out, par);
+        out.push(mth(leaves, start + k, end, par));
     } else {
-        inclusion_path(par, leaves, start + k, end, m - k, out);
-        out.push(mth(par, leaves, start, start + k));
+        inclusion_path(leaves, start + k, end, m - k, out, par);
+        out.push(mth(leaves, start, start + k, par));
     }
 }
 
 /// SUBPROOF(m, D\[start:end\], b), appended bottom-up.
 fn subproof<L: Leaves + ?Sized>(
-    par: &Parallelism,
     leaves: &L,
     start: usize,
     end: usize,
     m: usize,
     b: bool,
     out: &mut Vec<Hash>,
+    par: &Parallelism,
 ) {
     let n = end - start;
     if m == n {
         if !b {
-            out.push(mth(par, leaves, start, end));
+            out.push(mth(leaves, start, end, par));
         }
         return;
     }
     let k = split(n);
     if m <= k {
-        subproof(par, leaves, start, start + k, m, b, out);
-        out.push(mth(par, leaves, start + k, end));
+        subproof(leaves, start, start + k, m, b, out, par);
+        out.push(mth(leaves, start + k, end, par));
     } else {
-        subproof(par, leaves, start + k, end, m - k, false, out);
-        out.push(mth(par, leaves, start, start + k));
+        subproof(leaves, start + k, end, m - k, false, out, par);
+        out.push(mth(leaves, start, start + k, par));
     }
 }
 

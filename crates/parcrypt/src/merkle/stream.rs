@@ -44,7 +44,7 @@ impl<R: Rule + Send> Transform for Feed<'_, R> {
         0
     }
     fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
-        self.builder.add(par, &Chunks::new(data, self.leaf_size));
+        self.builder.add(&Chunks::new(data, self.leaf_size), par);
     }
     fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
         *self.out = Some(self.builder.finish());
@@ -59,7 +59,7 @@ fn build<R: Rule + Send>(
     leaf_size: usize,
     input: impl Read + Send,
     par: &Parallelism,
-    progress: impl FnMut(usize),
+    progress: impl FnMut(u64),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
     block_bytes(&builder, leaf_size)?;
     let mut out = None;
@@ -84,13 +84,13 @@ fn build_file<R: Rule>(
     file: &File,
     len: u64,
     par: &Parallelism,
-    mut progress: impl FnMut(usize),
+    mut progress: impl FnMut(u64),
 ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
     let unit = block_bytes(&builder, leaf_size)?;
     for map in Windows::new(file, len, unit, WINDOW) {
         let map = map?;
-        builder.add(par, &Chunks::new(&map, leaf_size));
-        progress(map.len());
+        builder.add(&Chunks::new(&map, leaf_size), par);
+        progress(map.len() as u64);
     }
     Ok(builder.finish())
 }
@@ -108,7 +108,7 @@ impl<I: Read + Send> Source<'_, I> {
         builder: Builder<R>,
         leaf_size: usize,
         par: &Parallelism,
-        progress: impl FnMut(usize),
+        progress: impl FnMut(u64),
     ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
         match self {
             Source::Reader(input) => build(builder, leaf_size, input, par, progress),
@@ -116,7 +116,7 @@ impl<I: Read + Send> Source<'_, I> {
         }
     }
 
-    pub(crate) fn sha256(self, mut progress: impl FnMut(usize)) -> io::Result<Hash> {
+    pub(crate) fn sha256(self, mut progress: impl FnMut(u64)) -> io::Result<Hash> {
         match self {
             Source::Reader(input) => sha256(input, progress),
             Source::File(file, len) => {
@@ -124,7 +124,7 @@ impl<I: Read + Send> Source<'_, I> {
                 for map in Windows::new(file, len, 1, WINDOW) {
                     let map = map?;
                     hasher.update(&map);
-                    progress(map.len());
+                    progress(map.len() as u64);
                 }
                 Ok(hasher.finish())
             }
@@ -157,7 +157,7 @@ impl Transform for Plain<'_> {
 }
 
 /// SHA-256 of everything `input` yields.
-fn sha256(input: impl Read + Send, progress: impl FnMut(usize)) -> io::Result<Hash> {
+fn sha256(input: impl Read + Send, progress: impl FnMut(u64)) -> io::Result<Hash> {
     let mut out = None;
     let plain = Plain {
         hasher: Sha256::new(),
@@ -186,10 +186,10 @@ mod tests {
     fn huge_leaf_and_block_sizes_are_errors() {
         let par = Parallelism::default();
         for size in [0, MAX_LEAF_SIZE + 1, 100 << 30, 1 << 63, usize::MAX] {
-            let got = Rfc6962::root_reader(&par, &b"leaf"[..], size, |_| {});
+            let got = Rfc6962::root_reader(&b"leaf"[..], size, &par, |_| {});
             assert!(matches!(got, Err(Error::LeafSize(n)) if n == size), "{size}");
         }
-        assert!(Rfc6962::root_reader(&par, &b"leaf"[..], MAX_LEAF_SIZE, |_| {}).is_ok());
+        assert!(Rfc6962::root_reader(&b"leaf"[..], MAX_LEAF_SIZE, &par, |_| {}).is_ok());
         for size in [0, MAX_BLOCK_SIZE + 1, 1 << 63, usize::MAX] {
             assert!(
                 matches!(Parc4::new(&[1; 16], &[2; 16], size), Err(Rc4Error::BlockSize)),

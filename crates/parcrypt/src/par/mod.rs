@@ -11,8 +11,11 @@
 //!   pool workers) runs part *i* (OpenMP's `schedule(static)`, the papers'
 //!   "Executor" style).
 //! - [`Strategy::WorkStealing`]: many fixed-size tasks handed out dynamically
-//!   to the same `threads` threads, each taking the next task when it finishes
-//!   one (the papers' ForkJoin / dynamic mapping).
+//!   to the same `threads` threads, each taking the next task from a shared
+//!   counter when it finishes one (dynamic self-scheduling, OpenMP's
+//!   `schedule(dynamic)`; the papers' ForkJoin / dynamic mapping). The name
+//!   is the contract's; no deque is stolen from, but the effect for
+//!   independent tasks is the same: an idle thread takes the next task.
 //!
 //! Teams and pools are built once per thread count and reused for the life of
 //! the process; no thread is spawned per call.
@@ -21,12 +24,29 @@
 //! whatever the strategy, so the parallel path never costs more than the
 //! sequential one on small inputs. See `README.md` beside this file for how
 //! the grains were measured.
+//!
+//! # Examples
+//! ```
+//! use parcrypt::par::{Grain, Parallelism, Strategy};
+//!
+//! const GRAIN: Grain = Grain { unit: 1, min_part: 1000, task: 4000 };
+//! let par = Parallelism::new(4, Strategy::Static);
+//! // Sums of 0..100_000 in parts, without building an index vector.
+//! let sums = par.map_range(100_000, &GRAIN, |part| part.map(|i| i as u64).sum::<u64>());
+//! assert_eq!(sums.iter().sum::<u64>(), 4_999_950_000);
+//! // One result per item, in order.
+//! let squares = par.map_items(&[1u32, 2, 3], &GRAIN, |x| x * x);
+//! assert_eq!(squares, [1, 4, 9]);
+//! ```
 
 use std::fmt;
+use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+
+use crate::name::UnknownName;
 
 /// How work is scheduled across threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,7 +55,9 @@ pub enum Strategy {
     Sequential,
     /// One near-equal part per thread, cut up front.
     Static,
-    /// Fixed-size tasks on a work-stealing pool.
+    /// Fixed-size tasks handed out dynamically: each thread takes the next
+    /// task when it finishes one (dynamic self-scheduling on a persistent
+    /// pool; see the module documentation for the name).
     WorkStealing,
 }
 
@@ -59,32 +81,28 @@ impl fmt::Display for Strategy {
     }
 }
 
-/// The error for a strategy name that is not `seq`, `static` or `steal`.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown strategy {0:?} (expected seq, static or steal)")]
-pub struct UnknownStrategy(pub String);
-
 impl FromStr for Strategy {
-    type Err = UnknownStrategy;
+    type Err = UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "seq" | "sequential" => Ok(Strategy::Sequential),
             "static" => Ok(Strategy::Static),
             "steal" | "work-stealing" | "workstealing" => Ok(Strategy::WorkStealing),
-            other => Err(UnknownStrategy(other.to_owned())),
+            other => Err(UnknownName::new("strategy", other, "seq, static or steal")),
         }
     }
 }
 
 /// A thread count and a strategy: everything an algorithm needs to know about
 /// how to run in parallel.
+///
+/// The fields are private so that the thread count is at least 1 by
+/// construction ([`Parallelism::new`] takes 0 as 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Parallelism {
-    /// Number of worker threads (at least 1).
-    pub threads: usize,
-    /// How work is cut up and scheduled.
-    pub strategy: Strategy,
+    threads: NonZeroUsize,
+    strategy: Strategy,
 }
 
 impl Default for Parallelism {
@@ -150,17 +168,43 @@ impl Plan {
 }
 
 impl Parallelism {
-    /// `threads` workers (0 is taken as 1) scheduled by `strategy`.
+    /// `threads` workers scheduled by `strategy`.
+    ///
+    /// A thread count of 0 is taken as 1 rather than refused: every count a
+    /// caller can compute (from a configuration, from
+    /// [`available_threads`], from a division) has one sensible meaning
+    /// at 0, "no helpers", and an error here would only move the clamp into
+    /// every caller.
     pub fn new(threads: usize, strategy: Strategy) -> Self {
         Parallelism {
-            threads: threads.max(1),
+            threads: NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN),
             strategy,
         }
     }
 
     /// The sequential reference: one thread.
-    pub fn sequential() -> Self {
-        Parallelism::new(1, Strategy::Sequential)
+    pub const fn sequential() -> Self {
+        Parallelism {
+            threads: NonZeroUsize::MIN,
+            strategy: Strategy::Sequential,
+        }
+    }
+
+    /// The number of threads, the caller's included.
+    pub fn threads(&self) -> NonZeroUsize {
+        self.threads
+    }
+
+    /// How work is cut up and scheduled.
+    pub fn strategy(&self) -> Strategy {
+        self.strategy
+    }
+
+    /// Whether work may run on more than the calling thread: two or more
+    /// threads and a strategy other than [`Strategy::Sequential`]. (Small
+    /// inputs still run inline; see [`Plan::is_parallel`] for one input.)
+    pub fn is_parallel(&self) -> bool {
+        self.threads.get() >= 2 && self.strategy != Strategy::Sequential
     }
 
     /// Cuts an input of `len` elements into parts for this strategy.
@@ -170,30 +214,31 @@ impl Parallelism {
             parts: std::iter::once(0..len).collect(),
             run: Run::Inline,
         };
-        if self.strategy == Strategy::Sequential || self.threads == 1 || len < 2 * min_part {
+        if !self.is_parallel() || len < 2 * min_part {
             return inline;
         }
+        let threads = self.threads.get();
         match self.strategy {
             Strategy::Sequential => inline,
             Strategy::Static => {
-                let n = self.threads.min(len / min_part).max(1);
+                let n = threads.min(len / min_part).max(1);
                 Plan {
                     parts: near_equal_parts(len, n, grain.unit.max(1)),
-                    run: Run::Team(self.threads),
+                    run: Run::Team(threads),
                 }
             }
             Strategy::WorkStealing => {
                 // Fixed-size tasks, but never so few that a worker idles: an
                 // input shorter than threads × task is cut into one task per
                 // worker instead.
-                let even = grain.align_up(len.div_ceil(self.threads));
+                let even = grain.align_up(len.div_ceil(threads));
                 let task = grain.align_up(grain.task.max(1)).min(even).max(min_part);
                 let parts = (0..len.div_ceil(task))
                     .map(|i| i * task..((i + 1) * task).min(len))
                     .collect();
                 Plan {
                     parts,
-                    run: Run::Pool(self.threads),
+                    run: Run::Pool(threads),
                 }
             }
         }
@@ -265,6 +310,39 @@ impl Parallelism {
         execute(plan.run, pieces, |i, (offset, piece)| f(i, offset, piece))
     }
 
+    /// Computes `f(range)` for every part of the indices `0..n`, cut by
+    /// `grain`, and returns the results in part order. For work that is
+    /// indexed but not a slice (racers, blocks of a tree, chunks of a
+    /// message): no index vector is built.
+    pub fn map_range<R, F>(&self, n: usize, grain: &Grain, f: F) -> Vec<R>
+    where
+        R: Send,
+        F: Fn(Range<usize>) -> R + Sync,
+    {
+        let plan = self.plan(n, grain);
+        execute(plan.run, plan.parts, |_, range| f(range))
+    }
+
+    /// Computes `f(item)` for every item, parts cut by `grain` (counted in
+    /// items), and returns one result per item, in order.
+    pub fn map_items<T, R, F>(&self, items: &[T], grain: &Grain, f: F) -> Vec<R>
+    where
+        T: Sync,
+        R: Send,
+        F: Fn(&T) -> R + Sync,
+    {
+        let mut parts = self.map(items, grain, |_, _, part| part.iter().map(&f).collect::<Vec<R>>());
+        if parts.len() == 1 {
+            // Inline: the one part's results are the answer, no copy.
+            return parts.pop().unwrap_or_default();
+        }
+        let mut out = Vec::with_capacity(items.len());
+        for part in parts {
+            out.extend(part);
+        }
+        out
+    }
+
     /// Runs `a` and `b` — two independent jobs — on two threads when this
     /// `Parallelism` has two or more and is not sequential, otherwise one
     /// after the other on the calling thread; returns both results. The
@@ -289,7 +367,7 @@ impl Parallelism {
             A(A),
             B(B),
         }
-        let run = if self.threads >= 2 && self.strategy != Strategy::Sequential {
+        let run = if self.is_parallel() {
             Run::Team(2)
         } else {
             Run::Inline
@@ -539,10 +617,68 @@ mod tests {
     }
 
     #[test]
+    fn zero_threads_is_one_and_plans_without_dividing_by_zero() {
+        for strategy in Strategy::ALL {
+            let par = Parallelism::new(0, strategy);
+            assert_eq!(par.threads().get(), 1);
+            assert!(!par.is_parallel());
+            covers(&par.plan(100_001, &G), 100_001);
+        }
+    }
+
+    #[test]
+    fn is_parallel_needs_two_threads_and_a_parallel_strategy() {
+        for strategy in Strategy::ALL {
+            for threads in 0..=4 {
+                let par = Parallelism::new(threads, strategy);
+                let want = threads >= 2 && strategy != Strategy::Sequential;
+                assert_eq!(par.is_parallel(), want, "{threads} {strategy:?}");
+                assert_eq!(
+                    par.plan(100_000, &G).is_parallel(),
+                    want,
+                    "{threads} {strategy:?}"
+                );
+            }
+        }
+        assert!(!Parallelism::sequential().is_parallel());
+        assert_eq!(Parallelism::default().strategy(), Strategy::WorkStealing);
+    }
+
+    #[test]
+    fn map_range_covers_every_index_once_in_order() {
+        for strategy in Strategy::ALL {
+            for threads in [1, 2, 3, 8] {
+                let par = Parallelism::new(threads, strategy);
+                for n in [0, 1, 63, 64, 127, 128, 129, 5000] {
+                    let parts = par.map_range(n, &G, |r| r);
+                    let flat: Vec<usize> = parts.into_iter().flatten().collect();
+                    assert_eq!(flat, (0..n).collect::<Vec<_>>(), "{threads} {strategy:?} {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn map_items_gives_one_result_per_item_in_order() {
+        let items: Vec<u32> = (0..5000).collect();
+        for strategy in Strategy::ALL {
+            for threads in [1, 2, 3, 8] {
+                let par = Parallelism::new(threads, strategy);
+                for n in [0, 1, 127, 128, 5000] {
+                    let got = par.map_items(&items[..n], &G, |x| u64::from(*x) * 3);
+                    let want: Vec<u64> = items[..n].iter().map(|&x| u64::from(x) * 3).collect();
+                    assert_eq!(got, want, "{threads} {strategy:?} {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn strategy_names_round_trip() {
         for s in Strategy::ALL {
             assert_eq!(s.name().parse::<Strategy>(), Ok(s));
         }
-        assert!("fast".parse::<Strategy>().is_err());
+        let err = "fast".parse::<Strategy>().unwrap_err();
+        assert_eq!((err.kind, err.name.as_str()), ("strategy", "fast"));
     }
 }

@@ -54,16 +54,16 @@ impl PublicKey {
     /// Messages of one block (≤ `size() − 66` bytes) run on the calling thread.
     pub fn encrypt_bulk(&self, msg: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
         let cap = bulk_block_capacity(self.size());
-        let blocks: Vec<usize> = (0..bulk_blocks(msg.len(), self.size())).collect();
-        let parts = par.map(&blocks, &ENCRYPT_GRAIN, |_, _, ids| {
+        let blocks = bulk_blocks(msg.len(), self.size());
+        let parts = par.map_range(blocks, &ENCRYPT_GRAIN, |ids| {
             let mut out = Vec::with_capacity(ids.len() * self.size());
-            for &i in ids {
+            for i in ids {
                 let chunk = &msg[(i * cap).min(msg.len())..((i + 1) * cap).min(msg.len())];
                 out.extend_from_slice(&self.encrypt(chunk)?);
             }
             Ok::<_, Error>(out)
         });
-        let mut out = Vec::with_capacity(blocks.len() * self.size());
+        let mut out = Vec::with_capacity(blocks * self.size());
         for part in parts {
             out.extend_from_slice(&part?);
         }
@@ -89,11 +89,10 @@ impl PrivateKey {
             return self.decrypt(ciphertext, par);
         }
         let cap = bulk_block_capacity(k);
-        let blocks: Vec<usize> = (0..n).collect();
         let sequential = Parallelism::sequential();
-        let parts = par.map(&blocks, &DECRYPT_GRAIN, |_, _, ids| {
+        let parts = par.map_range(n, &DECRYPT_GRAIN, |ids| {
             let mut out = Zeroizing::new(Vec::with_capacity(ids.len() * cap));
-            for &i in ids {
+            for i in ids {
                 let chunk = self.decrypt(&ciphertext[i * k..(i + 1) * k], &sequential)?;
                 if i + 1 < n && chunk.len() != cap {
                     return Err(Error::Decryption);

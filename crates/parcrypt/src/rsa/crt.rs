@@ -7,7 +7,7 @@ use super::Error;
 use crate::ffi::BackendError;
 use crate::ffi::bn::{self, Bn, Ctx, Mont};
 use crate::ffi::rsa::Components;
-use crate::par::{Parallelism, Strategy};
+use crate::par::Parallelism;
 
 /// How many times one blinding pair is reused (squared after each use)
 /// before a fresh random one is made — AWS-LC's and OpenSSL's policy.
@@ -37,14 +37,14 @@ pub enum CrtMode {
 }
 
 impl std::str::FromStr for CrtMode {
-    type Err = String;
+    type Err = crate::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "auto" => Ok(CrtMode::Auto),
             "threads" => Ok(CrtMode::Threads),
             "dual" => Ok(CrtMode::Dual),
-            _ => Err(format!("unknown CRT mode {s:?} (auto, threads, dual)")),
+            _ => Err(crate::UnknownName::new("CRT mode", s, "auto, threads or dual")),
         }
     }
 }
@@ -194,8 +194,7 @@ impl Crt {
 
     /// `x^dp mod p` and `x^dq mod q`, in parallel when `par` allows.
     fn halves(&self, x: &Bn, par: &Parallelism) -> Result<(Bn, Bn), Error> {
-        let two = Parallelism::new(par.threads.min(2), par.strategy);
-        let threads = two.threads >= 2 && two.strategy != Strategy::Sequential;
+        let threads = par.is_parallel();
         let dual = match self.mode {
             CrtMode::Dual => true,
             CrtMode::Threads => !threads,
@@ -216,7 +215,7 @@ impl Crt {
             let reduced = mont.reduce(x, &mut ctx)?;
             mont.exp_consttime(&reduced, exp, &mut ctx)
         };
-        let (m_p, m_q) = two.join(|| half(&self.p, &self.dp), || half(&self.q, &self.dq));
+        let (m_p, m_q) = par.join(|| half(&self.p, &self.dp), || half(&self.q, &self.dq));
         Ok((m_p?, m_q?))
     }
 
@@ -261,6 +260,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::par::Strategy;
     use crate::rsa::PrivateKey;
 
     /// `x^d mod n` the slow, direct way: no CRT, no blinding.

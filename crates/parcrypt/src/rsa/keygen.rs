@@ -136,16 +136,13 @@ fn find_primes(bits: usize, par: &Parallelism, e: &Bn) -> Result<(Bn, Bn, u64), 
         ],
         candidates: AtomicU64::new(0),
     };
-    let threads = par.threads.max(1);
-    let racers: Vec<usize> = (0..threads).collect();
-    let single = par.strategy == Strategy::Sequential || threads == 1;
-    let results = par.map(&racers, &RACERS, |_, _, ids| {
-        let mask = if single || par.strategy == Strategy::WorkStealing {
+    let results = par.map_range(par.threads().get(), &RACERS, |ids| {
+        let mask = if !par.is_parallel() || par.strategy() == Strategy::WorkStealing {
             0b11
         } else {
             // Static: racer i works for prime i mod 2 (a part holding several
             // racers works for all their primes).
-            ids.iter().fold(0u8, |m, &i| m | (1 << (i % 2)))
+            ids.fold(0u8, |m, i| m | (1 << (i % 2)))
         };
         search.race(mask)
     });

@@ -4,6 +4,7 @@ use zeroize::Zeroizing;
 
 use super::{Error, Hash, PrivateKey, PublicKey};
 use crate::ffi::rsa as ffi_rsa;
+use crate::name::UnknownName;
 use crate::par::Parallelism;
 
 /// A signature scheme.
@@ -18,14 +19,30 @@ pub enum Scheme {
     Pkcs1v15,
 }
 
+impl Scheme {
+    /// The short name used on the command line: `pss`, `pkcs1`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scheme::Pss => "pss",
+            Scheme::Pkcs1v15 => "pkcs1",
+        }
+    }
+}
+
+impl std::fmt::Display for Scheme {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 impl std::str::FromStr for Scheme {
-    type Err = String;
+    type Err = UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "pss" => Ok(Scheme::Pss),
             "pkcs1" | "pkcs1v15" | "pkcs1-v1_5" => Ok(Scheme::Pkcs1v15),
-            _ => Err(format!("unknown signature scheme {s:?} (pss, pkcs1)")),
+            _ => Err(UnknownName::new("signature scheme", s, "pss or pkcs1")),
         }
     }
 }

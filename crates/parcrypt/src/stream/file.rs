@@ -34,7 +34,7 @@ pub fn encrypt_file(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let budget = Budget::new(seg + TAG, opts.par.threads);
+    let budget = Budget::new(seg + TAG, opts.par.threads().get());
     let mut windows = Windows::new(file, len, seg, budget.bytes(seg)?);
     with_writer(output, budget.depth, false, |sink| {
         let mut index = 0u64;
@@ -78,7 +78,7 @@ pub fn decrypt_file(
         body,
     } = SealedFile::open(identity, file, opts)?;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads);
+    let budget = Budget::new(enc, opts.par.threads().get());
     let batch = budget.bytes(enc)? as u64;
     let scratch = Scratch::default();
     let mut total = 0u64;
@@ -128,7 +128,7 @@ pub fn decrypt_range(
         body,
     } = SealedFile::open(identity, file, opts)?;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads);
+    let budget = Budget::new(enc, opts.par.threads().get());
     let (seg, enc) = (seg as u64, enc as u64);
     let segments = body.div_ceil(enc);
     let last_len = body - (segments - 1) * enc;

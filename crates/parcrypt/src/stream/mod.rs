@@ -155,7 +155,7 @@ impl Budget {
     fn new(enc: usize, threads: usize) -> Budget {
         let fit = (BATCH_BYTES / enc).max(1);
         Budget {
-            batch: threads.max(1).saturating_mul(BATCH_PER_THREAD).min(fit),
+            batch: threads.saturating_mul(BATCH_PER_THREAD).min(fit),
             depth: if enc > BATCH_BYTES { 1 } else { 2 },
         }
     }

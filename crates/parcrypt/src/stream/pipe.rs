@@ -27,7 +27,7 @@ pub fn encrypt(
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let budget = Budget::new(seg + TAG, opts.par.threads);
+    let budget = Budget::new(seg + TAG, opts.par.threads().get());
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
@@ -66,7 +66,7 @@ pub fn decrypt(
     let keys = header.open(identity, opts)?;
     let seg = header.segment_size;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads);
+    let budget = Budget::new(enc, opts.par.threads().get());
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
