@@ -130,7 +130,7 @@ impl std::fmt::Display for Algorithm {
 }
 
 impl FromStr for Algorithm {
-    type Err = crate::UnknownName;
+    type Err = crate::name::UnknownName;
 
     /// Case-insensitive, with or without the dash: `sha256`, `SHA-256`.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
@@ -139,7 +139,11 @@ impl FromStr for Algorithm {
             "sha384" => Ok(Algorithm::Sha384),
             "sha512" => Ok(Algorithm::Sha512),
             "sha1" => Ok(Algorithm::Sha1),
-            _ => Err(crate::UnknownName::new("hash", s, "sha256, sha384 or sha512")),
+            _ => Err(crate::name::UnknownName::new(
+                "hash",
+                s,
+                "sha256, sha384 or sha512",
+            )),
         }
     }
 }

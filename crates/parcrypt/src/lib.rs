@@ -290,3 +290,61 @@ mod layering {
     }
 }
 
+/// Every `FromStr` answers with [`UnknownName`]: a test above the
+/// families (here, not in `name`, which the families import).
+#[cfg(test)]
+mod names {
+    #![allow(clippy::unwrap_used)]
+
+    use crate::UnknownName;
+    use crate::ecdsa::VerifyStrategy;
+    use crate::par::Strategy;
+    use crate::rsa::{CrtMode, Hash, Scheme};
+
+    #[test]
+    fn every_from_str_answers_with_unknown_name() {
+        let errors: [UnknownName; 5] = [
+            "x".parse::<Strategy>().unwrap_err(),
+            "x".parse::<Scheme>().unwrap_err(),
+            "x".parse::<Hash>().unwrap_err(),
+            "x".parse::<CrtMode>().unwrap_err(),
+            "x".parse::<VerifyStrategy>().unwrap_err(),
+        ];
+        let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
+        assert_eq!(
+            kinds,
+            [
+                "strategy",
+                "signature scheme",
+                "hash",
+                "CRT mode",
+                "verify strategy"
+            ]
+        );
+        for e in &errors {
+            assert_eq!(e.name, "x");
+            assert_eq!(
+                e.to_string(),
+                format!("unknown {} \"x\" (expected {})", e.kind, e.expected)
+            );
+        }
+    }
+
+    #[test]
+    fn names_round_trip() {
+        for s in [Scheme::Pss, Scheme::Pkcs1v15] {
+            assert_eq!(s.name().parse::<Scheme>(), Ok(s));
+            assert_eq!(s.to_string(), s.name());
+        }
+        for (name, v) in [
+            ("joint", VerifyStrategy::Joint),
+            ("split", VerifyStrategy::Split),
+            ("auto", VerifyStrategy::Auto),
+        ] {
+            assert_eq!(name.parse::<VerifyStrategy>(), Ok(v));
+        }
+        // A schedule is not an algorithm: the sequential split is
+        // `Split` under `Parallelism::sequential()`.
+        assert!("sequential-separate".parse::<VerifyStrategy>().is_err());
+    }
+}

@@ -37,14 +37,18 @@ pub enum CrtMode {
 }
 
 impl std::str::FromStr for CrtMode {
-    type Err = crate::UnknownName;
+    type Err = crate::name::UnknownName;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s {
             "auto" => Ok(CrtMode::Auto),
             "threads" => Ok(CrtMode::Threads),
             "dual" => Ok(CrtMode::Dual),
-            _ => Err(crate::UnknownName::new("CRT mode", s, "auto, threads or dual")),
+            _ => Err(crate::name::UnknownName::new(
+                "CRT mode",
+                s,
+                "auto, threads or dual",
+            )),
         }
     }
 }
