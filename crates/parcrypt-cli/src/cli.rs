@@ -78,6 +78,8 @@ pub enum Command {
     #[command(subcommand)]
     Ecdsa(EcdsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
+    // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
+    #[cfg_attr(not(feature = "lab"), command(hide = true))]
     Lab(LabArgs),
 }
 
