@@ -18,7 +18,7 @@
 //! import cycle between them):
 //!
 //! 1. [`units`] (sizes and times for people), [`stats`], [`machine`],
-//!    [`inputs`], [`pattern`], [`error`]: depend on nothing in the lab;
+//!    [`inputs`], `pattern` (`--only`), [`error`]: depend on nothing in the lab;
 //! 2. [`model`]: [`Row`], [`Impl`], [`Unit`](model::Unit), [`Summary`] as
 //!    plain data with queries;
 //! 3. [`peers`]: other tools doing a workload's job (OpenSSL, age), and the
