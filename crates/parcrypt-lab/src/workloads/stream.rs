@@ -74,7 +74,7 @@ fn key() -> SecretKey<32> {
 }
 
 fn encrypt(size: usize) -> Operation {
-    let file = unlinked(&temp_path("stream-encrypt", size), |f| write_input(f, size));
+    let file = unlinked(&temp_path(id::STREAM_ENCRYPT, size), |f| write_input(f, size));
     let recipients = [Recipient::Key(key())];
     Box::new(move |par, _random| {
         let opts = Options {
@@ -89,7 +89,7 @@ fn encrypt(size: usize) -> Operation {
 
 fn decrypt(size: usize) -> Operation {
     let plain = unlinked(&temp_path("stream-decrypt-plain", size), |f| write_input(f, size));
-    let file = unlinked(&temp_path("stream-decrypt", size), |f| {
+    let file = unlinked(&temp_path(id::STREAM_DECRYPT, size), |f| {
         let mut out = BufWriter::new(f);
         stream::encrypt_file(
             &[Recipient::Key(key())],
