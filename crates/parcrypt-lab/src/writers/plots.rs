@@ -295,7 +295,7 @@ pub fn overview(summary: &Summary) -> Overview {
     }
     Overview {
         title: format!(
-            "parcrypt at a glance: {} workloads on {} threads",
+            "parcrypt at a glance: {} workloads, {} threads available",
             rows.len(),
             summary.machine.cores
         ),

@@ -518,9 +518,16 @@ impl Overview {
                 bottom + 16.0
             );
         }
-        for v in [
-            0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0,
-        ] {
+        // 1-2-5 ticks over a short range; powers of ten over a long one,
+        // where 1-2-5 labels would run into each other.
+        let ticks: &[f64] = if hi / lo > 50.0 {
+            &[0.001, 0.01, 0.1, 1.0, 10.0, 100.0, 1000.0]
+        } else {
+            &[
+                0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0,
+            ]
+        };
+        for &v in ticks {
             if v < lo || v > hi {
                 continue;
             }
