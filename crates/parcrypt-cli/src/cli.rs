@@ -89,6 +89,8 @@ pub enum Command {
     #[command(subcommand)]
     Ecdsa(EcdsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
+    // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
+    #[cfg_attr(not(feature = "lab"), command(hide = true))]
     Lab(LabArgs),
 }
 
@@ -585,8 +587,14 @@ pub struct LabArgs {
     /// A short study (under 2 minutes on 2 cores)
     #[arg(long)]
     pub quick: bool,
-    /// Directory for results, summary.md, report.html and plots [default: lab-out/<UTC timestamp>]
-    #[arg(long, value_name = "DIR")]
+    /// Directory for results, summary.md, report.html and plots [default:
+    /// `lab-out/` and the UTC time, as `parcrypt_lab::default_out_dir`]
+    // The help is given as a string: rustdoc reads `<UTC timestamp>` as HTML.
+    #[arg(
+        long,
+        value_name = "DIR",
+        help = "Directory for results, summary.md, report.html and plots [default: lab-out/<UTC timestamp>]"
+    )]
     pub out: Option<PathBuf>,
     /// Only workloads matching these patterns (comma-separated; `*` matches anything)
     #[arg(long, value_name = "PATTERN")]

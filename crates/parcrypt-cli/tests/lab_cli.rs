@@ -1,4 +1,7 @@
-//! `parcrypt lab` as a user runs it: the real binary writes every output file.
+//! `parcrypt lab` as a user runs it: the real binary writes every output
+//! file. Built without the default feature `lab`
+//! (`cargo test -p parcrypt-cli --no-default-features --test lab_cli`, as
+//! `.ci/run` does), the binary has no lab and says so.
 
 #![allow(clippy::unwrap_used)]
 
@@ -6,6 +9,7 @@ mod common;
 
 use common::{parcrypt, stderr};
 
+#[cfg(feature = "lab")]
 #[test]
 fn a_short_lab_run_writes_every_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -51,6 +55,7 @@ fn a_short_lab_run_writes_every_output() {
     assert!(same.status.success(), "{}", stderr(&same));
 }
 
+#[cfg(feature = "lab")]
 #[test]
 fn lab_usage_errors() {
     for args in [
@@ -67,4 +72,64 @@ fn lab_usage_errors() {
             stderr(&out)
         );
     }
+}
+
+#[cfg(feature = "lab")]
+#[test]
+fn the_default_build_has_the_lab_and_writes_to_lab_out() {
+    let help = parcrypt(&["--help"], b"");
+    assert!(
+        String::from_utf8_lossy(&help.stdout).contains("\n  lab "),
+        "{}",
+        String::from_utf8_lossy(&help.stdout)
+    );
+    // Without --out: lab-out/<UTC timestamp>/ in the working directory, the
+    // lab library's default too.
+    let dir = tempfile::tempdir().unwrap();
+    let run = std::process::Command::new(common::BIN)
+        .args([
+            "lab",
+            "--only",
+            "aes-128-ctr",
+            "--sizes",
+            "1000",
+            "--threads-list",
+            "1",
+            "--repeats",
+            "1",
+            "--no-peers",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{}", stderr(&run));
+    let runs: Vec<_> = std::fs::read_dir(dir.path().join(parcrypt_lab::DEFAULT_OUT_DIR))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    assert!(runs[0].join("results.csv").exists());
+}
+
+#[cfg(not(feature = "lab"))]
+#[test]
+fn without_the_lab_feature_lab_is_a_usage_error_that_says_why() {
+    for args in [&["lab", "--quick"][..], &["lab", "compare", "a", "b"]] {
+        let out = parcrypt(args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.starts_with("parcrypt: this parcrypt was built without the lab") && err.contains("hint: "),
+            "{args:?}: {err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+    // Not offered in the help.
+    let help = parcrypt(&["--help"], b"");
+    assert!(help.status.success());
+    assert!(
+        !String::from_utf8_lossy(&help.stdout).contains("\n  lab "),
+        "{}",
+        String::from_utf8_lossy(&help.stdout)
+    );
 }

@@ -1,32 +1,9 @@
 //! What the rows say per workload and implementation: the fitted Amdahl
 //! serial fraction and the size from which parallelism pays.
 
-use serde::Serialize;
-
-use crate::Row;
+pub use crate::model::Analysis;
+use crate::model::Row;
 use crate::stats::amdahl_fit;
-
-/// Conclusions for one workload × parallel implementation.
-#[derive(Debug, Clone, Serialize)]
-pub struct Analysis {
-    /// Workload name.
-    pub workload: &'static str,
-    /// Implementation (`static`, `steal`, …).
-    #[serde(rename = "impl")]
-    pub implementation: &'static str,
-    /// The size the fit uses: the largest measured.
-    pub size_bytes: usize,
-    /// Serial fraction of Amdahl's law fitted (least squares) to the speed-ups
-    /// at that size over thread counts up to the machine's cores; oversubscribed
-    /// counts measure the scheduler, not the algorithm, and are left out.
-    pub amdahl_serial_fraction: Option<f64>,
-    /// Thread count used for the crossover: the cores, or the largest measured below.
-    pub crossover_threads: usize,
-    /// The smallest size from which this implementation beats `seq` with 95%
-    /// confidence at every larger measured size (`None`: it never does); for
-    /// an item workload, a number of items.
-    pub crossover_bytes: Option<usize>,
-}
 
 /// Analyses every parallel implementation of every workload in `rows`.
 pub fn analyse(rows: &[Row], cores: usize) -> Vec<Analysis> {
@@ -91,7 +68,7 @@ mod tests {
             implementation,
             threads,
             size_bytes: size,
-            unit: crate::workloads::Unit::Bytes,
+            unit: crate::model::Unit::Bytes,
             batch: 1,
             stats: Stats::of(&[1.0 / speedup]),
             throughput_bps: 0.0,

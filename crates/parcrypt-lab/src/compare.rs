@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::LabError;
-use crate::output::human_size;
+use crate::error::LabError;
+use crate::units::human_size;
 
 /// One cell measured in both runs.
 #[derive(Debug, Clone)]

@@ -1,9 +1,10 @@
 //! parcrypt's measurement lab: every registered workload × implementation ×
 //! thread count × input size, timed with warm-up and repeats, summarized with
-//! medians, confidence intervals and speed-ups, and written as CSV and JSON.
+//! medians, confidence intervals and speed-ups, and written as CSV, JSON,
+//! Markdown, HTML and plots.
 //!
 //! Algorithms add workloads in [`workloads`]; the runner, statistics and
-//! outputs here are generic.
+//! writers are generic.
 //!
 //! ```no_run
 //! let config = parcrypt_lab::LabConfig { quick: true, ..Default::default() };
@@ -11,492 +12,228 @@
 //! println!("{summary}");
 //! # Ok::<(), parcrypt_lab::LabError>(())
 //! ```
+//!
+//! # Layers
+//! Modules depend one way only, bottom to top (a unit test fails on an
+//! import cycle between them):
+//!
+//! 1. [`units`] (sizes and times for people), [`stats`], [`machine`],
+//!    [`inputs`], `pattern` (`--only`), [`error`]: depend on nothing in the lab;
+//! 2. [`model`]: [`Row`], [`Impl`], [`Unit`](model::Unit), [`Summary`] as
+//!    plain data with queries;
+//! 3. [`peers`]: other tools doing a workload's job (OpenSSL, age), and the
+//!    words a workload declares them with;
+//! 4. [`workloads`]: the registry, and every workload's name as a constant
+//!    ([`workloads::id`]);
+//! 5. [`papers`] (the published numbers beside ours), [`analysis`] (Amdahl
+//!    fits, crossovers), [`compare`] (two runs);
+//! 6. [`runner`]: sweeps, sampling, and the statistics of the samples;
+//! 7. [`writers`]: results.csv, results.json, machine.json, summary.md,
+//!    report.html, plots and the printed summary, as functions over
+//!    [`&Summary`](Summary).
 
 pub mod analysis;
 pub mod compare;
-mod html;
+pub mod error;
+pub mod inputs;
 pub mod machine;
-mod output;
+pub mod model;
 pub mod papers;
 mod pattern;
 pub mod peers;
-pub mod plots;
-pub mod png;
-mod report;
+pub mod runner;
 pub mod stats;
+pub mod units;
 pub mod workloads;
+pub mod writers;
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use parcrypt::par::{Parallelism, Strategy};
-use serde::Serialize;
-
+pub use error::LabError;
 pub use machine::Machine;
-pub use output::Summary;
-use stats::Stats;
-use workloads::{Unit, Workload};
+pub use model::{Impl, Row, Summary};
+pub use runner::{
+    DEFAULT_BUDGET, DEFAULT_OUT_DIR, DEFAULT_QUICK_BUDGET, LabConfig, TARGET_REL_CI, THREAD_STEPS,
+    default_out_dir, default_threads,
+};
+pub use workloads::DEFAULT_SIZES;
 
-/// What to measure and where to write it.
-#[derive(Debug, Clone)]
-pub struct LabConfig {
-    /// A short study: the same grid with fewer repeats and shorter samples
-    /// (under 2 minutes on 2 cores).
-    pub quick: bool,
-    /// Where results.csv, results.json and machine.json go (created if missing).
-    pub out_dir: PathBuf,
-    /// Only workloads matching this pattern (comma-separated alternatives,
-    /// each a substring or a `*` glob).
-    pub only: Option<String>,
-    /// Thread counts to sweep [default: [`default_threads`]].
-    pub threads_list: Option<Vec<usize>>,
-    /// Input sizes in bytes [default: 10 B … 1 MB, 16 MiB, 64 MiB]; for
-    /// byte workloads only (an operation such as key generation keeps its
-    /// own nominal size, a batch its own counts of items).
-    pub sizes: Option<Vec<usize>>,
-    /// A fixed number of timed samples per cell after warm-up. Without it
-    /// the count adapts: at least 10 (quick: 5), then more until the 95% CI
-    /// is within ±3%, up to 50 (quick: 15) or the cell's share of `budget`.
-    pub repeats: Option<usize>,
-    /// Seconds the run may spend sampling, shared by its cells [default:
-    /// 600; quick: 40].
-    pub budget: Option<f64>,
-    /// Draw a progress bar with ETA on stderr.
-    pub progress: bool,
-    /// Measure peers (`openssl speed`, `openssl enc`, `age`) in the same run.
-    pub peers: bool,
-    /// The command line, recorded in machine.json.
-    pub command_line: String,
-}
-
-impl Default for LabConfig {
-    fn default() -> Self {
-        LabConfig {
-            quick: false,
-            out_dir: PathBuf::from("lab-results"),
-            only: None,
-            threads_list: None,
-            sizes: None,
-            repeats: None,
-            budget: None,
-            progress: false,
-            peers: true,
-            command_line: String::new(),
-        }
-    }
-}
-
-/// The RSA paper's grid of message sizes, plus two sizes for throughput.
-pub const DEFAULT_SIZES: [usize; 9] = [
-    10,
-    100,
-    1_000,
-    10_000,
-    50_000,
-    100_000,
-    1_000_000,
-    16 << 20,
-    64 << 20,
-];
-/// Sampling stops once the 95% CI of the mean is within ±3%.
-pub const TARGET_REL_CI: f64 = 0.03;
-/// The time a whole run aims to spend sampling, in seconds, shared equally by
-/// its cells (a cell whose minimum samples take longer still takes them).
-pub const DEFAULT_BUDGET: f64 = 600.0;
-/// As [`DEFAULT_BUDGET`], for `--quick`.
-pub const DEFAULT_QUICK_BUDGET: f64 = 40.0;
-/// Thread counts swept by default: these, up to twice the cores (at least
-/// 8), so the sweep oversubscribes as the papers' Hyper-Threading runs did
-/// (1, 2, 3, 4, 6, 8 on 2 cores).
-pub const THREAD_STEPS: [usize; 12] = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64];
-
-/// The default thread counts for a machine with `cores` cores.
-pub fn default_threads(cores: usize) -> Vec<usize> {
-    let max = (2 * cores).max(8);
-    THREAD_STEPS.into_iter().filter(|&t| t <= max).collect()
-}
-
-/// What can stop the lab.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum LabError {
-    /// `--only` matched no workload.
-    #[error("--only {pattern:?} matches no workload; available: {available}")]
-    NoMatch {
-        /// The pattern given.
-        pattern: String,
-        /// The workload names there are.
-        available: String,
-    },
-    /// A thread count of 0, an empty list, or similar.
-    #[error("invalid configuration: {0}")]
-    Config(String),
-    /// Writing results failed.
-    #[error("cannot write {path}: {source}")]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-}
-
-/// How one implementation runs: its name in reports and its parallelism.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct Impl {
-    /// `seq`, `static` or `steal`.
-    pub name: &'static str,
-    /// Threads used.
-    pub threads: usize,
-    #[serde(skip)]
-    par: Parallelism,
-}
-
-/// One measured cell.
-#[derive(Debug, Clone, Serialize)]
-pub struct Row {
-    /// Workload name.
-    pub workload: &'static str,
-    /// Implementation name.
-    #[serde(rename = "impl")]
-    pub implementation: &'static str,
-    /// Threads.
-    pub threads: usize,
-    /// Input size: bytes, an operation's nominal bytes, or the items of an
-    /// item workload (see `unit`).
-    pub size_bytes: usize,
-    /// What `size_bytes` counts and which rate applies.
-    pub unit: Unit,
-    /// Runs timed per sample (small inputs are batched).
-    pub batch: u64,
-    /// Seconds per run: one operation, or all `items` of an item workload.
-    pub stats: Stats,
-    /// Bytes per second at the median; NaN where it does not apply (a
-    /// [`Unit::Operation`] or [`Unit::Items`] workload: see `ops_per_s`).
-    pub throughput_bps: f64,
-    /// Median of `seq` at this size over this cell's median.
-    pub speedup: f64,
-    /// Speed-up per thread.
-    pub efficiency: f64,
-    /// 95% bootstrap interval of the speed-up (low, high).
-    pub speedup_ci95: (f64, f64),
-    /// Karp–Flatt serial fraction (none at 1 thread).
-    pub karp_flatt: Option<f64>,
-    /// Samples outside Tukey's fences (flagged, kept).
-    pub outliers: usize,
-    /// Whether this row measures another tool (a peer), not parcrypt.
-    pub peer: bool,
-    /// Operations per run: `size_bytes` for an item workload, else 1.
-    pub items: u64,
-    /// Operations (items) per second at the median.
-    pub ops_per_s: f64,
-    /// The samples themselves, seconds per run: kept for ratios between
-    /// cells of different workloads (bootstrap intervals), not written.
-    #[serde(skip)]
-    pub samples: Vec<f64>,
-}
-
-/// How long to measure, by mode.
-#[derive(Debug, Clone, Copy)]
-struct Timing {
-    /// Samples always taken.
-    repeats: usize,
-    /// Upper bound on samples when adapting (equal to `repeats`: fixed count).
-    max_repeats: usize,
-    /// Stop adding samples once the 95% CI of the mean is within ± this fraction.
-    target_rel_ci: f64,
-    /// Stop adding samples once a cell has taken this long.
-    cell_budget: Duration,
-    /// Aim for samples at least this long (small inputs are batched).
-    sample: Duration,
-    /// Warm up for at least this long before sampling.
-    warmup: Duration,
-}
-
-impl LabConfig {
-    /// Sampling settings. `cells` is the number of cells in the run, over
-    /// which the time budget is shared.
-    fn timing(&self, cells: u64) -> Timing {
-        let (min, max, sample, warmup) = if self.quick {
-            (5, 15, 2, 10)
-        } else {
-            (10, 50, 10, 100)
-        };
-        let budget = self.budget.unwrap_or(if self.quick {
-            DEFAULT_QUICK_BUDGET
-        } else {
-            DEFAULT_BUDGET
-        });
-        let (repeats, max_repeats) = match self.repeats {
-            Some(n) => (n.max(1), n.max(1)),
-            None => (min, max),
-        };
-        Timing {
-            repeats,
-            max_repeats,
-            target_rel_ci: TARGET_REL_CI,
-            cell_budget: Duration::from_secs_f64(budget / cells.max(1) as f64),
-            sample: Duration::from_millis(sample),
-            warmup: Duration::from_millis(warmup),
-        }
-    }
-
-    /// The sizes to measure `w` at: the configuration's, else the
-    /// workload's own grid, else the default grid. An operation's size is
-    /// nominal and an item workload's is a count: they always have their own
-    /// grid.
-    fn sizes_for(&self, w: &Workload) -> Vec<usize> {
-        match (&self.sizes, w.sizes) {
-            (Some(s), _) if w.unit == Unit::Bytes => s.clone(),
-            (_, Some(grid)) => grid(self.quick),
-            (_, None) => DEFAULT_SIZES.to_vec(),
-        }
-    }
-
-    /// Sampling for `w` at `size`: the run's, or the workload's fixed count
-    /// where it has one and `--repeats` is not given.
-    fn timing_for(&self, timing: Timing, w: &Workload, size: usize) -> Timing {
-        match (self.repeats, (w.samples)(self.quick, size)) {
-            (None, Some(n)) => Timing {
-                repeats: n.max(1),
-                max_repeats: n.max(1),
-                ..timing
-            },
-            _ => timing,
-        }
-    }
-
-    fn threads(&self) -> Vec<usize> {
-        self.threads_list
-            .clone()
-            .unwrap_or_else(|| default_threads(parcrypt::par::available_threads()))
-    }
-
-    fn workloads(&self) -> Result<Vec<Workload>, LabError> {
-        let all = workloads::registry();
-        let Some(pattern) = &self.only else { return Ok(all) };
-        let chosen: Vec<Workload> = all
-            .iter()
-            .copied()
-            .filter(|w| pattern::matches(pattern, w.name))
-            .collect();
-        if chosen.is_empty() {
-            return Err(LabError::NoMatch {
-                pattern: pattern.clone(),
-                available: all.iter().map(|w| w.name).collect::<Vec<_>>().join(", "),
-            });
-        }
-        Ok(chosen)
-    }
-}
-
-/// The implementations measured: `seq` once (1 thread), `static` and `steal`
-/// at every thread count.
-fn impls(threads: &[usize]) -> Vec<Impl> {
-    let mut v = vec![Impl {
-        name: Strategy::Sequential.name(),
-        threads: 1,
-        par: Parallelism::sequential(),
-    }];
-    for strategy in [Strategy::Static, Strategy::WorkStealing] {
-        for &t in threads {
-            v.push(Impl {
-                name: strategy.name(),
-                threads: t,
-                par: Parallelism::new(t, strategy),
-            });
-        }
-    }
-    v
-}
-
-/// Runs the configured study and writes its files.
+/// Runs the configured study and writes its files into `config.out_dir`.
 ///
 /// # Errors
 /// [`LabError::NoMatch`] for a pattern matching nothing, [`LabError::Config`]
 /// for empty or zero thread/size lists, [`LabError::Io`] if results cannot be
 /// written.
 pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
-    let workloads = config.workloads()?;
-    let threads = config.threads();
-    if threads.is_empty() || threads.contains(&0) {
-        return Err(LabError::Config("thread counts must be at least 1".into()));
-    }
-    if config
-        .sizes
-        .as_ref()
-        .is_some_and(|s| s.is_empty() || s.contains(&0))
-    {
-        return Err(LabError::Config("sizes must be at least 1 byte".into()));
-    }
-    std::fs::create_dir_all(&config.out_dir).map_err(|source| LabError::Io {
-        path: config.out_dir.clone(),
-        source,
-    })?;
-    let machine = Machine::probe(&config.command_line);
-    let all_impls = impls(&threads);
-    let impls_for = |w: &Workload| {
-        if w.parallel {
-            &all_impls[..]
-        } else {
-            &all_impls[..1]
-        }
-    };
-    let cells: u64 = workloads
-        .iter()
-        .map(|w| (config.sizes_for(w).len() * impls_for(w).len()) as u64)
-        .sum();
-    let timing = config.timing(cells);
-    let bar = progress_bar(config.progress, cells);
-    let started = Instant::now();
-    let mut rows = Vec::with_capacity(cells as usize);
-    let mut peer_status = Vec::new();
-    for w in &workloads {
-        for size in config.sizes_for(w) {
-            let timing = config.timing_for(timing, w, size);
-            let mut op = (w.setup)(size);
-            let mut seq_samples: Option<Vec<f64>> = None;
-            for imp in impls_for(w) {
-                bar.set_message(format!(
-                    "{} {} {}×{}",
-                    w.name,
-                    w.unit.label(size),
-                    imp.name,
-                    imp.threads
-                ));
-                let (samples, batch) = measure(&mut op, &imp.par, &timing);
-                let seq = seq_samples.get_or_insert_with(|| samples.clone());
-                rows.push(cell_row(w, imp, size, batch, &samples, seq));
-                bar.inc(1);
-            }
-        }
-        if config.peers {
-            bar.set_message(format!("{} peers", w.name));
-            let (peer_rows, status) = measure_peers(config, w, &timing, &rows);
-            rows.extend(peer_rows);
-            peer_status.extend(status);
-        }
-    }
-    bar.finish_and_clear();
-    let mut summary = Summary::new(config, &machine, &workloads, rows, started.elapsed());
-    summary.peers = peer_status;
-    summary.write(&config.out_dir)?;
+    let mut summary = runner::measure_all(config)?;
+    writers::write_all(&mut summary, &config.out_dir)?;
     Ok(summary)
 }
 
-/// The row for one measured cell; `seq` holds the samples of `seq` at the same size.
-fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], seq: &[f64]) -> Row {
-    let stats = Stats::of(samples);
-    let speedup = Stats::of(seq).median / stats.median;
-    let items = match w.unit {
-        Unit::Items(_) => size as u64,
-        Unit::Bytes | Unit::Operation => 1,
-    };
-    Row {
-        workload: w.name,
-        implementation: imp.name,
-        threads: imp.threads,
-        size_bytes: size,
-        unit: w.unit,
-        batch,
-        stats,
-        throughput_bps: match w.unit {
-            Unit::Bytes => size as f64 / stats.median,
-            Unit::Operation | Unit::Items(_) => f64::NAN,
-        },
-        speedup,
-        efficiency: speedup / imp.threads as f64,
-        speedup_ci95: stats::speedup_ci95(seq, samples),
-        karp_flatt: stats::karp_flatt(speedup, imp.threads),
-        outliers: stats::outliers(samples),
-        peer: false,
-        items,
-        ops_per_s: items as f64 / stats.median,
-        samples: samples.to_vec(),
-    }
-}
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
 
-/// Runs `w`'s peers (OpenSSL, age); their speed-up is against parcrypt's
-/// `seq` at the same size, where `rows` has one.
-fn measure_peers(
-    config: &LabConfig,
-    w: &Workload,
-    timing: &Timing,
-    rows: &[Row],
-) -> (Vec<Row>, Vec<peers::PeerStatus>) {
-    let Some(largest) = config.sizes_for(w).into_iter().max() else {
-        return (Vec::new(), Vec::new()); // not measured in this mode
-    };
-    let (seconds, repeats) = if config.quick {
-        (1, 3)
-    } else {
-        (3, timing.repeats.min(7))
-    };
-    let (mut peer_rows, status) = peers::measure(w, seconds, repeats, largest, &std::env::temp_dir());
-    for r in &mut peer_rows {
-        let seq = rows
-            .iter()
-            .find(|s| s.workload == w.name && s.implementation == "seq" && s.size_bytes == r.size_bytes);
-        if let Some(seq) = seq {
-            r.speedup = seq.stats.median / r.stats.median;
-        }
-    }
-    (peer_rows, status)
-}
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
 
-/// Times `op` under `par`: warm-up, then `repeats` samples, each a batch of
-/// calls long enough to time reliably. Returns seconds per call, and the batch.
-fn measure(op: &mut workloads::Operation, par: &Parallelism, timing: &Timing) -> (Vec<f64>, u64) {
-    // Calibrate: double the batch until one batch takes a sample's length.
-    let mut batch = 1u64;
-    let warm_until = Instant::now() + timing.warmup;
-    loop {
-        let t = Instant::now();
-        for _ in 0..batch {
-            op(par, &mut |_| {});
-        }
-        let took = t.elapsed();
-        if took >= timing.sample || batch >= 1 << 24 {
-            if Instant::now() >= warm_until {
-                break;
+    /// The top-level modules each top-level module names as `crate::X`
+    /// (in `use` lines and paths alike), from the source files under
+    /// `dir`. Comments are skipped, and so are `#[cfg(test)]` items
+    /// (tests may reach up: they are not what the layers are about).
+    fn dependencies(dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
+        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut stack = vec![dir.to_path_buf()];
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                if path.extension().is_none_or(|e| e != "rs") {
+                    continue;
+                }
+                let relative = path.strip_prefix(dir).unwrap();
+                let first = relative.components().next().unwrap();
+                let module = first
+                    .as_os_str()
+                    .to_str()
+                    .unwrap()
+                    .trim_end_matches(".rs")
+                    .to_owned();
+                if module == "lib" {
+                    continue; // the crate root declares every module
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                let deps = graph.entry(module.clone()).or_default();
+                for target in crate_references(&text) {
+                    if target != module {
+                        deps.insert(target);
+                    }
+                }
             }
-        } else {
-            batch *= 2;
         }
+        graph
     }
-    let started = Instant::now();
-    let mut samples = Vec::with_capacity(timing.max_repeats);
-    loop {
-        let t = Instant::now();
-        for _ in 0..batch {
-            op(par, &mut |_| {});
-        }
-        samples.push(t.elapsed().as_secs_f64() / batch as f64);
-        let n = samples.len();
-        if n >= timing.max_repeats
-            || (n >= timing.repeats
-                && (precise_enough(&samples, timing) || started.elapsed() >= timing.cell_budget))
-        {
-            break;
-        }
-    }
-    (samples, batch)
-}
 
-/// Whether the 95% CI of the mean is within the target relative width.
-fn precise_enough(samples: &[f64], timing: &Timing) -> bool {
-    let s = Stats::of(samples);
-    (s.ci95_high - s.ci95_low) / 2.0 <= timing.target_rel_ci * s.mean
-}
-
-fn progress_bar(show: bool, cells: u64) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
+    /// The names `crate::NAME` and `crate::{NAME, …}` refer to in `source`,
+    /// outside comments and `#[cfg(test)]` items.
+    fn crate_references(source: &str) -> Vec<String> {
+        // Lines outside comments and `#[cfg(test)]` items (skipped up to
+        // the brace that closes them).
+        let mut code = String::new();
+        let mut skipping = false;
+        let mut depth = 0i32;
+        for line in source.lines() {
+            let line = line.split("//").next().unwrap_or("");
+            if line.trim() == "#[cfg(test)]" {
+                skipping = true;
+                depth = 0;
+                continue;
+            }
+            if skipping {
+                depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
+                if depth <= 0 && line.contains('}') {
+                    skipping = false;
+                }
+                continue;
+            }
+            code.push_str(line);
+            code.push('\n');
+        }
+        let ident = |s: &str| -> String {
+            s.trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        };
+        let mut names = Vec::new();
+        for (at, _) in code.match_indices("crate::") {
+            let after = &code[at + "crate::".len()..];
+            if let Some(group) = after.strip_prefix('{') {
+                // The first name of each item at depth 1 of the braces.
+                let mut depth = 1;
+                let mut item_start = true;
+                for (i, c) in group.char_indices() {
+                    match c {
+                        '{' => depth += 1,
+                        '}' if depth == 1 => break,
+                        '}' => depth -= 1,
+                        ',' if depth == 1 => item_start = true,
+                        c if item_start && depth == 1 && !c.is_whitespace() => {
+                            names.push(ident(&group[i..]));
+                            item_start = false;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                names.push(ident(after));
+            }
+        }
+        names.retain(|n| !n.is_empty());
+        names
     }
-    let style = ProgressStyle::with_template(
-        "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} cells, ETA {eta} {msg}",
-    )
-    .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::with_draw_target(Some(cells), ProgressDrawTarget::stderr()).with_style(style)
+
+    /// A cycle in `graph`, as the modules along it, if there is one.
+    fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+        fn visit(
+            node: &str,
+            graph: &BTreeMap<String, BTreeSet<String>>,
+            path: &mut Vec<String>,
+            done: &mut BTreeSet<String>,
+        ) -> Option<Vec<String>> {
+            if let Some(at) = path.iter().position(|n| n == node) {
+                let mut cycle = path[at..].to_vec();
+                cycle.push(node.to_owned());
+                return Some(cycle);
+            }
+            if done.contains(node) {
+                return None;
+            }
+            path.push(node.to_owned());
+            for next in graph.get(node).into_iter().flatten() {
+                if let Some(cycle) = visit(next, graph, path, done) {
+                    return Some(cycle);
+                }
+            }
+            path.pop();
+            done.insert(node.to_owned());
+            None
+        }
+        let mut done = BTreeSet::new();
+        graph
+            .keys()
+            .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
+    }
+
+    #[test]
+    fn no_import_cycle_between_the_labs_modules() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let graph = dependencies(&src);
+        // The reader sees the modules it must (or the check would pass on nothing).
+        assert!(graph["writers"].contains("model"), "{graph:?}");
+        assert!(graph["workloads"].contains("peers"), "{graph:?}");
+        assert!(graph["papers"].contains("workloads"), "{graph:?}");
+        if let Some(cycle) = find_cycle(&graph) {
+            panic!("import cycle between the lab's modules: {}", cycle.join(" → "));
+        }
+    }
+
+    #[test]
+    fn the_cycle_check_sees_use_lines_groups_and_paths() {
+        let source = "use crate::a::B;\nuse crate::{b, c::{D, E}};\n// crate::commented\nfn f() { crate::d::g(); }\n#[cfg(test)]\nmod tests {\n    use crate::e;\n}\nfn h() { crate::f::g() }\n";
+        assert_eq!(crate_references(source), ["a", "b", "c", "d", "f"]);
+        let graph = |edges: &[(&str, &str)]| {
+            let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for (a, b) in edges {
+                g.entry((*a).to_owned()).or_default().insert((*b).to_owned());
+            }
+            g
+        };
+        assert_eq!(find_cycle(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])), None);
+        assert_eq!(
+            find_cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "a")])).unwrap(),
+            ["a", "b", "c", "a"]
+        );
+    }
 }

@@ -1,4 +1,10 @@
-//! The papers' published numbers, set next to ours in summary.md.
+//! The papers' published numbers, set next to ours in summary.md, each
+//! with the workloads of ours that stand beside it.
+
+use crate::workloads::id;
+/// ParalCrypto's inputs and the RSA research application's sizes: the
+/// workloads' grids hold them, so they are defined there.
+pub use crate::workloads::{PARALCRYPTO_IMAGE, PARALCRYPTO_TEXT, RSA_APP_SIZES};
 
 /// PARC4 paper, Table 2: seconds to encrypt a file of each size, sequential
 /// and on 2, 4, 6, 8 cores (OpenMP; one RC4 key for every block).
@@ -12,17 +18,12 @@ pub const PARC4_TABLE2: [(usize, &str, [f64; 5]); 5] = [
 /// The core counts of the columns of [`PARC4_TABLE2`] after the first.
 pub const PARC4_CORES: [usize; 4] = [2, 4, 6, 8];
 
-/// ParalCrypto's inputs: a 512×512 RGB image and a ~300-byte text.
-pub const PARALCRYPTO_IMAGE: usize = 512 * 512 * 3;
-/// See [`PARALCRYPTO_IMAGE`].
-pub const PARALCRYPTO_TEXT: usize = 300;
-
 /// ParalCrypto Tables 1, 3, 4, 5 (seconds, Python): (what, our workload,
 /// image sequential, image parallel, text sequential, text parallel).
 pub const PARALCRYPTO: [(&str, &str, f64, f64, f64, f64); 5] = [
     (
         "CTR encryption (Table 1)",
-        "aes-256-ctr",
+        id::AES_256_CTR,
         2.6472,
         2.1453,
         0.0024,
@@ -30,7 +31,7 @@ pub const PARALCRYPTO: [(&str, &str, f64, f64, f64, f64); 5] = [
     ),
     (
         "ECB encryption (Table 3)",
-        "aes-256-ecb-enc",
+        id::AES_256_ECB_ENC,
         0.9390,
         0.1288,
         0.000881,
@@ -38,7 +39,7 @@ pub const PARALCRYPTO: [(&str, &str, f64, f64, f64, f64); 5] = [
     ),
     (
         "ECB decryption (Table 3)",
-        "aes-256-ecb-dec",
+        id::AES_256_ECB_DEC,
         0.9473,
         0.1274,
         0.000596,
@@ -46,7 +47,7 @@ pub const PARALCRYPTO: [(&str, &str, f64, f64, f64, f64); 5] = [
     ),
     (
         "CBC decryption (Table 4)",
-        "aes-256-cbc-dec",
+        id::AES_256_CBC_DEC,
         1.9588,
         0.3498,
         0.0013,
@@ -54,7 +55,7 @@ pub const PARALCRYPTO: [(&str, &str, f64, f64, f64, f64); 5] = [
     ),
     (
         "Merkle tree, 32-byte blocks, level by level (Table 5)",
-        "merkle-per-level-32b",
+        id::MERKLE_PER_LEVEL_32B,
         0.6698,
         0.5767,
         0.00158,
@@ -92,17 +93,17 @@ pub const JCE: [JceTable; 3] = [
     JceTable {
         table: "Table 3",
         operation: "RSA-1024 key-pair generation",
-        ours: &["rsa-keygen-1024", "rsa-keygen-2048", "rsa-keygen-4096"],
+        ours: &[id::RSA_KEYGEN_1024, id::RSA_KEYGEN_2048, id::RSA_KEYGEN_4096],
         speedups: [(1.39, 1.35), (1.41, 1.38), (1.40, 1.37)],
     },
     JceTable {
         table: "Table 4",
         operation: "RSA private operation with CRT",
         ours: &[
-            "rsa-sign-2048",
-            "rsa-sign-2048-threads",
-            "rsa-sign-4096",
-            "rsa-sign-4096-threads",
+            id::RSA_SIGN_2048,
+            id::RSA_SIGN_2048_THREADS,
+            id::RSA_SIGN_4096,
+            id::RSA_SIGN_4096_THREADS,
         ],
         speedups: [(1.65, 1.65), (1.74, 1.74), (1.49, 1.62)],
     },
@@ -110,22 +111,20 @@ pub const JCE: [JceTable; 3] = [
         table: "Table 5",
         operation: "ECDSA signature verification",
         ours: &[
-            "ecdsa-verify-split",
-            "ecdsa-verify-separate",
-            "ecdsa-verify-joint",
+            id::ECDSA_VERIFY_SPLIT,
+            id::ECDSA_VERIFY_SEPARATE,
+            id::ECDSA_VERIFY_JOINT,
         ],
         speedups: [(1.67, 1.67), (1.73, 1.72), (1.76, 1.78)],
     },
 ];
 
 /// The RSA research application (Sinyagina, Kalpachka, Todorov, Kalpachki,
-/// TEM Journal 9(4), 2020): its message sizes in characters (one byte each
-/// here), encrypted and decrypted in chunks on 1–8 threads with 1024-bit
-/// keys, 4 cores with Hyper-Threading, mean of 100 runs.
-pub const RSA_APP_SIZES: [usize; 7] = [10, 100, 1_000, 10_000, 50_000, 100_000, 1_000_000];
-
-/// What the research application reports in words (section 7; its times are
-/// only in figures), quoted.
+/// TEM Journal 9(4), 2020): its message sizes ([`RSA_APP_SIZES`], in
+/// characters, one byte each here), encrypted and decrypted in chunks on 1–8
+/// threads with 1024-bit keys, 4 cores with Hyper-Threading, mean of 100
+/// runs. What it reports in words (section 7; its times are only in
+/// figures), quoted.
 pub const RSA_APP_QUOTES: [&str; 2] = [
     "Most of the tests show almost 50 % time reduction when using two threads instead of one. \
      Comparing 1 thread with 3 threads gives almost 60 % time reduction and 4 threads – 65 %. \
@@ -141,6 +140,6 @@ pub const RSA_APP_REDUCTION: [(usize, f64); 3] = [(2, 0.50), (3, 0.60), (4, 0.65
 /// [`RSA_APP_QUOTES`]' sizes below which threads hurt, as (operation, our
 /// workload, characters).
 pub const RSA_APP_SLOWER_BELOW: [(&str, &str, usize); 2] = [
-    ("decryption", "rsa-bulk-dec", 100),
-    ("encryption", "rsa-bulk-enc", 1_000),
+    ("decryption", id::RSA_BULK_DEC, 100),
+    ("encryption", id::RSA_BULK_ENC, 1_000),
 ];

@@ -6,23 +6,83 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use serde::Serialize;
-
-use crate::Row;
+use crate::inputs::write_input;
+pub use crate::model::PeerStatus;
+use crate::model::{Row, Unit};
 use crate::stats::{self, Stats};
-use crate::workloads::{AgePeer, Input, SpeedRate, Unit, Workload, write_input};
 
-/// Whether a peer ran, and if not, why.
-#[derive(Debug, Clone, Serialize)]
-pub struct PeerStatus {
-    /// The peer, e.g. `openssl-speed`, `age`, `rage`.
-    pub peer: &'static str,
-    /// The workload it stands beside.
+/// A workload as its peers see it: its name and unit, what it reads, and
+/// the peers it declares.
+#[derive(Debug, Clone, Copy)]
+pub struct Beside {
+    /// The workload's name.
     pub workload: &'static str,
-    /// Whether it produced a measurement.
-    pub available: bool,
-    /// The command run, or why it could not be.
-    pub detail: String,
+    /// What the workload's size counts.
+    pub unit: Unit,
+    /// What the workload reads, which decides how large the peers' files are.
+    pub input: Input,
+    /// How OpenSSL does the same job.
+    pub openssl: Option<OpensslPeer>,
+    /// `age` (or `rage`) doing the same job on a file.
+    pub age: Option<AgePeer>,
+}
+
+/// What a workload's operation reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Input {
+    /// A buffer made in setup. Its file peers (`openssl enc`, `openssl
+    /// dgst`) process a file of the largest size measured, capped at 64 MiB:
+    /// they stand beside an in-memory loop, so their throughput, not their
+    /// size, is what matters.
+    Memory,
+    /// A file of the size in the page cache, as `parcrypt encrypt -i FILE`
+    /// reads it. Its file peers process a file of the largest size measured,
+    /// however large (1 GiB in a full study), so that a ratio at that size
+    /// compares two tools doing the same job on the same file.
+    File,
+}
+
+/// What `age` does beside a workload: encrypt a file to an X25519
+/// recipient, or decrypt one with the identity. Either way the output goes
+/// to `/dev/null`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgePeer {
+    /// `age -r RECIPIENT -o /dev/null FILE`.
+    Encrypt,
+    /// `age -d -i IDENTITY -o /dev/null FILE.age` (encrypted before timing).
+    Decrypt,
+}
+
+/// The same operation in the `openssl` CLI.
+#[derive(Debug, Clone, Copy)]
+pub struct OpensslPeer {
+    /// Arguments to `openssl speed -mr -elapsed` naming the cipher, e.g.
+    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`,
+    /// or the public-key algorithm, e.g. `["rsa2048"]`, `["ecdsap256"]`;
+    /// empty for no `openssl speed` peer (the stream workloads, which stand
+    /// beside tools that encrypt files).
+    pub speed: &'static [&'static str],
+    /// Which of the rates `openssl speed` prints stands beside the workload.
+    pub rate: SpeedRate,
+    /// Arguments to `openssl enc` that do the same to a file (`-in`/`-out`
+    /// are added), when `enc` can.
+    pub enc: Option<&'static [&'static str]>,
+    /// Arguments to `openssl dgst` that hash a file the same way (the file
+    /// and `-out /dev/null` are added), for hash workloads.
+    pub dgst: Option<&'static [&'static str]>,
+}
+
+/// The rate read from `openssl speed -mr` output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpeedRate {
+    /// A cipher's or hash's bytes per second over 16 KiB buffers (`+F:`),
+    /// for a [`Unit::Bytes`] workload.
+    Bytes,
+    /// A public-key algorithm's private operations (signatures) per second.
+    Sign,
+    /// A public-key algorithm's public operations (verifications) per
+    /// second.
+    Verify,
 }
 
 /// `openssl speed` buffer size: large enough to be throughput-bound.
@@ -39,7 +99,7 @@ const ENC_MAX: usize = 64 << 20;
 /// takes that size, so that it lines up with `seq`, and an item workload's
 /// peer row is the time `openssl speed`'s rate gives for that many items.
 pub fn measure(
-    w: &Workload,
+    w: &Beside,
     seconds: u32,
     repeats: usize,
     size: usize,
@@ -111,7 +171,7 @@ pub fn file_size(input: Input, largest: usize) -> usize {
 /// `openssl speed -mr -elapsed -seconds S [-bytes 16384] ARGS…`, as a row
 /// of `w` (see [`measure`] for its size).
 fn measure_speed(
-    w: &Workload,
+    w: &Beside,
     speed: &[&str],
     rate: SpeedRate,
     seconds: u32,
@@ -148,7 +208,7 @@ fn measure_speed(
 /// What a peer gives the run: its row and the command shown, or nothing
 /// and the command with why it failed.
 fn outcome(
-    w: &Workload,
+    w: &Beside,
     peer: &'static str,
     command: String,
     row: Result<Row, String>,
@@ -158,7 +218,7 @@ fn outcome(
             Some(row),
             PeerStatus {
                 peer,
-                workload: w.name,
+                workload: w.workload,
                 available: true,
                 detail: command,
             },
@@ -168,12 +228,12 @@ fn outcome(
 }
 
 /// A peer that could not run, and why.
-fn absent(w: &Workload, peer: &'static str, why: String) -> (Option<Row>, PeerStatus) {
+fn absent(w: &Beside, peer: &'static str, why: String) -> (Option<Row>, PeerStatus) {
     (
         None,
         PeerStatus {
             peer,
-            workload: w.name,
+            workload: w.workload,
             available: false,
             detail: why,
         },
@@ -247,7 +307,7 @@ pub fn age_public_key(key_file: &str) -> Option<&str> {
 /// decryption, `age -d -i IDENTITY -o /dev/null FILE.age` on a file
 /// encrypted before the timing; one warm-up run, then `repeats` timed.
 pub fn measure_age(
-    w: &Workload,
+    w: &Beside,
     op: AgePeer,
     tool: Result<AgeTool, String>,
     size: usize,
@@ -261,7 +321,7 @@ pub fn measure_age(
     let dir = tmp.join(format!(
         "parcrypt-lab-{}-{}-{}",
         std::process::id(),
-        w.name,
+        w.workload,
         tool.name
     ));
     let identity = dir.join("key.txt");
@@ -340,7 +400,7 @@ struct FileCommand<'a> {
 /// synced first, so the file is in the page cache and no writeback runs
 /// while it is timed), `repeats` times after one warm-up run.
 fn time_file_command(
-    w: &Workload,
+    w: &Beside,
     peer: &'static str,
     command: FileCommand<'_>,
     size: usize,
@@ -350,7 +410,7 @@ fn time_file_command(
     let file = tmp.join(format!(
         "parcrypt-lab-{}-{}-{size}.bin",
         std::process::id(),
-        w.name
+        w.workload
     ));
     let program = command.program.file_name().unwrap_or(command.program.as_os_str());
     let detail = |read: &Path| {
@@ -404,14 +464,14 @@ fn time_file_command(
 
 /// A peer's row: one thread, its own samples; speed-up and Karp–Flatt do not
 /// apply (speed-up is filled in against parcrypt's `seq` later where sizes match).
-fn peer_row(w: &Workload, name: &'static str, size: usize, samples: &[f64]) -> Row {
+fn peer_row(w: &Beside, name: &'static str, size: usize, samples: &[f64]) -> Row {
     let stats = Stats::of(samples);
     let items = match w.unit {
         Unit::Items(_) => size as u64,
         Unit::Bytes | Unit::Operation => 1,
     };
     Row {
-        workload: w.name,
+        workload: w.workload,
         implementation: name,
         threads: 1,
         size_bytes: size,
@@ -500,10 +560,11 @@ mod tests {
 
     use std::path::Path;
 
+    use super::{AgePeer, Input};
     use super::{
         age_public_key, file_size, find_age, measure_age, parse_speed, parse_speed_sign, parse_speed_verify,
     };
-    use crate::workloads::{AgePeer, Input, registry};
+    use crate::workloads::registry;
 
     #[test]
     fn file_peers_match_a_file_workload_at_any_size() {
@@ -572,7 +633,11 @@ mod tests {
     #[test]
     fn a_missing_age_is_an_absent_peer_with_the_reason() {
         let all = registry();
-        let w = all.iter().find(|w| w.name == "stream-decrypt").unwrap();
+        let w = &all
+            .iter()
+            .find(|w| w.name == crate::workloads::id::STREAM_DECRYPT)
+            .unwrap()
+            .peers();
         let tmp = tempfile::tempdir().unwrap();
         let (row, status) = measure_age(w, AgePeer::Decrypt, Err("not here".into()), 1000, 1, tmp.path());
         assert!(row.is_none());

@@ -10,6 +10,7 @@ use parcrypt::aes::{Cbc, Ctr, GCM_TAG, Gcm};
 use parcrypt::hazmat::Ecb;
 use parcrypt::par::Parallelism;
 
+use super::id;
 use super::{
     Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, aead_samples, aead_sizes, input,
 };
@@ -17,7 +18,7 @@ use super::{
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.extend([
         Workload {
-            name: "aes-128-ctr",
+            name: id::AES_128_CTR,
             family: "aes",
             description: "AES-128-CTR keystream XOR, counter seeked per part",
             setup: |size| ctr(16, size),
@@ -35,7 +36,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "aes-256-ctr",
+            name: id::AES_256_CTR,
             family: "aes",
             description: "AES-256-CTR keystream XOR, counter seeked per part",
             setup: |size| ctr(32, size),
@@ -53,7 +54,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "aes-256-cbc-dec",
+            name: id::AES_256_CBC_DEC,
             family: "aes",
             description: "AES-256-CBC decryption in place, PKCS#7 check",
             setup: cbc_dec,
@@ -71,7 +72,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "aes-256-ecb-enc",
+            name: id::AES_256_ECB_ENC,
             family: "aes",
             description: "AES-256-ECB encryption of whole blocks (hazmat)",
             setup: |size| ecb(size, true),
@@ -89,7 +90,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "aes-256-ecb-dec",
+            name: id::AES_256_ECB_DEC,
             family: "aes",
             description: "AES-256-ECB decryption of whole blocks (hazmat)",
             setup: |size| ecb(size, false),
@@ -110,7 +111,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         // workloads have `openssl speed` alone; the stream workloads, which
         // seal files with GCM, stand beside `openssl enc -aes-256-ctr` and age.
         Workload {
-            name: "aes-256-gcm-seal",
+            name: id::AES_256_GCM_SEAL,
             family: "aes",
             description: "one-message AES-256-GCM encryption in place (16 B of AAD): CTR and GHASH in parallel chunks",
             setup: gcm_seal,
@@ -128,7 +129,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "aes-256-gcm-open",
+            name: id::AES_256_GCM_OPEN,
             family: "aes",
             description: "one-message AES-256-GCM decryption in place: GHASH in parallel chunks, the tag checked, then CTR",
             setup: gcm_open,
@@ -152,8 +153,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
 /// ~300-byte text), so its tables can be re-measured, and 256 MiB for
 /// throughput beyond the caches (not in a quick study).
 fn aes_sizes(quick: bool) -> Vec<usize> {
-    let mut v = crate::DEFAULT_SIZES.to_vec();
-    v.extend([crate::papers::PARALCRYPTO_TEXT, crate::papers::PARALCRYPTO_IMAGE]);
+    let mut v = super::DEFAULT_SIZES.to_vec();
+    v.extend([super::PARALCRYPTO_TEXT, super::PARALCRYPTO_IMAGE]);
     if !quick {
         v.push(256 << 20);
     }

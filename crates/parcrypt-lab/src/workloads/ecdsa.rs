@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
 use parcrypt::rsa::Hash;
 
+use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload};
 
 /// The nominal size of a single verification: a P-256 scalar, the digest.
@@ -48,7 +49,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
     };
     all.extend([
         single(
-            "ecdsa-verify-joint",
+            id::ECDSA_VERIFY_JOINT,
             "ECDSA P-256 verification as AWS-LC does it: one joint multiplication u1·G + u2·Q, one thread",
             |_| verify_op(VerifyStrategy::Joint),
             false,
@@ -61,7 +62,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             }),
         ),
         single(
-            "ecdsa-verify-separate",
+            id::ECDSA_VERIFY_SEPARATE,
             "ECDSA P-256 verification, the JCE paper's baseline: u1·G, then u2·Q, then their sum, one thread",
             // Not parallel: run under `Parallelism::sequential()` only, where
             // Split is the two products one after the other.
@@ -71,7 +72,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             None,
         ),
         single(
-            "ecdsa-verify-split",
+            id::ECDSA_VERIFY_SPLIT,
             "ECDSA P-256 verification, the JCE paper's method: u1·G and u2·Q on two threads (seq: one after the other)",
             |_| verify_op(VerifyStrategy::Split),
             true,
@@ -79,7 +80,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             None,
         ),
         Workload {
-            name: "ecdsa-verify-batch",
+            name: id::ECDSA_VERIFY_BATCH,
             family: "ecdsa",
             description: "a batch of ECDSA P-256 signatures (one key each) spread over the threads, each verified jointly",
             setup: batch_op,

@@ -8,6 +8,7 @@ use std::hint::black_box;
 
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Glacier, Rfc6962};
 
+use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
@@ -37,43 +38,43 @@ pub(super) fn register(all: &mut Vec<Workload>) {
     };
     all.extend([
         w(
-            "sha256",
+            id::SHA256,
             "plain SHA-256 (Merkle–Damgård: serial by nature)",
             sha256,
             false,
         ),
         w(
-            "merkle-rfc6962-4kib",
+            id::MERKLE_RFC6962_4KIB,
             "RFC 6962 tree head, 4 KiB leaves",
             |n| rfc6962(n, 4096),
             true,
         ),
         small(w(
-            "merkle-rfc6962-32b",
+            id::MERKLE_RFC6962_32B,
             "RFC 6962 tree head, the ParalCrypto paper's 32-byte leaves",
             |n| rfc6962(n, 32),
             true,
         )),
         w(
-            "merkle-per-level-4kib",
+            id::MERKLE_PER_LEVEL_4KIB,
             "the paper's level-by-level method (barrier per level), RFC 6962, 4 KiB leaves",
             |n| per_level(n, 4096),
             true,
         ),
         small(w(
-            "merkle-per-level-32b",
+            id::MERKLE_PER_LEVEL_32B,
             "the paper's level-by-level method, RFC 6962, 32-byte leaves",
             |n| per_level(n, 32),
             true,
         )),
         w(
-            "merkle-bittorrent-v2",
+            id::MERKLE_BITTORRENT_V2,
             "BEP 52 pieces root (16 KiB blocks)",
             bittorrent,
             true,
         ),
         w(
-            "merkle-glacier",
+            id::MERKLE_GLACIER,
             "Glacier tree hash (1 MiB chunks)",
             glacier,
             true,
@@ -84,11 +85,11 @@ pub(super) fn register(all: &mut Vec<Workload>) {
 /// The lab's grid plus ParalCrypto's image and text (Table 5); a quick study
 /// keeps the paper's inputs and one throughput size.
 fn sizes(quick: bool) -> Vec<usize> {
-    use crate::papers::{PARALCRYPTO_IMAGE, PARALCRYPTO_TEXT};
+    use super::{PARALCRYPTO_IMAGE, PARALCRYPTO_TEXT};
     let mut v = if quick {
         vec![16 << 20]
     } else {
-        crate::DEFAULT_SIZES.to_vec()
+        super::DEFAULT_SIZES.to_vec()
     };
     v.extend([PARALCRYPTO_TEXT, PARALCRYPTO_IMAGE]);
     v.sort_unstable();

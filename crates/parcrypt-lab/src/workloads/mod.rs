@@ -3,12 +3,43 @@
 
 mod aes;
 mod ecdsa;
+pub mod id;
 mod merkle;
 mod rc4;
 mod rsa;
 mod stream;
 
 use parcrypt::par::Parallelism;
+
+pub use crate::inputs::input;
+pub(crate) use crate::inputs::write_input;
+pub use crate::model::Unit;
+use crate::peers::Beside;
+pub use crate::peers::{AgePeer, Input, OpensslPeer, SpeedRate};
+
+/// The RSA paper's grid of message sizes, plus two sizes for throughput:
+/// the grid of a byte workload that has none of its own.
+pub const DEFAULT_SIZES: [usize; 9] = [
+    10,
+    100,
+    1_000,
+    10_000,
+    50_000,
+    100_000,
+    1_000_000,
+    16 << 20,
+    64 << 20,
+];
+
+/// ParalCrypto's image input, a 512×512 RGB image: in the AES and Merkle
+/// grids so that its tables can be re-measured (the report sets the paper's
+/// times beside ours).
+pub const PARALCRYPTO_IMAGE: usize = 512 * 512 * 3;
+/// ParalCrypto's text input, ~300 bytes; see [`PARALCRYPTO_IMAGE`].
+pub const PARALCRYPTO_TEXT: usize = 300;
+/// The RSA research application's message sizes in characters (one byte
+/// each here): the grid of the chunked RSA workloads.
+pub const RSA_APP_SIZES: [usize; 7] = [10, 100, 1_000, 10_000, 50_000, 100_000, 1_000_000];
 
 /// One timed operation, built for one input size: keys, buffers and inputs
 /// are made outside the timed region, and each call runs the operation once.
@@ -60,111 +91,17 @@ pub struct Workload {
     pub age: Option<AgePeer>,
 }
 
-/// What a workload's operation reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Input {
-    /// A buffer made in setup. Its file peers (`openssl enc`, `openssl
-    /// dgst`) process a file of the largest size measured, capped at 64 MiB:
-    /// they stand beside an in-memory loop, so their throughput, not their
-    /// size, is what matters.
-    Memory,
-    /// A file of the size in the page cache, as `parcrypt encrypt -i FILE`
-    /// reads it. Its file peers process a file of the largest size measured,
-    /// however large (1 GiB in a full study), so that a ratio at that size
-    /// compares two tools doing the same job on the same file.
-    File,
-}
-
-/// What `age` does beside a workload: encrypt a file to an X25519
-/// recipient, or decrypt one with the identity. Either way the output goes
-/// to `/dev/null`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AgePeer {
-    /// `age -r RECIPIENT -o /dev/null FILE`.
-    Encrypt,
-    /// `age -d -i IDENTITY -o /dev/null FILE.age` (encrypted before timing).
-    Decrypt,
-}
-
-/// What one run of a workload processes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unit {
-    /// `size` bytes of input: rates are bytes per second, and `--sizes`
-    /// applies.
-    Bytes,
-    /// One operation (a key generated, a signature made) whose size is
-    /// nominal: its own grid, usually one size, always (`--sizes` does not
-    /// apply); rates are operations per second, and throughput in bytes per
-    /// second does not apply (empty in results.csv, `null` in results.json).
-    Operation,
-    /// `size` independent items in one run (signatures verified as a batch),
-    /// named by the singular noun given (`"signature"`; the plural adds an
-    /// s). The size axis counts items, not bytes, so `--sizes` does not
-    /// apply and the workload keeps its own grid; rates are items per second
-    /// (`ops_per_s`: one operation per item, `items` = `size`), and throughput
-    /// in bytes per second does not apply.
-    Items(&'static str),
-}
-
-impl Unit {
-    /// What a row's size counts, as results.csv and results.json name it:
-    /// `bytes`, `operation` (a nominal size in bytes, rates in op/s), or the
-    /// items' plural noun (`signatures`).
-    pub fn name(self) -> String {
-        match self {
-            Unit::Bytes => "bytes".to_owned(),
-            Unit::Operation => "operation".to_owned(),
-            Unit::Items(noun) => format!("{noun}s"),
+impl Workload {
+    /// The workload as its peers see it.
+    pub fn peers(&self) -> Beside {
+        Beside {
+            workload: self.name,
+            unit: self.unit,
+            input: self.input,
+            openssl: self.openssl,
+            age: self.age,
         }
     }
-
-    /// A size for people: `64 KiB`, `256 B` for an operation's nominal size,
-    /// `1 signature`, `64 signatures`.
-    pub fn label(self, size: usize) -> String {
-        match self {
-            Unit::Bytes | Unit::Operation => crate::output::human_size(size),
-            Unit::Items(noun) if size == 1 => format!("1 {noun}"),
-            Unit::Items(noun) => format!("{size} {noun}s"),
-        }
-    }
-}
-
-impl serde::Serialize for Unit {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.name())
-    }
-}
-
-/// The same operation in the `openssl` CLI.
-#[derive(Debug, Clone, Copy)]
-pub struct OpensslPeer {
-    /// Arguments to `openssl speed -mr -elapsed` naming the cipher, e.g.
-    /// `["-evp", "aes-128-ctr"]` or `["-decrypt", "-evp", "aes-256-cbc"]`,
-    /// or the public-key algorithm, e.g. `["rsa2048"]`, `["ecdsap256"]`;
-    /// empty for no `openssl speed` peer (the stream workloads, which stand
-    /// beside tools that encrypt files).
-    pub speed: &'static [&'static str],
-    /// Which of the rates `openssl speed` prints stands beside the workload.
-    pub rate: SpeedRate,
-    /// Arguments to `openssl enc` that do the same to a file (`-in`/`-out`
-    /// are added), when `enc` can.
-    pub enc: Option<&'static [&'static str]>,
-    /// Arguments to `openssl dgst` that hash a file the same way (the file
-    /// and `-out /dev/null` are added), for hash workloads.
-    pub dgst: Option<&'static [&'static str]>,
-}
-
-/// The rate read from `openssl speed -mr` output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SpeedRate {
-    /// A cipher's or hash's bytes per second over 16 KiB buffers (`+F:`),
-    /// for a [`Unit::Bytes`] workload.
-    Bytes,
-    /// A public-key algorithm's private operations (signatures) per second.
-    Sign,
-    /// A public-key algorithm's public operations (verifications) per
-    /// second.
-    Verify,
 }
 
 /// Every workload, in report order.
@@ -202,23 +139,4 @@ pub(crate) fn aead_samples(_quick: bool, size: usize) -> Option<usize> {
 /// The lab's adaptive sample count, for [`Workload::samples`].
 pub fn adaptive(_quick: bool, _size: usize) -> Option<usize> {
     None
-}
-
-/// The same deterministic input for every implementation: `i % 251`.
-pub fn input(size: usize) -> Vec<u8> {
-    (0..size).map(|i| (i % 251) as u8).collect()
-}
-
-/// Writes [`input`]`(size)` to `out` a megabyte at a time, so a 1 GiB file
-/// needs no 1 GiB buffer.
-pub(crate) fn write_input(out: &mut impl std::io::Write, size: usize) -> std::io::Result<()> {
-    // A whole number of periods, so every chunk starts at 0.
-    let chunk = input(251 * 4096);
-    let mut left = size;
-    while left > 0 {
-        let n = left.min(chunk.len());
-        out.write_all(&chunk[..n])?;
-        left -= n;
-    }
-    Ok(())
 }

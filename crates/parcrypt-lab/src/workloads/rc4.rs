@@ -6,6 +6,7 @@ use std::hint::black_box;
 
 use parcrypt::hazmat::{Parc4, Rc4};
 
+use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 /// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
@@ -30,7 +31,7 @@ fn small_block_sizes(quick: bool) -> Vec<usize> {
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.push(Workload {
-        name: "rc4",
+        name: id::RC4,
         family: "rc4",
         description: "RC4 keystream XOR (sequential by nature)",
         setup: rc4,
@@ -58,7 +59,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
     });
     all.extend([
         Workload {
-            name: "parc4-32b",
+            name: id::PARC4_32B,
             family: "rc4",
             description: "PARC4 with the paper's 32-byte blocks: per-block keys dominate",
             setup: |size| parc4(size, 32),
@@ -71,7 +72,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "parc4-4kib",
+            name: id::PARC4_4KIB,
             family: "rc4",
             description: "PARC4 with 4 KiB blocks",
             setup: |size| parc4(size, 4096),
@@ -84,7 +85,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "parc4-64kib",
+            name: id::PARC4_64KIB,
             family: "rc4",
             description: "PARC4 with 64 KiB blocks (the default)",
             setup: |size| parc4(size, 64 * 1024),
@@ -97,7 +98,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "parc4-1mib",
+            name: id::PARC4_1MIB,
             family: "rc4",
             description: "PARC4 with 1 MiB blocks",
             setup: |size| parc4(size, 1 << 20),

@@ -28,6 +28,7 @@ use std::sync::OnceLock;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
 
+use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
 
 pub(super) fn register(all: &mut Vec<Workload>) {
@@ -64,56 +65,56 @@ pub(super) fn register(all: &mut Vec<Workload>) {
     };
     all.extend([
         keygen(
-            "rsa-keygen-1024",
+            id::RSA_KEYGEN_1024,
             "RSA-1024 key generation, the papers' size (seq: p then q; static: p ∥ q; steal: all threads race)",
             |_| keygen_op(1024),
             |_| vec![128],
             |quick, _| Some(if quick { 15 } else { 60 }),
         ),
         keygen(
-            "rsa-keygen-2048",
+            id::RSA_KEYGEN_2048,
             "RSA-2048 key generation (seq: p then q; static: p ∥ q; steal: all threads race)",
             |_| keygen_op(2048),
             |quick| if quick { Vec::new() } else { vec![256] },
             |_, _| Some(50),
         ),
         keygen(
-            "rsa-keygen-4096",
+            id::RSA_KEYGEN_4096,
             "RSA-4096 key generation (seq: p then q; static: p ∥ q; steal: all threads race)",
             |_| keygen_op(4096),
             |quick| if quick { Vec::new() } else { vec![512] },
             |_, _| Some(12),
         ),
         sign(
-            "rsa-sign-2048",
+            id::RSA_SIGN_2048,
             "RSASSA-PSS SHA-256 signature, RSA-2048, CRT as parcrypt does by default (auto)",
             |_| sign_op(2048, CrtMode::Auto),
             |_| vec![256],
             Some(&["rsa2048"]),
         ),
         sign(
-            "rsa-sign-2048-threads",
+            id::RSA_SIGN_2048_THREADS,
             "RSASSA-PSS SHA-256 signature, RSA-2048, the JCE paper's CRT halves on two threads",
             |_| sign_op(2048, CrtMode::Threads),
             |_| vec![256],
             None,
         ),
         sign(
-            "rsa-sign-4096",
+            id::RSA_SIGN_4096,
             "RSASSA-PSS SHA-256 signature, RSA-4096, CRT as parcrypt does by default (auto)",
             |_| sign_op(4096, CrtMode::Auto),
             |quick| if quick { Vec::new() } else { vec![512] },
             Some(&["rsa4096"]),
         ),
         sign(
-            "rsa-sign-4096-threads",
+            id::RSA_SIGN_4096_THREADS,
             "RSASSA-PSS SHA-256 signature, RSA-4096, the JCE paper's CRT halves on two threads",
             |_| sign_op(4096, CrtMode::Threads),
             |quick| if quick { Vec::new() } else { vec![512] },
             None,
         ),
         Workload {
-            name: "rsa-bulk-enc",
+            name: id::RSA_BULK_ENC,
             family: "rsa",
             description: "the research paper's chunked RSA-2048 OAEP encryption (190-byte chunks), chunks across threads",
             setup: bulk_encrypt,
@@ -126,7 +127,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
         Workload {
-            name: "rsa-bulk-dec",
+            name: id::RSA_BULK_DEC,
             family: "rsa",
             description: "the research paper's chunked RSA-2048 OAEP decryption, blocks across threads",
             setup: bulk_decrypt,
@@ -147,7 +148,7 @@ fn bulk_sizes(quick: bool) -> Vec<usize> {
     if quick {
         vec![10, 1_000, 10_000]
     } else {
-        crate::papers::RSA_APP_SIZES.to_vec()
+        super::RSA_APP_SIZES.to_vec()
     }
 }
 

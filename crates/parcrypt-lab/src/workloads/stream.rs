@@ -23,6 +23,7 @@ use parcrypt::secret::SecretKey;
 use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 
 use super::aes::{IV_HEX, KEY256_HEX};
+use super::id;
 use super::{
     AgePeer, Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, aead_samples, aead_sizes, write_input,
 };
@@ -50,14 +51,14 @@ pub(super) fn register(all: &mut Vec<Workload>) {
     };
     all.extend([
         w(
-            "stream-encrypt",
+            id::STREAM_ENCRYPT,
             "the stream format (parcrypt encrypt -i FILE): a file in the page cache sealed in 1 MiB AES-256-GCM segments to a sink, raw-key recipient",
             encrypt,
             &["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
             AgePeer::Encrypt,
         ),
         w(
-            "stream-decrypt",
+            id::STREAM_DECRYPT,
             "the stream format (parcrypt decrypt -i FILE): a sealed file in the page cache opened segment by segment to a sink, raw key",
             decrypt,
             &["-d", "-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
@@ -73,7 +74,7 @@ fn key() -> SecretKey<32> {
 }
 
 fn encrypt(size: usize) -> Operation {
-    let file = unlinked(&temp_path("stream-encrypt", size), |f| write_input(f, size));
+    let file = unlinked(&temp_path(id::STREAM_ENCRYPT, size), |f| write_input(f, size));
     let recipients = [Recipient::Key(key())];
     Box::new(move |par, _random| {
         let opts = Options {
@@ -88,7 +89,7 @@ fn encrypt(size: usize) -> Operation {
 
 fn decrypt(size: usize) -> Operation {
     let plain = unlinked(&temp_path("stream-decrypt-plain", size), |f| write_input(f, size));
-    let file = unlinked(&temp_path("stream-decrypt", size), |f| {
+    let file = unlinked(&temp_path(id::STREAM_DECRYPT, size), |f| {
         let mut out = BufWriter::new(f);
         stream::encrypt_file(
             &[Recipient::Key(key())],

@@ -1,11 +1,9 @@
 //! A tiny real run: files exist, the CSV has the contract columns, and the
 //! numbers hang together.
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use parcrypt_lab::{LabConfig, LabError, run};
+
+use crate::common;
 
 const REQUIRED: [&str; 12] = [
     "workload",
@@ -103,12 +101,12 @@ fn a_tiny_run_writes_consistent_results() {
     let plots = with_ext("svg");
     assert_eq!(
         plots.len(),
-        3,
-        "speed-up, time and throughput for the one workload"
+        4,
+        "the overview, and speed-up, time and throughput for the one workload"
     );
     // Each SVG has a PNG twin.
     let pngs = with_ext("png");
-    assert_eq!(pngs.len(), 3);
+    assert_eq!(pngs.len(), 4);
     for png in &pngs {
         let bytes = std::fs::read(png).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", png.display());
@@ -124,6 +122,19 @@ fn a_tiny_run_writes_consistent_results() {
         );
     }
     assert!(!html.contains("src=\"http"), "the report must open offline");
+
+    // The report opens with the overview figure, before the first table:
+    // the workload's best speed-up at its largest size, with its CI.
+    let overview = html
+        .find("<figure id=\"overview\">")
+        .expect("the overview figure");
+    let table = html.find("<table").expect("a table");
+    assert!(overview < table, "the overview comes after the first table");
+    assert_eq!(html.matches("<figure id=\"overview\">").count(), 1);
+    let svg = std::fs::read_to_string(dir.path().join("plots/overview.svg")).unwrap();
+    assert!(svg.contains(">aes-128-ctr, 200 kB<"), "{svg}");
+    assert!(svg.contains("speed-up over seq at the largest size, 95% CI"));
+    assert!(dir.path().join("plots/overview.png").exists());
 }
 
 #[test]
@@ -215,6 +226,15 @@ fn peers_are_measured_or_listed_as_absent() {
         let svg = std::fs::read_to_string(&bars).unwrap();
         roxmltree::Document::parse(&svg).unwrap();
         assert!(svg.contains("parcrypt best") && svg.contains("openssl-speed"));
+    }
+    // The overview sets parcrypt against each peer measured, as a ratio.
+    let overview = std::fs::read_to_string(dir.path().join("plots/overview.svg")).unwrap();
+    for peer in ["openssl-speed", "openssl-enc"] {
+        assert_eq!(
+            overview.contains(&format!("× vs {peer}<")),
+            openssl,
+            "{peer}: {overview}"
+        );
     }
 }
 

@@ -3,13 +3,11 @@
 //! not installed; a failure instead with `PARCRYPT_REQUIRE_TOOLS=1` (`.ci/run`
 //! sets it and installs Debian's `chromium`).
 
-#![allow(clippy::unwrap_used)]
-
-mod common;
-
 use std::process::Command;
 
 use parcrypt_lab::{LabConfig, run};
+
+use crate::common;
 
 #[test]
 fn the_report_renders_in_headless_chromium() {

@@ -1,0 +1,808 @@
+//! summary.md: the tables a person pastes into a paper, with each paper's
+//! published numbers next to ours.
+
+use std::fmt::Write as _;
+
+use super::{rate, size_beside_peer, times_faster};
+use crate::model::{PeerStatus, Row, Summary};
+use crate::papers;
+use crate::runner::TARGET_REL_CI;
+use crate::units::{human_size, secs};
+use crate::workloads::id;
+
+/// The whole summary as Markdown: summary.md.
+pub fn markdown(summary: &Summary) -> String {
+    let mut md = String::new();
+    let m = &summary.machine;
+    let _ = writeln!(md, "# parcrypt lab summary\n");
+    let _ = writeln!(
+        md,
+        "{} · {} threads · {} · {} · parcrypt {} ({}) · {} · `{}` · {:.0} s\n",
+        m.cpu_model.as_deref().unwrap_or("unknown CPU"),
+        m.cores,
+        if m.virtualized {
+            "virtual machine"
+        } else {
+            "bare metal"
+        },
+        m.os.as_deref().unwrap_or("unknown OS"),
+        m.parcrypt_version,
+        m.git_commit
+            .as_deref()
+            .map_or("no git", |c| &c[..c.len().min(10)]),
+        m.started_utc,
+        m.command_line,
+        summary.wall_s
+    );
+    for n in &summary.notes {
+        let _ = writeln!(md, "> note: {n}\n");
+    }
+    section_scaling(summary, &mut md);
+    section_peers(summary, &mut md);
+    section_aead(summary, &mut md);
+    section_parc4(summary, &mut md);
+    section_paralcrypto(summary, &mut md);
+    section_jce(summary, &mut md);
+    section_rsa_app(summary, &mut md);
+    let _ = writeln!(
+        md,
+        "## Method\n\nEach cell: warm-up, then {} timed samples; small inputs are timed in batches long enough to measure and divided. \
+         Times are medians (results.csv also gives the 90th percentile, `p90_s`); CIs are Student-t for the mean time and a 2000-resample bootstrap for the speed-up (ratio of medians to `seq` at the same size). \
+         Karp–Flatt e = (1/S − 1/p)/(1 − 1/p). Amdahl's serial fraction is a least-squares fit of 1/S = s + (1 − s)/p over thread counts up to the cores. \
+         \"Pays from\" is the smallest size from which the speed-up's CI stays above 1. Operations (key generation, one signature made or verified) have one nominal size \
+         (the RSA modulus or the P-256 scalar in bytes) and a rate in op/s instead of a throughput; a batch's size is its number of signatures and its rate signatures verified per second. \
+         Ratios between workloads (split vs joint, a batch vs one joint verification) use the same bootstrap on the two cells' samples. \
+         Peers run in the same session: `openssl speed -mr` (16 KiB buffers, one core; for RSA its signatures per second, for ECDSA its verifications per second), \
+         `openssl enc` or `dgst` on a file (process start and file I/O included, so it is the CLI-to-CLI comparison; the file is the largest size measured, capped at 64 MiB \
+         beside in-memory workloads and not capped beside the stream format's, which read files themselves) and, beside the stream format, age or rage on the same file. \
+         Inputs are `i % 251`, identical for every implementation.",
+        match summary.config.repeats {
+            Some(n) => format!("{n}"),
+            None => format!(
+                "at least 5–10 (quick/full) and, until the 95% CI of the mean is within ±{:.0}% or the cell's share of the time budget is spent, more \
+                 (key generation and the bulk decryptions of 100 kB and more take a fixed number: `repeats` in results.csv)",
+                TARGET_REL_CI * 100.0
+            ),
+        }
+    );
+    md
+}
+
+fn section_scaling(summary: &Summary, md: &mut String) {
+    let _ = writeln!(md, "## Where parallelism pays\n");
+    let _ = writeln!(
+        md,
+        "| workload | size | seq | best | speed-up [95% CI] | pays from | Amdahl s |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    for w in &summary.config.workloads {
+        let Some(size) = summary.largest_size(w) else {
+            continue;
+        };
+        let (Some(seq), Some(best)) = (summary.find(w, "seq", 1, size), summary.best(w, size)) else {
+            continue;
+        };
+        let analysis = summary
+            .analysis
+            .iter()
+            .find(|a| a.workload == *w && a.implementation == best.implementation);
+        let _ = writeln!(
+            md,
+            "| {w} | {} | {} | {} | {} | {} | {} |",
+            summary.size_label(w, size),
+            rate(seq),
+            best_cell(best),
+            speedup_cell(best),
+            analysis
+                .and_then(|a| a.crossover_bytes)
+                .map_or("—".to_owned(), |b| summary.size_label(w, b)),
+            analysis
+                .and_then(|a| a.amdahl_serial_fraction)
+                .map_or("—".to_owned(), |s| format!("{s:.3}")),
+        );
+    }
+    md.push('\n');
+}
+
+fn section_peers(summary: &Summary, md: &mut String) {
+    let _ = writeln!(md, "## Against OpenSSL and age (same run)\n");
+    if summary.peers.is_empty() {
+        let _ = writeln!(md, "Peers were not measured in this run (`--no-peers`).\n");
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "| workload | peer | peer | parcrypt, same size: seq | best | best / peer |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    for p in &summary.peers {
+        let row = summary
+            .rows
+            .iter()
+            .find(|r| r.peer && r.workload == p.workload && r.implementation == p.peer);
+        match row {
+            Some(r) if p.available => {
+                // openssl speed uses 16 KiB buffers, which the grid may not have: compare with the closest size ≥ 16 KiB.
+                let size = size_beside_peer(summary, r);
+                let seq = size.and_then(|s| summary.find(p.workload, "seq", 1, s));
+                let best = size.and_then(|s| summary.best(p.workload, s));
+                let _ = writeln!(
+                    md,
+                    "| {} | {} ({}) | {} | {} | {} | {} |",
+                    p.workload,
+                    p.peer,
+                    summary.size_label(p.workload, r.size_bytes),
+                    rate(r),
+                    seq.map_or("—".to_owned(), rate),
+                    best.map_or("—".to_owned(), |b| format!(
+                        "{} ({} ×{})",
+                        rate(b),
+                        b.implementation,
+                        b.threads
+                    )),
+                    best.map_or("—".to_owned(), |b| format!("{:.2}×", times_faster(b, r))),
+                );
+            }
+            _ => {
+                let _ = writeln!(
+                    md,
+                    "| {} | {} | absent: {} | | | |",
+                    p.workload,
+                    p.peer,
+                    p.detail.replace('|', "/")
+                );
+            }
+        }
+    }
+    md.push('\n');
+}
+
+/// One-message GCM's speed-up, and the stream format next to `openssl
+/// enc` and age on the same file.
+fn section_aead(summary: &Summary, md: &mut String) {
+    const GCM: [&str; 2] = [id::AES_256_GCM_SEAL, id::AES_256_GCM_OPEN];
+    const STREAM: [&str; 2] = [id::STREAM_ENCRYPT, id::STREAM_DECRYPT];
+    let _ = writeln!(
+        md,
+        "## Authenticated encryption: one-message GCM and the stream format\n"
+    );
+    let measured = |ws: &[&'static str]| -> Vec<&'static str> {
+        ws.iter()
+            .copied()
+            .filter(|w| summary.largest_size(w).is_some())
+            .collect()
+    };
+    let (gcm, stream) = (measured(&GCM), measured(&STREAM));
+    if gcm.is_empty() && stream.is_empty() {
+        let _ = writeln!(
+            md,
+            "Not available in this run: no `aes-256-gcm-*` or `stream-*` workload was measured.\n"
+        );
+        return;
+    }
+    if !gcm.is_empty() {
+        let _ = writeln!(
+            md,
+            "One message, sealed or opened in place: CTR and GHASH in parallel chunks, the partial GHASHes combined (under 2 MiB, one AWS-LC call, \
+             so `seq` is the backend's one-shot GCM). Speed-up = `seq` median / median, with its 95% bootstrap CI; `openssl speed` is one core on 16 KiB messages.\n"
+        );
+        let _ = writeln!(
+            md,
+            "| workload | size | seq | best | speed-up [95% CI] | openssl speed |"
+        );
+        let _ = writeln!(md, "|---|---|---|---|---|---|");
+        for w in gcm {
+            let peer = summary
+                .rows
+                .iter()
+                .find(|r| r.peer && r.workload == w && r.implementation == "openssl-speed")
+                .map_or("—".to_owned(), rate);
+            for size in summary.sizes_of(w).into_iter().filter(|&s| s >= 1 << 20) {
+                let (Some(seq), Some(best)) = (summary.find(w, "seq", 1, size), summary.best(w, size)) else {
+                    continue;
+                };
+                let _ = writeln!(
+                    md,
+                    "| {w} | {} | {} | {} | {} | {peer} |",
+                    human_size(size),
+                    rate(seq),
+                    best_cell(best),
+                    speedup_cell(best),
+                );
+            }
+        }
+        md.push('\n');
+    }
+    if stream.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "`stream-encrypt`/`stream-decrypt` time what `parcrypt encrypt -i FILE` / `parcrypt decrypt -i FILE` do, in process: a file in the page cache, \
+         memory-mapped, sealed or opened in 1 MiB AES-256-GCM segments and written to a sink, for a raw-key recipient (no scrypt), the header made or checked on every run. \
+         The peers are processes on a file of the same size in the page cache, writing to /dev/null: `openssl enc -aes-256-ctr` (no authentication, one core) \
+         and age or rage (ChaCha20-Poly1305, one core). Rates are plaintext bytes per second at the largest size measured, where the peers ran; \
+         ratio = the peer's median time / parcrypt's best (above 1: parcrypt is faster), with its 95% bootstrap CI.\n"
+    );
+    let _ = writeln!(
+        md,
+        "| workload | size | parcrypt seq | parcrypt best | openssl enc | best vs openssl enc | age | best vs age |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    let mut absent = Vec::new();
+    for w in stream {
+        let enc = summary
+            .peers
+            .iter()
+            .find(|p| p.workload == w && p.peer == "openssl-enc");
+        let age = summary
+            .peers
+            .iter()
+            .find(|p| p.workload == w && (p.peer == "age" || p.peer == "rage"));
+        let peers: Vec<(Option<&Row>, Option<&PeerStatus>)> = [enc, age]
+            .into_iter()
+            .map(|st| {
+                let row = st.filter(|p| p.available).and_then(|p| {
+                    summary
+                        .rows
+                        .iter()
+                        .find(|r| r.peer && r.workload == w && r.implementation == p.peer)
+                });
+                (row, st)
+            })
+            .collect();
+        // The peers' size: the largest measured; parcrypt's rows there.
+        let size = peers
+            .iter()
+            .find_map(|(r, _)| r.map(|r| r.size_bytes))
+            .or_else(|| summary.largest_size(w));
+        let Some(size) = size else { continue };
+        let (seq, best) = (summary.find(w, "seq", 1, size), summary.best(w, size));
+        let mut cells = vec![
+            human_size(size),
+            seq.map_or("—".to_owned(), rate),
+            best.map_or("—".to_owned(), best_cell),
+        ];
+        for (row, st) in peers {
+            match (row, st) {
+                (Some(r), _) => {
+                    // Which of age and rage ran is worth saying; openssl is openssl.
+                    cells.push(if r.implementation == "openssl-enc" {
+                        rate(r)
+                    } else {
+                        format!("{}: {}", r.implementation, rate(r))
+                    });
+                    cells.push(
+                        best.filter(|b| b.size_bytes == r.size_bytes)
+                            .map_or("—".to_owned(), |b| {
+                                let (ratio, (low, high)) = per_item_speedup(r, b);
+                                format!("{ratio:.2}× [{low:.2}, {high:.2}]")
+                            }),
+                    );
+                }
+                (None, Some(st)) => {
+                    cells.push(format!("{}: absent", st.peer));
+                    cells.push("—".to_owned());
+                    absent.push(format!("{} beside {w}: {}", st.peer, st.detail));
+                }
+                (None, None) => {
+                    cells.push("not run".to_owned());
+                    cells.push("—".to_owned());
+                }
+            }
+        }
+        let _ = writeln!(md, "| {w} | {} |", cells.join(" | "));
+    }
+    md.push('\n');
+    absent.sort();
+    absent.dedup();
+    for a in absent {
+        let _ = writeln!(md, "Absent peer: {}\n", a.replace('|', "/"));
+    }
+}
+
+fn section_parc4(summary: &Summary, md: &mut String) {
+    let _ = writeln!(md, "## PARC4 paper, Table 2 (seconds)\n");
+    let _ = writeln!(
+        md,
+        "The paper keys every block with the same key (so blocks share keystream); parcrypt's PARC4 derives a key per block. \
+         Ours: median seconds, `steal` at each thread count; \"—\" = not measured in this run.\n"
+    );
+    let threads = [1usize, 2, 4, 6, 8];
+    let _ = writeln!(md, "| size | who | 1 | 2 | 4 | 6 | 8 |");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    for (size, label, paper) in papers::PARC4_TABLE2 {
+        let cells: Vec<String> = paper.iter().map(|t| format!("{t:.5}")).collect();
+        let _ = writeln!(md, "| {label} | paper | {} |", cells.join(" | "));
+        for w in [id::PARC4_32B, id::PARC4_64KIB] {
+            let cells: Vec<String> = threads
+                .iter()
+                .map(|&t| {
+                    let row = if t == 1 {
+                        summary.find(w, "seq", 1, size)
+                    } else {
+                        summary.find(w, "steal", t, size)
+                    };
+                    row.map_or("—".to_owned(), |r| format!("{:.5}", r.stats.median))
+                })
+                .collect();
+            let _ = writeln!(md, "| {label} | {w} | {} |", cells.join(" | "));
+        }
+    }
+    let _ = writeln!(
+        md,
+        "\nThe paper's 2..8-core columns are for cores {:?}.\n",
+        papers::PARC4_CORES
+    );
+}
+
+fn section_paralcrypto(summary: &Summary, md: &mut String) {
+    let _ = writeln!(md, "## ParalCrypto (Python), Tables 1, 3, 4, 5 (seconds)\n");
+    let _ = writeln!(
+        md,
+        "Image = 512×512×3 = {} B, text = {} B. Speed-up = sequential / parallel.\n",
+        papers::PARALCRYPTO_IMAGE,
+        papers::PARALCRYPTO_TEXT
+    );
+    let _ = writeln!(
+        md,
+        "| operation | data | paper seq | paper parallel | paper speed-up | ours seq | ours best | ours speed-up |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+    for (what, w, img_seq, img_par, txt_seq, txt_par) in papers::PARALCRYPTO {
+        for (data, size, pseq, ppar) in [
+            ("image", papers::PARALCRYPTO_IMAGE, img_seq, img_par),
+            ("text", papers::PARALCRYPTO_TEXT, txt_seq, txt_par),
+        ] {
+            let (ours_seq, ours_best) = (summary.find(w, "seq", 1, size), summary.best(w, size));
+            let _ = writeln!(
+                md,
+                "| {what} | {data} | {pseq} | {ppar} | {:.2}× | {} | {} | {} |",
+                pseq / ppar,
+                ours_seq.map_or("—".to_owned(), |r| format!("{:.3e}", r.stats.median)),
+                ours_best.map_or("—".to_owned(), |r| format!(
+                    "{:.3e} ({} ×{})",
+                    r.stats.median, r.implementation, r.threads
+                )),
+                ours_best.map_or("—".to_owned(), |r| format!("{:.2}×", r.speedup)),
+            );
+        }
+    }
+    md.push('\n');
+}
+
+fn section_jce(summary: &Summary, md: &mut String) {
+    let _ = writeln!(
+        md,
+        "## JCE paper (RSA key generation, RSA-CRT, ECDSA verification)\n"
+    );
+    let _ = writeln!(
+        md,
+        "The paper split each operation into two tasks (Java, IAIK JCE; Executors = P I, ForkJoin = P II) on 2-core machines: \
+         key generation searched p ∥ q, the private operation ran its two CRT exponentiations in parallel, \
+         ECDSA verification computed u1·G ∥ u2·Q and added them. Its speed-ups over the sequential JCE:\n"
+    );
+    let _ = writeln!(
+        md,
+        "| table | operation | {} |",
+        papers::JCE_ENVIRONMENTS
+            .map(|(me, what)| format!("{me}: {what}, P I / P II"))
+            .join(" | ")
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|");
+    for t in papers::JCE {
+        let cells: Vec<String> = t
+            .speedups
+            .iter()
+            .map(|(a, b)| format!("{a:.2}× / {b:.2}×"))
+            .collect();
+        let _ = writeln!(md, "| {} | {} | {} |", t.table, t.operation, cells.join(" | "));
+    }
+    md.push('\n');
+    // Tables 3 and 4 (RSA) share one table of ours; Table 5 (ECDSA) has its own.
+    let (rsa, ecdsa) = papers::JCE.split_at(2);
+    let measured: Vec<&str> = rsa
+        .iter()
+        .flat_map(|t| t.ours.iter().copied())
+        .filter(|w| summary.largest_size(w).is_some())
+        .collect();
+    if !measured.is_empty() {
+        let ifma = summary.machine.cpu_flags.iter().any(|f| f == "avx512ifma");
+        let _ = writeln!(
+            md,
+            "Ours, at 2 threads (the paper's cores). Key generation: `static` is the paper's split (a p team and a q team), \
+             `steal` races every thread for whichever prime is still missing. Signing: `rsa-sign-*-threads` is the paper's method \
+             (`static`/`steal`: one CRT half on each of two threads); `rsa-sign-*` is parcrypt's default, which on CPUs with AVX-512 IFMA \
+             computes both halves at once in SIMD lanes on one core and then ignores the threads (this CPU: {}). `seq` is one core either way. \
+             Median with p90 (key generation's time is heavy-tailed: it depends on how far the next prime lies); speed-up = `seq` median / median. \
+             Signatures are RSASSA-PSS SHA-256; `openssl speed` signs PKCS#1 v1.5 (the padding costs microseconds, the exponentiations milliseconds).\n",
+            if ifma {
+                "AVX-512 IFMA present"
+            } else {
+                "no AVX-512 IFMA, so both workloads use two threads"
+            }
+        );
+        let _ = writeln!(
+            md,
+            "| workload | seq | static ×2 | speed-up | steal ×2 | speed-up | best | openssl speed |"
+        );
+        let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
+        for w in measured {
+            let Some(size) = summary.largest_size(w) else {
+                continue;
+            };
+            let cell = |imp: &str, t: usize| {
+                summary
+                    .find(w, imp, t, size)
+                    .map_or(("—".to_owned(), "—".to_owned()), |r| {
+                        (median_p90(r), format!("{:.2}×", r.speedup))
+                    })
+            };
+            let (seq, _) = cell("seq", 1);
+            let (st, st_speedup) = cell("static", 2);
+            let (sl, sl_speedup) = cell("steal", 2);
+            let best = summary.best(w, size).map_or("—".to_owned(), |b| {
+                format!(
+                    "{} ×{}: {}, {:.2}×",
+                    b.implementation,
+                    b.threads,
+                    secs(b.stats.median),
+                    b.speedup
+                )
+            });
+            let peer = summary
+                .rows
+                .iter()
+                .find(|r| r.peer && r.workload == w && r.implementation == "openssl-speed")
+                .map_or("—".to_owned(), |r| {
+                    format!("{} ({})", secs(r.stats.median), rate(r))
+                });
+            let _ = writeln!(
+                md,
+                "| {w} | {seq} | {st} | {st_speedup} | {sl} | {sl_speedup} | {best} | {peer} |"
+            );
+        }
+        md.push('\n');
+    }
+    jce_ecdsa(summary, md, &ecdsa[0]);
+    for t in papers::JCE {
+        if t.ours.iter().all(|w| summary.largest_size(w).is_none()) {
+            let why = if t.ours.is_empty() {
+                "the lab has no workload for it yet".to_owned()
+            } else {
+                format!("none of {} was measured in this run", t.ours.join(", "))
+            };
+            let _ = writeln!(md, "Not available for {} ({}): {why}.\n", t.table, t.operation);
+        }
+    }
+}
+
+/// Table 5 next to ours: the split against its sequential baseline (the
+/// paper's comparison) and against the joint multiplication; single
+/// verification times; and batches, where threads do pay.
+fn jce_ecdsa(summary: &Summary, md: &mut String, table: &papers::JceTable) {
+    const JOINT: &str = id::ECDSA_VERIFY_JOINT;
+    const SPLIT: &str = id::ECDSA_VERIFY_SPLIT;
+    const SEPARATE: &str = id::ECDSA_VERIFY_SEPARATE;
+    const BATCH: &str = id::ECDSA_VERIFY_BATCH;
+    let single = |w: &str, imp: &str, t: usize| summary.find(w, imp, t, summary.largest_size(w)?);
+    let joint = single(JOINT, "seq", 1);
+    // The split on two threads against a reference (time ratio, 95% CI).
+    let vs_split =
+        |reference: Option<&Row>, imp: &str| Some(per_item_speedup(reference?, single(SPLIT, imp, 2)?));
+    let peer = summary
+        .rows
+        .iter()
+        .find(|r| r.peer && r.workload == JOINT && r.implementation == "openssl-speed");
+    if table.ours.iter().any(|w| summary.largest_size(w).is_some()) {
+        let _ = writeln!(
+            md,
+            "{}, ours: P-256 with a SHA-256 digest (the paper does not name its curve), AWS-LC's arithmetic. `{SPLIT}` is the paper's method: its `seq` computes u1·G, then u2·Q, on one thread \
+             (the paper's sequential baseline; a full study also measures it alone as `{SEPARATE}`), `static`/`steal` ×2 put one product on each of two threads. \
+             `{JOINT}` is how AWS-LC (and OpenSSL) verify: one joint multiplication u1·G + u2·Q sharing the doublings, with a precomputed table for G, \
+             which the paper's JCE did not have. Ratio = time of the reference / time of the split (above 1: the split is faster), median with the 95% bootstrap CI.\n",
+            table.table
+        );
+        let paper = table
+            .speedups
+            .iter()
+            .zip(papers::JCE_ENVIRONMENTS)
+            .map(|((a, b), (me, _))| format!("{me}: {a:.2}× / {b:.2}×"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = writeln!(
+            md,
+            "| comparison | paper (P I / P II) | ours: split static ×2 | ours: split steal ×2 |"
+        );
+        let _ = writeln!(md, "|---|---|---|---|");
+        let vs = |reference: Option<&Row>, imp: &str| {
+            vs_split(reference, imp).map_or("—".to_owned(), |(ratio, (low, high))| {
+                format!("{ratio:.2}× [{low:.2}, {high:.2}]")
+            })
+        };
+        let split_seq = single(SPLIT, "seq", 1);
+        let _ = writeln!(
+            md,
+            "| split vs sequential separate (the paper's comparison) | {paper} | {} | {} |",
+            vs(split_seq, "static"),
+            vs(split_seq, "steal")
+        );
+        let _ = writeln!(
+            md,
+            "| split vs joint (a modern library's verification) | not measured (its JCE had no joint multiplication) | {} | {} |",
+            vs(joint, "static"),
+            vs(joint, "steal")
+        );
+        md.push('\n');
+        let fastest = ["static", "steal"]
+            .into_iter()
+            .filter_map(|imp| Some((imp, vs_split(joint, imp)?)))
+            .max_by(|a, b| a.1.0.total_cmp(&b.1.0));
+        if let Some((imp, (ratio, (low, high)))) = fastest {
+            let verdict = if high < 1.0 {
+                "threads do not pay: even the faster of the two splits is slower than the joint multiplication, \
+                 because it only races u2·Q, which alone costs nearly as much as the joint product"
+            } else if low > 1.0 {
+                "the split on two threads beat the joint multiplication on this machine"
+            } else {
+                "two threads gain nothing measurable over the joint multiplication"
+            };
+            let _ = writeln!(
+                md,
+                "For one signature {verdict} (split `{imp}` ×2 vs joint: {ratio:.2}× [{low:.2}, {high:.2}]).\n"
+            );
+        }
+        let _ = writeln!(md, "| one verification | seq | static ×2 | steal ×2 | seq rate |");
+        let _ = writeln!(md, "|---|---|---|---|---|");
+        for w in [JOINT, SEPARATE, SPLIT] {
+            let Some(seq) = single(w, "seq", 1) else {
+                continue;
+            };
+            let cell = |imp| single(w, imp, 2).map_or("—".to_owned(), |r| secs(r.stats.median));
+            let _ = writeln!(
+                md,
+                "| {w} | {} | {} | {} | {} |",
+                secs(seq.stats.median),
+                cell("static"),
+                cell("steal"),
+                rate(seq)
+            );
+        }
+        if let Some(p) = peer {
+            let _ = writeln!(
+                md,
+                "| openssl speed ecdsap256 (verify, one core) | {} | | | {} |",
+                secs(p.stats.median),
+                rate(p)
+            );
+        }
+        md.push('\n');
+    }
+    let Some(largest) = summary.largest_size(BATCH) else {
+        return;
+    };
+    let _ = writeln!(
+        md,
+        "Where threads do pay: many signatures. `{BATCH}` verifies a batch of signatures, each under its own key, spread over the threads, \
+         each verified jointly. Signatures verified per second; in brackets the speed-up over one joint verification at a time on one thread \
+         (`{JOINT}` `seq`{}), with its 95% CI in the last column.\n",
+        joint.map_or(", not measured in this run".to_owned(), |j| format!(
+            ": {} per signature, {}",
+            secs(j.stats.median),
+            rate(j)
+        ))
+    );
+    let _ = writeln!(
+        md,
+        "| batch | seq (1 thread) | static ×2 | steal ×2 | best | best vs one joint verification |"
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|---|");
+    let mut sizes: Vec<usize> = summary.rows_of_workload(BATCH).map(|r| r.size_bytes).collect();
+    sizes.sort_unstable();
+    sizes.dedup();
+    let vs_joint = |r: &Row| joint.map(|j| per_item_speedup(j, r));
+    let cell = |r: Option<&Row>| {
+        r.map_or("—".to_owned(), |r| match vs_joint(r) {
+            Some((s, _)) => format!("{:.0}/s ({s:.2}×)", r.ops_per_s),
+            None => format!("{:.0}/s", r.ops_per_s),
+        })
+    };
+    for &size in &sizes {
+        let best = summary.best(BATCH, size);
+        let _ = writeln!(
+            md,
+            "| {} | {} | {} | {} | {} | {} |",
+            summary.size_label(BATCH, size),
+            cell(summary.find(BATCH, "seq", 1, size)),
+            cell(summary.find(BATCH, "static", 2, size)),
+            cell(summary.find(BATCH, "steal", 2, size)),
+            best.map_or("—".to_owned(), |b| format!(
+                "{} ×{}: {}",
+                b.implementation,
+                b.threads,
+                cell(Some(b))
+            )),
+            best.and_then(vs_joint)
+                .map_or("—".to_owned(), |(s, (low, high))| format!(
+                    "{s:.2}× [{low:.2}, {high:.2}]"
+                )),
+        );
+    }
+    if let Some(p) = peer {
+        let _ = writeln!(
+            md,
+            "| openssl speed ecdsap256 (one core, one at a time) | {:.0}/s ({:.2}×) | | | | |",
+            p.ops_per_s,
+            joint.map_or(f64::NAN, |j| j.stats.median / p.stats.median)
+        );
+    }
+    md.push('\n');
+    let pays = where_threads_pay(summary, BATCH, "no measured batch");
+    let best = summary
+        .best(BATCH, largest)
+        .and_then(|b| vs_joint(b).map(|(s, ci)| (b, s, ci)))
+        .map_or(String::new(), |(b, s, (low, high))| {
+            format!(
+                "; at {} the best, `{}` ×{}, verifies {s:.2}× [{low:.2}, {high:.2}] as many signatures per second as one joint verification at a time",
+                summary.size_label(BATCH, largest),
+                b.implementation,
+                b.threads
+            )
+        });
+    let _ = writeln!(
+        md,
+        "Where threads pay: batches, by the lab's test (speed-up CI over the batch's own `seq` above 1 at that batch and every larger one) {}{best}. \
+         A batch of one runs on the calling thread whatever the threads, so a difference there is noise between cells.\n",
+        pays
+    );
+}
+
+fn section_rsa_app(summary: &Summary, md: &mut String) {
+    let _ = writeln!(md, "## RSA research application (chunked RSA, threads × sizes)\n");
+    let _ = writeln!(
+        md,
+        "The paper (Java, 1024-bit keys, 4 cores with Hyper-Threading, 1–8 threads, mean of 100 runs) cut each message into one run of chunks \
+         per thread and publishes its times only as figures. In its words: \"{}\" \"{}\"\n",
+        papers::RSA_APP_QUOTES[0],
+        papers::RSA_APP_QUOTES[1]
+    );
+    let workloads = [id::RSA_BULK_ENC, id::RSA_BULK_DEC];
+    if workloads.iter().all(|w| summary.largest_size(w).is_none()) {
+        let _ = writeln!(
+            md,
+            "Not available in this run: no `rsa-bulk-*` workload was measured.\n"
+        );
+        return;
+    }
+    let _ = writeln!(
+        md,
+        "Ours: RSA-2048 with OAEP-SHA-256, 190-byte chunks (a 1024-bit key holds 62), the paper's split (`static`); median time and, in brackets, the time saved against `seq` (negative: slower).\n"
+    );
+    for w in workloads {
+        let mut sizes: Vec<usize> = summary.rows_of_workload(w).map(|r| r.size_bytes).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        let mut threads: Vec<usize> = summary
+            .rows_of_workload(w)
+            .filter(|r| r.implementation == "static" && r.threads > 1)
+            .map(|r| r.threads)
+            .collect();
+        threads.sort_unstable();
+        threads.dedup();
+        if sizes.is_empty() {
+            continue;
+        }
+        let heads: Vec<String> = threads.iter().map(|t| format!("static ×{t}")).collect();
+        let _ = writeln!(md, "| {w} | seq | {} | best |", heads.join(" | "));
+        let _ = writeln!(md, "|---|---|{}---|", "---|".repeat(threads.len()));
+        let paper: Vec<String> = threads
+            .iter()
+            .map(|t| {
+                papers::RSA_APP_REDUCTION
+                    .iter()
+                    .find(|(p, _)| p == t)
+                    .map_or(String::new(), |(_, f)| format!("[{:.0}%]", f * 100.0))
+            })
+            .collect();
+        let _ = writeln!(md, "| paper (large inputs) | | {} | |", paper.join(" | "));
+        for size in sizes {
+            let Some(seq) = summary.find(w, "seq", 1, size) else {
+                continue;
+            };
+            let cells: Vec<String> = threads
+                .iter()
+                .map(|&t| {
+                    summary.find(w, "static", t, size).map_or("—".to_owned(), |r| {
+                        format!(
+                            "{} [{:.0}%]",
+                            secs(r.stats.median),
+                            (1.0 - 1.0 / r.speedup) * 100.0
+                        )
+                    })
+                })
+                .collect();
+            let best = summary.best(w, size).map_or("—".to_owned(), |b| {
+                format!(
+                    "{} ×{}: {} [{:.0}%]",
+                    b.implementation,
+                    b.threads,
+                    secs(b.stats.median),
+                    (1.0 - 1.0 / b.speedup) * 100.0
+                )
+            });
+            let _ = writeln!(
+                md,
+                "| {} | {} | {} | {best} |",
+                human_size(size),
+                secs(seq.stats.median),
+                cells.join(" | ")
+            );
+        }
+        md.push('\n');
+        let paper = papers::RSA_APP_SLOWER_BELOW
+            .iter()
+            .find(|(_, pw, _)| *pw == w)
+            .map_or(String::new(), |(what, _, n)| {
+                format!(" (the paper: threads slowed {what} below {n} characters)")
+            });
+        let pays = where_threads_pay(summary, w, "no measured size");
+        let _ = writeln!(
+            md,
+            "{w}: parallel pays (speed-up CI above 1 at that size and every larger one): {}{paper}.\n",
+            pays
+        );
+    }
+}
+
+/// Where threads pay for `w`, per implementation: "`steal` on 2
+/// threads from 64 KiB", joined by commas; `none` stands for a size
+/// where no measured size qualified.
+fn where_threads_pay(summary: &Summary, w: &str, none: &str) -> String {
+    let pays: Vec<String> = summary
+        .analysis
+        .iter()
+        .filter(|a| a.workload == w)
+        .map(|a| {
+            format!(
+                "`{}` on {} threads from {}",
+                a.implementation,
+                a.crossover_threads,
+                a.crossover_bytes
+                    .map_or(none.to_owned(), |n| summary.size_label(w, n))
+            )
+        })
+        .collect();
+    pays.join(", ")
+}
+
+/// How many times faster `r` does one item (one operation) than `reference`:
+/// the ratio of medians per item, with a 95% bootstrap interval over the two
+/// cells' samples (for a cross-workload comparison such as split vs joint, or
+/// a batch of n against single verifications).
+fn per_item_speedup(reference: &Row, r: &Row) -> (f64, (f64, f64)) {
+    let per_item = |row: &Row| -> Vec<f64> { row.samples.iter().map(|t| t / row.items as f64).collect() };
+    let (a, b) = (per_item(reference), per_item(r));
+    let ratio = (reference.stats.median / reference.items as f64) / (r.stats.median / r.items as f64);
+    if a.is_empty() || b.is_empty() {
+        return (ratio, (f64::NAN, f64::NAN));
+    }
+    (ratio, crate::stats::speedup_ci95(&a, &b))
+}
+
+/// A row's median with its p90: `45.6 ms (p90 80.1 ms)`.
+fn median_p90(r: &Row) -> String {
+    format!("{} (p90 {})", secs(r.stats.median), secs(r.stats.p90))
+}
+
+/// The best implementation's cell: "steal ×2: 9.81 GB/s".
+fn best_cell(best: &Row) -> String {
+    format!("{} ×{}: {}", best.implementation, best.threads, rate(best))
+}
+
+/// A row's speed-up over `seq` with its 95% CI: "1.95× [1.90, 1.99]".
+fn speedup_cell(r: &Row) -> String {
+    format!(
+        "{:.2}× [{:.2}, {:.2}]",
+        r.speedup, r.speedup_ci95.0, r.speedup_ci95.1
+    )
+}
