@@ -92,6 +92,29 @@ pub enum Command {
     // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
     #[cfg_attr(not(feature = "lab"), command(hide = true))]
     Lab(LabArgs),
+    /// Print a completion script for bash, zsh, fish, elvish or powershell
+    ///
+    /// Install, e.g.: parcrypt completions bash > ~/.local/share/bash-completion/completions/parcrypt
+    Completions(CompletionsArgs),
+    /// Print the manual page parcrypt.1, or write it and a page per subcommand with --out DIR
+    ///
+    /// Install, e.g.: parcrypt man --out ~/.local/share/man/man1
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write parcrypt.1 and a page per subcommand (parcrypt-encrypt.1, parcrypt-rsa-sign.1, …)
+    /// into this directory, created if missing [default: print parcrypt.1]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
