@@ -394,7 +394,7 @@ const SCHEMES: &[(&str, &str)] = &[
     ("pkcs1", "RSASSA-PKCS1-v1_5 (openssl dgst's default)"),
 ];
 
-/// `--hash`: the names of [`Hash`] (`parcrypt::digest::Algorithm`) a
+/// `--hash`: the names of [`parcrypt::digest::Algorithm`] (`rsa::Hash`) a
 /// signature may use; the legacy SHA-1 is not offered.
 const SIG_HASHES: &[(&str, &str)] = &[("sha256", ""), ("sha384", ""), ("sha512", "")];
 
