@@ -8,7 +8,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parcrypt::UnknownName;
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::Scheme;
+use parcrypt::rsa::{Hash, Scheme};
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
 #[derive(Debug, Parser)]
@@ -42,16 +42,16 @@ impl Global {
 /// A clap value parser for one of the library's enums, so the CLI does not
 /// declare them again: clap checks the spelling against `values` (name and
 /// help line: `--help` lists them, a typo is a usage error naming them),
-/// then the library's `FromStr` makes the value.
+/// then the library's `FromStr` makes the value. An empty help line gives
+/// the value none (`--help` then lists the names on one line).
 fn library_enum<E>(values: &'static [(&'static str, &'static str)]) -> impl TypedValueParser<Value = E>
 where
     E: FromStr<Err = UnknownName> + Clone + Send + Sync + 'static,
 {
-    PossibleValuesParser::new(
-        values
-            .iter()
-            .map(|&(name, help)| PossibleValue::new(name).help(help)),
-    )
+    PossibleValuesParser::new(values.iter().map(|&(name, help)| {
+        let value = PossibleValue::new(name);
+        if help.is_empty() { value } else { value.help(help) }
+    }))
     .try_map(|name| name.parse::<E>())
 }
 
@@ -92,6 +92,29 @@ pub enum Command {
     // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
     #[cfg_attr(not(feature = "lab"), command(hide = true))]
     Lab(LabArgs),
+    /// Print a completion script for bash, zsh, fish, elvish or powershell
+    ///
+    /// Install, e.g.: parcrypt completions bash > ~/.local/share/bash-completion/completions/parcrypt
+    Completions(CompletionsArgs),
+    /// Print the manual page parcrypt.1, or write it and a page per subcommand with --out DIR
+    ///
+    /// Install, e.g.: parcrypt man --out ~/.local/share/man/man1
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Write parcrypt.1 and a page per subcommand (parcrypt-encrypt.1, parcrypt-rsa-sign.1, …)
+    /// into this directory, created if missing [default: print parcrypt.1]
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -358,8 +381,8 @@ pub struct SigOptions {
     #[arg(long, value_parser = library_enum::<Scheme>(SCHEMES), default_value_t = Scheme::Pss)]
     pub scheme: Scheme,
     /// Message digest
-    #[arg(long, value_enum, default_value_t = SigHash::Sha256)]
-    pub hash: SigHash,
+    #[arg(long, value_parser = library_enum::<Hash>(SIG_HASHES), default_value_t = Hash::Sha256)]
+    pub hash: Hash,
 }
 
 /// `--scheme`: [`Scheme`]'s names.
@@ -371,12 +394,9 @@ const SCHEMES: &[(&str, &str)] = &[
     ("pkcs1", "RSASSA-PKCS1-v1_5 (openssl dgst's default)"),
 ];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SigHash {
-    Sha256,
-    Sha384,
-    Sha512,
-}
+/// `--hash`: the names of [`parcrypt::digest::Algorithm`] (`rsa::Hash`) a
+/// signature may use; the legacy SHA-1 is not offered.
+const SIG_HASHES: &[(&str, &str)] = &[("sha256", ""), ("sha384", ""), ("sha512", "")];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum PrivateFormat {
@@ -750,6 +770,32 @@ mod tests {
             }
         }
         assert!(parse_lab_size("2GiB").is_err_and(|e| e.contains("1GiB")));
+    }
+
+    #[test]
+    fn sig_hash_is_the_librarys_enum() {
+        for &(name, _) in SIG_HASHES {
+            assert_eq!(name.parse::<Hash>().map(Hash::name), Ok(name));
+        }
+        let hash_of = |args: &[&str]| {
+            let argv = [&["parcrypt", "rsa", "sign", "--key", "k"][..], args].concat();
+            match Cli::try_parse_from(argv).map(|cli| cli.command) {
+                Ok(Command::Rsa(RsaCommand::Sign { sig, .. })) => Ok(sig.hash),
+                Ok(other) => panic!("{other:?}"),
+                Err(e) => Err(e.kind()),
+            }
+        };
+        assert_eq!(hash_of(&[]), Ok(Hash::Sha256));
+        assert_eq!(hash_of(&["--hash", "sha384"]), Ok(Hash::Sha384));
+        assert_eq!(hash_of(&["--hash", "sha512"]), Ok(Hash::Sha512));
+        // The library reads these; a signature's `--hash` does not.
+        for refused in ["sha1", "SHA256", "sha-256"] {
+            assert_eq!(
+                hash_of(&["--hash", refused]),
+                Err(clap::error::ErrorKind::InvalidValue),
+                "{refused}"
+            );
+        }
     }
 
     #[test]

@@ -435,3 +435,72 @@ fn library_enums_keep_their_cli_spellings_and_help() {
         assert_eq!(out.status.code(), Some(0), "{strategy}: {}", stderr(&out));
     }
 }
+
+// ---------------------------------------------------------------------------
+// `completions` and `man` (issue 15, item 11): the real binary, since what is
+// checked is that they write through the CLI's one output writer.
+
+/// A closed pipe ends `completions`/`man` quietly (exit 0); a full disk is
+/// named with a hint (exit 1), never a panic.
+#[test]
+fn completions_and_man_report_a_closed_or_full_stdout() {
+    let full = std::fs::File::options()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full is needed to prove anything here");
+    for args in [&["completions", "bash"][..], &["completions", "fish"], &["man"]] {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let closed = child.wait_with_output().unwrap();
+        assert_eq!(closed.status.code(), Some(0), "{args:?}: {}", stderr(&closed));
+        assert_eq!(stderr(&closed), "", "{args:?}");
+
+        let on_full = Command::new(BIN)
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let text = stderr(&on_full);
+        assert_eq!(on_full.status.code(), Some(1), "{args:?}: {text}");
+        assert!(
+            text.starts_with("parcrypt: cannot write standard output"),
+            "{text}"
+        );
+        assert!(text.contains("\n  hint: "), "{text}");
+    }
+}
+
+/// `man --out DIR` creates DIR and writes every page there, printing nothing
+/// on stdout; a DIR that is a file is refused with a hint and left alone.
+#[test]
+fn man_out_writes_the_pages_or_says_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let man1 = dir.path().join("share/man/man1");
+    let out = parcrypt(&["man", "--out", man1.to_str().unwrap()], b"");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let pages = entries(&man1);
+    for page in [
+        "parcrypt.1",
+        "parcrypt-encrypt.1",
+        "parcrypt-rsa-sign.1",
+        "parcrypt-completions.1",
+    ] {
+        assert!(pages.iter().any(|p| p == page), "{page} in {pages:?}");
+    }
+    assert!(pages.iter().all(|p| p.ends_with(".1")), "{pages:?}");
+
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"keep").unwrap();
+    let out = parcrypt(&["man", "--out", file.to_str().unwrap()], b"");
+    let text = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.starts_with("parcrypt: cannot create directory"), "{text}");
+    assert!(text.contains("\n  hint: "), "{text}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"keep");
+}

@@ -3,6 +3,7 @@
 mod aes;
 mod ecdsa;
 mod files;
+mod generate;
 mod hash;
 mod lab;
 mod rc4;
@@ -32,6 +33,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
+        Command::Completions(args) => generate::completions(args.shell),
+        Command::Man(args) => generate::man(args.out.as_deref()),
     }
 }
 

@@ -6,11 +6,11 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
 use parcrypt::par::Parallelism;
-use parcrypt::rsa::{self, Hash, PrivateKey, PublicKey, Scheme};
+use parcrypt::rsa::{self, PrivateKey, PublicKey};
 use zeroize::Zeroizing;
 
 use super::files::{hash_input, key_output, read_all, read_small, write_output};
-use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigHash, SigOptions};
+use crate::cli::{PrivateFormat, PublicFormat, RsaCommand};
 use crate::error::{Hint, note, warn};
 use crate::io::println;
 
@@ -36,7 +36,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
         }
         RsaCommand::Sign { key, sig, io } => {
             let key = load_private(key)?;
-            let (scheme, hash) = sig_options(sig);
+            let (scheme, hash) = (sig.scheme, sig.hash);
             let digest = hash_input(io.input.as_deref(), hash)?;
             let signature = key.sign_digest(scheme, hash, &digest, par)?;
             write_output(io.output.as_deref(), &signature)
@@ -49,7 +49,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
         } => {
             let public = load_public(public)?;
             let signature = read_small(Some(sig), "signature")?;
-            let (scheme, hash) = sig_options(options);
+            let (scheme, hash) = (options.scheme, options.hash);
             let digest = hash_input(input.as_deref(), hash)?;
             public
                 .verify_digest(scheme, hash, &digest, &signature)
@@ -57,7 +57,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
                 .hint(format!(
                     "the message, signature or key differ from what was signed, or it was not signed with --scheme {} --hash {}",
                     options.scheme.name(),
-                    hash_name(options.hash)
+                    options.hash.name()
                 ))?;
             println("Verified OK")
         }
@@ -127,24 +127,6 @@ fn keygen(
     // The temporary file behind -o is created with mode 0600 and keeps it.
     out.write_all(&encoded)?;
     out.commit()
-}
-
-fn sig_options(o: &SigOptions) -> (Scheme, Hash) {
-    let scheme = o.scheme;
-    let hash = match o.hash {
-        SigHash::Sha256 => Hash::Sha256,
-        SigHash::Sha384 => Hash::Sha384,
-        SigHash::Sha512 => Hash::Sha512,
-    };
-    (scheme, hash)
-}
-
-fn hash_name(h: SigHash) -> &'static str {
-    match h {
-        SigHash::Sha256 => "sha256",
-        SigHash::Sha384 => "sha384",
-        SigHash::Sha512 => "sha512",
-    }
 }
 
 /// Adds a hint for each kind of key problem.
