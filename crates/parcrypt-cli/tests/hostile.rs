@@ -270,6 +270,12 @@ impl Fixture {
             vec!["--help"],
             vec!["--version"],
             vec!["merkle", "--help"],
+            vec!["completions", "bash"],
+            vec!["completions", "zsh"],
+            vec!["completions", "fish"],
+            vec!["completions", "elvish"],
+            vec!["completions", "powershell"],
+            vec!["man"],
         ];
         cmds.into_iter().map(|c| self.args(&c)).collect()
     }
