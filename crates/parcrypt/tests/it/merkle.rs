@@ -4,13 +4,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::io::Read;
 use std::path::Path;
 
+use crate::common::{data, every_parallelism, unhex};
 use base64::Engine as _;
-use common::{data, every_parallelism, unhex};
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
 use parcrypt::par::{Parallelism, Strategy};
 use serde_json::Value;
@@ -223,7 +221,7 @@ impl Read for Trickle<'_> {
 
 #[test]
 fn reference_vectors_bep52_glacier_rfc6962() {
-    let text = include_str!("data/merkle_vectors.txt");
+    let text = include_str!("../data/merkle_vectors.txt");
     let pars = [
         Parallelism::sequential(),
         Parallelism::new(2, Strategy::Static),

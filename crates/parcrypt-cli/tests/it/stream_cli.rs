@@ -8,13 +8,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use common::{data, entries, p, parcrypt, stderr};
+use crate::common::{data, entries, p, parcrypt, stderr};
 
 /// The segment size every test writes: small, so that a few KiB span many segments.
 const SEG: usize = 4096;
@@ -1312,7 +1310,7 @@ fn bad_segment_sizes_and_too_many_recipients_are_refused() {
 fn closed_early(args: &[&str], input: &Path, as_file: bool) -> Output {
     use std::io::Read;
     use std::process::{Command, Stdio};
-    let mut cmd = Command::new(common::BIN);
+    let mut cmd = Command::new(crate::common::BIN);
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     if as_file {
         cmd.args(["-i", p(input)]).stdin(Stdio::null());
@@ -1354,7 +1352,7 @@ fn a_closed_stdout_is_not_an_error() {
 
 #[test]
 fn a_full_disk_is_named_not_hidden() {
-    if !common::require_tool("/dev/full") {
+    if !crate::common::require_tool("/dev/full") {
         return;
     }
     let full = Path::new("/dev/full");

@@ -4,12 +4,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{data, parcrypt, require_tool, stderr};
+use crate::common::{data, parcrypt, require_tool, stderr};
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
@@ -72,7 +70,7 @@ fn sha256_equals_sha256sum_and_openssl_dgst() {
 
 #[test]
 fn tree_formats_match_the_reference_vectors() {
-    let vectors = include_str!("../../parcrypt/tests/data/merkle_vectors.txt");
+    let vectors = include_str!("../../../parcrypt/tests/data/merkle_vectors.txt");
     let dir = tempfile::tempdir().unwrap();
     let mut checked = 0;
     for line in vectors.lines().filter(|l| !l.starts_with('#')) {

@@ -4,9 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{every_parallelism, unhex};
+use crate::common::{every_parallelism, unhex};
 use parcrypt::aes::{Crypter, Ctr};
 use parcrypt::hazmat::{self, Ecb};
 use parcrypt::par::Parallelism;
@@ -22,7 +20,7 @@ struct Vector {
 }
 
 fn vectors() -> Vec<Vector> {
-    let text = include_str!("data/nist_sp800_38a.txt");
+    let text = include_str!("../data/nist_sp800_38a.txt");
     let mut out = Vec::new();
     let mut cur: Option<Vector> = None;
     for line in text.lines().map(str::trim) {

@@ -3,15 +3,13 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{data, every_parallelism, unhex};
+use crate::common::{data, every_parallelism, unhex};
 use parcrypt::hazmat::{Parc4, Rc4, Rc4Error};
 use parcrypt::par::Parallelism;
 
 #[test]
 fn rc4_rfc6229_every_key_and_offset() {
-    let text = include_str!("data/rfc6229.txt");
+    let text = include_str!("../data/rfc6229.txt");
     let mut keystream = Vec::new();
     let (mut keys, mut checked) = (0, 0);
     for line in text
@@ -55,7 +53,7 @@ struct Vector {
 
 fn parc4_vectors() -> Vec<Vector> {
     let mut out: Vec<Vector> = Vec::new();
-    for line in include_str!("data/parc4_vectors.txt").lines() {
+    for line in include_str!("../data/parc4_vectors.txt").lines() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }

@@ -6,13 +6,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{BIN, data, p, parcrypt, stderr};
+use crate::common::{BIN, data, p, parcrypt, stderr};
 
 /// Runs parcrypt with `args` and `stdin` under an address-space limit of
 /// `limit_mib` MiB. glibc's per-thread malloc arenas reserve 64 MiB of

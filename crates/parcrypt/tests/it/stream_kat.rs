@@ -13,7 +13,7 @@ use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, Identity};
 
 fn vectors() -> (HashMap<String, String>, Vec<HashMap<String, String>>) {
-    let text = include_str!("data/stream_vectors.txt");
+    let text = include_str!("../data/stream_vectors.txt");
     let mut blocks = Vec::new();
     for block in text.split("\n\n") {
         let map: HashMap<String, String> = block
