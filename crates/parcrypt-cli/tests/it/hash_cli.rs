@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::common::{data, parcrypt, require_tool, stderr};
+use crate::vectors::rows;
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
@@ -73,8 +74,7 @@ fn tree_formats_match_the_reference_vectors() {
     let vectors = include_str!("../../../parcrypt/tests/data/merkle_vectors.txt");
     let dir = tempfile::tempdir().unwrap();
     let mut checked = 0;
-    for line in vectors.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split(' ').collect();
+    for (line, f) in rows(vectors) {
         let size: usize = f[1].parse().unwrap();
         let args: Vec<String> = match f[0] {
             "bittorrent-v2" if f[2] == "16384" && size > 0 => vec!["--format".into(), "bittorrent-v2".into()],

@@ -8,6 +8,10 @@
 //! `cargo test -p parcrypt-cli --no-default-features --test it lab_cli`.
 
 mod common;
+/// The library's reader of its `tests/data/` vector files, which some CLI
+/// tests replay through the binary.
+#[path = "../../../parcrypt/tests/it/vectors.rs"]
+mod vectors;
 
 mod cli_errors;
 mod ecdsa_cli;

@@ -7,6 +7,7 @@
 use std::process::Command;
 
 use crate::common::{data, parcrypt, stderr};
+use crate::vectors::records;
 
 const K: &str = "0102030405060708090a0b0c0d0e0f10";
 const NONCE: &str = "f0e1d2c3b4a5968778695a4b3c2d1e0f";
@@ -131,14 +132,8 @@ fn parc4_matches_the_reference_vectors() {
     );
     let text = std::fs::read_to_string(path).unwrap();
     let mut checked = 0;
-    for record in text.split("\n\n").filter(|r| r.contains("CIPHERTEXT = ")) {
-        let field = |name: &str| {
-            record
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{name} = ")))
-                .unwrap()
-                .to_owned()
-        };
+    for record in records(&text).iter().filter(|r| r.get("CIPHERTEXT").is_some()) {
+        let field = |name: &str| record.field(name).to_owned();
         let len: usize = field("LEN").parse().unwrap();
         for extra in [&[][..], &["--threads", "3", "--strategy", "static"]] {
             let mut args: Vec<String> = extra.iter().map(|s| (*s).to_owned()).collect();
