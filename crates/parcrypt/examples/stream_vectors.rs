@@ -1,7 +1,8 @@
 //! Writes the `stream` format's test vectors (`tests/data/stream_vectors.txt`,
 //! quoted in `docs/FORMAT.md`). The format is randomized (file key, salt,
-//! nonces), so a vector is a stream plus what opens it; `tests/stream_kat.rs`
-//! checks that every one still opens to its plaintext.
+//! nonces), so a vector is a stream plus what opens it;
+//! `tests/it/stream_kat.rs` checks that every one still opens to its
+//! plaintext.
 //!
 //! ```text
 //! cargo run -p parcrypt --example stream_vectors > crates/parcrypt/tests/data/stream_vectors.txt

@@ -11,6 +11,10 @@
 //! AWS-LC's own allocations (`OPENSSL_malloc`) bypass the Rust allocator and
 //! are not counted.
 //!
+//! A test binary of its own, not a module of `tests/it/`: the allocator is
+//! the whole process's, so the peak would count the allocations of the
+//! other integration tests running beside it on other threads.
+//!
 //! `cargo test` runs 256 cases per property (a few seconds in all). A long
 //! run:
 //!

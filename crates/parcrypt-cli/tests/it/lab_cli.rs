@@ -1,13 +1,11 @@
 //! `parcrypt lab` as a user runs it: the real binary writes every output
 //! file. Built without the default feature `lab`
-//! (`cargo test -p parcrypt-cli --no-default-features --test lab_cli`, as
+//! (`cargo test -p parcrypt-cli --no-default-features --test it lab_cli`, as
 //! `.ci/run` does), the binary has no lab and says so.
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{parcrypt, stderr};
+use crate::common::{parcrypt, stderr};
 
 #[cfg(feature = "lab")]
 #[test]
@@ -86,7 +84,7 @@ fn the_default_build_has_the_lab_and_writes_to_lab_out() {
     // Without --out: lab-out/<UTC timestamp>/ in the working directory, the
     // lab library's default too.
     let dir = tempfile::tempdir().unwrap();
-    let run = std::process::Command::new(common::BIN)
+    let run = std::process::Command::new(crate::common::BIN)
         .args([
             "lab",
             "--only",

@@ -3,9 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{data, openssl_enc, parcrypt, require_tool};
+use crate::common::{data, openssl_enc, parcrypt, require_tool};
 
 const LENGTHS: [usize; 8] = [0, 1, 15, 16, 17, 1000, 65_537, 300_000];
 
@@ -86,7 +84,7 @@ fn check_both_ways(case: &Case, plaintext: &[u8], nopad: bool, extra: &[&str]) {
     assert!(
         ours.status.success(),
         "parcrypt encrypt failed: {what}: {}",
-        common::stderr(&ours)
+        crate::common::stderr(&ours)
     );
     assert!(ours.stdout == theirs.stdout, "ciphertexts differ: {what}");
     // Each decrypts the other's ciphertext.
@@ -94,7 +92,7 @@ fn check_both_ways(case: &Case, plaintext: &[u8], nopad: bool, extra: &[&str]) {
     assert!(
         back.status.success(),
         "parcrypt decrypt failed: {what}: {}",
-        common::stderr(&back)
+        crate::common::stderr(&back)
     );
     assert!(back.stdout == plaintext, "parcrypt decrypt wrong: {what}");
     let back = openssl_enc(&strs(&case.openssl_args(true, nopad)), &ours.stdout);
@@ -161,7 +159,7 @@ fn pipelined_input_through_files() {
         let mut args = case.parcrypt_args(false, false, &[]);
         args.extend(["-i".into(), p(&plain), "-o".into(), p(&ours)]);
         let out = parcrypt(&strs(&args), b"");
-        assert!(out.status.success(), "{}", common::stderr(&out));
+        assert!(out.status.success(), "{}", crate::common::stderr(&out));
         let theirs = openssl_enc(&strs(&case.openssl_args(false, false)), &input);
         assert!(
             std::fs::read(&ours).unwrap() == theirs.stdout,

@@ -5,12 +5,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::{BIN, data, ok, p, parcrypt, stderr};
+use crate::common::{BIN, data, ok, p, parcrypt, stderr};
 
 const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const IV16: &str = "0f0e0d0c0b0a09080706050403020100";

@@ -3,11 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
+use crate::common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
 
 struct Keys {
     dir: tempfile::TempDir,

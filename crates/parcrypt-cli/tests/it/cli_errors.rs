@@ -4,12 +4,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{BIN, data, entries, parcrypt, stderr};
+use crate::common::{BIN, data, entries, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
@@ -246,7 +244,7 @@ fn missing_input_and_unusable_output() {
 
 #[test]
 fn a_full_disk_is_an_error_not_a_panic() {
-    if !common::require_tool("/dev/full") {
+    if !crate::common::require_tool("/dev/full") {
         return;
     }
     let out = Command::new(BIN)
@@ -319,7 +317,7 @@ fn fifos_and_symlinks_are_not_replaced() {
         .arg(&fifo)
         .status()
         .is_ok_and(|s| s.success());
-    if !common::require("mkfifo", made) {
+    if !crate::common::require("mkfifo", made) {
         return;
     }
     let reader = {

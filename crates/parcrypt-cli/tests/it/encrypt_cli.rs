@@ -4,11 +4,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::PathBuf;
 
-use common::{data, entries, fails, ok, p, parcrypt, stderr};
+use crate::common::{data, entries, fails, ok, p, parcrypt, stderr};
 
 struct Fixture {
     dir: tempfile::TempDir,

@@ -10,17 +10,16 @@
 //! an allocation beyond it aborts the run, which fails the test. (Peak
 //! resident memory of a child cannot be read reliably: Linux counts the
 //! parent's pages in it.) Each property runs 48 cases, one process each;
-//! `PROPTEST_CASES=5000 cargo test -p parcrypt-cli --test fuzz_cli` runs long.
+//! `PROPTEST_CASES=5000 cargo test -p parcrypt-cli --test it fuzz_cli` runs
+//! long.
 
 #![allow(clippy::unwrap_used)]
-
-mod common;
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use common::{BIN, p, stderr};
+use crate::common::{BIN, p, stderr};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
@@ -186,7 +185,7 @@ impl Proofs {
         let dir = tempfile::tempdir().unwrap();
         let leaves = b"00\n01\n02\n03\n04\n05\n06\n";
         let json = |args: &[&str]| -> Value {
-            let out = common::parcrypt(args, leaves);
+            let out = crate::common::parcrypt(args, leaves);
             assert!(out.status.success(), "{}", stderr(&out));
             serde_json::from_slice(&out.stdout).unwrap()
         };

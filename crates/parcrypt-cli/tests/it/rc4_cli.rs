@@ -4,11 +4,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::process::Command;
 
-use common::{data, parcrypt, stderr};
+use crate::common::{data, parcrypt, stderr};
+use crate::vectors::records;
 
 const K: &str = "0102030405060708090a0b0c0d0e0f10";
 const NONCE: &str = "f0e1d2c3b4a5968778695a4b3c2d1e0f";
@@ -99,12 +98,12 @@ fn rc4_matches_openssl_legacy_provider() {
         ])
         .stdin(std::process::Stdio::null())
         .output();
-    if !common::require("openssl-legacy-rc4", probe.is_ok_and(|o| o.status.success())) {
+    if !crate::common::require("openssl-legacy-rc4", probe.is_ok_and(|o| o.status.success())) {
         return;
     }
     for len in [0usize, 1, 255, 256, 100_000, (9 << 20) + 1] {
         let input = data(len);
-        let theirs = common::openssl_enc(
+        let theirs = crate::common::openssl_enc(
             &[
                 "-rc4",
                 "-K",
@@ -133,14 +132,8 @@ fn parc4_matches_the_reference_vectors() {
     );
     let text = std::fs::read_to_string(path).unwrap();
     let mut checked = 0;
-    for record in text.split("\n\n").filter(|r| r.contains("CIPHERTEXT = ")) {
-        let field = |name: &str| {
-            record
-                .lines()
-                .find_map(|l| l.strip_prefix(&format!("{name} = ")))
-                .unwrap()
-                .to_owned()
-        };
+    for record in records(&text).iter().filter(|r| r.get("CIPHERTEXT").is_some()) {
+        let field = |name: &str| record.field(name).to_owned();
         let len: usize = field("LEN").parse().unwrap();
         for extra in [&[][..], &["--threads", "3", "--strategy", "static"]] {
             let mut args: Vec<String> = extra.iter().map(|s| (*s).to_owned()).collect();

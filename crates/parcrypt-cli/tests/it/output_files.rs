@@ -5,13 +5,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{BIN, data, entries, fails, ok, p, parcrypt, stderr};
+use crate::common::{BIN, data, entries, fails, ok, p, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "0f0e0d0c0b0a09080706050403020100";

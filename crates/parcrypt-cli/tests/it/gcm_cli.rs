@@ -4,11 +4,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::process::Command;
 
-use common::{data, entries, parcrypt, stderr};
+use crate::common::{data, entries, parcrypt, stderr};
 
 const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 const NONCE: &str = "cafebabefacedbaddecaf888";
@@ -55,7 +53,7 @@ fn gcm_round_trips_and_matches_an_independent_implementation() {
             let back = parcrypt(&[&["--threads", threads][..], &dec].concat(), &ct.stdout);
             assert!(back.status.success(), "{}", stderr(&back));
             assert!(back.stdout == pt);
-            if threads == "2" && common::require_tool("python3-cryptography") {
+            if threads == "2" && crate::common::require_tool("python3-cryptography") {
                 assert!(
                     python_gcm(true, KEY, NONCE, aad, &input) == ct.stdout,
                     "{len} bytes"

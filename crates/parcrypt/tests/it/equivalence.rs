@@ -3,11 +3,9 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::io::Read;
 
-use common::{data, every_parallelism, openssl_enc, require_tool};
+use crate::common::{data, every_parallelism, openssl_enc, require_tool};
 use parcrypt::aes::{BLOCK, Cbc, Crypter, Ctr, Error, GRAIN};
 use parcrypt::hazmat::{self, Ecb};
 use parcrypt::par::{Parallelism, Strategy};

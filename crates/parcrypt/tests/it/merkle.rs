@@ -4,13 +4,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::io::Read;
 use std::path::Path;
 
+use crate::common::{data, every_parallelism, unhex};
+use crate::vectors::rows;
 use base64::Engine as _;
-use common::{data, every_parallelism, unhex};
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
 use parcrypt::par::{Parallelism, Strategy};
 use serde_json::Value;
@@ -25,8 +24,7 @@ fn tv_dir() -> &'static Path {
 fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Hash>) {
     let text = std::fs::read_to_string(tv_dir().join("leaves_roots.txt")).unwrap();
     let (mut leaves, mut roots) = (Vec::new(), Vec::new());
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split_whitespace().collect();
+    for (line, f) in rows(&text) {
         let bytes = if f[2] == "-" { vec![] } else { unhex(f[2]) };
         match f[0] {
             "leaf" => leaves.push(bytes),
@@ -223,7 +221,7 @@ impl Read for Trickle<'_> {
 
 #[test]
 fn reference_vectors_bep52_glacier_rfc6962() {
-    let text = include_str!("data/merkle_vectors.txt");
+    let text = include_str!("../data/merkle_vectors.txt");
     let pars = [
         Parallelism::sequential(),
         Parallelism::new(2, Strategy::Static),
@@ -231,8 +229,7 @@ fn reference_vectors_bep52_glacier_rfc6962() {
         Parallelism::new(8, Strategy::Static),
     ];
     let mut checked = 0;
-    for line in text.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split(' ').collect();
+    for (line, f) in rows(text) {
         let size: usize = f[1].parse().unwrap();
         let input = data(size);
         for par in &pars {

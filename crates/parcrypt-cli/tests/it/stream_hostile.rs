@@ -6,13 +6,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{BIN, data, p, parcrypt, stderr};
+use crate::common::{BIN, data, fails_with_no_output, p, parcrypt, stderr, usage};
 
 /// Runs parcrypt with `args` and `stdin` under an address-space limit of
 /// `limit_mib` MiB. glibc's per-thread malloc arenas reserve 64 MiB of
@@ -46,29 +44,6 @@ fn succeeds(out: &Output, what: &str) -> Vec<u8> {
 
 fn file_in(path: &Path) -> Stdio {
     Stdio::from(std::fs::File::open(path).unwrap())
-}
-
-/// Usage errors (exit 2) name the problem, never panic.
-fn usage(out: &Output, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.starts_with("parcrypt: ") && err.contains(needle),
-        "wanted {needle:?} in {err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-/// Fails with exit 1, a `parcrypt:` message holding `needle`, a hint.
-fn fails(out: &Output, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(
-        err.starts_with("parcrypt: ") && err.contains(needle),
-        "wanted {needle:?} in {err}"
-    );
-    assert!(err.contains("hint: "), "{err}");
-    assert!(out.stdout.is_empty());
 }
 
 /// Buffers used to be sized threads × 4 × segment before reading anything:
@@ -203,7 +178,7 @@ fn a_costly_passphrase_header_is_refused_before_any_work() {
         )
     };
     let out = decrypt(&["--max-work-factor", "10"], &sealed);
-    fails(&out, "work factor 11");
+    fails_with_no_output(&out, 1, "work factor 11");
     assert!(stderr(&out).contains("--max-work-factor 11"), "{}", stderr(&out));
     assert_eq!(
         succeeds(&decrypt(&["--max-work-factor", "11"], &sealed), "at the limit"),
@@ -225,7 +200,7 @@ fn a_costly_passphrase_header_is_refused_before_any_work() {
             decrypt(&["-i", p(&file)], b""),
             decrypt(&["-i", p(&file), "--range", "0:1"], b""),
         ] {
-            fails(&out, &format!("work factor {log2_n}"));
+            fails_with_no_output(&out, 1, &format!("work factor {log2_n}"));
             assert!(stderr(&out).contains("above the limit of 20"), "{}", stderr(&out));
         }
         assert!(started.elapsed() < Duration::from_secs(10), "scrypt ran");
@@ -269,8 +244,7 @@ fn ranges_ending_past_2_63_are_usage_errors() {
             ],
             b"",
         );
-        usage(&out, "2^63 - 1");
-        assert!(stderr(&out).contains("hint: "), "{}", stderr(&out));
+        fails_with_no_output(&out, 2, "2^63 - 1");
     }
     // At the maximum: a well-formed range, beyond this file's end.
     let out = parcrypt(
@@ -285,5 +259,5 @@ fn ranges_ending_past_2_63_are_usage_errors() {
         ],
         b"",
     );
-    fails(&out, "beyond the end of the plaintext");
+    fails_with_no_output(&out, 1, "beyond the end of the plaintext");
 }

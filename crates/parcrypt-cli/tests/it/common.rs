@@ -132,13 +132,40 @@ pub fn ok(out: &Output) -> &Output {
     out
 }
 
+/// [`ok`], and nothing on standard error: for the commands that print no
+/// progress, warning or note when they succeed (`encrypt`, `decrypt`).
+pub fn ok_quietly(out: &Output) -> &Output {
+    ok(out);
+    assert!(out.stderr.is_empty(), "{}", stderr(out));
+    out
+}
+
 /// Asserts a clean failure: `status`, a `parcrypt:` message holding
-/// `needle`, a hint line, no panic.
+/// `needle`, a `  hint:` line under it, no panic.
 pub fn fails(out: &Output, status: i32, needle: &str) {
     let err = stderr(out);
     assert_eq!(out.status.code(), Some(status), "{err}");
     assert!(err.starts_with("parcrypt: "), "{err}");
     assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(err.contains("hint: "), "{err}");
+    assert!(err.contains("\n  hint: "), "no hint in {err}");
     assert!(!err.contains("panicked"), "{err}");
+}
+
+/// [`fails`], and nothing on standard output: for failures found before
+/// any output is due.
+pub fn fails_with_no_output(out: &Output, status: i32, needle: &str) {
+    fails(out, status, needle);
+    assert!(out.stdout.is_empty(), "{} bytes on stdout", out.stdout.len());
+}
+
+/// A usage error (exit 2), found by the argument parser or by the command
+/// (only the command's come with a hint; see [`fails`]): a `parcrypt:`
+/// message holding `needle`, no panic, nothing on standard output.
+pub fn usage(out: &Output, needle: &str) {
+    let err = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.starts_with("parcrypt: "), "{err}");
+    assert!(err.contains(needle), "wanted {needle:?} in {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty());
 }

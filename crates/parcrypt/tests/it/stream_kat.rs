@@ -7,27 +7,17 @@
 
 use std::collections::HashMap;
 
+use crate::vectors::records;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::PrivateKey;
 use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, Identity};
 
 fn vectors() -> (HashMap<String, String>, Vec<HashMap<String, String>>) {
-    let text = include_str!("data/stream_vectors.txt");
-    let mut blocks = Vec::new();
-    for block in text.split("\n\n") {
-        let map: HashMap<String, String> = block
-            .lines()
-            .filter(|l| !l.starts_with('#') && l.contains(" = "))
-            .map(|l| {
-                let (k, v) = l.split_once(" = ").unwrap();
-                (k.to_owned(), v.to_owned())
-            })
-            .collect();
-        if !map.is_empty() {
-            blocks.push(map);
-        }
-    }
+    let mut blocks: Vec<HashMap<String, String>> = records(include_str!("../data/stream_vectors.txt"))
+        .into_iter()
+        .map(|record| record.fields.into_iter().collect())
+        .collect();
     let globals = blocks.remove(0);
     (globals, blocks)
 }

@@ -8,13 +8,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use common::{data, entries, p, parcrypt, stderr};
+use crate::common::{data, entries, fails, ok_quietly, p, parcrypt, stderr, usage};
 
 /// The segment size every test writes: small, so that a few KiB span many segments.
 const SEG: usize = 4096;
@@ -29,38 +27,6 @@ const THREADS: [&str; 3] = ["1", "2", "4"];
 /// (63) ‖ MAC (32).
 const KEY_HEADER: usize = 43 + 63 + 32;
 const PASSPHRASE: &str = "correct horse battery staple";
-
-fn ok(out: &Output) -> &Output {
-    assert!(
-        out.status.success(),
-        "status {:?}\nstderr: {}",
-        out.status,
-        stderr(out)
-    );
-    assert!(out.stderr.is_empty(), "{}", stderr(out));
-    out
-}
-
-/// Fails with `status`, a `parcrypt:` message holding `needle`, a hint, no panic.
-fn fails(out: &Output, status: i32, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(status), "{err}");
-    assert!(err.starts_with("parcrypt: "), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    if status == 1 {
-        assert!(err.contains("\n  hint: "), "no hint in {err}");
-    }
-}
-
-/// Usage errors (exit 2) come from clap or from the command; neither panics.
-fn usage(out: &Output, needle: &str) {
-    let err = stderr(out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(out.stdout.is_empty());
-}
 
 /// A plaintext of `len` bytes takes this many segments.
 fn segments(len: usize) -> usize {
@@ -86,11 +52,11 @@ fn rsa() -> &'static Rsa {
         let key = |i| dir.path().join(format!("key{i}.pem"));
         let public = |i| dir.path().join(format!("pub{i}.pem"));
         for i in 0..3 {
-            ok(&parcrypt(
+            ok_quietly(&parcrypt(
                 &["rsa", "keygen", "--bits", "2048", "-o", p(&key(i))],
                 b"",
             ));
-            ok(&parcrypt(
+            ok_quietly(&parcrypt(
                 &["rsa", "pubkey", "-i", p(&key(i)), "-o", p(&public(i))],
                 b"",
             ));
@@ -157,7 +123,7 @@ impl Fixture {
     fn encrypt(&self, who: &[&str], plain: &[u8]) -> Vec<u8> {
         let mut args = vec!["encrypt", "--segment-size", SEG_ARG, "--work-factor", "10"];
         args.extend_from_slice(who);
-        ok(&parcrypt(&args, plain)).stdout.clone()
+        ok_quietly(&parcrypt(&args, plain)).stdout.clone()
     }
 
     fn encrypt_to_key(&self, plain: &[u8]) -> Vec<u8> {
@@ -192,7 +158,7 @@ fn round_trips_through_files_at_segment_boundaries_on_1_2_4_threads() {
         for threads in THREADS {
             let ct = fx.out("ct");
             let back = fx.out("back");
-            ok(&parcrypt(
+            ok_quietly(&parcrypt(
                 &[
                     "--threads",
                     threads,
@@ -213,7 +179,7 @@ fn round_trips_through_files_at_segment_boundaries_on_1_2_4_threads() {
             assert!(stream.starts_with(b"PARCRYPT\x01\x0c"), "len {len}");
             assert!(stream.len() >= len + 16 * segments(len));
             headers.push(header_len(&stream, len));
-            ok(&parcrypt(
+            ok_quietly(&parcrypt(
                 &[
                     "--threads",
                     threads,
@@ -258,7 +224,7 @@ fn round_trips_through_pipes_at_segment_boundaries_on_1_2_4_threads() {
                 ],
                 &plain,
             );
-            let stream = ok(&enc).stdout.clone();
+            let stream = ok_quietly(&enc).stdout.clone();
             assert_eq!(header_len(&stream, len), KEY_HEADER, "len {len}");
             // Explicit `-i -` / `-o -` are stdin and stdout too.
             let dec = parcrypt(
@@ -275,7 +241,7 @@ fn round_trips_through_pipes_at_segment_boundaries_on_1_2_4_threads() {
                 ],
                 &stream,
             );
-            assert!(ok(&dec).stdout == plain, "len {len}, {threads} threads");
+            assert!(ok_quietly(&dec).stdout == plain, "len {len}, {threads} threads");
         }
     }
 }
@@ -289,7 +255,7 @@ fn pipes_files_thread_counts_and_strategies_read_each_others_streams() {
     // Written from a pipe on 1 thread, and from a (memory-mapped) file on 4.
     let piped = fx.encrypt_to_key(&plain);
     let from_file = fx.out("from-file");
-    ok(&parcrypt(
+    ok_quietly(&parcrypt(
         &[
             "--threads",
             "4",
@@ -312,9 +278,9 @@ fn pipes_files_thread_counts_and_strategies_read_each_others_streams() {
             for strategy in ["seq", "static", "steal"] {
                 let common = ["--threads", threads, "--strategy", strategy, "decrypt"];
                 let by_pipe = parcrypt(&[&common[..], &["--key-file", key]].concat(), stream);
-                assert!(ok(&by_pipe).stdout == plain, "{threads} {strategy}");
+                assert!(ok_quietly(&by_pipe).stdout == plain, "{threads} {strategy}");
                 let by_file = parcrypt(&[&common[..], &["--key-file", key, "-i", p(&ct)]].concat(), b"");
-                assert!(ok(&by_file).stdout == plain, "{threads} {strategy}");
+                assert!(ok_quietly(&by_file).stdout == plain, "{threads} {strategy}");
             }
         }
     }
@@ -337,7 +303,7 @@ fn key_file_is_32_raw_bytes_or_64_hex_digits() {
         let stream = fx.encrypt(&["--key-file", p(enc)], &plain);
         for dec in forms {
             let out = parcrypt(&["decrypt", "--key-file", p(dec)], &stream);
-            assert!(ok(&out).stdout == plain, "{enc:?} → {dec:?}");
+            assert!(ok_quietly(&out).stdout == plain, "{enc:?} → {dec:?}");
         }
     }
 }
@@ -356,7 +322,7 @@ fn passphrase_is_the_first_line_of_its_file() {
     ];
     for pass in &same {
         let out = parcrypt(&["decrypt", "--passphrase-file", p(pass)], &stream);
-        assert!(ok(&out).stdout == plain, "{pass:?}");
+        assert!(ok_quietly(&out).stdout == plain, "{pass:?}");
     }
     // The whole first line counts, spaces included.
     for wrong in [
@@ -378,7 +344,7 @@ fn several_rsa_recipients_and_a_key_file_each_decrypt() {
     let plain = data(5 * SEG + 1);
     let input = fx.file("plain", &plain);
     let ct = fx.out("ct");
-    ok(&parcrypt(
+    ok_quietly(&parcrypt(
         &[
             "--threads",
             "2",
@@ -410,9 +376,9 @@ fn several_rsa_recipients_and_a_key_file_each_decrypt() {
                 &[&["--threads", threads, "decrypt"][..], &who, &["-i", p(&ct)]].concat(),
                 b"",
             );
-            assert!(ok(&by_file).stdout == plain, "{who:?}");
+            assert!(ok_quietly(&by_file).stdout == plain, "{who:?}");
             let by_pipe = parcrypt(&[&["--threads", threads, "decrypt"][..], &who].concat(), &stream);
-            assert!(ok(&by_pipe).stdout == plain, "{who:?}");
+            assert!(ok_quietly(&by_pipe).stdout == plain, "{who:?}");
         }
     }
     // Not a recipient: the third key, a stranger key file, any passphrase.
@@ -438,7 +404,7 @@ fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
     );
     for who in [["--identity", p(&rsa.keys[2])], ["--key-file", p(&fx.key)]] {
         let out = parcrypt(&[&["decrypt"][..], &who].concat(), &stream);
-        assert!(ok(&out).stdout == plain, "{who:?}");
+        assert!(ok_quietly(&out).stdout == plain, "{who:?}");
     }
     // A passphrase stanza must be a header's only one (readers refuse
     // others before running scrypt), so the writer refuses it as usage.
@@ -685,7 +651,7 @@ fn a_failed_decrypt_with_force_keeps_the_existing_output() {
     }
     // The intact stream does replace it under --force.
     let ct = fx.file("ct", &stream);
-    ok(&parcrypt(
+    ok_quietly(&parcrypt(
         &[
             "decrypt",
             "--force",
@@ -746,7 +712,7 @@ fn an_existing_output_is_refused_without_force() {
         assert_eq!(fx.out_entries(), ["existing"]);
     }
     // --force replaces it, for both commands.
-    ok(&parcrypt(
+    ok_quietly(&parcrypt(
         &[
             "encrypt",
             "--force",
@@ -762,8 +728,8 @@ fn an_existing_output_is_refused_without_force() {
     let replaced = std::fs::read(&existing).unwrap();
     assert!(replaced.starts_with(b"PARCRYPT"));
     let back = parcrypt(&["decrypt", "--key-file", key], &replaced);
-    assert!(ok(&back).stdout == plain);
-    ok(&parcrypt(
+    assert!(ok_quietly(&back).stdout == plain);
+    ok_quietly(&parcrypt(
         &[
             "decrypt",
             "--force",
@@ -865,14 +831,14 @@ fn range_equals_slicing_the_plaintext() {
                 b"",
             );
             assert!(
-                ok(&out).stdout == plain[start..start + n],
+                ok_quietly(&out).stdout == plain[start..start + n],
                 "--range {range}, {threads} threads"
             );
         }
     }
     // To a file, atomically.
     let back = fx.out("back");
-    ok(&parcrypt(
+    ok_quietly(&parcrypt(
         &[
             "decrypt",
             "--key-file",
@@ -908,7 +874,7 @@ fn range_works_for_passphrase_and_rsa_streams() {
             &[&["decrypt"][..], &who, &["--range", "8190:4100", "-i", p(ct)]].concat(),
             b"",
         );
-        assert!(ok(&out).stdout == plain[8190..12290], "{who:?}");
+        assert!(ok_quietly(&out).stdout == plain[8190..12290], "{who:?}");
     }
 }
 
@@ -938,10 +904,10 @@ fn range_reads_only_its_segments_and_still_authenticates_them() {
         )
     };
     // Segments 0..=2 and 4..=6 are intact.
-    ok(&range("0:12288"));
+    ok_quietly(&range("0:12288"));
     assert!(std::fs::read(fx.out("back")).unwrap() == plain[..3 * SEG]);
     std::fs::remove_file(fx.out("back")).unwrap();
-    ok(&range("16384:8197"));
+    ok_quietly(&range("16384:8197"));
     assert!(std::fs::read(fx.out("back")).unwrap() == plain[4 * SEG..]);
     std::fs::remove_file(fx.out("back")).unwrap();
     // Touching segment 3, by one byte or many: nothing is written.
@@ -1297,9 +1263,9 @@ fn bad_segment_sizes_and_too_many_recipients_are_refused() {
     for _ in 0..64 {
         args.extend(["--recipient", public]);
     }
-    let stream = ok(&parcrypt(&args, b"sixty-four")).stdout.clone();
+    let stream = ok_quietly(&parcrypt(&args, b"sixty-four")).stdout.clone();
     let out = parcrypt(&["decrypt", "--identity", p(&rsa.keys[0])], &stream);
-    assert_eq!(ok(&out).stdout, b"sixty-four");
+    assert_eq!(ok_quietly(&out).stdout, b"sixty-four");
     args.extend(["--key-file", key]);
     fails(&parcrypt(&args, b"x"), 1, "64 recipients");
 }
@@ -1312,7 +1278,7 @@ fn bad_segment_sizes_and_too_many_recipients_are_refused() {
 fn closed_early(args: &[&str], input: &Path, as_file: bool) -> Output {
     use std::io::Read;
     use std::process::{Command, Stdio};
-    let mut cmd = Command::new(common::BIN);
+    let mut cmd = Command::new(crate::common::BIN);
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     if as_file {
         cmd.args(["-i", p(input)]).stdin(Stdio::null());
@@ -1354,7 +1320,7 @@ fn a_closed_stdout_is_not_an_error() {
 
 #[test]
 fn a_full_disk_is_named_not_hidden() {
-    if !common::require_tool("/dev/full") {
+    if !crate::common::require_tool("/dev/full") {
         return;
     }
     let full = Path::new("/dev/full");

@@ -4,14 +4,12 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{BIN, data, entries, ok, p, parcrypt, stderr};
+use crate::common::{BIN, data, entries, ok, p, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 

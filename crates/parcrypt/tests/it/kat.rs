@@ -4,9 +4,8 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{every_parallelism, unhex};
+use crate::common::{every_parallelism, unhex};
+use crate::vectors::records;
 use parcrypt::aes::{Crypter, Ctr};
 use parcrypt::hazmat::{self, Ecb};
 use parcrypt::par::Parallelism;
@@ -22,37 +21,28 @@ struct Vector {
 }
 
 fn vectors() -> Vec<Vector> {
-    let text = include_str!("data/nist_sp800_38a.txt");
     let mut out = Vec::new();
-    let mut cur: Option<Vector> = None;
-    for line in text.lines().map(str::trim) {
-        if line.starts_with('#') || line.is_empty() {
-            continue;
+    for record in records(include_str!("../data/nist_sp800_38a.txt")) {
+        let mut v_ = Vector {
+            name: record.header.expect("record header first"),
+            mode: String::new(),
+            key: vec![],
+            iv: vec![],
+            pt: vec![],
+            ct: vec![],
+        };
+        for (k, v) in &record.fields {
+            match k.as_str() {
+                "MODE" => v_.mode = v.clone(),
+                "KEY" => v_.key = unhex(v),
+                "IV" => v_.iv = unhex(v),
+                "PLAINTEXT" => v_.pt = unhex(v),
+                "CIPHERTEXT" => v_.ct = unhex(v),
+                other => panic!("unknown field {other}"),
+            }
         }
-        if let Some(name) = line.strip_prefix('[') {
-            out.extend(cur.take());
-            cur = Some(Vector {
-                name: name.trim_end_matches(']').to_owned(),
-                mode: String::new(),
-                key: vec![],
-                iv: vec![],
-                pt: vec![],
-                ct: vec![],
-            });
-            continue;
-        }
-        let (k, v) = line.split_once(" = ").expect("KEY = VALUE line");
-        let v_ = cur.as_mut().expect("record header first");
-        match k {
-            "MODE" => v_.mode = v.to_owned(),
-            "KEY" => v_.key = unhex(v),
-            "IV" => v_.iv = unhex(v),
-            "PLAINTEXT" => v_.pt = unhex(v),
-            "CIPHERTEXT" => v_.ct = unhex(v),
-            other => panic!("unknown field {other}"),
-        }
+        out.push(v_);
     }
-    out.extend(cur);
     out
 }
 

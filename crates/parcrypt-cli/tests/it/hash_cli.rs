@@ -4,12 +4,11 @@
 
 #![allow(clippy::unwrap_used)]
 
-mod common;
-
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{data, parcrypt, require_tool, stderr};
+use crate::common::{data, parcrypt, require_tool, stderr};
+use crate::vectors::rows;
 
 fn stdout(out: &std::process::Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()
@@ -72,11 +71,10 @@ fn sha256_equals_sha256sum_and_openssl_dgst() {
 
 #[test]
 fn tree_formats_match_the_reference_vectors() {
-    let vectors = include_str!("../../parcrypt/tests/data/merkle_vectors.txt");
+    let vectors = include_str!("../../../parcrypt/tests/data/merkle_vectors.txt");
     let dir = tempfile::tempdir().unwrap();
     let mut checked = 0;
-    for line in vectors.lines().filter(|l| !l.starts_with('#')) {
-        let f: Vec<&str> = line.split(' ').collect();
+    for (line, f) in rows(vectors) {
         let size: usize = f[1].parse().unwrap();
         let args: Vec<String> = match f[0] {
             "bittorrent-v2" if f[2] == "16384" && size > 0 => vec!["--format".into(), "bittorrent-v2".into()],

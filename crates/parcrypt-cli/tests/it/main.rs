@@ -1,0 +1,30 @@
+//! The CLI's integration tests, in one binary: each test binary links
+//! AWS-LC, so one link instead of one per file. Every test runs the real
+//! `parcrypt` binary (helpers in `common`); one module per family.
+//!
+//! `lab_cli` also runs in a build without the default feature `lab`, where
+//! the other modules' tests (`hostile` runs `lab`) do not hold: `.ci/run`
+//! runs it alone with a name filter,
+//! `cargo test -p parcrypt-cli --no-default-features --test it lab_cli`.
+
+mod common;
+/// The library's reader of its `tests/data/` vector files, which some CLI
+/// tests replay through the binary.
+#[path = "../../../parcrypt/tests/it/vectors.rs"]
+mod vectors;
+
+mod cli_errors;
+mod ecdsa_cli;
+mod encrypt_cli;
+mod fuzz_cli;
+mod gcm_cli;
+mod hash_cli;
+mod hostile;
+mod interop_openssl;
+mod lab_cli;
+mod output_files;
+mod rc4_cli;
+mod rsa_cli;
+mod signals;
+mod stream_cli;
+mod stream_hostile;

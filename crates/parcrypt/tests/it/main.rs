@@ -1,0 +1,24 @@
+//! The library's integration tests, in one binary: each test binary links
+//! AWS-LC, so one link instead of one per file. One module per family; the
+//! helpers in `common`, the one reader of `tests/data/` in `vectors`.
+//!
+//! `tests/fuzz_parsers.rs` stays a binary of its own: it installs a
+//! counting `#[global_allocator]` whose peak-memory bounds would count the
+//! allocations of every other test running beside it in the same process.
+
+mod common;
+mod vectors;
+
+mod ecdsa;
+mod ecdsa_wycheproof;
+mod equivalence;
+mod kat;
+mod merkle;
+mod rc4_parc4;
+mod rsa;
+mod rsa_wycheproof;
+mod secrets;
+mod stream;
+mod stream_kat;
+mod wycheproof_cbc;
+mod wycheproof_gcm;
