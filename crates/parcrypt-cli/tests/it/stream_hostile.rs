@@ -8,7 +8,6 @@
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
 
 use crate::common::{BIN, data, fails_with_no_output, p, parcrypt, stderr, usage};
 
@@ -194,7 +193,6 @@ fn a_costly_passphrase_header_is_refused_before_any_work() {
         let mut costly = sealed.clone();
         costly[46] = log2_n;
         std::fs::write(&file, &costly).unwrap();
-        let started = Instant::now();
         for out in [
             decrypt(&[], &costly),
             decrypt(&["-i", p(&file)], b""),
@@ -203,7 +201,6 @@ fn a_costly_passphrase_header_is_refused_before_any_work() {
             fails_with_no_output(&out, 1, &format!("work factor {log2_n}"));
             assert!(stderr(&out).contains("above the limit of 20"), "{}", stderr(&out));
         }
-        assert!(started.elapsed() < Duration::from_secs(10), "scrypt ran");
     }
     // The ceiling itself is bounded by what parcrypt reads at all.
     for bad in ["23", "0", "lots"] {

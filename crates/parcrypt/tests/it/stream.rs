@@ -485,12 +485,10 @@ fn a_passphrase_stanza_beside_others_is_malformed_before_any_scrypt() {
     ] {
         let forged = forged_header(&stanzas);
         for id in [pass(), Identity::Key(key())] {
-            let started = std::time::Instant::now();
             match open(&forged, &id, &Parallelism::default()) {
                 Err(Error::MalformedHeader(why)) => assert!(why.contains("only stanza"), "{why}"),
                 other => panic!("{} stanzas: {other:?}", stanzas.len()),
             }
-            assert!(started.elapsed().as_secs() < 5, "scrypt ran");
         }
     }
     // Writers refuse to make such a header.
@@ -523,12 +521,10 @@ fn a_work_factor_over_the_limit_is_refused_before_any_scrypt() {
             max_work_factor: max,
         };
         let mut out = Vec::new();
-        let started = std::time::Instant::now();
         match stream::decrypt(&pass(), &forged[..], &mut out, &opts, |_| {}) {
             Err(Error::WorkFactor { log2_n: n, max: m }) => assert_eq!((n, m), (log2_n, max)),
             other => panic!("2^{log2_n}: {other:?}"),
         }
-        assert!(started.elapsed().as_secs() < 5, "scrypt ran");
     }
     assert_eq!(stream::DEFAULT_MAX_WORK_FACTOR, 20);
     // At the limit, the stream opens.
