@@ -8,6 +8,8 @@
 //! `cargo test -p parcrypt-cli --no-default-features --test it lab_cli`.
 
 mod common;
+#[path = "../../../parcrypt/tests/it/tools.rs"]
+mod tools;
 /// The library's reader of its `tests/data/` vector files, which some CLI
 /// tests replay through the binary.
 #[path = "../../../parcrypt/tests/it/vectors.rs"]

@@ -1,7 +1,6 @@
 //! Helpers shared by the lab's integration tests.
 #![allow(dead_code)]
 
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 /// Whether the external tool a test needs is here: `openssl`, `age` (age
@@ -21,30 +20,7 @@ pub fn require_tool(tool: &str) -> bool {
         "openssl" => answers("openssl", &["version"]),
         program => answers(program, &["--version"]),
     };
-    let thread = std::thread::current();
-    let test = thread.name().unwrap_or("?");
-    let verdict = if present { "ran" } else { "skipped" };
-    if let Some(log) = std::env::var_os("PARCRYPT_TOOLS_LOG") {
-        let line = format!("{verdict}\t{tool}\t{test}\n");
-        let _ = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-    }
-    if !present {
-        let required = std::env::var_os("PARCRYPT_REQUIRE_TOOLS").is_some_and(|v| !v.is_empty() && v != "0");
-        assert!(
-            !required,
-            "{test}: {tool} is missing and PARCRYPT_REQUIRE_TOOLS is set (install it: see .ci/run)"
-        );
-        // Past the test harness's capture, so the skip shows in a passing run.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test}: {tool} is missing (PARCRYPT_REQUIRE_TOOLS=1 makes this a failure)"
-        );
-    }
-    present
+    crate::tools::require(tool, present)
 }
 
 /// Whether `program args` runs and succeeds.

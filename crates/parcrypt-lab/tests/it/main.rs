@@ -6,6 +6,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../../../parcrypt/tests/it/tools.rs"]
+mod tools;
 
 mod end_to_end;
 mod render;

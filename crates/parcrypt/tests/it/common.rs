@@ -30,7 +30,6 @@ pub fn unhex(s: &str) -> Vec<u8> {
 /// `PARCRYPT_TOOLS_LOG=FILE`, appends `ran|skipped TOOL TEST` to FILE, for
 /// CI's list of the interop tools that ran.
 pub fn require_tool(tool: &str) -> bool {
-    use std::io::Write;
     let probe: &[&str] = match tool {
         "openssl" => &["openssl", "version"],
         program => &[program, "--version"],
@@ -40,30 +39,7 @@ pub fn require_tool(tool: &str) -> bool {
         .stdin(std::process::Stdio::null())
         .output()
         .is_ok_and(|o| o.status.success());
-    let thread = std::thread::current();
-    let test = thread.name().unwrap_or("?");
-    let verdict = if present { "ran" } else { "skipped" };
-    if let Some(log) = std::env::var_os("PARCRYPT_TOOLS_LOG") {
-        let line = format!("{verdict}\t{tool}\t{test}\n");
-        let _ = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-    }
-    if !present {
-        let required = std::env::var_os("PARCRYPT_REQUIRE_TOOLS").is_some_and(|v| !v.is_empty() && v != "0");
-        assert!(
-            !required,
-            "{test}: {tool} is missing and PARCRYPT_REQUIRE_TOOLS is set (install it: see .ci/run)"
-        );
-        // Past the test harness's capture, so the skip shows in a passing run.
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test}: {tool} is missing (PARCRYPT_REQUIRE_TOOLS=1 makes this a failure)"
-        );
-    }
-    present
+    crate::tools::require(tool, present)
 }
 
 /// Runs `openssl enc <args>` on `input` and returns its output.

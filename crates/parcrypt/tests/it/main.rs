@@ -7,6 +7,7 @@
 //! allocations of every other test running beside it in the same process.
 
 mod common;
+mod tools;
 mod vectors;
 
 mod ecdsa;
