@@ -1,0 +1,18 @@
+"""parcrypt: multi-core cryptography over AWS-LC.
+
+Modules, named like pyca/cryptography's:
+
+- ``parcrypt.aead``: ``AESGCM`` (standard AES-GCM, one message across cores)
+- ``parcrypt.ciphers``: AES-CTR, AES-CBC (PKCS#7), AES-ECB (hazmat, warns); one shot or incremental
+- ``parcrypt.merkle``: RFC 6962 roots and proofs, BitTorrent v2, Glacier, file hashing
+- ``parcrypt.exceptions``: ``InvalidTag``, ``InvalidProof``, ``HazmatWarning``
+
+Every call that can use several cores takes ``threads=None`` (all cores)
+and ``strategy="steal"`` (or ``"static"``, ``"seq"``). Data arguments accept
+any C-contiguous bytes-like object (bytes, bytearray, memoryview, numpy
+array) without copying; work on 2 KiB or more releases the GIL.
+"""
+
+from parcrypt._parcrypt import __version__, available_threads
+
+__all__ = ["__version__", "available_threads"]

@@ -1,0 +1,96 @@
+"""SHA-256 Merkle trees in standard formats, on every core.
+
+RFC 6962 / 9162 (Certificate Transparency) trees over a list of leaves or
+one buffer cut into ``leaf_size``-byte leaves (numpy arrays are read in
+place), with inclusion and consistency proofs; BitTorrent v2 (BEP 52)
+pieces roots and piece layers; the Amazon Glacier tree hash; and
+``hash_file``, which computes what ``parcrypt hash --format`` prints.
+
+    >>> from parcrypt import merkle
+    >>> root = merkle.root([b"a", b"b", b"c"])
+    >>> proof = merkle.inclusion_proof([b"a", b"b", b"c"], 1)
+    >>> merkle.verify_inclusion(merkle.leaf_hash(b"b"), 1, 3, proof, root)   # raises InvalidProof if wrong
+"""
+
+from typing import List, Optional, Sequence, Tuple, Union
+
+from parcrypt import _parcrypt
+
+__all__ = [
+    "root", "inclusion_proof", "consistency_proof", "verify_inclusion", "verify_consistency",
+    "leaf_hash", "node_hash", "bittorrent_v2", "glacier", "hash_file",
+]
+
+Buffer = object  # any bytes-like object
+Leaves = Union[Sequence[Buffer], Buffer]
+
+
+def root(leaves: Leaves, *, leaf_size: Optional[int] = None, threads: Optional[int] = None,
+         strategy: str = "steal") -> bytes:
+    """The RFC 6962 tree head (32 bytes) of ``leaves``: a sequence of
+    bytes-like objects, or with ``leaf_size`` one buffer cut into leaves of
+    that many bytes (the last may be shorter). No leaves: SHA-256 of nothing."""
+    return _parcrypt.rfc6962_root(leaves, leaf_size=leaf_size, threads=threads, strategy=strategy)
+
+
+def inclusion_proof(leaves: Leaves, index: int, *, leaf_size: Optional[int] = None,
+                    threads: Optional[int] = None, strategy: str = "steal") -> List[bytes]:
+    """The audit path (RFC 9162 §2.1.3) of leaf ``index``."""
+    return _parcrypt.rfc6962_inclusion_proof(leaves, index, leaf_size=leaf_size, threads=threads,
+                                             strategy=strategy)
+
+
+def consistency_proof(leaves: Leaves, old_size: int, new_size: int, *, leaf_size: Optional[int] = None,
+                      threads: Optional[int] = None, strategy: str = "steal") -> List[bytes]:
+    """The consistency proof (RFC 9162 §2.1.4) between the trees of the first
+    ``old_size`` and the first ``new_size`` leaves."""
+    return _parcrypt.rfc6962_consistency_proof(leaves, old_size, new_size, leaf_size=leaf_size,
+                                               threads=threads, strategy=strategy)
+
+
+def verify_inclusion(leaf_hash: Buffer, index: int, tree_size: int, proof: Sequence[Buffer],
+                     root: Buffer) -> None:
+    """Returns None if ``proof`` shows the leaf with hash ``leaf_hash`` at
+    ``index`` in the tree of ``tree_size`` leaves with head ``root``; raises
+    ``InvalidProof`` otherwise (``ValueError`` for impossible arguments)."""
+    _parcrypt.rfc6962_verify_inclusion(leaf_hash, index, tree_size, proof, root)
+
+
+def verify_consistency(old_size: int, new_size: int, old_root: Buffer, new_root: Buffer,
+                       proof: Sequence[Buffer]) -> None:
+    """Returns None if ``proof`` shows the tree ``old_root`` is a prefix of
+    ``new_root``; raises ``InvalidProof`` otherwise."""
+    _parcrypt.rfc6962_verify_consistency(old_size, new_size, old_root, new_root, proof)
+
+
+def leaf_hash(data: Buffer) -> bytes:
+    """SHA-256(0x00 ‖ data): an RFC 6962 leaf hash."""
+    return _parcrypt.rfc6962_leaf_hash(data)
+
+
+def node_hash(left: Buffer, right: Buffer) -> bytes:
+    """SHA-256(0x01 ‖ left ‖ right): an RFC 6962 interior node."""
+    return _parcrypt.rfc6962_node_hash(left, right)
+
+
+def bittorrent_v2(data: Buffer, *, piece_length: int = 16384, threads: Optional[int] = None,
+                  strategy: str = "steal") -> Tuple[Optional[bytes], List[bytes]]:
+    """BEP 52 for one file's bytes: ``(pieces_root, piece_layer)``.
+    ``pieces_root`` is None for empty data; ``piece_layer`` (one hash per
+    piece of ``piece_length`` bytes, a power of two ≥ 16 KiB) is empty when
+    the file is not larger than one piece, as BEP 52 omits it then."""
+    return _parcrypt.bittorrent_v2(data, piece_length=piece_length, threads=threads, strategy=strategy)
+
+
+def glacier(data: Buffer, *, threads: Optional[int] = None, strategy: str = "steal") -> bytes:
+    """The Amazon Glacier tree hash (``x-amz-sha256-tree-hash``, 1 MiB chunks)."""
+    return _parcrypt.glacier(data, threads=threads, strategy=strategy)
+
+
+def hash_file(path, format: str = "sha256", *, leaf_size: int = 4096, threads: Optional[int] = None,
+              strategy: str = "steal") -> Optional[bytes]:
+    """The digest ``parcrypt hash --format FORMAT`` prints for the file at
+    ``path``: "sha256", "rfc6962" (over ``leaf_size``-byte leaves),
+    "bittorrent-v2" (pieces root; None for an empty file) or "glacier".
+    Large files are hashed from memory maps in bounded memory."""
+    return _parcrypt.hash_file(path, format, leaf_size=leaf_size, threads=threads, strategy=strategy)

@@ -1,0 +1,95 @@
+import os
+
+import pytest
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM as RefAESGCM
+
+from conftest import PARS, SIZES, pattern
+from parcrypt.aead import AESGCM
+from parcrypt.exceptions import InvalidTag
+
+
+@pytest.mark.parametrize("bits", [128, 256])
+@pytest.mark.parametrize("size", SIZES)
+def test_gcm_matches_cryptography_both_ways(bits, size):
+    key = AESGCM.generate_key(bits)
+    nonce, aad, data = os.urandom(12), os.urandom(size % 37), pattern(size)
+    ref = RefAESGCM(key).encrypt(nonce, data, aad)
+    for par in PARS:
+        ours = AESGCM(key, **par)
+        assert ours.encrypt(nonce, data, aad) == ref, par
+        assert ours.decrypt(nonce, ref, aad) == data, par
+
+
+def test_generate_key_and_bad_arguments():
+    assert len(AESGCM.generate_key(128)) == 16 and len(AESGCM.generate_key(256)) == 32
+    with pytest.raises(ValueError):
+        AESGCM.generate_key(100)
+    with pytest.raises(ValueError, match="128 or 256"):
+        AESGCM(bytes(24))
+    with pytest.raises(ValueError, match="128 or 256"):
+        AESGCM(bytes(7))
+    with pytest.raises(ValueError, match="12 bytes"):
+        AESGCM(bytes(32)).encrypt(bytes(8), b"x", None)
+    with pytest.raises(TypeError, match="bytes-like"):
+        AESGCM(bytes(32)).encrypt(bytes(12), "text", None)
+    with pytest.raises(ValueError, match="strategy"):
+        AESGCM(bytes(32), strategy="fast")
+    with pytest.raises(ValueError, match="threads"):
+        AESGCM(bytes(32), threads=0)
+
+
+@pytest.mark.parametrize("size", [0, 100, 3 << 20])
+def test_tampering_raises_invalid_tag(size):
+    key, nonce = AESGCM.generate_key(256), os.urandom(12)
+    aes = AESGCM(key)
+    ct = bytearray(aes.encrypt(nonce, pattern(size), b"aad"))
+    for i in {0, len(ct) // 2, len(ct) - 1}:
+        bad = bytearray(ct)
+        bad[i] ^= 1
+        with pytest.raises(InvalidTag):
+            aes.decrypt(nonce, bytes(bad), b"aad")
+    with pytest.raises(InvalidTag):
+        aes.decrypt(nonce, bytes(ct), b"other aad")
+    with pytest.raises(InvalidTag):
+        aes.decrypt(os.urandom(12), bytes(ct), b"aad")
+    with pytest.raises(InvalidTag):
+        AESGCM(AESGCM.generate_key(256)).decrypt(nonce, bytes(ct), b"aad")
+    with pytest.raises(InvalidTag):
+        aes.decrypt(nonce, bytes(ct[:15]), b"aad")
+
+
+def test_into_variants_and_in_place():
+    key, nonce, data = AESGCM.generate_key(256), os.urandom(12), pattern((3 << 20) + 5)
+    aes = AESGCM(key)
+    ref = RefAESGCM(key).encrypt(nonce, data, None)
+    buf = bytearray(len(data) + 16)
+    assert aes.encrypt_into(nonce, data, None, buf) == len(buf) and bytes(buf) == ref
+    out = bytearray(len(data))
+    assert aes.decrypt_into(nonce, buf, None, out) == len(data) and bytes(out) == data
+    # In place: the plaintext at the start of the buffer, room for the tag after it.
+    work = bytearray(data) + bytearray(16)
+    view = memoryview(work)
+    aes.encrypt_into(nonce, view[: len(data)], None, work)
+    assert bytes(work) == ref
+    aes.decrypt_into(nonce, work, None, view[: len(data)])
+    assert bytes(work[: len(data)]) == data
+    # Wrong tag: InvalidTag and no plaintext left in the output.
+    bad = bytearray(ref)
+    bad[-1] ^= 1
+    out = bytearray(b"\xaa" * len(data))
+    with pytest.raises(InvalidTag):
+        aes.decrypt_into(nonce, bad, None, out)
+    assert out == bytearray(len(data))
+    with pytest.raises(ValueError, match="buf must be"):
+        aes.encrypt_into(nonce, data, None, bytearray(len(data)))
+    with pytest.raises(TypeError, match="read-only"):
+        aes.encrypt_into(nonce, data, None, bytes(len(data) + 16))
+    shifted = bytearray(len(data) + 32)
+    with pytest.raises(ValueError, match="overlap"):
+        aes.encrypt_into(nonce, memoryview(shifted)[8 : 8 + len(data)], None, memoryview(shifted)[: len(data) + 16])
+
+
+def test_repr_hides_the_key():
+    key = bytes(range(32))
+    r = repr(AESGCM(key)) + str(AESGCM(key))
+    assert key.hex() not in r and "redacted" in r

@@ -1,0 +1,114 @@
+import hashlib
+import os
+
+import pytest
+
+from conftest import PARS, pattern
+from parcrypt import merkle
+from parcrypt.exceptions import InvalidProof
+
+
+def ref_root(leaves):
+    """RFC 6962 §2.1, straight from the definition (hashlib)."""
+    if not leaves:
+        return hashlib.sha256(b"").digest()
+    if len(leaves) == 1:
+        return hashlib.sha256(b"\x00" + leaves[0]).digest()
+    k = 1
+    while k * 2 < len(leaves):
+        k *= 2
+    return hashlib.sha256(b"\x01" + ref_root(leaves[:k]) + ref_root(leaves[k:])).digest()
+
+
+def test_transparency_dev_vectors(data_dir):
+    leaves, roots = {}, {}
+    for line in (data_dir / "transparency-dev" / "leaves_roots.txt").read_text().splitlines():
+        if line.startswith("leaf "):
+            _, i, h = line.split()
+            leaves[int(i)] = b"" if h == "-" else bytes.fromhex(h)
+        elif line.startswith("root "):
+            _, n, h = line.split()
+            roots[int(n)] = bytes.fromhex(h)
+    ordered = [leaves[i] for i in range(len(leaves))]
+    for n, expected in roots.items():
+        for par in PARS:
+            assert merkle.root(ordered[:n], **par) == expected
+
+
+def test_repository_vectors_for_every_format(data_dir):
+    cache = {}
+    checked = 0
+    for line in (data_dir / "merkle_vectors.txt").read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        fmt, size, param, root, layer = line.split()
+        size = int(size)
+        if size > (8 << 20):
+            continue
+        data = cache.setdefault(size, pattern(size))
+        if fmt == "rfc6962":
+            assert merkle.root(data, leaf_size=int(param)).hex() == root
+        elif fmt == "glacier":
+            assert merkle.glacier(data).hex() == root
+        elif fmt == "bittorrent-v2":
+            got_root, got_layer = merkle.bittorrent_v2(data, piece_length=int(param))
+            assert (got_root.hex() if got_root else "none") == root
+            assert (",".join(h.hex() for h in got_layer) or "-") == layer
+        checked += 1
+    assert checked > 50
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 9, 255, 1000, 5000])
+def test_roots_and_proofs_against_hashlib(n):
+    leaves = [os.urandom(i % 70) for i in range(n)]
+    expected = ref_root(leaves)
+    for par in PARS:
+        assert merkle.root(leaves, **par) == expected
+    for index in {0, n // 2, n - 1}:
+        proof = merkle.inclusion_proof(leaves, index)
+        merkle.verify_inclusion(merkle.leaf_hash(leaves[index]), index, n, proof, expected)
+        with pytest.raises(InvalidProof):
+            merkle.verify_inclusion(merkle.leaf_hash(b"not a leaf"), index, n, proof, expected)
+    for old in {1, n // 2 or 1, n}:
+        proof = merkle.consistency_proof(leaves, old, n)
+        merkle.verify_consistency(old, n, ref_root(leaves[:old]), expected, proof)
+        if old < n:
+            with pytest.raises(InvalidProof):
+                merkle.verify_consistency(old, n, os.urandom(32), expected, proof)
+
+
+def test_one_buffer_with_leaf_size_equals_the_list():
+    data = pattern((3 << 20) + 11)
+    leaves = [data[i : i + 4096] for i in range(0, len(data), 4096)]
+    assert merkle.root(data, leaf_size=4096) == ref_root(leaves) == merkle.root(leaves)
+    assert merkle.inclusion_proof(data, 5, leaf_size=4096) == merkle.inclusion_proof(leaves, 5)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="outside"):
+        merkle.inclusion_proof([b"a"], 1)
+    with pytest.raises(ValueError, match="leaf_size"):
+        merkle.root(b"abc", leaf_size=0)
+    with pytest.raises(TypeError, match="leaf_size"):
+        merkle.root(b"abc")
+    with pytest.raises(ValueError, match="32 bytes"):
+        merkle.verify_inclusion(b"short", 0, 1, [], bytes(32))
+    with pytest.raises(ValueError, match="piece length"):
+        merkle.bittorrent_v2(b"x", piece_length=1000)
+    with pytest.raises(ValueError, match="unknown format"):
+        merkle.hash_file(__file__, "md5")
+    with pytest.raises(FileNotFoundError):
+        merkle.hash_file("/nonexistent/file")
+
+
+def test_hash_file_matches_in_memory(tmp_path):
+    data = pattern((2 << 20) + 5)
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    assert merkle.hash_file(path) == hashlib.sha256(data).digest()
+    assert merkle.hash_file(str(path), "rfc6962", leaf_size=1024) == merkle.root(data, leaf_size=1024)
+    assert merkle.hash_file(path, "bittorrent-v2") == merkle.bittorrent_v2(data)[0]
+    assert merkle.hash_file(path, "glacier") == merkle.glacier(data)
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    assert merkle.hash_file(empty, "bittorrent-v2") is None
