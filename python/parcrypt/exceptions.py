@@ -6,6 +6,10 @@ class InvalidTag(Exception):
     data, or the ciphertext or tag was modified. No plaintext was returned."""
 
 
+class InvalidSignature(Exception):
+    """A signature does not verify (or cannot be parsed)."""
+
+
 class InvalidProof(Exception):
     """A Merkle inclusion or consistency proof does not lead to the given root."""
 
@@ -15,4 +19,4 @@ class HazmatWarning(UserWarning):
     CBC, RC4, PARC4) was used: for compatibility and study only."""
 
 
-__all__ = ["InvalidTag", "InvalidProof", "HazmatWarning"]
+__all__ = ["InvalidTag", "InvalidSignature", "InvalidProof", "HazmatWarning"]

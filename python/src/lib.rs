@@ -17,9 +17,12 @@
 mod aead;
 mod buffer;
 mod ciphers;
+mod ecdsa;
 mod errors;
+mod hazmat;
 mod merkle;
 mod par;
+mod rsa;
 
 use pyo3::prelude::*;
 
@@ -31,5 +34,8 @@ fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     aead::register(m)?;
     ciphers::register(m)?;
     merkle::register(m)?;
+    rsa::register(m)?;
+    ecdsa::register(m)?;
+    hazmat::register(m)?;
     Ok(())
 }

@@ -27,8 +27,10 @@ CALLS = {
 }
 
 
-def ran_during(call) -> bool:
-    """Whether another Python thread ran while `call` was running."""
+def ran_during(call, attempts: int = 20) -> bool:
+    """Whether another Python thread ran while `call` was running, trying up
+    to `attempts` calls (on a loaded machine the other thread may not be
+    scheduled within one short call; with the GIL held it never runs)."""
     ready, go = threading.Event(), threading.Event()
     ran = []
 
@@ -44,7 +46,10 @@ def ran_during(call) -> bool:
         t.start()
         ready.wait()
         go.set()  # `other` now waits only for the GIL
-        call()
+        for _ in range(attempts):
+            call()
+            if ran:
+                break
         seen = bool(ran)
         t.join()
     finally:

@@ -1,0 +1,40 @@
+"""ECDSA over P-256 with SHA-256: keys, signatures in DER or fixed r‖s
+form, and ``verify_batch`` across cores.
+
+    >>> from parcrypt import ecdsa
+    >>> key = ecdsa.generate_private_key()
+    >>> sig = key.sign(b"message")                       # DER, as OpenSSL writes
+    >>> key.public_key().verify(sig, b"message")         # raises InvalidSignature if bad
+    >>> ecdsa.verify_batch([(key.public_key(), b"message", sig)] * 1000)   # list of 1000 bools
+"""
+
+from typing import Iterable, List, Optional, Tuple
+
+from parcrypt import _parcrypt
+from parcrypt._parcrypt import ECPrivateKey, ECPublicKey
+
+__all__ = ["generate_private_key", "load_private_key", "load_public_key", "verify_batch",
+           "ECPrivateKey", "ECPublicKey"]
+
+
+def generate_private_key() -> ECPrivateKey:
+    """A new P-256 key."""
+    return _parcrypt.ec_generate_private_key()
+
+
+def load_private_key(data) -> ECPrivateKey:
+    """A private key from PEM (``PRIVATE KEY``, ``EC PRIVATE KEY``) or DER (PKCS#8, SEC1)."""
+    return _parcrypt.ec_load_private_key(data)
+
+
+def load_public_key(data) -> ECPublicKey:
+    """A public key from PEM/DER ``SubjectPublicKeyInfo``, a private key's
+    PEM, or an X9.62/SEC1 point (65 bytes uncompressed or 33 compressed)."""
+    return _parcrypt.ec_load_public_key(data)
+
+
+def verify_batch(items: Iterable[Tuple[ECPublicKey, object, object]], *, encoding: str = "der",
+                 threads: Optional[int] = None, strategy: str = "steal") -> List[bool]:
+    """Verifies ``(public_key, message, signature)`` items across cores;
+    returns one bool per item, in order (a malformed signature is False)."""
+    return _parcrypt.ec_verify_batch(items, encoding=encoding, threads=threads, strategy=strategy)

@@ -1,0 +1,39 @@
+"""RSA: parallel key generation, PEM/DER keys, PSS and PKCS#1 v1.5
+signatures, RSAES-OAEP — interoperable with ``cryptography`` and OpenSSL.
+
+    >>> from parcrypt import rsa
+    >>> key = rsa.generate_private_key(2048)          # all cores race for the primes
+    >>> sig = key.sign(b"message")                     # PSS, SHA-256
+    >>> key.public_key().verify(sig, b"message")       # raises InvalidSignature if bad
+    >>> pem = key.private_bytes("PEM", "PKCS8")        # cryptography's load_pem_private_key reads it
+
+Private operations are blinded and checked with the public key before any
+result is released. Keys are 1024 to 16384 bits (multiples of 128) for
+generation; any size parcrypt supports can be loaded.
+"""
+
+from typing import Optional
+
+from parcrypt import _parcrypt
+from parcrypt._parcrypt import RSAPrivateKey, RSAPublicKey
+
+__all__ = ["generate_private_key", "load_private_key", "load_public_key", "RSAPrivateKey", "RSAPublicKey"]
+
+
+def generate_private_key(key_size: int = 3072, *, threads: Optional[int] = None,
+                         strategy: str = "steal") -> RSAPrivateKey:
+    """A new key (e = 65537). ``strategy="steal"`` races every thread for
+    each prime; ``"static"`` searches p and q side by side (the JCE paper)."""
+    return _parcrypt.rsa_generate_private_key(key_size, threads=threads, strategy=strategy)
+
+
+def load_private_key(data) -> RSAPrivateKey:
+    """A private key from PEM (``PRIVATE KEY`` or ``RSA PRIVATE KEY``) or DER
+    (PKCS#8 or PKCS#1). Encrypted keys are refused with ``ValueError``."""
+    return _parcrypt.rsa_load_private_key(data)
+
+
+def load_public_key(data) -> RSAPublicKey:
+    """A public key from PEM (``PUBLIC KEY`` or ``RSA PUBLIC KEY``) or DER
+    (SPKI or PKCS#1); a private key's encoding gives its public half."""
+    return _parcrypt.rsa_load_public_key(data)

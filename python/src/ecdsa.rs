@@ -1,0 +1,290 @@
+//! `parcrypt.ecdsa`: P-256 keys, signatures (DER or fixed r‖s) and batch
+//! verification across cores.
+
+use parcrypt::ecdsa::{self, BatchItem, Signature, SigningKey, VerifyingKey};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::buffer::{In, detach_from};
+use crate::{errors, par};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<EcPrivateKey>()?;
+    m.add_class::<EcPublicKey>()?;
+    m.add_function(wrap_pyfunction!(ec_generate_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(ec_load_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(ec_load_public_key, m)?)?;
+    m.add_function(wrap_pyfunction!(ec_verify_batch, m)?)?;
+    Ok(())
+}
+
+fn err(py: Python<'_>, e: ecdsa::Error) -> PyErr {
+    match e {
+        ecdsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+fn pem_wanted(encoding: &str) -> PyResult<bool> {
+    match encoding.to_ascii_uppercase().as_str() {
+        "PEM" => Ok(true),
+        "DER" => Ok(false),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown encoding {encoding:?}: expected \"PEM\" or \"DER\""
+        ))),
+    }
+}
+
+/// Reads a signature in `encoding` "der" (what OpenSSL and `cryptography`
+/// write) or "fixed" (r‖s, 64 bytes: IEEE P1363, JOSE).
+fn signature_of(bytes: &[u8], encoding: &str) -> Result<Signature, PyErr> {
+    let parsed = match encoding.to_ascii_lowercase().as_str() {
+        "der" => Signature::from_der(bytes),
+        "fixed" | "p1363" => Signature::from_fixed(bytes),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "unknown signature encoding {encoding:?}: expected \"der\" or \"fixed\""
+            )));
+        }
+    };
+    parsed.map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A P-256 private key (its `repr` never shows the scalar).
+#[pyclass(name = "ECPrivateKey", module = "parcrypt.ecdsa", frozen)]
+#[derive(Debug)]
+pub struct EcPrivateKey {
+    key: SigningKey,
+}
+
+/// A P-256 public key.
+#[pyclass(name = "ECPublicKey", module = "parcrypt.ecdsa", frozen)]
+#[derive(Debug)]
+pub struct EcPublicKey {
+    key: VerifyingKey,
+}
+
+#[pyfunction]
+fn ec_generate_private_key(py: Python<'_>) -> PyResult<EcPrivateKey> {
+    Ok(EcPrivateKey {
+        key: SigningKey::generate().map_err(|e| err(py, e))?,
+    })
+}
+
+/// A private key from PEM (`PRIVATE KEY`, `EC PRIVATE KEY`) or DER (PKCS#8, SEC1).
+#[pyfunction]
+fn ec_load_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPrivateKey> {
+    let data = In::get(data, "data")?;
+    Ok(EcPrivateKey {
+        key: SigningKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?,
+    })
+}
+
+/// A public key from PEM/DER `SubjectPublicKeyInfo`, a private key's PEM,
+/// or a SEC1 point (65 bytes `04‖x‖y`, or 33 compressed).
+#[pyfunction]
+fn ec_load_public_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPublicKey> {
+    let data = In::get(data, "data")?;
+    let bytes = data.as_slice();
+    let key = if matches!(bytes.first(), Some(2..=4)) && matches!(bytes.len(), 33 | 65) {
+        VerifyingKey::from_sec1_point(bytes)
+    } else {
+        VerifyingKey::from_bytes(bytes)
+    };
+    Ok(EcPublicKey {
+        key: key.map_err(|e| err(py, e))?,
+    })
+}
+
+/// Verifies many signatures across cores: `items` is an iterable of
+/// `(public_key, message, signature)`; one bool per item, in order.
+#[pyfunction]
+#[pyo3(signature = (items, *, encoding = "der", threads = None, strategy = "steal"))]
+fn ec_verify_batch(
+    items: &Bound<'_, PyAny>,
+    encoding: &str,
+    threads: Option<usize>,
+    strategy: &str,
+    py: Python<'_>,
+) -> PyResult<Vec<bool>> {
+    let par = par::parallelism(threads, strategy)?;
+    let mut keys: Vec<Py<EcPublicKey>> = Vec::new();
+    let mut messages: Vec<In> = Vec::new();
+    // A signature that does not even parse is simply not valid.
+    let mut signatures: Vec<Option<Signature>> = Vec::new();
+    for (i, item) in items.try_iter()?.enumerate() {
+        let item = item?;
+        let (key, message, signature): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) =
+            item.extract().map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "items[{i}] must be a (public_key, message, signature) tuple"
+                ))
+            })?;
+        let key = key.cast_into::<EcPublicKey>().map_err(|_| {
+            PyTypeError::new_err(format!("items[{i}][0] must be a parcrypt.ecdsa.ECPublicKey"))
+        })?;
+        keys.push(key.unbind());
+        messages.push(In::get(&message, &format!("items[{i}][1]"))?);
+        let sig = In::get(&signature, &format!("items[{i}][2]"))?;
+        signatures.push(signature_of(sig.as_slice(), encoding).ok());
+    }
+    let parsed: Vec<usize> = (0..keys.len()).filter(|&i| signatures[i].is_some()).collect();
+    let batch: Vec<BatchItem<'_>> = parsed
+        .iter()
+        .map(|&i| BatchItem {
+            key: &keys[i].get().key,
+            message: messages[i].as_slice(),
+            signature: signatures[i].as_ref().expect("filtered to parsed signatures"),
+        })
+        .collect();
+    let results = detach_from(py, batch.len().saturating_mul(4096), || {
+        ecdsa::verify_batch_vartime(&batch, &par)
+    });
+    let mut out = vec![false; keys.len()];
+    for (&i, ok) in parsed.iter().zip(results) {
+        out[i] = ok;
+    }
+    Ok(out)
+}
+
+#[pymethods]
+impl EcPrivateKey {
+    #[getter]
+    fn curve(&self) -> &'static str {
+        "secp256r1"
+    }
+
+    fn public_key(&self, py: Python<'_>) -> PyResult<EcPublicKey> {
+        let der = self.key.verifying_key().to_spki_der().map_err(|e| err(py, e))?;
+        Ok(EcPublicKey {
+            key: VerifyingKey::from_spki_der(&der).map_err(|e| err(py, e))?,
+        })
+    }
+
+    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default) or "SEC1".
+    #[pyo3(signature = (encoding = "PEM", format = "PKCS8"))]
+    fn private_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &str,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pem = pem_wanted(encoding)?;
+        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
+            ("PKCS8", true) => self.key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
+            ("PKCS8", false) => self.key.to_pkcs8_der().map(|d| d.to_vec()),
+            ("SEC1", true) => self.key.to_sec1_pem().map(|s| s.as_bytes().to_vec()),
+            ("SEC1", false) => self.key.to_sec1_der().map(|d| d.to_vec()),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {format:?}: expected \"PKCS8\" or \"SEC1\""
+                )));
+            }
+        }
+        .map_err(|e| err(py, e))?;
+        let mut bytes = bytes;
+        let out = PyBytes::new(py, &bytes);
+        parcrypt::secret::wipe(&mut bytes);
+        Ok(out)
+    }
+
+    /// An ECDSA signature over SHA-256(`data`), `encoding` "der" or "fixed".
+    #[pyo3(signature = (data, *, encoding = "der"))]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        encoding: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let data = In::get(data, "data")?;
+        let msg = data.as_slice();
+        let sig = detach_from(py, msg.len(), || self.key.sign(msg)).map_err(|e| err(py, e))?;
+        encode(py, &sig, encoding)
+    }
+
+    /// As `sign`, over a SHA-256 digest computed by the caller.
+    #[pyo3(signature = (digest, *, encoding = "der"))]
+    fn sign_digest<'py>(
+        &self,
+        py: Python<'py>,
+        digest: &Bound<'py, PyAny>,
+        encoding: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let digest = In::get(digest, "digest")?;
+        let sig = self.key.sign_digest(digest.as_slice()).map_err(|e| err(py, e))?;
+        encode(py, &sig, encoding)
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "<parcrypt.ecdsa.ECPrivateKey secp256r1 (scalar redacted)>"
+    }
+}
+
+fn encode<'py>(py: Python<'py>, sig: &Signature, encoding: &str) -> PyResult<Bound<'py, PyBytes>> {
+    match encoding.to_ascii_lowercase().as_str() {
+        "der" => Ok(PyBytes::new(py, &sig.to_der().map_err(|e| err(py, e))?)),
+        "fixed" | "p1363" => {
+            let fixed = sig
+                .to_fixed()
+                .ok_or_else(|| PyValueError::new_err("signature does not fit the fixed form"))?;
+            Ok(PyBytes::new(py, &fixed))
+        }
+        _ => Err(PyValueError::new_err(format!(
+            "unknown signature encoding {encoding:?}: expected \"der\" or \"fixed\""
+        ))),
+    }
+}
+
+#[pymethods]
+impl EcPublicKey {
+    #[getter]
+    fn curve(&self) -> &'static str {
+        "secp256r1"
+    }
+
+    /// `format` "SPKI" (PEM or DER) or "X962" (the uncompressed point; `encoding` ignored).
+    #[pyo3(signature = (encoding = "PEM", format = "SPKI"))]
+    fn public_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &str,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = match format.to_ascii_uppercase().as_str() {
+            "SPKI" if pem_wanted(encoding)? => self.key.to_spki_pem().map(String::into_bytes),
+            "SPKI" => self.key.to_spki_der(),
+            "X962" | "SEC1" | "POINT" => self.key.to_sec1_point(),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {format:?}: expected \"SPKI\" or \"X962\""
+                )));
+            }
+        }
+        .map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Returns None if `signature` (`encoding` "der" or "fixed") is valid for
+    /// SHA-256(`data`); raises `InvalidSignature` otherwise (a malformed
+    /// signature too).
+    #[pyo3(signature = (signature, data, *, encoding = "der"))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        encoding: &str,
+    ) -> PyResult<()> {
+        let sig = In::get(signature, "signature")?;
+        let sig = signature_of(sig.as_slice(), encoding)
+            .map_err(|_| errors::raise(py, "InvalidSignature", "malformed signature".into()))?;
+        let data = In::get(data, "data")?;
+        let msg = data.as_slice();
+        detach_from(py, msg.len(), || self.key.verify_vartime(msg, &sig)).map_err(|e| err(py, e))
+    }
+
+    fn __repr__(&self) -> &'static str {
+        "<parcrypt.ecdsa.ECPublicKey secp256r1>"
+    }
+}

@@ -1,0 +1,309 @@
+//! `parcrypt.rsa`: keys (parallel generation), PEM/DER both ways, PSS and
+//! PKCS#1 v1.5 signatures, RSAES-OAEP — interoperable with `cryptography`
+//! and OpenSSL.
+
+use parcrypt::digest::Algorithm;
+use parcrypt::par::Parallelism;
+use parcrypt::rsa::{self, PrivateKey, PublicKey, Scheme};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::buffer::{In, detach_from};
+use crate::{errors, par};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RsaPrivateKey>()?;
+    m.add_class::<RsaPublicKey>()?;
+    m.add_function(wrap_pyfunction!(rsa_generate_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(rsa_load_private_key, m)?)?;
+    m.add_function(wrap_pyfunction!(rsa_load_public_key, m)?)?;
+    Ok(())
+}
+
+fn err(py: Python<'_>, e: rsa::Error) -> PyErr {
+    match e {
+        rsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
+        other => PyValueError::new_err(other.to_string()),
+    }
+}
+
+fn hash_of(name: &str) -> PyResult<Algorithm> {
+    name.parse()
+        .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
+fn scheme_of(name: &str) -> PyResult<Scheme> {
+    name.parse()
+        .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
+/// `encoding` "PEM" or "DER" (any case) → true for PEM.
+fn pem_wanted(encoding: &str) -> PyResult<bool> {
+    match encoding.to_ascii_uppercase().as_str() {
+        "PEM" => Ok(true),
+        "DER" => Ok(false),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown encoding {encoding:?}: expected \"PEM\" or \"DER\""
+        ))),
+    }
+}
+
+/// An RSA private key (its `repr` shows the size only).
+#[pyclass(name = "RSAPrivateKey", module = "parcrypt.rsa", frozen)]
+#[derive(Debug)]
+pub struct RsaPrivateKey {
+    key: PrivateKey,
+}
+
+/// An RSA public key.
+#[pyclass(name = "RSAPublicKey", module = "parcrypt.rsa", frozen)]
+#[derive(Debug)]
+pub struct RsaPublicKey {
+    key: PublicKey,
+}
+
+/// A new key of `key_size` bits (e = 65537); with several threads, all of
+/// them race candidates for each prime.
+#[pyfunction]
+#[pyo3(signature = (key_size, *, threads = None, strategy = "steal"))]
+fn rsa_generate_private_key(
+    py: Python<'_>,
+    key_size: usize,
+    threads: Option<usize>,
+    strategy: &str,
+) -> PyResult<RsaPrivateKey> {
+    let par = par::parallelism(threads, strategy)?;
+    let key = py
+        .detach(|| PrivateKey::generate(key_size, &par))
+        .map_err(|e| err(py, e))?;
+    Ok(RsaPrivateKey { key })
+}
+
+/// A private key from PEM (`PRIVATE KEY`, `RSA PRIVATE KEY`) or DER (PKCS#8, PKCS#1).
+#[pyfunction]
+fn rsa_load_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<RsaPrivateKey> {
+    let data = In::get(data, "data")?;
+    let key = PrivateKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?;
+    Ok(RsaPrivateKey { key })
+}
+
+/// A public key from PEM (`PUBLIC KEY`, `RSA PUBLIC KEY`) or DER (SPKI, PKCS#1).
+#[pyfunction]
+fn rsa_load_public_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<RsaPublicKey> {
+    let data = In::get(data, "data")?;
+    let key = PublicKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?;
+    Ok(RsaPublicKey { key })
+}
+
+#[pymethods]
+impl RsaPrivateKey {
+    #[getter]
+    fn key_size(&self) -> usize {
+        self.key.bits()
+    }
+
+    fn public_key(&self, py: Python<'_>) -> PyResult<RsaPublicKey> {
+        let der = self.key.public_key().to_spki_der().map_err(|e| err(py, e))?;
+        let key = PublicKey::from_spki_der(&der).map_err(|e| err(py, e))?;
+        Ok(RsaPublicKey { key })
+    }
+
+    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default) or "PKCS1".
+    #[pyo3(signature = (encoding = "PEM", format = "PKCS8"))]
+    fn private_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &str,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pem = pem_wanted(encoding)?;
+        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
+            ("PKCS8", true) => self.key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
+            ("PKCS8", false) => self.key.to_pkcs8_der().map(|d| d.to_vec()),
+            ("PKCS1", true) => self.key.to_pkcs1_pem().map(|s| s.as_bytes().to_vec()),
+            ("PKCS1", false) => self.key.to_pkcs1_der().map(|d| d.to_vec()),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {format:?}: expected \"PKCS8\" or \"PKCS1\""
+                )));
+            }
+        }
+        .map_err(|e| err(py, e))?;
+        let mut bytes = bytes;
+        let out = PyBytes::new(py, &bytes);
+        parcrypt::secret::wipe(&mut bytes);
+        Ok(out)
+    }
+
+    /// A signature over `data` (hashed with `hash`): `scheme` "pss" (MGF1 of
+    /// the same hash, salt as long as the digest) or "pkcs1".
+    #[pyo3(signature = (data, *, scheme = "pss", hash = "sha256", threads = None, strategy = "steal"))]
+    fn sign<'py>(
+        &self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+        scheme: &str,
+        hash: &str,
+        threads: Option<usize>,
+        strategy: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (scheme, hash, par) = (
+            scheme_of(scheme)?,
+            hash_of(hash)?,
+            par::parallelism(threads, strategy)?,
+        );
+        let data = In::get(data, "data")?;
+        let msg = data.as_slice();
+        let sig =
+            detach_from(py, msg.len(), || self.key.sign(scheme, hash, msg, &par)).map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &sig))
+    }
+
+    /// A signature over a digest computed by the caller.
+    #[pyo3(signature = (digest, *, scheme = "pss", hash = "sha256", threads = None, strategy = "steal"))]
+    fn sign_digest<'py>(
+        &self,
+        py: Python<'py>,
+        digest: &Bound<'py, PyAny>,
+        scheme: &str,
+        hash: &str,
+        threads: Option<usize>,
+        strategy: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let (scheme, hash, par) = (
+            scheme_of(scheme)?,
+            hash_of(hash)?,
+            par::parallelism(threads, strategy)?,
+        );
+        let digest = In::get(digest, "digest")?;
+        let sig = self
+            .key
+            .sign_digest(scheme, hash, digest.as_slice(), &par)
+            .map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &sig))
+    }
+
+    /// RSAES-OAEP decryption (default SHA-256 and MGF1-SHA-256, empty
+    /// label); any failure is one opaque `ValueError("decryption failed")`.
+    #[pyo3(signature = (ciphertext, *, hash = "sha256", mgf1_hash = None, label = None, threads = None, strategy = "steal"))]
+    #[allow(clippy::too_many_arguments)]
+    fn decrypt<'py>(
+        &self,
+        py: Python<'py>,
+        ciphertext: &Bound<'py, PyAny>,
+        hash: &str,
+        mgf1_hash: Option<&str>,
+        label: Option<&Bound<'py, PyAny>>,
+        threads: Option<usize>,
+        strategy: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let hash = hash_of(hash)?;
+        let mgf1 = mgf1_hash.map(hash_of).transpose()?.unwrap_or(hash);
+        let par: Parallelism = par::parallelism(threads, strategy)?;
+        let label = label
+            .filter(|l| !l.is_none())
+            .map(|l| In::get(l, "label"))
+            .transpose()?;
+        let ct = In::get(ciphertext, "ciphertext")?;
+        let plain = self
+            .key
+            .decrypt_oaep(
+                ct.as_slice(),
+                hash,
+                mgf1,
+                label.as_ref().map_or(&[][..], In::as_slice),
+                &par,
+            )
+            .map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &plain))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<parcrypt.rsa.RSAPrivateKey {} bits (private values redacted)>",
+            self.key.bits()
+        )
+    }
+}
+
+#[pymethods]
+impl RsaPublicKey {
+    #[getter]
+    fn key_size(&self) -> usize {
+        self.key.bits()
+    }
+
+    /// The key in `encoding` "PEM" or "DER" and `format` "SPKI" (default,
+    /// `SubjectPublicKeyInfo`) or "PKCS1".
+    #[pyo3(signature = (encoding = "PEM", format = "SPKI"))]
+    fn public_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        encoding: &str,
+        format: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let pem = pem_wanted(encoding)?;
+        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
+            ("SPKI", true) => self.key.to_spki_pem().map(String::into_bytes),
+            ("SPKI", false) => self.key.to_spki_der(),
+            ("PKCS1", true) => self.key.to_pkcs1_pem().map(String::into_bytes),
+            ("PKCS1", false) => self.key.to_pkcs1_der(),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "unknown format {format:?}: expected \"SPKI\" or \"PKCS1\""
+                )));
+            }
+        }
+        .map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Returns None if `signature` is valid for `data`; raises `InvalidSignature` otherwise.
+    #[pyo3(signature = (signature, data, *, scheme = "pss", hash = "sha256"))]
+    fn verify(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        scheme: &str,
+        hash: &str,
+    ) -> PyResult<()> {
+        let (scheme, hash) = (scheme_of(scheme)?, hash_of(hash)?);
+        let (sig, data) = (In::get(signature, "signature")?, In::get(data, "data")?);
+        let msg = data.as_slice();
+        detach_from(py, msg.len(), || {
+            self.key.verify(scheme, hash, msg, sig.as_slice())
+        })
+        .map_err(|e| err(py, e))
+    }
+
+    /// As `verify`, over a digest computed by the caller.
+    #[pyo3(signature = (signature, digest, *, scheme = "pss", hash = "sha256"))]
+    fn verify_digest(
+        &self,
+        py: Python<'_>,
+        signature: &Bound<'_, PyAny>,
+        digest: &Bound<'_, PyAny>,
+        scheme: &str,
+        hash: &str,
+    ) -> PyResult<()> {
+        let (scheme, hash) = (scheme_of(scheme)?, hash_of(hash)?);
+        let (sig, digest) = (In::get(signature, "signature")?, In::get(digest, "digest")?);
+        self.key
+            .verify_digest(scheme, hash, digest.as_slice(), sig.as_slice())
+            .map_err(|e| err(py, e))
+    }
+
+    /// RSAES-OAEP encryption (SHA-256, MGF1-SHA-256, empty label) of at most
+    /// `key_size / 8 - 66` bytes.
+    fn encrypt<'py>(&self, py: Python<'py>, plaintext: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        let pt = In::get(plaintext, "plaintext")?;
+        let ct = self.key.encrypt(pt.as_slice()).map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &ct))
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<parcrypt.rsa.RSAPublicKey {} bits>", self.key.bits())
+    }
+}
