@@ -13,6 +13,8 @@ The run directory holds:
   commands.csv   whole commands timed side by side: every run, wall and CPU seconds
   summary.md     the tables PERFORMANCE.md shows, generated from the two CSV files
   lab-summary.md the lab's own summary (papers' tables, notes)
+  python.md, python.csv  the Python package against cryptography, pymerkle and hashlib
+                 (python/bench/bench.py, in a fresh virtual environment)
 
 Whole commands run interleaved (one round = every command once, in order; the
 first round is a warm-up, not recorded), inputs in the page cache, output to
@@ -335,6 +337,22 @@ def commands_table(all_groups, results):
     return "\n".join(lines)
 
 
+# ------------------------------------------------------------------ python
+
+def run_python(run_dir, quick):
+    """Installs the package into a fresh venv with its peers and runs python/bench/bench.py."""
+    with tempfile.TemporaryDirectory(prefix="parcrypt-bench-venv-") as tmp:
+        py = Path(tmp) / "venv" / "bin" / "python"
+        print("+ python venv: pip install ./python[test] pymerkle", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(Path(tmp) / "venv")], check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "./python[test]", "pymerkle"], cwd=ROOT, check=True)
+        cmd = [str(py), "python/bench/bench.py", "--markdown", str(run_dir / "python.md"),
+               "--csv", str(run_dir / "python.csv")] + (["--quick"] if quick else [])
+        subprocess.run(cmd, cwd=ROOT, check=True)
+    return (run_dir / "python.md").read_text()
+
+
 # ------------------------------------------------------------------ main
 
 def main():
@@ -346,6 +364,7 @@ def main():
     ap.add_argument("--files", type=int, default=10000, help="small files for the many-files task (default 10000)")
     ap.add_argument("--lab-args", default="", help="extra arguments for parcrypt lab, e.g. '--only aes*'")
     ap.add_argument("--no-lab", action="store_true", help="skip the lab (whole commands only)")
+    ap.add_argument("--no-python", action="store_true", help="skip the Python package's benchmark")
     ap.add_argument("--update-docs", action="store_true", help="rewrite the generated part of docs/PERFORMANCE.md")
     args = ap.parse_args()
 
@@ -406,6 +425,10 @@ def main():
             writer.writerow(["task", "command", "round", "wall_s", "cpu_s"])
             results = run_commands(all_groups, rounds, writer)
 
+    python_table = None
+    if not args.no_python:
+        python_table = run_python(run_dir, args.quick)
+
     (run_dir / "command.txt").write_text(
         " ".join(command) + "\n" + (" ".join(lab_cmd) + "\n" if lab_cmd else ""))
     (run_dir / "versions.txt").write_text(
@@ -441,6 +464,8 @@ def main():
     ]
     top = headline(all_groups, results, None if args.no_lab else run_dir / "results.csv", cores)
     parts.insert(2, "### Headline\n\n" + top)
+    if python_table:
+        parts += ["### From Python (`pip install ./python`)", python_table]
     summary = "\n\n".join(parts) + "\n"
     (run_dir / "summary.md").write_text("# parcrypt benchmark run\n\n" + summary)
     print(f"wrote {run_dir}", flush=True)
