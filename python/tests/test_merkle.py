@@ -112,3 +112,19 @@ def test_hash_file_matches_in_memory(tmp_path):
     empty = tmp_path / "empty"
     empty.write_bytes(b"")
     assert merkle.hash_file(empty, "bittorrent-v2") is None
+
+
+def test_pymerkle_an_independent_rfc6962_tree_agrees():
+    from pymerkle import InmemoryTree
+
+    leaves = [os.urandom(i % 100) for i in range(1500)]
+    tree = InmemoryTree(algorithm="sha256")
+    for leaf in leaves:
+        tree.append_entry(leaf)
+    state = tree.get_root() if hasattr(tree, "get_root") else tree.get_state()
+    assert merkle.root(leaves) == state
+    for size in (1, 2, 3, 1024, 1025):
+        sub = InmemoryTree(algorithm="sha256")
+        for leaf in leaves[:size]:
+            sub.append_entry(leaf)
+        assert merkle.root(leaves[:size]) == (sub.get_root() if hasattr(sub, "get_root") else sub.get_state())
