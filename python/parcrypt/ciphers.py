@@ -19,9 +19,14 @@ Incremental (``update`` / ``update_into`` / ``finalize``)::
 """
 
 import warnings
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from parcrypt import _parcrypt
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer  # any bytes-like object (PEP 688)
+else:
+    Buffer = object
 from parcrypt._parcrypt import CipherContext
 from parcrypt.exceptions import HazmatWarning
 
@@ -29,7 +34,6 @@ __all__ = ["encrypt", "decrypt", "encryptor", "decryptor", "CipherContext", "MOD
 
 MODES = ("ctr", "cbc", "ecb")
 
-Buffer = object  # any bytes-like object (PEP 688's collections.abc.Buffer)
 
 
 def _warn(mode: str, padding: bool) -> None:
@@ -56,13 +60,19 @@ def decryptor(mode: str, key: Buffer, iv: Optional[Buffer] = None, *, padding: b
     return _parcrypt.cipher_context(mode, key, iv, False, padding=padding, threads=threads, strategy=strategy)
 
 
+def _need_iv(mode: str, iv: Optional[Buffer]) -> Buffer:
+    if iv is None:
+        raise ValueError(f"mode {mode!r} needs a 16-byte iv/nonce")
+    return iv
+
+
 def encrypt(mode: str, key: Buffer, iv: Optional[Buffer], data: Buffer, *, padding: bool = True,
             threads: Optional[int] = None, strategy: str = "steal") -> bytes:
     """``data`` encrypted in one call."""
     if mode == "ctr":
-        return _parcrypt.ctr_apply(key, iv, data, threads=threads, strategy=strategy)
+        return _parcrypt.ctr_apply(key, _need_iv(mode, iv), data, threads=threads, strategy=strategy)
     if mode == "cbc" and padding:
-        return _parcrypt.cbc_encrypt(key, iv, data)
+        return _parcrypt.cbc_encrypt(key, _need_iv(mode, iv), data)
     _warn(mode, padding)
     ctx = _parcrypt.cipher_context(mode, key, iv, True, padding=padding, threads=threads, strategy=strategy)
     return ctx.update(data) + ctx.finalize()
@@ -73,9 +83,9 @@ def decrypt(mode: str, key: Buffer, iv: Optional[Buffer], data: Buffer, *, paddi
     """``data`` decrypted in one call; a wrong key or bad padding raises one
     opaque ``ValueError`` (no padding oracle detail)."""
     if mode == "ctr":
-        return _parcrypt.ctr_apply(key, iv, data, threads=threads, strategy=strategy)
+        return _parcrypt.ctr_apply(key, _need_iv(mode, iv), data, threads=threads, strategy=strategy)
     if mode == "cbc" and padding:
-        return _parcrypt.cbc_decrypt(key, iv, data, threads=threads, strategy=strategy)
+        return _parcrypt.cbc_decrypt(key, _need_iv(mode, iv), data, threads=threads, strategy=strategy)
     _warn(mode, padding)
     ctx = _parcrypt.cipher_context(mode, key, iv, False, padding=padding, threads=threads, strategy=strategy)
     return ctx.update(data) + ctx.finalize()

@@ -8,10 +8,13 @@ form, and ``verify_batch`` across cores.
     >>> ecdsa.verify_batch([(key.public_key(), b"message", sig)] * 1000)   # list of 1000 bools
 """
 
-from typing import Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Iterable, List, Optional, Tuple
 
 from parcrypt import _parcrypt
 from parcrypt._parcrypt import ECPrivateKey, ECPublicKey
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
 __all__ = ["generate_private_key", "load_private_key", "load_public_key", "verify_batch",
            "ECPrivateKey", "ECPublicKey"]
@@ -33,7 +36,7 @@ def load_public_key(data) -> ECPublicKey:
     return _parcrypt.ec_load_public_key(data)
 
 
-def verify_batch(items: Iterable[Tuple[ECPublicKey, object, object]], *, encoding: str = "der",
+def verify_batch(items: Iterable[Tuple[ECPublicKey, "Buffer", "Buffer"]], *, encoding: str = "der",
                  threads: Optional[int] = None, strategy: str = "steal") -> List[bool]:
     """Verifies ``(public_key, message, signature)`` items across cores;
     returns one bool per item, in order (a malformed signature is False)."""

@@ -12,17 +12,21 @@ pieces roots and piece layers; the Amazon Glacier tree hash; and
     >>> merkle.verify_inclusion(merkle.leaf_hash(b"b"), 1, 3, proof, root)   # raises InvalidProof if wrong
 """
 
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 from parcrypt import _parcrypt
+
+if TYPE_CHECKING:
+    from typing_extensions import Buffer  # any bytes-like object (PEP 688)
+else:
+    Buffer = object
 
 __all__ = [
     "root", "inclusion_proof", "consistency_proof", "verify_inclusion", "verify_consistency",
     "leaf_hash", "node_hash", "bittorrent_v2", "glacier", "hash_file",
 ]
 
-Buffer = object  # any bytes-like object
-Leaves = Union[Sequence[Buffer], Buffer]
+Leaves = Union[Sequence["Buffer"], "Buffer"]
 
 
 def root(leaves: Leaves, *, leaf_size: Optional[int] = None, threads: Optional[int] = None,
