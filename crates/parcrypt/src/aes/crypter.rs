@@ -2,7 +2,6 @@ use std::io::{Read, Write};
 
 use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
-use super::ecb::Ecb;
 use super::{BLOCK, Error, iv16, padding};
 use crate::par::Parallelism;
 
@@ -48,9 +47,20 @@ pub struct Crypter {
     pending: Vec<u8>,
 }
 
+/// A mode with no chaining state, every block transformed on its own, that
+/// lives above this module (hazmat's ECB): [`Crypter`] streams it through
+/// [`Crypter::block_mode`] without importing it.
+pub(crate) trait BlockMode: Send + Sync {
+    /// The mode and direction, for `Debug` (`"ecb-encrypt"`).
+    fn name(&self, encrypt: bool) -> &'static str;
+    /// Encrypts whole blocks in place.
+    fn encrypt_blocks(&self, data: &mut [u8], par: &Parallelism);
+    /// Decrypts whole blocks in place.
+    fn decrypt_blocks(&self, data: &mut [u8], par: &Parallelism);
+}
+
 enum Engine {
-    EcbEncrypt(Ecb),
-    EcbDecrypt(Ecb),
+    Blocks { mode: Box<dyn BlockMode>, encrypt: bool },
     CbcEncrypt(Cbc, [u8; BLOCK]),
     CbcDecrypt(Cbc, [u8; BLOCK]),
     Ctr(Ctr, [u8; BLOCK]),
@@ -60,8 +70,7 @@ impl Engine {
     /// The mode and direction, for `Debug`.
     fn name(&self) -> &'static str {
         match self {
-            Engine::EcbEncrypt(_) => "ecb-encrypt",
-            Engine::EcbDecrypt(_) => "ecb-decrypt",
+            Engine::Blocks { mode, encrypt } => mode.name(*encrypt),
             Engine::CbcEncrypt(..) => "cbc-encrypt",
             Engine::CbcDecrypt(..) => "cbc-decrypt",
             Engine::Ctr(..) => "ctr",
@@ -123,14 +132,10 @@ impl Crypter {
         Ok(Self::new(engine, padded))
     }
 
-    pub(crate) fn ecb(key: &[u8], encrypt: bool, padded: bool) -> Result<Self, Error> {
-        let ecb = Ecb::new(key)?;
-        let engine = if encrypt {
-            Engine::EcbEncrypt(ecb)
-        } else {
-            Engine::EcbDecrypt(ecb)
-        };
-        Ok(Self::new(engine, padded))
+    /// A crypter over a stateless whole-block `mode` (hazmat's ECB),
+    /// PKCS#7-padded if `padded`.
+    pub(crate) fn block_mode(mode: Box<dyn BlockMode>, encrypt: bool, padded: bool) -> Self {
+        Self::new(Engine::Blocks { mode, encrypt }, padded)
     }
 
     fn new(engine: Engine, padded: bool) -> Self {
@@ -142,7 +147,11 @@ impl Crypter {
     }
 
     fn is_padded_decryption(&self) -> bool {
-        self.padded && matches!(self.engine, Engine::EcbDecrypt(_) | Engine::CbcDecrypt(..))
+        self.padded
+            && matches!(
+                self.engine,
+                Engine::Blocks { encrypt: false, .. } | Engine::CbcDecrypt(..)
+            )
     }
 
     /// How many of `len` available bytes must wait for more input.
@@ -158,8 +167,8 @@ impl Crypter {
     fn blocks(&mut self, data: &mut [u8], par: &Parallelism) {
         debug_assert!(data.len() % BLOCK == 0);
         match &mut self.engine {
-            Engine::EcbEncrypt(ecb) => ecb.encrypt_blocks(data, par),
-            Engine::EcbDecrypt(ecb) => ecb.decrypt_blocks(data, par),
+            Engine::Blocks { mode, encrypt: true } => mode.encrypt_blocks(data, par),
+            Engine::Blocks { mode, encrypt: false } => mode.decrypt_blocks(data, par),
             Engine::CbcEncrypt(cbc, iv) => cbc.encrypt_blocks(iv, data),
             Engine::CbcDecrypt(cbc, iv) => cbc.decrypt_blocks(iv, data, par),
             Engine::Ctr(ctr, counter) => {
@@ -196,7 +205,7 @@ impl Crypter {
                 output.extend_from_slice(&tail);
                 return Ok(());
             }
-            Engine::EcbEncrypt(_) | Engine::CbcEncrypt(..) if self.padded => {
+            Engine::Blocks { encrypt: true, .. } | Engine::CbcEncrypt(..) if self.padded => {
                 tail = padding::pad(&tail);
             }
             _ => {}
