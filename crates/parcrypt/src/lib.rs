@@ -42,8 +42,9 @@
 //! - **Then, if any, `progress: impl FnMut(u64)`**, called with the number of
 //!   bytes (or items) done since the last call.
 //! - **`Options` structs hold format choices only** (segment sizes, limits),
-//!   never the `Parallelism`. (`stream`'s `Options` and `DecryptOptions`
-//!   still carry one; they are the known exception, to be moved out.)
+//!   never the `Parallelism`: `stream::encrypt(&recipients, input, output,
+//!   &opts, &par, progress)`, `stream::decrypt_range(&identity, &file, start,
+//!   len, output, &opts, &par)`.
 //! - **Names parse one way**: every `FromStr` (strategies, schemes, hashes,
 //!   CRT modes, verify strategies) accepts the names its `name()`/`Display`
 //!   prints and fails with the one error type [`UnknownName`].

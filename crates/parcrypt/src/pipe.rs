@@ -74,8 +74,8 @@ pub(crate) fn run<T: Transform>(
     mut t: T,
     mut input: impl Read + Send,
     mut output: impl Write + Send,
-    par: &Parallelism,
     buffer: usize,
+    par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, T::Error> {
     let size = buffer_size(t.unit().max(1), buffer)?;

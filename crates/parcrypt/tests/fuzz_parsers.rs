@@ -218,7 +218,7 @@ fn stream_key() -> SecretKey<32> {
 }
 
 fn dec_opts() -> DecryptOptions {
-    DecryptOptions::from(par())
+    DecryptOptions::default()
 }
 const PLAIN_LEN: usize = 6000;
 
@@ -231,14 +231,13 @@ fn valid_stream() -> Vec<u8> {
     let plain = plaintext();
     let opts = Options {
         segment_size: stream::MIN_SEGMENT,
-        par: par(),
     };
     let recipients = [
         Recipient::Key(stream_key()),
         Recipient::Rsa(keys().rsa.public_key()),
     ];
     let mut out = Vec::new();
-    stream::encrypt(&recipients, &plain[..], &mut out, &opts, |_| {}).unwrap();
+    stream::encrypt(&recipients, &plain[..], &mut out, &opts, &par(), |_| {}).unwrap();
     out
 }
 
@@ -272,14 +271,14 @@ fn stream_decryption_rejects_anything_but_the_stream_sealed() {
             // From a pipe, from a file, or a range of a file.
             let (start, len) = (u64::from(start) % 7000, u64::from(len) % 7000);
             let result = match reader {
-                0 => stream::decrypt(&identity, &input[..], &mut out, &dec_opts(), |_| {}),
+                0 => stream::decrypt(&identity, &input[..], &mut out, &dec_opts(), &par(), |_| {}),
                 r => {
                     std::fs::write(&path, &input).unwrap();
                     let file = std::fs::File::open(&path).unwrap();
                     if r == 1 {
-                        stream::decrypt_file(&identity, &file, &mut out, &dec_opts(), |_| {})
+                        stream::decrypt_file(&identity, &file, &mut out, &dec_opts(), &par(), |_| {})
                     } else {
-                        stream::decrypt_range(&identity, &file, start, len, &mut out, &dec_opts())
+                        stream::decrypt_range(&identity, &file, start, len, &mut out, &dec_opts(), &par())
                     }
                 }
             };
@@ -477,7 +476,7 @@ fn the_unchanged_stream_opens() {
     let valid = valid_stream();
     for identity in [Identity::Key(stream_key()), Identity::Rsa(&keys().rsa)] {
         let mut out = Vec::new();
-        let n = stream::decrypt(&identity, &valid[..], &mut out, &dec_opts(), |_| {}).unwrap();
+        let n = stream::decrypt(&identity, &valid[..], &mut out, &dec_opts(), &par(), |_| {}).unwrap();
         assert_eq!((n, out.len()), (PLAIN_LEN as u64, PLAIN_LEN));
     }
 }

@@ -262,7 +262,7 @@ impl Crypter {
     ) -> Result<u64, Error> {
         // Input given to `update` but not yet processed goes first.
         let pending = std::mem::take(&mut self.pending);
-        crate::pipe::run(self, (&pending[..]).chain(input), output, par, buffer, progress)
+        crate::pipe::run(self, (&pending[..]).chain(input), output, buffer, par, progress)
     }
 }
 
