@@ -4,6 +4,7 @@ use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
 use super::{BLOCK, Error, iv16, padding};
 use crate::par::Parallelism;
+use crate::secret::{wipe, wipe_vec};
 
 /// The read buffer [`Crypter::process`] uses: 8 MiB, 32 work-stealing tasks,
 /// enough for 8 threads and little enough that memory stays bounded.
@@ -90,7 +91,7 @@ impl std::fmt::Debug for Crypter {
 
 impl Drop for Crypter {
     fn drop(&mut self) {
-        crate::secret::wipe_vec(&mut self.pending);
+        wipe_vec(&mut self.pending);
     }
 }
 
@@ -186,6 +187,8 @@ impl Crypter {
         let ready = output.len() - start - self.hold_back(output.len() - start);
         self.pending.clear();
         self.pending.extend_from_slice(&output[start + ready..]);
+        // The held-back input is not left behind in `output`'s spare room.
+        wipe(&mut output[start + ready..]);
         output.truncate(start + ready);
         self.blocks(&mut output[start..], par);
     }
@@ -198,27 +201,37 @@ impl Crypter {
     /// decrypted message is wrong (or the ciphertext was empty).
     pub fn finish(mut self, output: &mut Vec<u8>) -> Result<(), Error> {
         let mut tail = std::mem::take(&mut self.pending);
+        let result = self.finish_tail(&mut tail, output);
+        // Plaintext on one side or the other, whatever happened.
+        wipe_vec(&mut tail);
+        result
+    }
+
+    /// [`Crypter::finish`] on the held-back `tail`, which the caller wipes.
+    fn finish_tail(&mut self, tail: &mut Vec<u8>, output: &mut Vec<u8>) -> Result<(), Error> {
         let seq = Parallelism::sequential();
         match &mut self.engine {
             Engine::Ctr(ctr, counter) => {
-                ctr.apply_keystream(counter, &mut tail, &seq);
-                output.extend_from_slice(&tail);
+                ctr.apply_keystream(counter, tail, &seq);
+                output.extend_from_slice(tail);
                 return Ok(());
             }
             Engine::Blocks { encrypt: true, .. } | Engine::CbcEncrypt(..) if self.padded => {
-                tail = padding::pad(&tail);
+                let mut unpadded = std::mem::replace(tail, padding::pad(tail));
+                wipe_vec(&mut unpadded);
             }
             _ => {}
         }
         if tail.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
-        self.blocks(&mut tail, &seq);
-        if self.is_padded_decryption() {
-            let keep = padding::unpadded_len(&tail).ok_or(Error::Decrypt)?;
-            tail.truncate(keep);
-        }
-        output.extend_from_slice(&tail);
+        self.blocks(tail, &seq);
+        let keep = if self.is_padded_decryption() {
+            padding::unpadded_len(tail).ok_or(Error::Decrypt)?
+        } else {
+            tail.len()
+        };
+        output.extend_from_slice(&tail[..keep]);
         Ok(())
     }
 
