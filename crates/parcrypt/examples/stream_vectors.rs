@@ -15,10 +15,8 @@ use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, Options, Recipient};
 
 fn main() {
-    let opts = Options {
-        segment_size: 4096,
-        par: Parallelism::sequential(),
-    };
+    let opts = Options { segment_size: 4096 };
+    let seq = Parallelism::sequential();
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let rsa = PrivateKey::generate(2048, &Parallelism::default()).unwrap();
     println!("# parcrypt stream format v1 test vectors: one block per vector, blank-line separated.");
@@ -59,7 +57,7 @@ fn main() {
     ] {
         let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let mut out = Vec::new();
-        stream::encrypt(&[recipient], &pt[..], &mut out, &opts, |_| {}).unwrap();
+        stream::encrypt(&[recipient], &pt[..], &mut out, &opts, &seq, |_| {}).unwrap();
         println!("name = {name}");
         println!("plaintext_len = {len}");
         match name {

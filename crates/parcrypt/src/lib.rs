@@ -9,7 +9,8 @@
 //!   incremental hashing (every module hashes through it).
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
-//! - [`hazmat`]: raw ECB and unpadded modes, RC4 and PARC4.
+//! - [`hazmat`]: raw ECB and unpadded CBC, RC4 and PARC4, the research
+//!   paper's chunked ("bulk") RSA — for compatibility and study only.
 //! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
 //! - [`ecdsa`]: P-256 keys and signatures; joint, split (the JCE paper's) and
 //!   batch verification.
@@ -18,7 +19,7 @@
 //! - [`secret`]: key and byte types that are wiped on drop and redacted in
 //!   `Debug`; the crate's one wipe function.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
-//!   signatures, OAEP, the research paper's chunked bulk encryption.
+//!   signatures, OAEP.
 //!
 //! Every strategy and thread count gives byte-identical output; the sequential
 //! strategy is the reference.
@@ -41,8 +42,9 @@
 //! - **Then, if any, `progress: impl FnMut(u64)`**, called with the number of
 //!   bytes (or items) done since the last call.
 //! - **`Options` structs hold format choices only** (segment sizes, limits),
-//!   never the `Parallelism`. (`stream`'s `Options` and `DecryptOptions`
-//!   still carry one; they are the known exception, to be moved out.)
+//!   never the `Parallelism`: `stream::encrypt(&recipients, input, output,
+//!   &opts, &par, progress)`, `stream::decrypt_range(&identity, &file, start,
+//!   len, output, &opts, &par)`.
 //! - **Names parse one way**: every `FromStr` (strategies, schemes, hashes,
 //!   CRT modes, verify strategies) accepts the names its `name()`/`Display`
 //!   prints and fails with the one error type [`UnknownName`].
@@ -91,7 +93,8 @@ pub use name::UnknownName;
 
 /// The module layering, checked on the source tree (CI runs it with the
 /// unit tests): `digest`, `secret`, `par` and the I/O plumbing at the
-/// bottom, then `ffi`, then the algorithm families, then `stream`.
+/// bottom, then `ffi`, then the algorithm families (`hazmat` above the
+/// `aes` and `rsa` it builds on), then `stream`.
 #[cfg(test)]
 mod layering {
     use std::collections::{BTreeMap, BTreeSet};
@@ -287,6 +290,30 @@ mod layering {
             families.iter().all(|f| !ffi.contains(*f)),
             "ffi imports an algorithm family: {ffi:?}"
         );
+    }
+
+    /// `hazmat` sits above the safe families it builds on (ECB streams
+    /// through `aes::Crypter`, bulk RSA is `rsa`'s OAEP per block); they
+    /// must reach nothing dangerous by importing it back.
+    #[test]
+    fn safe_families_do_not_import_hazmat() {
+        let graph = graph();
+        assert!(
+            graph["hazmat"].contains("aes") && graph["hazmat"].contains("rsa"),
+            "hazmat no longer builds on aes and rsa: {:?}; update this test",
+            graph["hazmat"]
+        );
+        for module in [
+            "aes", "rsa", "ecdsa", "digest", "par", "secret", "ffi", "io", "pipe",
+        ] {
+            let Some(deps) = graph.get(module) else {
+                panic!("no top-level module {module}: update this test");
+            };
+            assert!(
+                !deps.contains("hazmat"),
+                "{module} imports hazmat ({deps:?}); hazmat may use {module}, not the reverse"
+            );
+        }
     }
 }
 

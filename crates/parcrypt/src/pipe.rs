@@ -4,11 +4,19 @@
 //! Every streaming cipher in parcrypt (AES modes, RC4, PARC4) implements
 //! [`Transform`] and is driven by [`run`] through the crate's one pipeline
 //! ([`crate::io::pipeline`]).
+//!
+//! A buffer holds plaintext on one side of the transform or the other (a
+//! keystream cipher cannot tell which), so every buffer, the held-back tail
+//! and the last output are wiped with [`crate::secret::wipe`] when dropped:
+//! only the bytes they were ever given, not their whole allocation. The
+//! second and third buffers are allocated only once the input is longer
+//! than one buffer.
 
 use std::io::{self, Read, Write};
 use std::ops::{Deref, Range};
 
 use crate::par::Parallelism;
+use crate::secret::wipe;
 
 /// A streaming transformation of bytes.
 pub(crate) trait Transform: Send {
@@ -74,8 +82,8 @@ pub(crate) fn run<T: Transform>(
     mut t: T,
     mut input: impl Read + Send,
     mut output: impl Write + Send,
-    par: &Parallelism,
     buffer: usize,
+    par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, T::Error> {
     let size = buffer_size(t.unit().max(1), buffer)?;
@@ -86,7 +94,7 @@ pub(crate) fn run<T: Transform>(
     if !more {
         let range = step(&mut t, &mut first.buf, first.read, &mut tail, par);
         output.write_all(&first.buf[range.clone()])?;
-        let last = t.finish(tail.bytes())?;
+        let last = Batch::last(t.finish(tail.bytes())?);
         output.write_all(&last)?;
         output.flush()?;
         return Ok((range.len() + last.len()) as u64);
@@ -110,14 +118,10 @@ pub(crate) fn run<T: Transform>(
                 (batch, more) = source.next()?;
                 progress(batch.read as u64);
             }
-            let last = t.finish(tail.bytes())?;
+            let last = Batch::last(t.finish(tail.bytes())?);
             if !last.is_empty() {
                 written += last.len() as u64;
-                sink.send(Batch {
-                    out: 0..last.len(),
-                    read: 0,
-                    buf: last,
-                })?;
+                sink.send(last)?;
             }
             Ok(written)
         },
@@ -125,12 +129,15 @@ pub(crate) fn run<T: Transform>(
 }
 
 /// A buffer going round the pipeline: [`HEAD`] bytes of room, then what was
-/// read; what to write is the range `out`.
+/// read; what to write is the range `out`. Wiped when dropped.
 struct Batch {
     buf: Vec<u8>,
     /// Bytes read after the head.
     read: usize,
     out: Range<usize>,
+    /// How many leading bytes of `buf` were ever written: the part a wipe
+    /// must cover (the rest of a fresh buffer was never touched).
+    dirty: usize,
 }
 
 impl Batch {
@@ -139,6 +146,17 @@ impl Batch {
             buf: vec![0u8; HEAD + size],
             read: 0,
             out: 0..0,
+            dirty: 0,
+        }
+    }
+
+    /// The transform's last output, to be written whole.
+    fn last(buf: Vec<u8>) -> Batch {
+        Batch {
+            out: 0..buf.len(),
+            read: 0,
+            dirty: buf.len(),
+            buf,
         }
     }
 
@@ -146,8 +164,35 @@ impl Batch {
     /// it is full (more input may follow).
     fn fill(&mut self, input: &mut impl Read) -> io::Result<bool> {
         let room = &mut self.buf[HEAD..];
-        self.read = crate::io::fill(input, room)?;
-        Ok(self.read == room.len())
+        let full = room.len();
+        match crate::io::fill(input, room) {
+            Ok(read) => {
+                self.read = read;
+                self.dirty = self.dirty.max(HEAD + read);
+                Ok(read == full)
+            }
+            Err(e) => {
+                // Some bytes may have arrived before the error: how many is
+                // not known, so the whole buffer counts.
+                self.dirty = self.buf.len();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Batch {
+    /// Wipes every byte ever written, and only those.
+    fn wipe(&mut self) {
+        let dirty = self.dirty.min(self.buf.len());
+        wipe(&mut self.buf[..dirty]);
+        self.dirty = 0;
+    }
+}
+
+impl Drop for Batch {
+    fn drop(&mut self) {
+        self.wipe();
     }
 }
 
@@ -176,11 +221,18 @@ fn step<T: Transform>(
     start..start + ready
 }
 
-/// Input held back between buffers (at most [`HEAD`] bytes).
+/// Input held back between buffers (at most [`HEAD`] bytes). Wiped when
+/// dropped or replaced.
 #[derive(Default)]
 struct Tail {
     buf: [u8; HEAD],
     len: usize,
+}
+
+impl Drop for Tail {
+    fn drop(&mut self) {
+        wipe(&mut self.buf[..self.len]);
+    }
 }
 
 impl Tail {
@@ -202,6 +254,56 @@ impl From<&[u8]> for Tail {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What a batch read, however short or long, and only that, is wiped.
+    #[test]
+    fn a_batch_wipes_the_bytes_it_was_given_and_no_others() {
+        let mut b = Batch::new(64);
+        // Bytes never written stay as they are (the marker shows it).
+        b.buf.fill(0x33);
+        assert!(b.fill(&mut &[0x5a; 10][..]).is_ok_and(|full| !full));
+        assert_eq!(b.dirty, HEAD + 10);
+        // A full read, then a short one: the mark stays at the full read.
+        assert!(b.fill(&mut &[0x5a; 100][..]).is_ok_and(|full| full));
+        assert!(b.fill(&mut &[0x5a; 3][..]).is_ok_and(|full| !full));
+        assert_eq!((b.read, b.dirty), (3, HEAD + 64));
+        b.wipe();
+        assert!(b.buf.iter().all(|&x| x == 0), "everything read was wiped");
+
+        let mut short = Batch::new(64);
+        short.buf.fill(0x33);
+        assert!(short.fill(&mut &[0x5a; 10][..]).is_ok());
+        short.wipe();
+        assert!(short.buf[..HEAD + 10].iter().all(|&x| x == 0));
+        assert!(
+            short.buf[HEAD + 10..].iter().all(|&x| x == 0x33),
+            "only what was read"
+        );
+
+        // The last output is wiped whole.
+        let mut last = Batch::last(vec![0x5a; 20]);
+        assert_eq!(&last[..], &[0x5a; 20][..]);
+        last.wipe();
+        assert!(last.buf.iter().all(|&x| x == 0));
+    }
+
+    /// A read that fails may have written bytes it never reported: the
+    /// whole buffer counts as written.
+    #[test]
+    fn a_failed_read_marks_the_whole_batch_for_wiping() {
+        struct Fails;
+        impl Read for Fails {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                buf.fill(0x5a);
+                Err(io::Error::other("disk gone"))
+            }
+        }
+        let mut b = Batch::new(64);
+        assert!(b.fill(&mut Fails).is_err());
+        assert_eq!(b.dirty, HEAD + 64);
+        b.wipe();
+        assert!(b.buf.iter().all(|&x| x == 0));
+    }
 
     #[test]
     fn buffer_sizes_are_whole_units_and_bounded() {

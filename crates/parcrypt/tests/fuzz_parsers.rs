@@ -32,6 +32,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use parcrypt::ecdsa::{self, SigningKey, VerifyingKey};
+use parcrypt::hazmat;
 use parcrypt::merkle::Rfc6962;
 use parcrypt::par::{Parallelism, Strategy as Schedule};
 use parcrypt::rsa::{self, PrivateKey, PublicKey, Scheme};
@@ -217,7 +218,7 @@ fn stream_key() -> SecretKey<32> {
 }
 
 fn dec_opts() -> DecryptOptions {
-    DecryptOptions::from(par())
+    DecryptOptions::default()
 }
 const PLAIN_LEN: usize = 6000;
 
@@ -230,14 +231,13 @@ fn valid_stream() -> Vec<u8> {
     let plain = plaintext();
     let opts = Options {
         segment_size: stream::MIN_SEGMENT,
-        par: par(),
     };
     let recipients = [
         Recipient::Key(stream_key()),
         Recipient::Rsa(keys().rsa.public_key()),
     ];
     let mut out = Vec::new();
-    stream::encrypt(&recipients, &plain[..], &mut out, &opts, |_| {}).unwrap();
+    stream::encrypt(&recipients, &plain[..], &mut out, &opts, &par(), |_| {}).unwrap();
     out
 }
 
@@ -271,14 +271,14 @@ fn stream_decryption_rejects_anything_but_the_stream_sealed() {
             // From a pipe, from a file, or a range of a file.
             let (start, len) = (u64::from(start) % 7000, u64::from(len) % 7000);
             let result = match reader {
-                0 => stream::decrypt(&identity, &input[..], &mut out, &dec_opts(), |_| {}),
+                0 => stream::decrypt(&identity, &input[..], &mut out, &dec_opts(), &par(), |_| {}),
                 r => {
                     std::fs::write(&path, &input).unwrap();
                     let file = std::fs::File::open(&path).unwrap();
                     if r == 1 {
-                        stream::decrypt_file(&identity, &file, &mut out, &dec_opts(), |_| {})
+                        stream::decrypt_file(&identity, &file, &mut out, &dec_opts(), &par(), |_| {})
                     } else {
-                        stream::decrypt_range(&identity, &file, start, len, &mut out, &dec_opts())
+                        stream::decrypt_range(&identity, &file, start, len, &mut out, &dec_opts(), &par())
                     }
                 }
             };
@@ -407,12 +407,12 @@ fn changed_rsa_signatures_never_verify() {
 #[test]
 fn changed_rsa_bulk_ciphertexts_never_decrypt() {
     let k = &keys().rsa;
-    let ct = k.public_key().encrypt_bulk(&[7; 500], &par()).unwrap();
+    let ct = hazmat::rsa_bulk_encrypt(k.public_key(), &[7; 500], &par()).unwrap();
     fuzz("rsa bulk ciphertexts", untrusted(vec![ct.clone()]), |input| {
-        let result = k.decrypt_bulk(&input, &par());
+        let result = hazmat::rsa_bulk_decrypt(k, &input, &par());
         // OAEP is not malleable: any change inside a block fails its
         // decoding. Nothing binds the blocks together (by design, see
-        // rsa/bulk.rs): whole blocks dropped, reordered or repeated pass.
+        // hazmat/rsa_bulk.rs): whole blocks dropped, reordered or repeated pass.
         let size = k.size();
         let whole_blocks = !input.is_empty()
             && input.len() % size == 0
@@ -476,7 +476,7 @@ fn the_unchanged_stream_opens() {
     let valid = valid_stream();
     for identity in [Identity::Key(stream_key()), Identity::Rsa(&keys().rsa)] {
         let mut out = Vec::new();
-        let n = stream::decrypt(&identity, &valid[..], &mut out, &dec_opts(), |_| {}).unwrap();
+        let n = stream::decrypt(&identity, &valid[..], &mut out, &dec_opts(), &par(), |_| {}).unwrap();
         assert_eq!((n, out.len()), (PLAIN_LEN as u64, PLAIN_LEN));
     }
 }

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
+use parcrypt::hazmat;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{self, PrivateKey, PublicKey};
 use zeroize::Zeroizing;
@@ -68,7 +69,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
         } => {
             let public = load_public(public)?;
             let msg = Zeroizing::new(read_all(io.input.as_deref())?);
-            let blocks = rsa::bulk_blocks(msg.len(), public.size());
+            let blocks = hazmat::rsa_bulk_blocks(msg.len(), public.size());
             let ciphertext = if *single_block || blocks == 1 {
                 public
                     .encrypt(&msg)
@@ -83,15 +84,14 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
                     msg.len(),
                     public.bits()
                 ));
-                public.encrypt_bulk(&msg, par)?
+                hazmat::rsa_bulk_encrypt(&public, &msg, par)?
             };
             write_output(io.output.as_deref(), &ciphertext)
         }
         RsaCommand::Decrypt { key, io } => {
             let key = load_private(key)?;
             let ciphertext = read_all(io.input.as_deref())?;
-            let plain = key
-                .decrypt_bulk(&ciphertext, par)
+            let plain = hazmat::rsa_bulk_decrypt(&key, &ciphertext, par)
                 .map_err(|e| anyhow!(e))
                 .hint("wrong key, or the ciphertext was modified or truncated (it must be whole blocks of the key size)")?;
             write_output(io.output.as_deref(), &plain)

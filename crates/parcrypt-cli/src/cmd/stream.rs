@@ -43,12 +43,11 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     refuse_overwrite(args.io.output.as_deref(), args.force)?;
     let opts = Options {
         segment_size: args.segment_size,
-        par: *par,
     };
     transfer(
         &args.io,
-        |file, out, tick| stream::encrypt_file(&recipients, file, out, &opts, tick),
-        |input, out, tick| stream::encrypt(&recipients, input, out, &opts, tick),
+        |file, out, tick| stream::encrypt_file(&recipients, file, out, &opts, par, tick),
+        |input, out, tick| stream::encrypt(&recipients, input, out, &opts, par, tick),
     )
 }
 
@@ -70,7 +69,6 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
             .usage();
     };
     let opts = DecryptOptions {
-        par: *par,
         max_work_factor: args.max_work_factor,
     };
     refuse_overwrite(args.io.output.as_deref(), args.force)?;
@@ -81,13 +79,13 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
                 .usage();
         };
         let mut output = Output::create(args.io.output.as_deref())?;
-        stream::decrypt_range(&identity, &file, start, len, &mut output, &opts).map_err(explain)?;
+        stream::decrypt_range(&identity, &file, start, len, &mut output, &opts, par).map_err(explain)?;
         return output.commit();
     }
     transfer(
         &args.io,
-        |file, out, tick| stream::decrypt_file(&identity, file, out, &opts, tick),
-        |input, out, tick| stream::decrypt(&identity, input, out, &opts, tick),
+        |file, out, tick| stream::decrypt_file(&identity, file, out, &opts, par, tick),
+        |input, out, tick| stream::decrypt(&identity, input, out, &opts, par, tick),
     )
 }
 

@@ -25,6 +25,7 @@
 use std::hint::black_box;
 use std::sync::OnceLock;
 
+use parcrypt::hazmat::{rsa_bulk_decrypt, rsa_bulk_encrypt};
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
 
@@ -201,20 +202,16 @@ fn bulk_encrypt(size: usize) -> Operation {
     let public = key(2048, CrtMode::Auto).public_key();
     let msg = input(size);
     Box::new(move |par, _random| {
-        black_box(public.encrypt_bulk(black_box(&msg), par).expect("RSA encryption"));
+        black_box(rsa_bulk_encrypt(public, black_box(&msg), par).expect("RSA encryption"));
     })
 }
 
 fn bulk_decrypt(size: usize) -> Operation {
     let key = key(2048, CrtMode::Auto);
-    let ciphertext = key
-        .public_key()
-        .encrypt_bulk(&input(size), &Parallelism::default())
-        .expect("RSA encryption");
+    let ciphertext =
+        rsa_bulk_encrypt(key.public_key(), &input(size), &Parallelism::default()).expect("RSA encryption");
     Box::new(move |par, output| {
-        let plain = key
-            .decrypt_bulk(black_box(&ciphertext), par)
-            .expect("RSA decryption");
+        let plain = rsa_bulk_decrypt(key, black_box(&ciphertext), par).expect("RSA decryption");
         output(black_box(&plain));
     })
 }

@@ -19,6 +19,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretKey;
 use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 
@@ -77,11 +78,7 @@ fn encrypt(size: usize) -> Operation {
     let file = unlinked(&temp_path(id::STREAM_ENCRYPT, size), |f| write_input(f, size));
     let recipients = [Recipient::Key(key())];
     Box::new(move |par, _random| {
-        let opts = Options {
-            par: *par,
-            ..Options::default()
-        };
-        let n = stream::encrypt_file(&recipients, &file, io::sink(), &opts, |_| {})
+        let n = stream::encrypt_file(&recipients, &file, io::sink(), &Options::default(), par, |_| {})
             .expect("encrypting a file to a sink");
         black_box(n);
     })
@@ -96,6 +93,7 @@ fn decrypt(size: usize) -> Operation {
             &plain,
             &mut out,
             &Options::default(),
+            &Parallelism::default(),
             |_| {},
         )
         .map_err(io::Error::other)?;
@@ -104,9 +102,9 @@ fn decrypt(size: usize) -> Operation {
     drop(plain);
     let identity = Identity::Key(key());
     Box::new(move |par, _to_a_sink| {
-        let opts = DecryptOptions::from(*par);
-        let n =
-            stream::decrypt_file(&identity, &file, io::sink(), &opts, |_| {}).expect("an authentic stream");
+        let opts = DecryptOptions::default();
+        let n = stream::decrypt_file(&identity, &file, io::sink(), &opts, par, |_| {})
+            .expect("an authentic stream");
         black_box(n);
     })
 }

@@ -2,9 +2,9 @@ use std::io::{Read, Write};
 
 use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
-use super::ecb::Ecb;
 use super::{BLOCK, Error, iv16, padding};
 use crate::par::Parallelism;
+use crate::secret::{wipe, wipe_vec};
 
 /// The read buffer [`Crypter::process`] uses: 8 MiB, 32 work-stealing tasks,
 /// enough for 8 threads and little enough that memory stays bounded.
@@ -48,9 +48,20 @@ pub struct Crypter {
     pending: Vec<u8>,
 }
 
+/// A mode with no chaining state, every block transformed on its own, that
+/// lives above this module (hazmat's ECB): [`Crypter`] streams it through
+/// [`Crypter::block_mode`] without importing it.
+pub(crate) trait BlockMode: Send + Sync {
+    /// The mode and direction, for `Debug` (`"ecb-encrypt"`).
+    fn name(&self, encrypt: bool) -> &'static str;
+    /// Encrypts whole blocks in place.
+    fn encrypt_blocks(&self, data: &mut [u8], par: &Parallelism);
+    /// Decrypts whole blocks in place.
+    fn decrypt_blocks(&self, data: &mut [u8], par: &Parallelism);
+}
+
 enum Engine {
-    EcbEncrypt(Ecb),
-    EcbDecrypt(Ecb),
+    Blocks { mode: Box<dyn BlockMode>, encrypt: bool },
     CbcEncrypt(Cbc, [u8; BLOCK]),
     CbcDecrypt(Cbc, [u8; BLOCK]),
     Ctr(Ctr, [u8; BLOCK]),
@@ -60,8 +71,7 @@ impl Engine {
     /// The mode and direction, for `Debug`.
     fn name(&self) -> &'static str {
         match self {
-            Engine::EcbEncrypt(_) => "ecb-encrypt",
-            Engine::EcbDecrypt(_) => "ecb-decrypt",
+            Engine::Blocks { mode, encrypt } => mode.name(*encrypt),
             Engine::CbcEncrypt(..) => "cbc-encrypt",
             Engine::CbcDecrypt(..) => "cbc-decrypt",
             Engine::Ctr(..) => "ctr",
@@ -81,7 +91,7 @@ impl std::fmt::Debug for Crypter {
 
 impl Drop for Crypter {
     fn drop(&mut self) {
-        crate::secret::wipe_vec(&mut self.pending);
+        wipe_vec(&mut self.pending);
     }
 }
 
@@ -123,14 +133,10 @@ impl Crypter {
         Ok(Self::new(engine, padded))
     }
 
-    pub(crate) fn ecb(key: &[u8], encrypt: bool, padded: bool) -> Result<Self, Error> {
-        let ecb = Ecb::new(key)?;
-        let engine = if encrypt {
-            Engine::EcbEncrypt(ecb)
-        } else {
-            Engine::EcbDecrypt(ecb)
-        };
-        Ok(Self::new(engine, padded))
+    /// A crypter over a stateless whole-block `mode` (hazmat's ECB),
+    /// PKCS#7-padded if `padded`.
+    pub(crate) fn block_mode(mode: Box<dyn BlockMode>, encrypt: bool, padded: bool) -> Self {
+        Self::new(Engine::Blocks { mode, encrypt }, padded)
     }
 
     fn new(engine: Engine, padded: bool) -> Self {
@@ -142,7 +148,11 @@ impl Crypter {
     }
 
     fn is_padded_decryption(&self) -> bool {
-        self.padded && matches!(self.engine, Engine::EcbDecrypt(_) | Engine::CbcDecrypt(..))
+        self.padded
+            && matches!(
+                self.engine,
+                Engine::Blocks { encrypt: false, .. } | Engine::CbcDecrypt(..)
+            )
     }
 
     /// How many of `len` available bytes must wait for more input.
@@ -158,8 +168,8 @@ impl Crypter {
     fn blocks(&mut self, data: &mut [u8], par: &Parallelism) {
         debug_assert!(data.len() % BLOCK == 0);
         match &mut self.engine {
-            Engine::EcbEncrypt(ecb) => ecb.encrypt_blocks(data, par),
-            Engine::EcbDecrypt(ecb) => ecb.decrypt_blocks(data, par),
+            Engine::Blocks { mode, encrypt: true } => mode.encrypt_blocks(data, par),
+            Engine::Blocks { mode, encrypt: false } => mode.decrypt_blocks(data, par),
             Engine::CbcEncrypt(cbc, iv) => cbc.encrypt_blocks(iv, data),
             Engine::CbcDecrypt(cbc, iv) => cbc.decrypt_blocks(iv, data, par),
             Engine::Ctr(ctr, counter) => {
@@ -177,6 +187,8 @@ impl Crypter {
         let ready = output.len() - start - self.hold_back(output.len() - start);
         self.pending.clear();
         self.pending.extend_from_slice(&output[start + ready..]);
+        // The held-back input is not left behind in `output`'s spare room.
+        wipe(&mut output[start + ready..]);
         output.truncate(start + ready);
         self.blocks(&mut output[start..], par);
     }
@@ -189,27 +201,37 @@ impl Crypter {
     /// decrypted message is wrong (or the ciphertext was empty).
     pub fn finish(mut self, output: &mut Vec<u8>) -> Result<(), Error> {
         let mut tail = std::mem::take(&mut self.pending);
+        let result = self.finish_tail(&mut tail, output);
+        // Plaintext on one side or the other, whatever happened.
+        wipe_vec(&mut tail);
+        result
+    }
+
+    /// [`Crypter::finish`] on the held-back `tail`, which the caller wipes.
+    fn finish_tail(&mut self, tail: &mut Vec<u8>, output: &mut Vec<u8>) -> Result<(), Error> {
         let seq = Parallelism::sequential();
         match &mut self.engine {
             Engine::Ctr(ctr, counter) => {
-                ctr.apply_keystream(counter, &mut tail, &seq);
-                output.extend_from_slice(&tail);
+                ctr.apply_keystream(counter, tail, &seq);
+                output.extend_from_slice(tail);
                 return Ok(());
             }
-            Engine::EcbEncrypt(_) | Engine::CbcEncrypt(..) if self.padded => {
-                tail = padding::pad(&tail);
+            Engine::Blocks { encrypt: true, .. } | Engine::CbcEncrypt(..) if self.padded => {
+                let mut unpadded = std::mem::replace(tail, padding::pad(tail));
+                wipe_vec(&mut unpadded);
             }
             _ => {}
         }
         if tail.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
-        self.blocks(&mut tail, &seq);
-        if self.is_padded_decryption() {
-            let keep = padding::unpadded_len(&tail).ok_or(Error::Decrypt)?;
-            tail.truncate(keep);
-        }
-        output.extend_from_slice(&tail);
+        self.blocks(tail, &seq);
+        let keep = if self.is_padded_decryption() {
+            padding::unpadded_len(tail).ok_or(Error::Decrypt)?
+        } else {
+            tail.len()
+        };
+        output.extend_from_slice(&tail[..keep]);
         Ok(())
     }
 
@@ -253,7 +275,7 @@ impl Crypter {
     ) -> Result<u64, Error> {
         // Input given to `update` but not yet processed goes first.
         let pending = std::mem::take(&mut self.pending);
-        crate::pipe::run(self, (&pending[..]).chain(input), output, par, buffer, progress)
+        crate::pipe::run(self, (&pending[..]).chain(input), output, buffer, par, progress)
     }
 }
 

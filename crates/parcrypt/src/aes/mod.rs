@@ -15,16 +15,20 @@
 //! byte-compatible with `openssl enc -K … -iv …` (no salt header).
 //!
 //! The block cipher itself is AWS-LC's (AES-NI/VAES, constant-time), through
-//! `aws-lc-rs` for CBC and CTR and through EVP for ECB (see `crate::ffi`).
+//! `aws-lc-rs` for CBC and CTR.
+//!
+//! This module imports nothing from `hazmat` (a layering test checks it):
+//! hazmat's ECB reaches [`Crypter`] as a kernel (the crate-private
+//! `BlockMode` trait) handed to a crate-private constructor.
 
 mod cbc;
 mod crypter;
 mod ctr;
-pub(crate) mod ecb;
 mod gcm;
-mod padding;
+pub(crate) mod padding;
 
 pub use cbc::Cbc;
+pub(crate) use crypter::BlockMode;
 pub use crypter::{Crypter, DEFAULT_BUFFER};
 pub use ctr::Ctr;
 pub use gcm::{Gcm, NONCE as GCM_NONCE, TAG as GCM_TAG};

@@ -2,17 +2,25 @@
 //!
 //! Nothing here protects integrity; ECB does not even hide patterns, and RC4
 //! is biased. PARC4 is the PARC4 paper's block-parallel RC4 made well-defined.
-//! Each item says what is wrong with it; prefer [`crate::aes`] CBC/CTR (and,
-//! once available, authenticated modes).
+//! The research paper's bulk RSA ([`rsa_bulk_encrypt`]) cuts a message into
+//! independent OAEP blocks that can be dropped or reordered undetected.
+//! Each item says what is wrong with it; prefer [`crate::aes`] GCM or the
+//! [`crate::stream`] format.
+//!
+//! `hazmat` sits above [`crate::aes`] and [`crate::rsa`] and builds on them;
+//! they never import it (a layering test checks).
 
+mod ecb;
 mod parc4;
 mod rc4;
+mod rsa_bulk;
 
 use crate::aes::{Crypter, Error};
 
-pub use crate::aes::ecb::Ecb;
+pub use ecb::Ecb;
 pub use parc4::{DEFAULT_BLOCK_SIZE, DROP, INFO, MAX_BLOCK_SIZE, NONCE_LEN, PARC4_KEY_LEN, Parc4};
 pub use rc4::{RC4_KEY_LEN, Rc4};
+pub use rsa_bulk::{rsa_bulk_block_capacity, rsa_bulk_blocks, rsa_bulk_decrypt, rsa_bulk_encrypt};
 
 /// What can go wrong with RC4 and PARC4.
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +45,7 @@ pub enum Rc4Error {
 /// # Errors
 /// [`Error::KeyLength`].
 pub fn ecb_crypter(key: &[u8], encrypt: bool, padded: bool) -> Result<Crypter, Error> {
-    Crypter::ecb(key, encrypt, padded)
+    Ok(Crypter::block_mode(Box::new(Ecb::new(key)?), encrypt, padded))
 }
 
 /// Streaming AES-CBC without padding (`openssl enc -aes-*-cbc -nopad`): the

@@ -209,7 +209,7 @@ impl Parc4 {
             cipher: self,
             offset: 0,
         };
-        crate::pipe::run(stream, input, output, par, buffer, progress)
+        crate::pipe::run(stream, input, output, buffer, par, progress)
     }
 }
 

@@ -72,7 +72,7 @@ impl Rc4 {
         buffer: usize,
         progress: impl FnMut(u64),
     ) -> Result<u64, Rc4Error> {
-        crate::pipe::run(self, input, output, &Parallelism::sequential(), buffer, progress)
+        crate::pipe::run(self, input, output, buffer, &Parallelism::sequential(), progress)
     }
 }
 

@@ -68,7 +68,7 @@ fn build<R: Rule + Send>(
         leaf_size,
         out: &mut out,
     };
-    pipe::run(feed, input, io::sink(), par, BUFFER, progress)?;
+    pipe::run(feed, input, io::sink(), BUFFER, par, progress)?;
     Ok(out.unwrap_or_default())
 }
 
@@ -167,8 +167,8 @@ fn sha256(input: impl Read + Send, progress: impl FnMut(u64)) -> io::Result<Hash
         plain,
         input,
         io::sink(),
-        &Parallelism::sequential(),
         BUFFER,
+        &Parallelism::sequential(),
         progress,
     )?;
     Ok(out.unwrap_or_default())

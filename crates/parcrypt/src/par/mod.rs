@@ -409,15 +409,39 @@ fn near_equal_parts(len: usize, n: usize, unit: usize) -> Vec<Range<usize>> {
 /// for the others by spinning briefly: a sleeping thread takes 30–60 µs to
 /// wake on a VM (`examples/par_overhead.rs`), which is what made 1 MiB jobs
 /// lose 10% of their speed-up when the caller only waited.
+///
+/// If the pool's workers cannot be started (the process is out of threads
+/// or memory), the pieces run in order on the calling thread: the results
+/// are the same, only slower.
 fn execute<P, R, F>(run: Run, pieces: Vec<P>, f: F) -> Vec<R>
 where
     P: Send,
     R: Send,
     F: Fn(usize, P) -> R + Sync,
 {
+    execute_on(run, pieces, f, pool)
+}
+
+/// [`execute`] with the pool of `helpers` workers from `pool_for`.
+fn execute_on<P, R, F>(
+    run: Run,
+    pieces: Vec<P>,
+    f: F,
+    pool_for: impl FnOnce(usize) -> Option<Arc<rayon::ThreadPool>>,
+) -> Vec<R>
+where
+    P: Send,
+    R: Send,
+    F: Fn(usize, P) -> R + Sync,
+{
+    let inline = |pieces: Vec<P>| pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect();
     let threads = match run {
-        Run::Inline => return pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect(),
+        Run::Inline => return inline(pieces),
         Run::Pool(t) | Run::Team(t) => t,
+    };
+    let helpers = threads.max(2) - 1;
+    let Some(pool) = pool_for(helpers) else {
+        return inline(pieces);
     };
     let n = pieces.len();
     let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|p| Mutex::new(Some(p))).collect();
@@ -442,9 +466,8 @@ where
             run_piece(i);
         }
     };
-    let helpers = threads.max(2) - 1;
     let finished = AtomicUsize::new(0);
-    pool(helpers).in_place_scope(|scope| {
+    pool.in_place_scope(|scope| {
         scope.spawn_broadcast(|_, ctx| {
             // Counted even if the piece panics, so the caller never waits forever.
             let _done = Finished(&finished);
@@ -497,27 +520,47 @@ fn await_helpers(finished: &AtomicUsize, helpers: usize, threads: usize) {
     }
 }
 
-/// The process-wide pool with `threads` workers, built on first use.
-fn pool(threads: usize) -> Arc<rayon::ThreadPool> {
+/// The process-wide pool with `threads` workers, built on first use, or
+/// `None` if its workers cannot be started (out of threads or memory): the
+/// caller then runs the work itself. A failed build is not remembered, so
+/// a later call tries again once resources are back.
+fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
     type Registry = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
     static POOLS: OnceLock<Registry> = OnceLock::new();
     let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
     let mut pools = pools.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Arc::clone(p);
+        return Some(Arc::clone(p));
     }
-    let built = rayon::ThreadPoolBuilder::new()
+    let p = Arc::new(build_pool(threads, spawn_worker).ok()?);
+    pools.push((threads, Arc::clone(&p)));
+    Some(p)
+}
+
+/// A pool of `threads` workers, each started by `spawn`. If one cannot be
+/// started, rayon stops those already running and this returns the error.
+fn build_pool(
+    threads: usize,
+    spawn: impl FnMut(rayon::ThreadBuilder) -> std::io::Result<()>,
+) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(move |i| format!("parcrypt-{threads}-{i}"))
-        .build();
-    let p = Arc::new(match built {
-        Ok(p) => p,
-        // Thread creation failing means the process is out of resources;
-        // there is no useful way to go on without workers.
-        Err(e) => panic!("cannot start {threads} worker threads: {e}"),
-    });
-    pools.push((threads, Arc::clone(&p)));
-    p
+        .spawn_handler(spawn)
+        .build()
+}
+
+/// Starts a pool worker on a new OS thread (what rayon does by default).
+fn spawn_worker(worker: rayon::ThreadBuilder) -> std::io::Result<()> {
+    let mut thread = std::thread::Builder::new();
+    if let Some(name) = worker.name() {
+        thread = thread.name(name.to_owned());
+    }
+    if let Some(size) = worker.stack_size() {
+        thread = thread.stack_size(size);
+    }
+    thread.spawn(|| worker.run())?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -671,6 +714,57 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Workers that cannot be started (as when the process is out of
+    /// threads) are an error from the build, not a panic, and the work then
+    /// runs in order on the calling thread with the same results.
+    #[test]
+    fn a_pool_whose_workers_cannot_start_leaves_the_work_to_the_caller() {
+        let refuse = |_: rayon::ThreadBuilder| -> std::io::Result<()> {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::WouldBlock,
+                "no threads left",
+            ))
+        };
+        assert!(build_pool(3, refuse).is_err());
+        // One worker started, the second refused: the first is stopped.
+        let mut started = 0;
+        let second_fails = |worker: rayon::ThreadBuilder| {
+            started += 1;
+            if started == 2 {
+                refuse(worker)
+            } else {
+                spawn_worker(worker)
+            }
+        };
+        assert!(build_pool(3, second_fails).is_err());
+        assert_eq!(started, 2);
+
+        let caller = std::thread::current().id();
+        for run in [Run::Team(4), Run::Pool(4)] {
+            let mut asked = None;
+            let got = execute_on(
+                run,
+                (10..14).collect(),
+                |i, p: usize| (i, p * 2, std::thread::current().id()),
+                |helpers| {
+                    asked = Some(helpers);
+                    build_pool(helpers, refuse).ok().map(Arc::new)
+                },
+            );
+            assert_eq!(asked, Some(3), "{run:?}");
+            let want: Vec<_> = (0..4).map(|i| (i, (10 + i) * 2, caller)).collect();
+            assert_eq!(got, want, "{run:?}");
+        }
+        // The same pieces on a pool that starts: the same results.
+        let got = execute_on(
+            Run::Pool(4),
+            (10..14).collect(),
+            |i, p: usize| (i, p * 2),
+            |helpers| build_pool(helpers, spawn_worker).ok().map(Arc::new),
+        );
+        assert_eq!(got, (0..4).map(|i| (i, (10 + i) * 2)).collect::<Vec<_>>());
     }
 
     #[test]

@@ -199,7 +199,7 @@ impl PrivateKey {
 
     /// The raw private operation `x^d mod n` on a `size()`-byte big-endian
     /// `x < n`: blinded, CRT halves under `par`, checked with the public
-    /// exponent. Only the schemes and hazmat code call this.
+    /// exponent. Only the schemes (and tests) call this.
     pub(crate) fn private_raw(&self, x: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
         self.crt.private(x, par)
     }

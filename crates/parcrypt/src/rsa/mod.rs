@@ -1,7 +1,8 @@
 //! RSA on several cores: key generation that races prime candidates across
 //! threads, a private operation whose two CRT halves run on two threads,
-//! RSASSA-PSS / PKCS#1 v1.5 signatures, RSAES-OAEP encryption, and the
-//! research paper's chunked bulk encryption.
+//! RSASSA-PSS / PKCS#1 v1.5 signatures and RSAES-OAEP encryption. The
+//! research paper's chunked bulk encryption is study-only and lives in
+//! [`crate::hazmat`] ([`rsa_bulk_encrypt`](crate::hazmat::rsa_bulk_encrypt)).
 //!
 //! Keys read and write PKCS#8, PKCS#1 and SPKI in PEM or DER, interoperable
 //! with `openssl pkey` / `openssl rsa`.
@@ -36,20 +37,20 @@
 //! [`Strategy::WorkStealing`](crate::par::Strategy::WorkStealing) races all
 //! threads for both primes (about half the sequential time on two cores);
 //! [`Strategy::Static`](crate::par::Strategy::Static) is the JCE paper's
-//! p ∥ q (about three quarters). Bulk decryption spreads blocks over threads.
+//! p ∥ q (about three quarters).
 //! Measured numbers: the README's algorithm table.
 
-mod bulk;
 mod crt;
 mod key;
 mod keygen;
 mod scheme;
 
-pub use bulk::{bulk_block_capacity, bulk_blocks};
 pub use crt::CrtMode;
 pub use key::{PrivateKey, PublicKey};
 pub use keygen::{KeygenStats, MAX_BITS, MIN_BITS};
 pub use scheme::Scheme;
+/// The OAEP capacity rule, for hazmat's bulk blocks.
+pub(crate) use scheme::oaep_capacity;
 
 /// The hash for signatures and OAEP: the crate's one hash-algorithm type,
 /// [`crate::digest::Algorithm`], under the name RSA callers know.

@@ -180,8 +180,8 @@ impl PublicKey {
     }
 
     /// Encrypts one RSAES-OAEP block (SHA-256, MGF1-SHA-256, empty label,
-    /// random seed). For longer messages see [`PublicKey::encrypt_bulk`] (a
-    /// study of the paper's method) or the `stream` format (real data).
+    /// random seed). For longer messages use the `stream` format (real data);
+    /// `hazmat::rsa_bulk_encrypt` is the paper's chunked method, for study.
     ///
     /// # Errors
     /// [`Error::MessageTooLong`] above [`PublicKey::max_message`] bytes.

@@ -12,6 +12,7 @@ use super::segment::{Scratch, Sealed, TAG, open_segments, seal_segments};
 use super::{Budget, DecryptOptions, Error, Identity, Options, Recipient};
 use crate::io::pipeline::{self, Sink};
 use crate::io::{ReadAt, Windows};
+use crate::par::Parallelism;
 
 /// [`encrypt`](super::encrypt) for a regular file, read through memory maps of a batch at a
 /// time: AES-GCM reads the page cache directly, so no `read` copy is made
@@ -28,13 +29,14 @@ pub fn encrypt_file(
     file: &File,
     mut output: impl Write + Send,
     opts: &Options,
+    par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let len = file.metadata()?.len();
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let budget = Budget::new(seg + TAG, opts.par.threads().get());
+    let budget = Budget::new(seg + TAG, par.threads().get());
     let mut windows = Windows::new(file, len, seg, budget.bytes(seg)?);
     with_writer(output, budget.depth, false, |sink| {
         let mut index = 0u64;
@@ -44,7 +46,7 @@ pub fn encrypt_file(
             let plain: &[u8] = map.as_deref().unwrap_or(&[]);
             let last = windows.done();
             let mut sealed = sink.take()?;
-            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, &opts.par)?;
+            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, par)?;
             sink.send(sealed)?;
             progress(plain.len() as u64);
             if last {
@@ -69,6 +71,7 @@ pub fn decrypt_file(
     file: &File,
     output: impl Write + Send,
     opts: &DecryptOptions,
+    par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let SealedFile {
@@ -76,9 +79,9 @@ pub fn decrypt_file(
         seg,
         header_len,
         body,
-    } = SealedFile::open(identity, file, opts)?;
+    } = SealedFile::open(identity, file, opts, par)?;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads().get());
+    let budget = Budget::new(enc, par.threads().get());
     let batch = budget.bytes(enc)? as u64;
     let scratch = Scratch::default();
     let mut total = 0u64;
@@ -94,7 +97,7 @@ pub fn decrypt_file(
                 scratch: &scratch,
             };
             let mut plain = sink.take()?;
-            index += open_segments(&keys.payload, sealed, &mut plain, seg, index, last, &opts.par)?;
+            index += open_segments(&keys.payload, sealed, &mut plain, seg, index, last, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             sink.send(plain)?;
@@ -120,15 +123,16 @@ pub fn decrypt_range(
     len: u64,
     output: impl Write + Send,
     opts: &DecryptOptions,
+    par: &Parallelism,
 ) -> Result<u64, Error> {
     let SealedFile {
         keys,
         seg,
         header_len,
         body,
-    } = SealedFile::open(identity, file, opts)?;
+    } = SealedFile::open(identity, file, opts, par)?;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads().get());
+    let budget = Budget::new(enc, par.threads().get());
     let (seg, enc) = (seg as u64, enc as u64);
     let segments = body.div_ceil(enc);
     let last_len = body - (segments - 1) * enc;
@@ -168,7 +172,7 @@ pub fn decrypt_range(
                 seg as usize,
                 index,
                 final_batch,
-                &opts.par,
+                par,
             )?;
             // The part of the range in this batch, moved to the front.
             let from = start.saturating_sub(index * seg) as usize;
@@ -197,10 +201,15 @@ impl SealedFile {
     /// Reads and opens the header of the stream in `file` with `identity`;
     /// a file that ends with its header is truncated (every stream has a
     /// segment).
-    fn open(identity: &Identity<'_>, file: &File, opts: &DecryptOptions) -> Result<Self, Error> {
+    fn open(
+        identity: &Identity<'_>,
+        file: &File,
+        opts: &DecryptOptions,
+        par: &Parallelism,
+    ) -> Result<Self, Error> {
         let len = file.metadata()?.len();
         let (header, header_len) = Header::read(&mut io::BufReader::new(ReadAt::new(file, 0)))?;
-        let keys = header.open(identity, opts)?;
+        let keys = header.open(identity, opts, par)?;
         let body = len
             .checked_sub(header_len)
             .ok_or(Error::MalformedHeader("cut short"))?;

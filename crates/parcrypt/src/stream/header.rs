@@ -8,6 +8,7 @@ use aws_lc_rs::{hkdf, hmac};
 
 use super::{DecryptOptions, Error, Identity, Recipient};
 use crate::ffi;
+use crate::par::Parallelism;
 use crate::secret::{SecretKey, wipe};
 
 const MAGIC: &[u8; 8] = b"PARCRYPT";
@@ -318,8 +319,14 @@ impl Header {
 
     /// Unwraps the file key with `identity`, derives the keys, checks the
     /// MAC. A passphrase stanza costlier than `opts.max_work_factor` is
-    /// refused before scrypt runs.
-    pub(super) fn open(&self, identity: &Identity<'_>, opts: &DecryptOptions) -> Result<Keys, Error> {
+    /// refused before scrypt runs; an RSA identity's private operation runs
+    /// under `par`.
+    pub(super) fn open(
+        &self,
+        identity: &Identity<'_>,
+        opts: &DecryptOptions,
+        par: &Parallelism,
+    ) -> Result<Keys, Error> {
         let mut file_key = None;
         let rsa_id = match identity {
             Identity::Rsa(k) => Some(key_id(k.public_key())?),
@@ -346,7 +353,7 @@ impl Header {
                     unwrap(scrypt_kek(pass.expose(), salt, *log2_n)?.expose(), nonce, wrapped)
                 }
                 (Stanza::Rsa { key_id, wrapped }, Identity::Rsa(k)) if Some(*key_id) == rsa_id => k
-                    .decrypt(wrapped, &opts.par)
+                    .decrypt(wrapped, par)
                     .ok()
                     .and_then(|v| SecretKey::from_slice(&v)),
                 _ => None,

@@ -15,14 +15,18 @@
 //!
 //! # Examples
 //! ```
+//! use parcrypt::par::Parallelism;
 //! use parcrypt::secret::SecretKey;
 //! use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 //!
 //! let key = SecretKey::from_slice(&[7u8; 32]).expect("32 bytes");
+//! let par = Parallelism::default();
 //! let mut sealed = Vec::new();
-//! stream::encrypt(&[Recipient::Key(key.clone())], &b"hello"[..], &mut sealed, &Options::default(), |_| {})?;
+//! let recipients = [Recipient::Key(key.clone())];
+//! stream::encrypt(&recipients, &b"hello"[..], &mut sealed, &Options::default(), &par, |_| {})?;
 //! let mut plain = Vec::new();
-//! stream::decrypt(&Identity::Key(key), &sealed[..], &mut plain, &DecryptOptions::default(), |_| {})?;
+//! let identity = Identity::Key(key);
+//! stream::decrypt(&identity, &sealed[..], &mut plain, &DecryptOptions::default(), &par, |_| {})?;
 //! assert_eq!(plain, b"hello");
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
@@ -39,7 +43,6 @@ pub use file::{decrypt_file, decrypt_range, encrypt_file};
 pub use header::{DEFAULT_MAX_WORK_FACTOR, DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
 pub use pipe::{decrypt, encrypt};
 
-use crate::par::Parallelism;
 use crate::rsa;
 use crate::secret::{SecretBytes, SecretKey};
 
@@ -92,29 +95,26 @@ pub enum Identity<'a> {
     Rsa(&'a rsa::PrivateKey),
 }
 
-/// How a stream is written.
+/// How a stream is written: format choices only (threads and scheduling
+/// are the `par` argument of each entry point).
 #[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Plaintext bytes per segment: a power of two from 4 KiB to 1 GiB.
     pub segment_size: usize,
-    /// Threads and scheduling for sealing segments.
-    pub par: Parallelism,
 }
 
 impl Default for Options {
     fn default() -> Self {
         Options {
             segment_size: DEFAULT_SEGMENT,
-            par: Parallelism::default(),
         }
     }
 }
 
-/// How a stream is read.
+/// How a stream is read: policy only (threads and scheduling are the `par`
+/// argument of each entry point).
 #[derive(Clone, Copy, Debug)]
 pub struct DecryptOptions {
-    /// Threads and scheduling for opening segments.
-    pub par: Parallelism,
     /// The most scrypt work a passphrase stanza may ask for, as log2 of N
     /// (default [`DEFAULT_MAX_WORK_FACTOR`]); a costlier header is refused
     /// with [`Error::WorkFactor`] before any scrypt work. The header's cost
@@ -125,15 +125,7 @@ pub struct DecryptOptions {
 
 impl Default for DecryptOptions {
     fn default() -> Self {
-        DecryptOptions::from(Parallelism::default())
-    }
-}
-
-impl From<Parallelism> for DecryptOptions {
-    /// `par`, with the default work-factor limit.
-    fn from(par: Parallelism) -> Self {
         DecryptOptions {
-            par,
             max_work_factor: DEFAULT_MAX_WORK_FACTOR,
         }
     }

@@ -10,9 +10,11 @@ use super::header::Header;
 use super::segment::{Sealed, TAG, open_segments, seal_segments};
 use super::{Budget, DecryptOptions, Error, Identity, Options, Recipient};
 use crate::io::pipeline;
+use crate::par::Parallelism;
 
 /// Encrypts everything `input` yields to `output` for `recipients`; returns
-/// the plaintext length. `progress` is called with plaintext bytes done.
+/// the plaintext length. Segments are sealed on the threads of `par`;
+/// `progress` is called with plaintext bytes done.
 ///
 /// # Errors
 /// [`Error::Options`] for no recipients, a passphrase beside other
@@ -22,12 +24,13 @@ pub fn encrypt(
     input: impl Read + Send,
     mut output: impl Write + Send,
     opts: &Options,
+    par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
-    let budget = Budget::new(seg + TAG, opts.par.threads().get());
+    let budget = Budget::new(seg + TAG, par.threads().get());
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
@@ -36,7 +39,7 @@ pub fn encrypt(
         budget.depth,
         true,
         |plain, more, sealed| {
-            index += seal_segments(&keys.payload, plain, sealed, seg, index, !more, &opts.par)?;
+            index += seal_segments(&keys.payload, plain, sealed, seg, index, !more, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             Ok(())
@@ -46,6 +49,8 @@ pub fn encrypt(
 }
 
 /// Decrypts a stream from `input` to `output`; returns the plaintext length.
+/// Segments are opened on the threads of `par` (an RSA identity's private
+/// operation uses them too); `progress` is called with plaintext bytes done.
 /// Each segment's plaintext is written only after it verifies; a failure
 /// stops before anything of the failing segment is written (callers writing
 /// a file should write to a temporary file and keep it only on `Ok`).
@@ -60,13 +65,14 @@ pub fn decrypt(
     mut input: impl Read + Send,
     output: impl Write + Send,
     opts: &DecryptOptions,
+    par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let (header, _) = Header::read(&mut input)?;
-    let keys = header.open(identity, opts)?;
+    let keys = header.open(identity, opts, par)?;
     let seg = header.segment_size;
     let enc = seg + TAG;
-    let budget = Budget::new(enc, opts.par.threads().get());
+    let budget = Budget::new(enc, par.threads().get());
     let (mut index, mut total) = (0u64, 0u64);
     pipelined(
         input,
@@ -82,7 +88,7 @@ pub fn decrypt(
                 });
             }
             let sealed = Sealed::Memory(sealed);
-            index += open_segments(&keys.payload, sealed, plain, seg, index, !more, &opts.par)?;
+            index += open_segments(&keys.payload, sealed, plain, seg, index, !more, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             Ok(())

@@ -5,8 +5,9 @@
 
 use std::sync::OnceLock;
 
+use parcrypt::hazmat::{rsa_bulk_block_capacity, rsa_bulk_blocks, rsa_bulk_decrypt, rsa_bulk_encrypt};
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::{self, Error, Hash, PrivateKey, PublicKey, Scheme};
+use parcrypt::rsa::{Error, Hash, PrivateKey, PublicKey, Scheme};
 
 fn schedules() -> Vec<Parallelism> {
     let mut v = vec![Parallelism::sequential()];
@@ -230,7 +231,7 @@ fn bulk_round_trips_at_the_oaep_edges_for_every_strategy() {
     let key = key2048();
     let public = key.public_key();
     let k = key.size();
-    assert_eq!(rsa::bulk_block_capacity(k), k - 66);
+    assert_eq!(rsa_bulk_block_capacity(k), k - 66);
     for len in [
         0,
         1,
@@ -243,21 +244,20 @@ fn bulk_round_trips_at_the_oaep_edges_for_every_strategy() {
         10_000,
     ] {
         let msg: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
-        let want_blocks = rsa::bulk_blocks(len, k);
+        let want_blocks = rsa_bulk_blocks(len, k);
         assert_eq!(want_blocks, len.div_ceil(k - 66).max(1));
         for par in schedules() {
-            let ct = public.encrypt_bulk(&msg, &par).unwrap();
+            let ct = rsa_bulk_encrypt(public, &msg, &par).unwrap();
             assert_eq!(ct.len(), want_blocks * k, "{len} bytes, {par:?}");
             assert_eq!(
-                &key.decrypt_bulk(&ct, &Parallelism::new(2, Strategy::WorkStealing))
-                    .unwrap()[..],
+                &rsa_bulk_decrypt(key, &ct, &Parallelism::new(2, Strategy::WorkStealing)).unwrap()[..],
                 &msg[..]
             );
-            assert_eq!(&key.decrypt_bulk(&ct, &par).unwrap()[..], &msg[..]);
+            assert_eq!(&rsa_bulk_decrypt(key, &ct, &par).unwrap()[..], &msg[..]);
         }
         // One block is plain OAEP: the single-block decryption reads it.
         if want_blocks == 1 {
-            let ct = public.encrypt_bulk(&msg, &Parallelism::default()).unwrap();
+            let ct = rsa_bulk_encrypt(public, &msg, &Parallelism::default()).unwrap();
             assert_eq!(&key.decrypt(&ct, &Parallelism::default()).unwrap()[..], &msg[..]);
         }
     }
@@ -267,14 +267,9 @@ fn bulk_round_trips_at_the_oaep_edges_for_every_strategy() {
 fn bulk_one_million_bytes() {
     let key = key2048();
     let msg: Vec<u8> = (0..1_000_000).map(|i| (i % 251) as u8).collect();
-    let ct = key
-        .public_key()
-        .encrypt_bulk(&msg, &Parallelism::new(2, Strategy::Static))
-        .unwrap();
+    let ct = rsa_bulk_encrypt(key.public_key(), &msg, &Parallelism::new(2, Strategy::Static)).unwrap();
     assert_eq!(ct.len(), 1_000_000usize.div_ceil(key.size() - 66) * key.size());
-    let back = key
-        .decrypt_bulk(&ct, &Parallelism::new(2, Strategy::WorkStealing))
-        .unwrap();
+    let back = rsa_bulk_decrypt(key, &ct, &Parallelism::new(2, Strategy::WorkStealing)).unwrap();
     assert!(back[..] == msg[..]);
 }
 
@@ -284,17 +279,23 @@ fn bulk_refuses_truncated_reordered_and_modified_input() {
     let k = key.size();
     let par = Parallelism::default();
     let msg: Vec<u8> = (0..3 * (k - 66) - 5).map(|i| i as u8).collect();
-    let ct = key.public_key().encrypt_bulk(&msg, &par).unwrap();
+    let ct = rsa_bulk_encrypt(key.public_key(), &msg, &par).unwrap();
     assert_eq!(ct.len(), 3 * k);
     for bad in [&ct[..ct.len() - 1], &ct[..k + 1], &[][..]] {
-        assert_eq!(key.decrypt_bulk(bad, &par).err(), Some(Error::Decryption));
+        assert_eq!(rsa_bulk_decrypt(key, bad, &par).err(), Some(Error::Decryption));
     }
     let mut flipped = ct.clone();
     flipped[k + 7] ^= 1;
-    assert_eq!(key.decrypt_bulk(&flipped, &par).err(), Some(Error::Decryption));
+    assert_eq!(
+        rsa_bulk_decrypt(key, &flipped, &par).err(),
+        Some(Error::Decryption)
+    );
     // The short last block moved to the front is a short non-final block.
     let reordered = [&ct[2 * k..], &ct[..2 * k]].concat();
-    assert_eq!(key.decrypt_bulk(&reordered, &par).err(), Some(Error::Decryption));
+    assert_eq!(
+        rsa_bulk_decrypt(key, &reordered, &par).err(),
+        Some(Error::Decryption)
+    );
 }
 
 #[test]

@@ -34,12 +34,9 @@ fn data(len: usize) -> Vec<u8> {
 
 fn seal(pt: &[u8], recipients: &[Recipient<'_>], par: Parallelism) -> Vec<u8> {
     let mut out = Vec::new();
-    let opts = Options {
-        segment_size: SEG,
-        par,
-    };
+    let opts = Options { segment_size: SEG };
     assert_eq!(
-        stream::encrypt(recipients, pt, &mut out, &opts, |_| {}).unwrap(),
+        stream::encrypt(recipients, pt, &mut out, &opts, &par, |_| {}).unwrap(),
         pt.len() as u64
     );
     out
@@ -47,7 +44,7 @@ fn seal(pt: &[u8], recipients: &[Recipient<'_>], par: Parallelism) -> Vec<u8> {
 
 fn open(ct: &[u8], id: &Identity<'_>, par: &Parallelism) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
-    stream::decrypt(id, ct, &mut out, &DecryptOptions::from(*par), |_| {}).map(|_| out)
+    stream::decrypt(id, ct, &mut out, &DecryptOptions::default(), par, |_| {}).map(|_| out)
 }
 
 /// The header length of a one-key-recipient stream: 8 + 35 + (3 + 60) + 32.
@@ -210,22 +207,25 @@ fn recipients_of_every_kind_and_wrong_identities() {
     // Bad options.
     let mut sink = Vec::new();
     for opts in [
-        Options {
-            segment_size: 1000,
-            par,
-        },
+        Options { segment_size: 1000 },
         Options {
             segment_size: 1 << 11,
-            par,
         },
     ] {
         assert!(matches!(
-            stream::encrypt(&[Recipient::Key(key())], &b"x"[..], &mut sink, &opts, |_| {}),
+            stream::encrypt(
+                &[Recipient::Key(key())],
+                &b"x"[..],
+                &mut sink,
+                &opts,
+                &par,
+                |_| {}
+            ),
             Err(Error::Options(_))
         ));
     }
     assert!(matches!(
-        stream::encrypt(&[], &b"x"[..], &mut sink, &Options::default(), |_| {}),
+        stream::encrypt(&[], &b"x"[..], &mut sink, &Options::default(), &par, |_| {}),
         Err(Error::Options(_))
     ));
 }
@@ -253,7 +253,16 @@ fn range_decryption_equals_slicing() {
     ] {
         for par in schedules() {
             let mut out = Vec::new();
-            stream::decrypt_range(&Identity::Key(key()), &file, start, len, &mut out, &par.into()).unwrap();
+            stream::decrypt_range(
+                &Identity::Key(key()),
+                &file,
+                start,
+                len,
+                &mut out,
+                &DecryptOptions::default(),
+                &par,
+            )
+            .unwrap();
             assert!(
                 out[..] == pt[start as usize..(start + len) as usize],
                 "{start}+{len}"
@@ -268,7 +277,8 @@ fn range_decryption_equals_slicing() {
             total,
             1,
             &mut out,
-            &DecryptOptions::default()
+            &DecryptOptions::default(),
+            &Parallelism::default()
         ),
         Err(Error::Range { .. })
     ));
@@ -283,13 +293,11 @@ fn files_encrypted_through_memory_maps_decrypt_like_any_stream() {
         std::fs::write(&path, &pt).unwrap();
         for par in schedules() {
             let mut sealed = Vec::new();
-            let opts = Options {
-                segment_size: SEG,
-                par,
-            };
+            let opts = Options { segment_size: SEG };
             let file = std::fs::File::open(&path).unwrap();
             assert_eq!(
-                stream::encrypt_file(&[Recipient::Key(key())], &file, &mut sealed, &opts, |_| {}).unwrap(),
+                stream::encrypt_file(&[Recipient::Key(key())], &file, &mut sealed, &opts, &par, |_| {})
+                    .unwrap(),
                 len as u64
             );
             assert_eq!(sealed.len(), HEADER + len + 16 * len.div_ceil(SEG).max(1));
@@ -323,13 +331,28 @@ fn file_readers_report_truncation_like_the_pipe() {
         let par = Parallelism::default();
         let piped = open(&sealed[..cut], &Identity::Key(key()), &par).unwrap_err();
         let mut out = Vec::new();
-        let whole =
-            stream::decrypt_file(&Identity::Key(key()), &file, &mut out, &par.into(), |_| {}).unwrap_err();
+        let whole = stream::decrypt_file(
+            &Identity::Key(key()),
+            &file,
+            &mut out,
+            &DecryptOptions::default(),
+            &par,
+            |_| {},
+        )
+        .unwrap_err();
         assert!(out.is_empty(), "nothing written for a cut at {cut}");
         // A range in the last segment present.
         let start = segment.map_or(0, |s| s * SEG as u64);
-        let range =
-            stream::decrypt_range(&Identity::Key(key()), &file, start, 1, &mut out, &par.into()).unwrap_err();
+        let range = stream::decrypt_range(
+            &Identity::Key(key()),
+            &file,
+            start,
+            1,
+            &mut out,
+            &DecryptOptions::default(),
+            &par,
+        )
+        .unwrap_err();
         for e in [&piped, &whole, &range] {
             match e {
                 Error::Truncated { segment: s } => assert_eq!(*s, segment, "cut at {cut}"),
@@ -352,7 +375,7 @@ proptest! {
     fn header_parser_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..400), magic in any::<bool>()) {
         let input = if magic { [&b"PARCRYPT\x01\x0c"[..], &bytes[..]].concat() } else { bytes };
         let mut out = Vec::new();
-        let r = stream::decrypt(&Identity::Key(key()), &input[..], &mut out, &Parallelism::sequential().into(), |_| {});
+        let r = stream::decrypt(&Identity::Key(key()), &input[..], &mut out, &DecryptOptions::default(), &Parallelism::sequential(), |_| {});
         prop_assert!(r.is_err());
         prop_assert!(out.is_empty());
     }
@@ -430,6 +453,7 @@ fn io_errors_are_the_source_of_stream_errors() {
         &b"x"[..],
         ClosedPipe,
         &Options::default(),
+        &Parallelism::default(),
         |_| {},
     );
     let decrypting = stream::decrypt(
@@ -437,6 +461,7 @@ fn io_errors_are_the_source_of_stream_errors() {
         &sealed[..],
         ClosedPipe,
         &DecryptOptions::default(),
+        &Parallelism::default(),
         |_| {},
     );
     for result in [encrypting, decrypting] {
@@ -504,6 +529,7 @@ fn a_passphrase_stanza_beside_others_is_malformed_before_any_scrypt() {
         &b"x"[..],
         &mut sink,
         &Options::default(),
+        &Parallelism::default(),
         |_| {},
     )
     .unwrap_err();
@@ -516,12 +542,9 @@ fn a_work_factor_over_the_limit_is_refused_before_any_scrypt() {
     let par = Parallelism::default();
     for (log2_n, max) in [(21, stream::DEFAULT_MAX_WORK_FACTOR), (22, 21), (11, 10)] {
         let forged = forged_header(&[scrypt_stanza(log2_n)]);
-        let opts = DecryptOptions {
-            par,
-            max_work_factor: max,
-        };
+        let opts = DecryptOptions { max_work_factor: max };
         let mut out = Vec::new();
-        match stream::decrypt(&pass(), &forged[..], &mut out, &opts, |_| {}) {
+        match stream::decrypt(&pass(), &forged[..], &mut out, &opts, &par, |_| {}) {
             Err(Error::WorkFactor { log2_n: n, max: m }) => assert_eq!((n, m), (log2_n, max)),
             other => panic!("2^{log2_n}: {other:?}"),
         }
@@ -537,17 +560,14 @@ fn a_work_factor_over_the_limit_is_refused_before_any_scrypt() {
         }],
         par,
     );
-    let opts = |max| DecryptOptions {
-        par,
-        max_work_factor: max,
-    };
+    let opts = |max| DecryptOptions { max_work_factor: max };
     let id = Identity::Passphrase(SecretBytes::from(&b"pw"[..]));
     let mut out = Vec::new();
     assert!(matches!(
-        stream::decrypt(&id, &sealed[..], &mut out, &opts(10), |_| {}),
+        stream::decrypt(&id, &sealed[..], &mut out, &opts(10), &par, |_| {}),
         Err(Error::WorkFactor { log2_n: 11, max: 10 })
     ));
-    stream::decrypt(&id, &sealed[..], &mut out, &opts(11), |_| {}).unwrap();
+    stream::decrypt(&id, &sealed[..], &mut out, &opts(11), &par, |_| {}).unwrap();
     assert_eq!(out, pt);
 }
 
@@ -577,7 +597,16 @@ fn long_ranges_stream_in_batches() {
             Parallelism::sequential(),
         ] {
             let mut out = Vec::new();
-            stream::decrypt_range(&Identity::Key(key()), &file, start, len, &mut out, &par.into()).unwrap();
+            stream::decrypt_range(
+                &Identity::Key(key()),
+                &file,
+                start,
+                len,
+                &mut out,
+                &DecryptOptions::default(),
+                &par,
+            )
+            .unwrap();
             assert!(
                 out[..] == pt[start as usize..(start + len) as usize],
                 "{start}+{len}"

@@ -11,7 +11,7 @@ use crate::vectors::records;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::PrivateKey;
 use parcrypt::secret::{SecretBytes, SecretKey};
-use parcrypt::stream::{self, Identity};
+use parcrypt::stream::{self, DecryptOptions, Identity};
 
 fn vectors() -> (HashMap<String, String>, Vec<HashMap<String, String>>) {
     let mut blocks: Vec<HashMap<String, String>> = records(include_str!("../data/stream_vectors.txt"))
@@ -46,7 +46,15 @@ fn published_vectors_open_under_every_schedule() {
             Parallelism::new(4, Strategy::WorkStealing),
         ] {
             let mut out = Vec::new();
-            stream::decrypt(&identity, &sealed[..], &mut out, &par.into(), |_| {}).unwrap();
+            stream::decrypt(
+                &identity,
+                &sealed[..],
+                &mut out,
+                &DecryptOptions::default(),
+                &par,
+                |_| {},
+            )
+            .unwrap();
             assert!(out == want, "{}", v["name"]);
         }
         // Header + per segment 16 bytes of tag.

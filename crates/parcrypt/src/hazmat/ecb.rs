@@ -1,11 +1,13 @@
-use super::{BLOCK, Error, GRAIN, check_key, padding};
+//! Raw AES-ECB: the block cipher applied to every block on its own.
+
+use crate::aes::{BLOCK, BlockMode, Error, GRAIN, check_key, padding};
 use crate::ffi::{self, Direction};
 use crate::par::Parallelism;
 use crate::secret::SecretBytes;
 
 /// ☠ Raw AES-ECB: every block is encrypted on its own, so equal plaintext
 /// blocks give equal ciphertext blocks and patterns show through. For
-/// compatibility and study only; lives in [`crate::hazmat`].
+/// compatibility and study only.
 ///
 /// Every block is independent, so any cut of the input parallelizes.
 ///
@@ -45,7 +47,7 @@ impl Ecb {
     /// Encrypts with PKCS#7 padding.
     pub fn encrypt(&self, plaintext: &[u8], par: &Parallelism) -> Vec<u8> {
         let mut data = padding::pad(plaintext);
-        self.encrypt_blocks(&mut data, par);
+        self.run(Direction::Encrypt, &mut data, par);
         data
     }
 
@@ -70,7 +72,7 @@ impl Ecb {
         if data.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
-        self.decrypt_blocks(data, par);
+        self.run(Direction::Decrypt, data, par);
         let keep = padding::unpadded_len(data).ok_or(Error::Decrypt)?;
         Ok(&mut data[..keep])
     }
@@ -83,7 +85,7 @@ impl Ecb {
         if data.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
-        self.encrypt_blocks(data, par);
+        self.run(Direction::Encrypt, data, par);
         Ok(())
     }
 
@@ -95,21 +97,29 @@ impl Ecb {
         if data.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
-        self.decrypt_blocks(data, par);
-        Ok(())
-    }
-
-    pub(crate) fn encrypt_blocks(&self, data: &mut [u8], par: &Parallelism) {
-        self.run(Direction::Encrypt, data, par);
-    }
-
-    pub(crate) fn decrypt_blocks(&self, data: &mut [u8], par: &Parallelism) {
         self.run(Direction::Decrypt, data, par);
+        Ok(())
     }
 
     fn run(&self, direction: Direction, data: &mut [u8], par: &Parallelism) {
         par.for_each_mut(data, &GRAIN, |_, _, part| {
             ffi::aes_ecb_in_place(self.key.expose(), direction, part);
         });
+    }
+}
+
+/// The kernel [`Crypter`](crate::aes::Crypter) streams ECB through: `aes` knows nothing of
+/// ECB, so hazmat hands it this (see [`crate::hazmat::ecb_crypter`]).
+impl BlockMode for Ecb {
+    fn name(&self, encrypt: bool) -> &'static str {
+        if encrypt { "ecb-encrypt" } else { "ecb-decrypt" }
+    }
+
+    fn encrypt_blocks(&self, data: &mut [u8], par: &Parallelism) {
+        self.run(Direction::Encrypt, data, par);
+    }
+
+    fn decrypt_blocks(&self, data: &mut [u8], par: &Parallelism) {
+        self.run(Direction::Decrypt, data, par);
     }
 }
