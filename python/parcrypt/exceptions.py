@@ -14,9 +14,23 @@ class InvalidProof(Exception):
     """A Merkle inclusion or consistency proof does not lead to the given root."""
 
 
+class StreamError(Exception):
+    """Not a parcrypt stream, an unsupported version, or a malformed header."""
+
+
+class TruncatedError(StreamError):
+    """The stream ends early: its last segment was not sealed as the last."""
+
+
+class WrongKeyError(StreamError):
+    """No recipient in the stream's header opens with the key, passphrase
+    or identity given."""
+
+
 class HazmatWarning(UserWarning):
     """A primitive without integrity or with known weaknesses (ECB, unpadded
     CBC, RC4, PARC4) was used: for compatibility and study only."""
 
 
-__all__ = ["InvalidTag", "InvalidSignature", "InvalidProof", "HazmatWarning"]
+__all__ = ["InvalidTag", "InvalidSignature", "InvalidProof", "StreamError", "TruncatedError", "WrongKeyError",
+           "HazmatWarning"]

@@ -23,6 +23,7 @@ mod hazmat;
 mod merkle;
 mod par;
 mod rsa;
+mod stream;
 
 use pyo3::prelude::*;
 
@@ -37,5 +38,6 @@ fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rsa::register(m)?;
     ecdsa::register(m)?;
     hazmat::register(m)?;
+    stream::register(m)?;
     Ok(())
 }

@@ -53,14 +53,14 @@ fn pem_wanted(encoding: &str) -> PyResult<bool> {
 #[pyclass(name = "RSAPrivateKey", module = "parcrypt.rsa", frozen)]
 #[derive(Debug)]
 pub struct RsaPrivateKey {
-    key: PrivateKey,
+    pub(crate) key: PrivateKey,
 }
 
 /// An RSA public key.
 #[pyclass(name = "RSAPublicKey", module = "parcrypt.rsa", frozen)]
 #[derive(Debug)]
 pub struct RsaPublicKey {
-    key: PublicKey,
+    pub(crate) key: PublicKey,
 }
 
 /// A new key of `key_size` bits (e = 65537); with several threads, all of

@@ -1,0 +1,280 @@
+//! `parcrypt.stream`: the `stream` file format (the CLI's `encrypt` /
+//! `decrypt`): files and Python file objects, read and written by either.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+
+use parcrypt::par::Parallelism;
+use parcrypt::secret::{SecretBytes, SecretKey};
+use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes};
+
+use crate::buffer::In;
+use crate::rsa::{RsaPrivateKey, RsaPublicKey};
+use crate::{errors, par};
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(stream_encrypt, m)?)?;
+    m.add_function(wrap_pyfunction!(stream_decrypt, m)?)?;
+    Ok(())
+}
+
+fn err(py: Python<'_>, e: stream::Error) -> PyErr {
+    use stream::Error as E;
+    let msg = e.to_string();
+    match e {
+        E::Io(io) => PyErr::from(io),
+        E::Truncated { .. } => errors::raise(py, "TruncatedError", msg),
+        E::SegmentAuthentication { .. } | E::HeaderAuthentication => errors::raise(py, "InvalidTag", msg),
+        E::NoMatchingIdentity => errors::raise(py, "WrongKeyError", msg),
+        E::NotStream | E::UnsupportedVersion(_) | E::MalformedHeader(_) => {
+            errors::raise(py, "StreamError", msg)
+        }
+        _ => PyValueError::new_err(msg),
+    }
+}
+
+fn key32(key: &Bound<'_, PyAny>) -> PyResult<SecretKey<32>> {
+    let key = In::get(key, "key")?;
+    SecretKey::from_slice(key.as_slice())
+        .ok_or_else(|| PyValueError::new_err(format!("key must be 32 bytes, got {}", key.len())))
+}
+
+/// Where a stream comes from or goes to: a path, or a Python file object.
+enum End {
+    Path(std::path::PathBuf),
+    Object(Py<PyAny>),
+}
+
+impl End {
+    fn get(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<End> {
+        if let Ok(path) = obj.extract::<std::path::PathBuf>() {
+            return Ok(End::Path(path));
+        }
+        let has = |m| obj.hasattr(m).unwrap_or(false);
+        if has("read") || has("write") {
+            return Ok(End::Object(obj.clone().unbind()));
+        }
+        Err(PyTypeError::new_err(format!(
+            "{what} must be a path or a binary file object"
+        )))
+    }
+}
+
+/// A Python binary file object as `Read` (called with the GIL, from
+/// whichever thread reads).
+struct PyReader(Py<PyAny>);
+
+impl Read for PyReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        Python::attach(|py| {
+            let data = self
+                .0
+                .bind(py)
+                .call_method1("read", (buf.len(),))
+                .map_err(to_io)?;
+            let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
+                b.as_bytes()
+            } else if data.is_none() {
+                // A non-blocking stream with nothing yet: treat as an error, not EOF.
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    "read() returned None",
+                ));
+            } else if let Ok(b) = data.cast::<PyByteArray>() {
+                let v = b.to_vec();
+                let n = v.len().min(buf.len());
+                buf[..n].copy_from_slice(&v[..n]);
+                return Ok(n);
+            } else {
+                return Err(std::io::Error::other("read() must return bytes"));
+            };
+            if bytes.len() > buf.len() {
+                return Err(std::io::Error::other("read(n) returned more than n bytes"));
+            }
+            buf[..bytes.len()].copy_from_slice(bytes);
+            Ok(bytes.len())
+        })
+    }
+}
+
+/// A Python binary file object as `Write`.
+struct PyWriter(Py<PyAny>);
+
+impl Write for PyWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        Python::attach(|py| {
+            let n = self
+                .0
+                .bind(py)
+                .call_method1("write", (PyBytes::new(py, buf),))
+                .map_err(to_io)?;
+            // Raw files may write less; buffered ones return the length (or None).
+            Ok(if n.is_none() {
+                buf.len()
+            } else {
+                n.extract::<usize>().map_err(to_io)?.min(buf.len())
+            })
+        })
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Python::attach(|py| self.0.bind(py).call_method0("flush").map(|_| ()).map_err(to_io))
+    }
+}
+
+/// A Python exception travelling through Rust I/O as an `io::Error`; the
+/// message keeps the exception's text.
+fn to_io(e: PyErr) -> std::io::Error {
+    std::io::Error::other(Python::attach(|py| {
+        let kind = e.get_type(py).name().map(|n| n.to_string()).unwrap_or_default();
+        format!("{kind}: {}", e.value(py))
+    }))
+}
+
+/// Encrypts `src` (path or file object) into `dst` (path of a file to
+/// create and fill, or file object); returns the plaintext length.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, key = None, passphrase = None, recipients = None, segment_size = stream::DEFAULT_SEGMENT, scrypt_log2_n = stream::DEFAULT_SCRYPT_LOG2_N, threads = None, strategy = "steal"))]
+#[allow(clippy::too_many_arguments)]
+fn stream_encrypt(
+    py: Python<'_>,
+    src: &Bound<'_, PyAny>,
+    dst: &Bound<'_, PyAny>,
+    key: Option<&Bound<'_, PyAny>>,
+    passphrase: Option<&Bound<'_, PyAny>>,
+    recipients: Option<Vec<Bound<'_, RsaPublicKey>>>,
+    segment_size: usize,
+    scrypt_log2_n: u8,
+    threads: Option<usize>,
+    strategy: &str,
+) -> PyResult<u64> {
+    let par = par::parallelism(threads, strategy)?;
+    let recipients_keys = recipients.unwrap_or_default();
+    let mut list: Vec<Recipient<'_>> = Vec::new();
+    if let Some(k) = key.filter(|k| !k.is_none()) {
+        list.push(Recipient::Key(key32(k)?));
+    }
+    if let Some(p) = passphrase.filter(|p| !p.is_none()) {
+        list.push(Recipient::Passphrase {
+            passphrase: passphrase_of(p)?,
+            log2_n: scrypt_log2_n,
+        });
+    }
+    let refs: Vec<&RsaPublicKey> = recipients_keys.iter().map(|r| r.get()).collect();
+    list.extend(refs.iter().map(|r| Recipient::Rsa(&r.key)));
+    if list.is_empty() {
+        return Err(PyValueError::new_err("give key=, passphrase= or recipients="));
+    }
+    let opts = Options { segment_size };
+    let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
+    let written = py.detach(|| -> Result<u64, stream::Error> {
+        let mut out: Box<dyn Write + Send> = match &dst {
+            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
+            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
+        };
+        let n = match &src {
+            End::Path(p) => stream::encrypt_file(&list, &File::open(p)?, &mut out, &opts, &par, |_| {})?,
+            End::Object(o) => {
+                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
+                stream::encrypt(&list, input, &mut out, &opts, &par, |_| {})?
+            }
+        };
+        out.flush()?;
+        drop(out);
+        if let End::Path(p) = &dst {
+            File::open(p)?.sync_all()?;
+        }
+        Ok(n)
+    });
+    written.map_err(|e| err(py, e))
+}
+
+/// Decrypts `src` into `dst`; returns the plaintext length written. With
+/// `range=(start, length)` and a path `src`, reads only the segments needed.
+#[pyfunction]
+#[pyo3(signature = (src, dst, *, key = None, passphrase = None, identity = None, range = None, max_work_factor = stream::DEFAULT_MAX_WORK_FACTOR, threads = None, strategy = "steal"))]
+#[allow(clippy::too_many_arguments)]
+fn stream_decrypt(
+    py: Python<'_>,
+    src: &Bound<'_, PyAny>,
+    dst: &Bound<'_, PyAny>,
+    key: Option<&Bound<'_, PyAny>>,
+    passphrase: Option<&Bound<'_, PyAny>>,
+    identity: Option<Bound<'_, RsaPrivateKey>>,
+    range: Option<(u64, u64)>,
+    max_work_factor: u8,
+    threads: Option<usize>,
+    strategy: &str,
+) -> PyResult<u64> {
+    let par: Parallelism = par::parallelism(threads, strategy)?;
+    let given = [
+        key.is_some_and(|k| !k.is_none()),
+        passphrase.is_some_and(|p| !p.is_none()),
+        identity.is_some(),
+    ];
+    if given.iter().filter(|g| **g).count() != 1 {
+        return Err(PyValueError::new_err(
+            "give exactly one of key=, passphrase= or identity=",
+        ));
+    }
+    let id_key = identity.as_ref().map(|i| i.get());
+    let who = match (
+        key.filter(|k| !k.is_none()),
+        passphrase.filter(|p| !p.is_none()),
+        id_key,
+    ) {
+        (Some(k), _, _) => Identity::Key(key32(k)?),
+        (_, Some(p), _) => Identity::Passphrase(passphrase_of(p)?),
+        (_, _, Some(i)) => Identity::Rsa(&i.key),
+        _ => unreachable!("exactly one was checked above"),
+    };
+    let opts = DecryptOptions { max_work_factor };
+    let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
+    if range.is_some() && !matches!(src, End::Path(_)) {
+        return Err(PyValueError::new_err(
+            "range= needs src to be a path (it reads only the segments needed)",
+        ));
+    }
+    let written = py.detach(|| -> Result<u64, stream::Error> {
+        let mut out: Box<dyn Write + Send> = match &dst {
+            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
+            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
+        };
+        let n = match (&src, range) {
+            (End::Path(p), Some((start, len))) => {
+                stream::decrypt_range(&who, &File::open(p)?, start, len, &mut out, &opts, &par)?
+            }
+            (End::Path(p), None) => {
+                stream::decrypt_file(&who, &File::open(p)?, &mut out, &opts, &par, |_| {})?
+            }
+            (End::Object(o), _) => {
+                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
+                stream::decrypt(&who, input, &mut out, &opts, &par, |_| {})?
+            }
+        };
+        out.flush()?;
+        drop(out);
+        if let End::Path(p) = &dst {
+            File::open(p)?.sync_all()?;
+        }
+        Ok(n)
+    });
+    written.map_err(|e| err(py, e))
+}
+
+fn passphrase_of(p: &Bound<'_, PyAny>) -> PyResult<SecretBytes> {
+    if let Ok(s) = p.extract::<String>() {
+        if s.is_empty() {
+            return Err(PyValueError::new_err("the passphrase is empty"));
+        }
+        return Ok(SecretBytes::from(s.as_bytes()));
+    }
+    let b = In::get(p, "passphrase")?;
+    if b.len() == 0 {
+        return Err(PyValueError::new_err("the passphrase is empty"));
+    }
+    Ok(SecretBytes::from(b.as_slice()))
+}
