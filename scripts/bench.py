@@ -15,6 +15,7 @@ The run directory holds:
   lab-summary.md the lab's own summary (papers' tables, notes)
   python.md, python.csv  the Python package against cryptography, pymerkle and hashlib
                  (python/bench/bench.py, in a fresh virtual environment)
+  python-paralcrypto.md  the ParalCrypto paper's experiments from Python (python -m parcrypt.lab)
 
 Whole commands run interleaved (one round = every command once, in order; the
 first round is a warm-up, not recorded), inputs in the page cache, output to
@@ -350,7 +351,9 @@ def run_python(run_dir, quick):
         cmd = [str(py), "python/bench/bench.py", "--markdown", str(run_dir / "python.md"),
                "--csv", str(run_dir / "python.csv")] + (["--quick"] if quick else [])
         subprocess.run(cmd, cwd=ROOT, check=True)
-    return (run_dir / "python.md").read_text()
+        subprocess.run([str(py), "-m", "parcrypt.lab", "--markdown", str(run_dir / "python-paralcrypto.md")],
+                       cwd=tmp, check=True)
+    return (run_dir / "python.md").read_text() + "\n" + (run_dir / "python-paralcrypto.md").read_text()
 
 
 # ------------------------------------------------------------------ main
