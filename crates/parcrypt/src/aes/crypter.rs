@@ -193,6 +193,49 @@ impl Crypter {
         self.blocks(&mut output[start..], par);
     }
 
+    /// How many bytes [`Crypter::update`] or [`Crypter::update_into`] would
+    /// output for `input_len` more bytes of input: the bytes held back from
+    /// earlier calls plus the input, less what must wait (a partial block;
+    /// for padded decryption, the last block). At most `input_len + 15`.
+    pub fn update_len(&self, input_len: usize) -> usize {
+        let total = self.pending.len() + input_len;
+        total - self.hold_back(total)
+    }
+
+    /// [`Crypter::update`] into a caller's buffer, without an intermediate
+    /// copy: writes [`Crypter::update_len`]`(input.len())` bytes at the start
+    /// of `output` and returns that count.
+    ///
+    /// # Errors
+    /// [`Error::OutputTooSmall`] if `output` is shorter than that; nothing
+    /// is consumed then.
+    pub fn update_into(
+        &mut self,
+        input: &[u8],
+        output: &mut [u8],
+        par: &Parallelism,
+    ) -> Result<usize, Error> {
+        let ready = self.update_len(input.len());
+        if output.len() < ready {
+            return Err(Error::OutputTooSmall {
+                need: ready,
+                have: output.len(),
+            });
+        }
+        // The output is the first `ready` bytes of pending ‖ input; the rest waits.
+        let from_pending = ready.min(self.pending.len());
+        let from_input = ready - from_pending;
+        output[..from_pending].copy_from_slice(&self.pending[..from_pending]);
+        output[from_pending..ready].copy_from_slice(&input[..from_input]);
+        let mut rest = Vec::with_capacity(2 * BLOCK);
+        rest.extend_from_slice(&self.pending[from_pending..]);
+        rest.extend_from_slice(&input[from_input..]);
+        let mut old = std::mem::replace(&mut self.pending, rest);
+        wipe_vec(&mut old);
+        self.blocks(&mut output[..ready], par);
+        Ok(ready)
+    }
+
     /// Ends the message, appending the last output (padding added or checked).
     ///
     /// # Errors
@@ -299,5 +342,54 @@ impl crate::pipe::Transform for Crypter {
         let mut last = Vec::with_capacity(2 * BLOCK);
         Crypter::finish(self, &mut last)?;
         Ok(last)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `update_into` gives what `update` gives, for every engine, padding and
+    /// cut of the input, and refuses a short buffer without consuming.
+    #[test]
+    fn update_into_equals_update() {
+        let key = [7u8; 32];
+        let iv = [9u8; 16];
+        let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+        let makers: [(&str, fn(&[u8], &[u8]) -> Crypter); 5] = [
+            ("ctr", |k, iv| Crypter::ctr(k, iv).expect("key")),
+            ("cbc-enc", |k, iv| Crypter::cbc_encrypt(k, iv).expect("key")),
+            ("cbc-dec", |k, iv| Crypter::cbc_decrypt(k, iv).expect("key")),
+            ("cbc-enc-nopad", |k, iv| {
+                Crypter::cbc(k, iv, true, false).expect("key")
+            }),
+            ("cbc-dec-nopad", |k, iv| {
+                Crypter::cbc(k, iv, false, false).expect("key")
+            }),
+        ];
+        let seq = Parallelism::sequential();
+        for (name, make) in makers {
+            for cut in [0usize, 1, 15, 16, 17, 31, 32, 33, 500, 999] {
+                let (mut a, mut b) = (make(&key, &iv), make(&key, &iv));
+                let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
+                for piece in [&data[..cut], &data[cut..]] {
+                    a.update(piece, &mut out_a, &seq);
+                    let mut buf = vec![0u8; piece.len() + BLOCK - 1];
+                    if b.update_len(piece.len()) > 0 {
+                        let short = b.update_len(piece.len()) - 1;
+                        assert!(matches!(
+                            b.update_into(piece, &mut buf[..short], &seq),
+                            Err(Error::OutputTooSmall { .. })
+                        ));
+                    }
+                    let n = b.update_into(piece, &mut buf, &seq).expect("room");
+                    out_b.extend_from_slice(&buf[..n]);
+                }
+                assert_eq!(out_a, out_b, "{name} cut at {cut}");
+                let (ra, rb) = (a.finish(&mut out_a), b.finish(&mut out_b));
+                assert_eq!(ra.is_ok(), rb.is_ok(), "{name} cut at {cut}");
+                assert_eq!(out_a, out_b, "{name} cut at {cut}");
+            }
+        }
     }
 }

@@ -76,6 +76,15 @@ pub enum Error {
     /// data or tag). No plaintext was produced.
     #[error("authentication failed (wrong key, nonce or AAD, or the data or tag was modified)")]
     Authentication,
+    /// [`Crypter::update_into`]: the output buffer cannot hold the output
+    /// ready ([`Crypter::update_len`] bytes).
+    #[error("output buffer of {have} bytes is too small: {need} bytes are ready")]
+    OutputTooSmall {
+        /// Bytes of output ready.
+        need: usize,
+        /// Bytes the buffer holds.
+        have: usize,
+    },
     /// Reading input or writing output failed (the `io::Error` is the source).
     #[error("I/O error")]
     Io(#[from] std::io::Error),
