@@ -98,8 +98,6 @@ fn cbc_decrypt<'py>(
 pub struct CipherContext {
     crypter: Option<Crypter>,
     par: Parallelism,
-    /// Output produced but not yet handed out (reused between calls).
-    out: Vec<u8>,
 }
 
 /// `mode` is "ctr", "cbc" or "ecb"; `padding` applies to CBC and ECB.
@@ -141,7 +139,6 @@ fn cipher_context(
     Ok(CipherContext {
         crypter: Some(crypter),
         par,
-        out: Vec::new(),
     })
 }
 
@@ -161,19 +158,20 @@ impl CipherContext {
     fn update<'py>(&mut self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         let data = In::get(data, "data")?;
         let par = self.par;
-        let mut out = std::mem::take(&mut self.out);
-        out.clear();
         let crypter = self.crypter()?;
         let src = data.as_slice();
-        detach_from(py, src.len(), || crypter.update(src, &mut out, &par));
-        let bytes = PyBytes::new(py, &out);
-        parcrypt::secret::wipe(&mut out);
-        self.out = out;
-        Ok(bytes)
+        let ready = crypter.update_len(src.len());
+        bytes_from(py, &[], ready, |out| {
+            crypter
+                .update_into(src, out, &par)
+                .map(|_| ())
+                .map_err(|e| Python::attach(|py| errors::aes(py, e)))
+        })
     }
 
-    /// Like `update`, writing into `buf` (at least len(data) + 15 bytes, as
-    /// `cryptography` asks); returns the number of bytes written.
+    /// Like `update`, writing straight into `buf` (at least len(data) + 15
+    /// bytes, as `cryptography` asks; it must not overlap `data`); returns
+    /// the number of bytes written.
     fn update_into(
         &mut self,
         py: Python<'_>,
@@ -197,18 +195,9 @@ impl CipherContext {
             )));
         }
         let par = self.par;
-        let mut out = std::mem::take(&mut self.out);
-        out.clear();
         let crypter = self.crypter()?;
         let src = data.as_slice();
-        detach_from(py, src.len(), || {
-            crypter.update(src, &mut out, &par);
-            dst[..out.len()].copy_from_slice(&out);
-        });
-        let n = out.len();
-        parcrypt::secret::wipe(&mut out);
-        self.out = out;
-        Ok(n)
+        detach_from(py, src.len(), || crypter.update_into(src, dst, &par)).map_err(|e| errors::aes(py, e))
     }
 
     /// Ends the message: the last output (padding added, or checked and
