@@ -356,7 +356,8 @@ mod tests {
         let key = [7u8; 32];
         let iv = [9u8; 16];
         let data: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
-        let makers: [(&str, fn(&[u8], &[u8]) -> Crypter); 5] = [
+        type Make = fn(&[u8], &[u8]) -> Crypter;
+        let makers: [(&str, Make); 5] = [
             ("ctr", |k, iv| Crypter::ctr(k, iv).expect("key")),
             ("cbc-enc", |k, iv| Crypter::cbc_encrypt(k, iv).expect("key")),
             ("cbc-dec", |k, iv| Crypter::cbc_decrypt(k, iv).expect("key")),
