@@ -26,6 +26,7 @@ mod engine;
 mod glacier;
 mod rfc6962;
 mod stream;
+pub mod tiles;
 
 use std::fs::File;
 use std::io::Read;
