@@ -39,9 +39,13 @@ fn verify(dir: &Path, par: &Parallelism) -> Result<()> {
         hex::encode(cp.root),
         base64_hash(&cp.root)
     ))?;
+    let signatures = match cp.signatures {
+        0 => "carries no signature".to_owned(),
+        n => format!("has {n} signature line(s), which were not checked"),
+    };
     note(format_args!(
-        "origin {:?}: the checkpoint's {} signature line(s) were not checked, only that it matches the entries and tiles",
-        cp.origin, cp.signatures
+        "the checkpoint of {:?} {signatures}: only its agreement with the entries and tiles was",
+        cp.origin
     ));
     Ok(())
 }
