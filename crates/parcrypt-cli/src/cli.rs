@@ -79,9 +79,9 @@ pub enum Command {
     Parc4(Parc4Args),
     /// Hash files like sha256sum, or as Merkle trees (RFC 6962, BitTorrent v2, Glacier) on all cores
     Hash(HashArgs),
-    /// RFC 6962 / RFC 9162 Merkle tree heads, inclusion and consistency proofs
+    /// RFC 6962 / RFC 9162 Merkle tree heads, inclusion and consistency proofs; tlog-tiles logs
     #[command(subcommand)]
-    Merkle(MerkleCommand),
+    Merkle(MerkleGroup),
     /// RSA keys, signatures (PSS, PKCS#1 v1.5) and OAEP encryption, interoperable with openssl
     #[command(subcommand)]
     Rsa(RsaCommand),
@@ -456,6 +456,46 @@ pub struct LeafSource {
 pub enum TreeFormat {
     /// RFC 6962 / RFC 9162 (Certificate Transparency); the only format with standard proofs
     Rfc6962,
+}
+
+/// `merkle`'s subcommands: the proof commands, and `tiles`.
+#[derive(Debug, Subcommand)]
+pub enum MerkleGroup {
+    #[command(flatten)]
+    Proofs(MerkleCommand),
+    /// Check or rebuild a C2SP tlog-tiles log stored in a directory
+    #[command(subcommand)]
+    Tiles(TilesCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TilesCommand {
+    /// Check every entry, tile and the root of a log against its checkpoint (signatures are not checked)
+    ///
+    /// Reads DIR/checkpoint, hashes every entry of every entry bundle (tile/entries/…) on all
+    /// cores, compares the leaf hashes with the level-0 tiles, recomputes every higher tile and
+    /// the root. Exit 0 and "verified N entries, root …" if all agree; exit 1 naming the first
+    /// wrong tile and hash index otherwise.
+    Verify {
+        /// The log directory (holding `checkpoint` and `tile/`)
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+    /// Write every tile of a log (all levels, partial tiles as .p/W) from its entry bundles alone
+    ///
+    /// Prints the root. The tiles are written beside the old ones and renamed into place only
+    /// when all are written; the checkpoint is not touched.
+    Rebuild {
+        /// The log directory (holding `tile/entries/`)
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// Build the tree of the first N entries [default: every entry the bundles hold]
+        #[arg(long, value_name = "N")]
+        size: Option<u64>,
+        /// Replace existing tiles (tile/0, tile/1, …)
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]

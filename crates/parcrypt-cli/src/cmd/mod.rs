@@ -9,10 +9,11 @@ mod lab;
 mod rc4;
 mod rsa;
 mod stream;
+mod tiles;
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command, InOut};
+use crate::cli::{Cli, Command, InOut, MerkleGroup};
 
 pub fn run(cli: Cli) -> Result<()> {
     let par = cli.global.parallelism();
@@ -29,7 +30,8 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Rc4(args) => rc4::run_rc4(&args),
         Command::Parc4(args) => rc4::run_parc4(&args, &par),
         Command::Hash(args) => hash::run_hash(&args, &par),
-        Command::Merkle(cmd) => hash::run_merkle(&cmd, &par),
+        Command::Merkle(MerkleGroup::Proofs(cmd)) => hash::run_merkle(&cmd, &par),
+        Command::Merkle(MerkleGroup::Tiles(cmd)) => tiles::run(&cmd, &par),
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),

@@ -30,3 +30,4 @@ mod rsa_cli;
 mod signals;
 mod stream_cli;
 mod stream_hostile;
+mod tiles_cli;

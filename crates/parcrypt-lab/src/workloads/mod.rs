@@ -8,6 +8,7 @@ mod merkle;
 mod rc4;
 mod rsa;
 mod stream;
+mod tiles;
 
 use parcrypt::par::Parallelism;
 
@@ -110,6 +111,7 @@ pub fn registry() -> Vec<Workload> {
     aes::register(&mut all);
     rc4::register(&mut all);
     merkle::register(&mut all);
+    tiles::register(&mut all);
     rsa::register(&mut all);
     ecdsa::register(&mut all);
     stream::register(&mut all);

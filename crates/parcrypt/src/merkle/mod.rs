@@ -7,6 +7,9 @@
 //! - [`Glacier`]: the Amazon S3 Glacier tree hash.
 //! - [`hash_reader`]: any [`Format`] (and plain SHA-256) of a file or pipe in
 //!   bounded memory.
+//! - [`tiles`]: check ([`tiles::verify`]) or rebuild ([`tiles::rebuild`]) a
+//!   C2SP tlog-tiles log stored in a directory, every entry hashed on all
+//!   cores.
 //!
 //! Leaves come from a byte slice cut into fixed-size [`Chunks`], from a slice
 //! of byte strings (one leaf each), or from a reader.
@@ -26,6 +29,7 @@ mod engine;
 mod glacier;
 mod rfc6962;
 mod stream;
+pub mod tiles;
 
 use std::fs::File;
 use std::io::Read;

@@ -21,5 +21,6 @@ mod rsa_wycheproof;
 mod secrets;
 mod stream;
 mod stream_kat;
+mod tiles;
 mod wycheproof_cbc;
 mod wycheproof_gcm;
