@@ -25,6 +25,7 @@
 //! on the calling thread, so small trees cost what the sequential code costs.
 
 mod bittorrent;
+pub mod compact;
 mod engine;
 mod glacier;
 mod rfc6962;
