@@ -441,6 +441,49 @@ impl CompactRange {
     }
 }
 
+/// The RFC 6962 audit path (RFC 9162 §2.1.3.1) of item `index` in a tree
+/// whose lowest nodes are `nodes` (subtree roots, not leaves: they are not
+/// hashed again).
+///
+/// With the leaves cut into parts of `2^j` leaves (the last may be
+/// shorter), every part is a node of the RFC 6962 tree, so a leaf's global
+/// path is its path inside its part (`Rfc6962::inclusion_proof` over the
+/// part) followed by this path of the part among the parts' roots — what
+/// a cluster computes without gathering the leaves.
+///
+/// # Panics
+/// If `index` is not below `nodes.len()`.
+pub fn rfc6962_path(nodes: &[Hash], index: usize) -> Vec<Hash> {
+    assert!(index < nodes.len(), "index outside the nodes");
+    /// The largest power of two below `n` (n ≥ 2): RFC 6962's split.
+    fn split(n: usize) -> usize {
+        1 << (usize::BITS - 1 - (n - 1).leading_zeros())
+    }
+    fn mth(nodes: &[Hash]) -> Hash {
+        if nodes.len() == 1 {
+            return nodes[0];
+        }
+        let k = split(nodes.len());
+        Rfc6962.node(&mth(&nodes[..k]), &mth(&nodes[k..]))
+    }
+    fn path(nodes: &[Hash], m: usize, out: &mut Vec<Hash>) {
+        if nodes.len() <= 1 {
+            return;
+        }
+        let k = split(nodes.len());
+        if m < k {
+            path(&nodes[..k], m, out);
+            out.push(mth(&nodes[k..]));
+        } else {
+            path(&nodes[k..], m - k, out);
+            out.push(mth(&nodes[..k]));
+        }
+    }
+    let mut out = Vec::new();
+    path(nodes, index, &mut out);
+    out
+}
+
 /// The root of a BitTorrent v2 subtree of `2^k` zero leaf hashes.
 fn bittorrent_zero(k: u32) -> Hash {
     let mut h = [0u8; 32];
@@ -621,6 +664,27 @@ mod tests {
             bittorrent_piece_hashes(b"x", 1000, &par),
             Err(Error::PieceLength(1000))
         );
+    }
+
+    #[test]
+    fn a_global_audit_path_is_the_parts_path_then_the_path_among_parts() {
+        let par = Parallelism::sequential();
+        let leaves: Vec<Vec<u8>> = (0..77u32).map(|i| i.to_le_bytes().to_vec()).collect();
+        for n in [1usize, 2, 3, 4, 5, 8, 9, 16, 17, 31, 64, 77] {
+            for j in 0..5u32 {
+                let part = 1usize << j;
+                let parts: Vec<&[Vec<u8>]> = leaves[..n].chunks(part).collect();
+                let roots: Vec<Hash> = parts.iter().map(|p| Rfc6962::root(*p, &par)).collect();
+                assert_eq!(rfc6962_path(&roots, 0).is_empty(), roots.len() == 1);
+                for m in 0..n {
+                    let mut proof =
+                        Rfc6962::inclusion_proof(parts[m / part], (m % part) as u64, &par).expect("in part");
+                    proof.extend(rfc6962_path(&roots, m / part));
+                    let expected = Rfc6962::inclusion_proof(&leaves[..n], m as u64, &par).expect("in tree");
+                    assert_eq!(proof, expected, "n={n} j={j} m={m}");
+                }
+            }
+        }
     }
 
     #[test]
