@@ -165,6 +165,14 @@ impl Buffer {
         self.dirty = keep;
     }
 
+    /// The bytes held, as a vector: for a buffer that never holds plaintext.
+    pub(super) fn into_ciphertext(mut self) -> Vec<u8> {
+        debug_assert!(!self.secret, "plaintext leaves through a copy the caller owns");
+        let mut bytes = std::mem::take(&mut self.bytes);
+        bytes.truncate(self.len);
+        bytes
+    }
+
     /// Gives the buffer back for a later call (wiped first if it may hold
     /// plaintext), or frees it if the pool is full.
     pub(super) fn recycle(self) {

@@ -44,6 +44,9 @@ const MAX_STANZA_BODY: usize = 4096;
 /// The derived keys of one stream.
 pub(super) struct Keys {
     pub(super) payload: crate::ffi::GcmKey,
+    /// The payload key's bytes, for [`super::Segments`] to hand to other
+    /// processes; the header key never leaves.
+    pub(super) payload_bytes: SecretKey<32>,
     header: hmac::Key,
 }
 
@@ -99,8 +102,10 @@ fn derive(file_key: &SecretKey<32>, salt: &[u8; 32]) -> Keys {
         })
         .expect("HKDF-SHA256 of 32 bytes")
     };
+    let payload_bytes = expand(PAYLOAD_INFO);
     Keys {
-        payload: payload_key(expand(PAYLOAD_INFO).expose()),
+        payload: payload_key(payload_bytes.expose()),
+        payload_bytes,
         header: hmac::Key::new(hmac::HMAC_SHA256, expand(HEADER_INFO).expose()),
     }
 }
@@ -370,7 +375,7 @@ impl Header {
     }
 }
 
-fn payload_key(bytes: &[u8; 32]) -> crate::ffi::GcmKey {
+pub(super) fn payload_key(bytes: &[u8; 32]) -> crate::ffi::GcmKey {
     crate::ffi::GcmKey::new(bytes).expect("a 32-byte AES-256 key")
 }
 

@@ -37,11 +37,13 @@ mod file;
 mod header;
 mod pipe;
 mod segment;
+mod segments;
 
 pub use error::Error;
 pub use file::{decrypt_file, decrypt_range, encrypt_file};
 pub use header::{DEFAULT_MAX_WORK_FACTOR, DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
 pub use pipe::{decrypt, encrypt};
+pub use segments::Segments;
 
 use crate::rsa;
 use crate::secret::{SecretBytes, SecretKey};

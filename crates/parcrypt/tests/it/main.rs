@@ -21,6 +21,7 @@ mod rsa_wycheproof;
 mod secrets;
 mod stream;
 mod stream_kat;
+mod stream_segments;
 mod tiles;
 mod wycheproof_cbc;
 mod wycheproof_gcm;
