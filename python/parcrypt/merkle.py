@@ -15,6 +15,7 @@ pieces roots and piece layers; the Amazon Glacier tree hash; and
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 from parcrypt import _parcrypt
+from parcrypt._parcrypt import CompactRange
 
 if TYPE_CHECKING:
     from typing_extensions import Buffer  # any bytes-like object (PEP 688)
@@ -22,6 +23,7 @@ else:
     Buffer = object
 
 __all__ = [
+    "CompactRange", "bittorrent_piece_hashes", "bittorrent_root_from_pieces", "rfc6962_path",
     "root", "inclusion_proof", "consistency_proof", "verify_inclusion", "verify_consistency",
     "leaf_hash", "node_hash", "bittorrent_v2", "glacier", "hash_file",
 ]
@@ -98,3 +100,23 @@ def hash_file(path, format: str = "sha256", *, leaf_size: int = 4096, threads: O
     "bittorrent-v2" (pieces root; None for an empty file) or "glacier".
     Large files are hashed from memory maps in bounded memory."""
     return _parcrypt.hash_file(path, format, leaf_size=leaf_size, threads=threads, strategy=strategy)
+
+
+def bittorrent_piece_hashes(data: "Buffer", piece_length: int, *, threads: Optional[int] = None,
+                            strategy: str = "steal") -> List[bytes]:
+    """BEP 52 piece-layer hashes of a part of a file that starts at a piece
+    boundary (a short last piece padded as in the file's tree): the parts'
+    lists concatenated are the file's piece layer."""
+    return _parcrypt.bittorrent_piece_hashes(data, piece_length, threads=threads, strategy=strategy)
+
+
+def bittorrent_root_from_pieces(layer: Sequence["Buffer"], piece_length: int) -> bytes:
+    """The pieces root of a file longer than one piece, from its piece layer."""
+    return _parcrypt.bittorrent_root_from_pieces(layer, piece_length)
+
+
+def rfc6962_path(nodes: Sequence["Buffer"], index: int) -> List[bytes]:
+    """The RFC 6962 audit path of ``nodes[index]`` among subtree roots: with
+    leaves cut into parts of 2^j leaves, a leaf's proof is its proof inside
+    its part followed by ``rfc6962_path(part_roots, part_index)``."""
+    return _parcrypt.rfc6962_path(nodes, index)

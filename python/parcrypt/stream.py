@@ -29,9 +29,10 @@ from pathlib import Path
 from typing import BinaryIO, Callable, Optional, Sequence, Tuple, Union
 
 from parcrypt import _parcrypt
+from parcrypt._parcrypt import Segments
 from parcrypt.rsa import RSAPrivateKey, RSAPublicKey
 
-__all__ = ["encrypt_file", "decrypt_file", "encrypt", "decrypt", "DEFAULT_SEGMENT"]
+__all__ = ["encrypt_file", "decrypt_file", "encrypt", "decrypt", "Segments", "DEFAULT_SEGMENT"]
 
 DEFAULT_SEGMENT = 1 << 20
 PathLike = Union[str, "os.PathLike[str]"]

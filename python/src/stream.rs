@@ -18,6 +18,7 @@ use crate::{errors, par};
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(stream_encrypt, m)?)?;
     m.add_function(wrap_pyfunction!(stream_decrypt, m)?)?;
+    m.add_class::<PySegments>()?;
     Ok(())
 }
 
@@ -277,4 +278,174 @@ fn passphrase_of(p: &Bound<'_, PyAny>) -> PyResult<SecretBytes> {
         return Err(PyValueError::new_err("the passphrase is empty"));
     }
     Ok(SecretBytes::from(b.as_slice()))
+}
+
+/// `parcrypt.stream.Segments`: seals or opens any run of one stream's
+/// segments, so several processes or machines write (or read) parts of one
+/// stream file. Holds the stream's payload key (it opens and forges this
+/// stream's segments): it is not picklable; hand `payload_key` to workers
+/// yourself, over an encrypted channel.
+#[pyclass(name = "Segments", module = "parcrypt.stream", frozen)]
+#[derive(Debug)]
+pub struct PySegments {
+    inner: stream::Segments,
+}
+
+#[pymethods]
+impl PySegments {
+    /// A new stream: `(header, segments)`; write `header` first.
+    #[staticmethod]
+    #[pyo3(signature = (*, key = None, passphrase = None, recipients = None, segment_size = stream::DEFAULT_SEGMENT, scrypt_log2_n = stream::DEFAULT_SCRYPT_LOG2_N))]
+    fn create<'py>(
+        py: Python<'py>,
+        key: Option<&Bound<'py, PyAny>>,
+        passphrase: Option<&Bound<'py, PyAny>>,
+        recipients: Option<Vec<Bound<'py, RsaPublicKey>>>,
+        segment_size: usize,
+        scrypt_log2_n: u8,
+    ) -> PyResult<(Bound<'py, PyBytes>, PySegments)> {
+        let recipients_keys = recipients.unwrap_or_default();
+        let mut list: Vec<Recipient<'_>> = Vec::new();
+        if let Some(k) = key.filter(|k| !k.is_none()) {
+            list.push(Recipient::Key(key32(k)?));
+        }
+        if let Some(p) = passphrase.filter(|p| !p.is_none()) {
+            list.push(Recipient::Passphrase {
+                passphrase: passphrase_of(p)?,
+                log2_n: scrypt_log2_n,
+            });
+        }
+        let refs: Vec<&RsaPublicKey> = recipients_keys.iter().map(|r| r.get()).collect();
+        list.extend(refs.iter().map(|r| Recipient::Rsa(&r.key)));
+        if list.is_empty() {
+            return Err(PyValueError::new_err("give key=, passphrase= or recipients="));
+        }
+        let (header, inner) =
+            stream::Segments::create(&list, &Options { segment_size }).map_err(|e| err(py, e))?;
+        Ok((PyBytes::new(py, &header), PySegments { inner }))
+    }
+
+    /// The segments of an existing stream, from its header (a path, or
+    /// bytes starting with the header), opened with one of key=,
+    /// passphrase= or identity=.
+    #[staticmethod]
+    #[pyo3(signature = (src, *, key = None, passphrase = None, identity = None, max_work_factor = stream::DEFAULT_MAX_WORK_FACTOR))]
+    fn from_header(
+        py: Python<'_>,
+        src: &Bound<'_, PyAny>,
+        key: Option<&Bound<'_, PyAny>>,
+        passphrase: Option<&Bound<'_, PyAny>>,
+        identity: Option<Bound<'_, RsaPrivateKey>>,
+        max_work_factor: u8,
+    ) -> PyResult<PySegments> {
+        let id_key = identity.as_ref().map(|i| i.get());
+        let who = match (
+            key.filter(|k| !k.is_none()),
+            passphrase.filter(|p| !p.is_none()),
+            id_key,
+        ) {
+            (Some(k), None, None) => Identity::Key(key32(k)?),
+            (None, Some(p), None) => Identity::Passphrase(passphrase_of(p)?),
+            (None, None, Some(i)) => Identity::Rsa(&i.key),
+            _ => {
+                return Err(PyValueError::new_err(
+                    "give exactly one of key=, passphrase= or identity=",
+                ));
+            }
+        };
+        let opts = DecryptOptions { max_work_factor };
+        let par = Parallelism::default();
+        let inner = if let Ok(path) = src.extract::<std::path::PathBuf>() {
+            let mut file = std::io::BufReader::new(File::open(path).map_err(PyErr::from)?);
+            stream::Segments::from_header(&mut file, &who, &opts, &par)
+        } else {
+            let data = In::get(src, "src")?;
+            stream::Segments::from_header(&mut data.as_slice(), &who, &opts, &par)
+        }
+        .map_err(|e| err(py, e))?;
+        Ok(PySegments { inner })
+    }
+
+    /// A worker's segments: the stream's `payload_key`, `segment_size` and `header_len`.
+    #[staticmethod]
+    fn from_payload_key(
+        py: Python<'_>,
+        payload_key: &Bound<'_, PyAny>,
+        segment_size: usize,
+        header_len: u64,
+    ) -> PyResult<PySegments> {
+        let key = key32(payload_key)?;
+        let inner =
+            stream::Segments::from_payload_key(&key, segment_size, header_len).map_err(|e| err(py, e))?;
+        Ok(PySegments { inner })
+    }
+
+    /// The stream's payload key (32 bytes): give it only to your own workers.
+    #[getter]
+    fn payload_key<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.inner.payload_key().expose())
+    }
+
+    #[getter]
+    fn segment_size(&self) -> usize {
+        self.inner.segment_size()
+    }
+
+    #[getter]
+    fn header_len(&self) -> u64 {
+        self.inner.header_len()
+    }
+
+    /// Where segment `index` starts in the stream file.
+    fn offset(&self, index: u64) -> u64 {
+        self.inner.offset(index)
+    }
+
+    /// Seals `data` as segments `first ..` (whole segments unless `last`).
+    #[pyo3(signature = (first, data, last, *, threads = None, strategy = "steal"))]
+    fn seal<'py>(
+        &self,
+        py: Python<'py>,
+        first: u64,
+        data: &Bound<'py, PyAny>,
+        last: bool,
+        threads: Option<usize>,
+        strategy: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let par = par::parallelism(threads, strategy)?;
+        let data = In::get(data, "data")?;
+        let src = data.as_slice();
+        let sealed = crate::buffer::detach_from(py, src.len(), || self.inner.seal(first, src, last, &par))
+            .map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, &sealed))
+    }
+
+    /// Opens sealed segments `first ..` (`last` if they end the stream).
+    #[pyo3(signature = (first, sealed, last, *, threads = None, strategy = "steal"))]
+    fn open<'py>(
+        &self,
+        py: Python<'py>,
+        first: u64,
+        sealed: &Bound<'py, PyAny>,
+        last: bool,
+        threads: Option<usize>,
+        strategy: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let par = par::parallelism(threads, strategy)?;
+        let sealed = In::get(sealed, "sealed")?;
+        let src = sealed.as_slice();
+        let mut plain = crate::buffer::detach_from(py, src.len(), || self.inner.open(first, src, last, &par))
+            .map_err(|e| err(py, e))?;
+        let out = PyBytes::new(py, &plain);
+        parcrypt::secret::wipe(&mut plain);
+        Ok(out)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<parcrypt.stream.Segments segment_size={} header_len={} (key redacted)>",
+            self.inner.segment_size(),
+            self.inner.header_len()
+        )
+    }
 }

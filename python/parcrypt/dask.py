@@ -1,0 +1,353 @@
+"""The same trees, signatures and encrypted files on a Dask cluster.
+
+``pip install "./python[dask]"`` adds dask and distributed. Every function
+takes ``client=None``: with none, a ``distributed.LocalCluster`` (one worker
+process per core) is started for the call and closed after it; with a
+``distributed.Client``, its cluster is used. Results are byte-identical to
+the single-machine ``parcrypt hash`` / ``merkle root`` / ``encrypt``.
+
+How work is cut (docs/SCALING.md):
+
+- files are read by the workers (a shared file system is assumed: every
+  worker sees the same paths); what crosses the network is compact ranges
+  (a few hundred bytes per task), hashes and booleans — never the data,
+  except where the source is in-memory Python objects (bags of leaves);
+- large files are cut into parts of ``part_size`` bytes (default 256 MiB,
+  rounded to a power-of-two number of leaves so parts are tree nodes);
+- encrypting one large file sends the stream's **payload key** to the
+  workers (it opens and forges that stream's segments, nothing else): use
+  Dask's TLS security (``distributed.security.Security``) on a real
+  network; parcrypt never logs it.
+
+Functions: :func:`hash_files`, :func:`merkle_root`, :func:`inclusion_proof`,
+:func:`verify_batch`, :func:`encrypt_files`, :func:`decrypt_files`,
+:func:`encrypt_large`.
+"""
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+from parcrypt import ecdsa, merkle, stream
+from parcrypt.merkle import CompactRange
+
+__all__ = ["hash_files", "merkle_root", "inclusion_proof", "verify_batch", "encrypt_files", "decrypt_files",
+           "encrypt_large", "manifest_line"]
+
+DEFAULT_PART = 256 << 20
+LEAF = {"bittorrent-v2": 16 << 10, "glacier": 1 << 20}
+
+
+@contextlib.contextmanager
+def _client(client) -> Iterator[Any]:
+    """The caller's client, or a LocalCluster for the duration of the call."""
+    if client is not None:
+        yield client
+        return
+    from distributed import Client, LocalCluster
+
+    with LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None) as cluster, \
+            Client(cluster) as local:
+        yield local
+
+
+def _leaf_size(format: str, leaf_size: int) -> int:
+    return LEAF.get(format, leaf_size)
+
+
+def _part_bytes(leaf: int, part_size: int) -> int:
+    """A power-of-two number of leaves of about ``part_size`` bytes: such
+    parts are nodes of every format's tree."""
+    leaves = max(1, part_size // leaf)
+    return leaf * (1 << (leaves.bit_length() - 1))
+
+
+def _read(path: str, offset: int, length: int) -> bytes:
+    with open(path, "rb") as f:
+        return os.pread(f.fileno(), length, offset)
+
+
+def _range_task(path: str, format: str, leaf: int, offset: int, length: int) -> bytes:
+    data = _read(path, offset, length)
+    r = CompactRange.from_leaves(format, offset // leaf, data, leaf_size=leaf, threads=1)
+    return r.to_bytes()
+
+
+def _pieces_task(path: str, offset: int, length: int, piece_length: int) -> List[bytes]:
+    return merkle.bittorrent_piece_hashes(_read(path, offset, length), piece_length, threads=1)
+
+
+def _sha256_task(path: str) -> Optional[bytes]:
+    return merkle.hash_file(path, "sha256", threads=1)
+
+
+def _small_file_task(path: str, format: str, leaf_size: int) -> Optional[bytes]:
+    return merkle.hash_file(path, format, leaf_size=leaf_size, threads=1)
+
+
+def manifest_line(digest: Optional[bytes], name: str) -> str:
+    """One line as ``sha256sum`` prints it (a name with a backslash or a
+    newline is escaped and the line starts with a backslash)."""
+    if digest is None:
+        raise ValueError(f"{name}: BitTorrent v2 lists empty files without a root; use format='sha256' for a digest")
+    hexed = digest.hex()
+    if "\\" in name or "\n" in name:
+        return "\\" + hexed + "  " + name.replace("\\", "\\\\").replace("\n", "\\n")
+    return hexed + "  " + name
+
+
+def _file_futures(client, path: str, size: int, format: str, leaf_size: int, part_size: int):
+    """Futures for one file: one task for a small file (or plain SHA-256),
+    else one compact range per part."""
+    if format == "sha256":
+        return ("one", client.submit(_sha256_task, path, pure=False))
+    leaf = _leaf_size(format, leaf_size)
+    part = _part_bytes(leaf, part_size)
+    if size <= part:
+        return ("one", client.submit(_small_file_task, path, format, leaf_size, pure=False))
+    futures = [client.submit(_range_task, path, format, leaf, off, min(part, size - off), pure=False)
+               for off in range(0, size, part)]
+    return ("ranges", futures)
+
+
+def _merge(ranges: Sequence[bytes]) -> CompactRange:
+    parts = [CompactRange.from_bytes(b) for b in ranges]
+    whole = parts[0]
+    for r in parts[1:]:
+        whole = whole.merge(r)
+    return whole
+
+
+def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "sha256", *, leaf_size: int = 4096,
+               part_size: int = DEFAULT_PART, client=None) -> str:
+    """A ``sha256sum``-style manifest of ``paths`` (in argument order) in
+    ``format`` ("sha256", "rfc6962", "bittorrent-v2", "glacier"): the same
+    lines ``parcrypt hash --format FORMAT`` prints. Files are spread over the
+    workers; tree-format files larger than ``part_size`` are split into
+    aligned parts across workers. A missing file raises ``OSError`` before
+    any work."""
+    names = [os.fspath(p) for p in paths]
+    sizes = [os.stat(p).st_size for p in names]
+    with _client(client) as c:
+        plans = [_file_futures(c, p, s, format, leaf_size, part_size) for p, s in zip(names, sizes)]
+        lines = []
+        for name, (kind, fut) in zip(names, plans):
+            if kind == "one":
+                digest = fut.result()
+            else:
+                digest = _merge(c.gather(fut)).root()
+            lines.append(manifest_line(digest, name))
+    return "".join(line + "\n" for line in lines)
+
+
+def merkle_root(source, format: str = "rfc6962", *, leaf_size: int = 4096, part_size: int = DEFAULT_PART,
+                client=None) -> Optional[bytes]:
+    """The root of one big input, computed across the cluster:
+
+    - a path: the file's bytes cut into ``leaf_size`` leaves (16 KiB / 1 MiB
+      for "bittorrent-v2" / "glacier"), parts of ``part_size`` bytes per task;
+    - a ``dask.bag.Bag`` of bytes-like leaves (RFC 6962): each partition
+      becomes a compact range.
+    Same result as ``merkle.hash_file`` / ``merkle.root`` on one machine."""
+    with _client(client) as c:
+        if isinstance(source, (str, os.PathLike)):
+            path = os.fspath(source)
+            size = os.stat(path).st_size
+            if size == 0:
+                return merkle.hash_file(path, format, leaf_size=leaf_size)
+            leaf = _leaf_size(format, leaf_size)
+            part = _part_bytes(leaf, part_size)
+            futures = [c.submit(_range_task, path, format, leaf, off, min(part, size - off), pure=False)
+                       for off in range(0, size, part)]
+            return _merge(c.gather(futures)).root()
+        return _bag_root(c, source, format)
+
+
+def _bag_root(client, bag, format: str) -> Optional[bytes]:
+    import dask
+
+    if format != "rfc6962":
+        raise ValueError("a bag of leaves is an RFC 6962 tree: format must be 'rfc6962'")
+    counts = bag.map_partitions(lambda p: [len(list(p))]).compute()
+    begins = [0]
+    for n in counts[:-1]:
+        begins.append(begins[-1] + n)
+
+    def part_range(leaves, begin):
+        return CompactRange.from_leaves("rfc6962", begin, [bytes(x) for x in leaves], threads=1).to_bytes()
+
+    parts = [dask.delayed(part_range)(d, b) for d, b in zip(bag.to_delayed(), begins)]
+    ranges = [r for r in client.compute(parts, sync=True)]
+    return _merge(ranges).root()
+
+
+def _part_root_and_proof(path: str, leaf: int, offset: int, length: int, index: Optional[int]):
+    data = _read(path, offset, length)
+    root = merkle.root(data, leaf_size=leaf, threads=1)
+    proof = merkle.inclusion_proof(data, index, leaf_size=leaf, threads=1) if index is not None else None
+    return root, proof
+
+
+def inclusion_proof(path: Union[str, "os.PathLike[str]"], index: int, *, leaf_size: int = 4096,
+                    part_size: int = DEFAULT_PART, client=None) -> Tuple[List[bytes], bytes]:
+    """``(proof, root)``: the RFC 6962 audit path of leaf ``index`` of the
+    file at ``path`` (``leaf_size``-byte leaves), computed across the
+    cluster: the worker holding the leaf's part proves it inside the part,
+    the others send their part roots only."""
+    path = os.fspath(path)
+    size = os.stat(path).st_size
+    leaves = -(-size // leaf_size)
+    if not 0 <= index < leaves:
+        raise ValueError(f"leaf index {index} is outside a tree of {leaves} leaves")
+    part = _part_bytes(leaf_size, part_size)
+    per = part // leaf_size
+    with _client(client) as c:
+        futures = [c.submit(_part_root_and_proof, path, leaf_size, off, min(part, size - off),
+                            (index - off // leaf_size) if off // leaf_size <= index < off // leaf_size + per else None,
+                            pure=False)
+                   for off in range(0, size, part)]
+        results = c.gather(futures)
+    roots = [r for r, _ in results]
+    local = results[index // per][1]
+    proof = list(local) + merkle.rfc6962_path(roots, index // per)
+    root = roots[0] if len(roots) == 1 else _merge_roots(roots)
+    return proof, root
+
+
+def _merge_roots(roots: List[bytes]) -> bytes:
+    """MTH over part roots (RFC 6962 shape, no leaf hashing)."""
+    if len(roots) == 1:
+        return roots[0]
+    k = 1 << ((len(roots) - 1).bit_length() - 1)
+    return merkle.node_hash(_merge_roots(roots[:k]), _merge_roots(roots[k:]))
+
+
+def _verify_partition(rows, encoding: str) -> List[bool]:
+    keys: Dict[bytes, Any] = {}
+    items: List[Optional[Tuple[Any, Any, Any]]] = []
+    for key, message, signature in rows:
+        kb = bytes(key)
+        try:
+            if kb not in keys:
+                keys[kb] = ecdsa.load_public_key(kb)
+            items.append((keys[kb], message, signature))
+        except ValueError:
+            items.append(None)
+    good = [x for x in items if x is not None]
+    results = iter(ecdsa.verify_batch(good, encoding=encoding, threads=1))
+    return [False if x is None else next(results) for x in items]
+
+
+def verify_batch(items, *, encoding: str = "der", key_column: str = "public_key", message_column: str = "message",
+                 signature_column: str = "signature", client=None) -> Tuple[List[bool], int, List[int]]:
+    """ECDSA P-256 verification of many ``(public key, message, signature)``
+    items across the cluster: a ``dask.bag.Bag`` of tuples, a dask
+    DataFrame with the named columns, or a plain sequence (partitioned
+    here). Keys are SPKI PEM/DER or X9.62 points (bytes). Returns
+    ``(results, failures, failed_indices)`` in input order; a malformed key
+    or signature counts as a failure."""
+    import dask.bag as db
+
+    with _client(client) as c:
+        if hasattr(items, "to_bag") and hasattr(items, "columns"):
+            items = items[[key_column, message_column, signature_column]].to_bag()
+        if not isinstance(items, db.Bag):
+            seq = list(items)
+            parts = max(1, min(len(seq) // 256, 4 * max(1, len(c.scheduler_info()["workers"]))))
+            items = db.from_sequence(seq, npartitions=parts)
+        results = items.map_partitions(_verify_partition, encoding).compute()
+    results = list(results)
+    failed = [i for i, ok in enumerate(results) if not ok]
+    return results, len(failed), failed
+
+
+def _encrypt_one(src: str, dst: str, key: bytes, overwrite: bool) -> int:
+    return stream.encrypt_file(src, dst, key=key, overwrite=overwrite, threads=1)
+
+
+def _decrypt_one(src: str, dst: str, key: bytes, overwrite: bool) -> int:
+    return stream.decrypt_file(src, dst, key=key, overwrite=overwrite, threads=1)
+
+
+def encrypt_files(paths: Sequence[Union[str, "os.PathLike[str]"]], out_dir: Union[str, "os.PathLike[str]"], *,
+                  key: bytes, suffix: str = ".pc", overwrite: bool = False, client=None) -> List[str]:
+    """One stream per file (``parcrypt encrypt`` format, 32-byte ``key``),
+    written as ``out_dir/<name><suffix>`` by the workers; returns the paths.
+    Each output appears only once complete (see ``stream.encrypt_file``).
+    The key is sent to the workers."""
+    outs = [os.path.join(os.fspath(out_dir), Path(p).name + suffix) for p in paths]
+    with _client(client) as c:
+        c.gather([c.submit(_encrypt_one, os.fspath(p), o, key, overwrite, pure=False) for p, o in zip(paths, outs)])
+    return outs
+
+
+def decrypt_files(paths: Sequence[Union[str, "os.PathLike[str]"]], out_dir: Union[str, "os.PathLike[str]"], *,
+                  key: bytes, suffix: str = ".pc", overwrite: bool = False, client=None) -> List[str]:
+    """The inverse of :func:`encrypt_files` (``suffix`` removed from names)."""
+    outs = []
+    for p in paths:
+        name = Path(p).name
+        outs.append(os.path.join(os.fspath(out_dir), name[: -len(suffix)] if name.endswith(suffix) else name + ".out"))
+    with _client(client) as c:
+        c.gather([c.submit(_decrypt_one, os.fspath(p), o, key, overwrite, pure=False) for p, o in zip(paths, outs)])
+    return outs
+
+
+def _seal_part(src: str, tmp: str, payload_key: bytes, segment_size: int, header_len: int, offset: int,
+               length: int, last: bool) -> int:
+    seg = stream.Segments.from_payload_key(payload_key, segment_size, header_len)
+    sealed = seg.seal(offset // segment_size, _read(src, offset, length), last, threads=1)
+    fd = os.open(tmp, os.O_WRONLY)
+    try:
+        at = seg.offset(offset // segment_size)
+        view = memoryview(sealed)
+        while view:
+            n = os.pwrite(fd, view, at)
+            view, at = view[n:], at + n
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return len(sealed)
+
+
+def encrypt_large(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[str]"], *,
+                  key: Optional[bytes] = None, passphrase=None, recipients=None,
+                  segment_size: int = stream.DEFAULT_SEGMENT, part_size: int = DEFAULT_PART,
+                  overwrite: bool = False, client=None) -> int:
+    """One stream file for one large ``src``, its segments sealed by the
+    workers at their offsets in a temporary file beside ``dst`` (shared file
+    system), renamed to ``dst`` once every part is written. ``parcrypt
+    decrypt`` reads it. The stream's payload key is sent to the workers.
+    Returns the plaintext length."""
+    src, dst = os.fspath(src), os.fspath(dst)
+    if not overwrite and os.path.lexists(dst):
+        raise FileExistsError(f"{dst} exists: pass overwrite=True to replace it")
+    size = os.stat(src).st_size
+    header, seg = stream.Segments.create(key=key, passphrase=passphrase, recipients=recipients,
+                                         segment_size=segment_size)
+    part = max(segment_size, part_size - part_size % segment_size)
+    segments = max(1, -(-size // segment_size))
+    total = seg.offset(segments - 1) + (size - (segments - 1) * segment_size) + 16
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(dst)), prefix=f".{Path(dst).name}.",
+                               suffix=".parcrypt-tmp")
+    try:
+        os.write(fd, header)
+        os.ftruncate(fd, total)
+        os.close(fd)
+        fd = -1
+        offsets = list(range(0, size, part)) or [0]
+        with _client(client) as c:
+            futures = [c.submit(_seal_part, src, tmp, seg.payload_key, segment_size, seg.header_len, off,
+                                min(part, size - off), off + part >= size, pure=False) for off in offsets]
+            c.gather(futures)
+        os.replace(tmp, dst)
+        return size
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
