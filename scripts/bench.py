@@ -16,6 +16,7 @@ The run directory holds:
   python.md, python.csv  the Python package against cryptography, pymerkle and hashlib
                  (python/bench/bench.py, in a fresh virtual environment)
   python-paralcrypto.md  the ParalCrypto paper's experiments from Python (python -m parcrypt.lab)
+  python-dask.md the Dask functions on LocalClusters of 1 and 2 workers (python/bench/dask_bench.py)
 
 Whole commands run interleaved (one round = every command once, in order; the
 first round is a warm-up, not recorded), inputs in the page cache, output to
@@ -344,15 +345,17 @@ def run_python(run_dir, quick):
     """Installs the package into a fresh venv with its peers and runs python/bench/bench.py."""
     with tempfile.TemporaryDirectory(prefix="parcrypt-bench-venv-") as tmp:
         py = Path(tmp) / "venv" / "bin" / "python"
-        print("+ python venv: pip install ./python[test] pymerkle", flush=True)
+        print("+ python venv: pip install ./python[test,dask]", flush=True)
         subprocess.run([sys.executable, "-m", "venv", str(Path(tmp) / "venv")], check=True)
         subprocess.run([str(py), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
-        subprocess.run([str(py), "-m", "pip", "install", "-q", "./python[test]", "pymerkle"], cwd=ROOT, check=True)
+        subprocess.run([str(py), "-m", "pip", "install", "-q", "./python[test,dask]"], cwd=ROOT, check=True)
         cmd = [str(py), "python/bench/bench.py", "--markdown", str(run_dir / "python.md"),
                "--csv", str(run_dir / "python.csv")] + (["--quick"] if quick else [])
         subprocess.run(cmd, cwd=ROOT, check=True)
         subprocess.run([str(py), "-m", "parcrypt.lab", "--markdown", str(run_dir / "python-paralcrypto.md")],
                        cwd=tmp, check=True)
+        subprocess.run([str(py), "python/bench/dask_bench.py", "--markdown", str(run_dir / "python-dask.md")]
+                       + (["--quick"] if quick else []), cwd=ROOT, check=True)
     return (run_dir / "python.md").read_text() + "\n" + (run_dir / "python-paralcrypto.md").read_text()
 
 
@@ -476,6 +479,10 @@ def main():
     if args.update_docs:
         rel = run_dir.relative_to(ROOT) if run_dir.is_relative_to(ROOT) else run_dir
         replace_block(ROOT / "docs" / "PERFORMANCE.md", f"From the run in [{rel}](../{rel}/summary.md).\n\n{summary}")
+        dask_table = run_dir / "python-dask.md"
+        if dask_table.exists():
+            replace_block(ROOT / "docs" / "SCALING.md", f"From the run in [{rel}](../{rel}/python-dask.md): "
+                          f"{machine_line}.\n\n{dask_table.read_text()}")
         replace_block(ROOT / "README.md", f"{machine_line}; `python3 scripts/bench.py` ({rel}), medians; "
                       f"ratio = peer time / parcrypt time, above 1 = parcrypt faster.\n\n{top}\n")
 

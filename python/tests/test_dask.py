@@ -146,3 +146,17 @@ def test_encrypted_files_and_one_large_file_read_by_the_cli(client, files, tmp_p
 def test_the_default_client_is_a_local_cluster(files):
     assert pdask.hash_files(files[:2]) == "".join(
         f"{hashlib.sha256(open(p, 'rb').read()).hexdigest()}  {p}\n" for p in files[:2])
+
+
+def test_segments_hold_a_key_so_they_do_not_pickle_and_do_not_print_it():
+    import pickle
+
+    header, seg = stream.Segments.create(key=bytes(range(32)), segment_size=4096)
+    with pytest.raises(TypeError, match="pickle"):
+        pickle.dumps(seg)
+    assert seg.payload_key.hex() not in repr(seg)
+    worker = stream.Segments.from_payload_key(seg.payload_key, 4096, seg.header_len)
+    data = pattern(10_000)
+    blob = header + worker.seal(0, data[:8192], False) + worker.seal(2, data[8192:], True)
+    out = stream.Segments.from_header(blob, key=bytes(range(32)))
+    assert out.open(0, blob[seg.offset(0):], True) == data
