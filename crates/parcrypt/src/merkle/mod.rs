@@ -7,6 +7,7 @@
 //! - [`Glacier`]: the Amazon S3 Glacier tree hash.
 //! - [`hash_reader`]: any [`Format`] (and plain SHA-256) of a file or pipe in
 //!   bounded memory.
+//! - [`hash_files`]: many files at once across threads, results in order.
 //!
 //! Leaves come from a byte slice cut into fixed-size [`Chunks`], from a slice
 //! of byte strings (one leaf each), or from a reader.
@@ -23,6 +24,7 @@
 
 mod bittorrent;
 mod engine;
+mod files;
 mod glacier;
 mod rfc6962;
 mod stream;
@@ -32,6 +34,7 @@ use std::io::Read;
 
 pub use bittorrent::{BitTorrentV2, FileHashes};
 pub use engine::{Chunks, Hash, Leaves};
+pub use files::{ALL_THREADS_FROM, FileHash, Input, hash_files};
 pub use glacier::Glacier;
 pub use rfc6962::Rfc6962;
 
