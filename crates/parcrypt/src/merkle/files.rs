@@ -93,10 +93,13 @@ where
         inputs,
         WINDOW,
         |input| hash_here(format, input, par),
-        |(input, source)| {
-            let hash = match &source {
-                Some(file) => super::hash_file(format, file, par, |_| {}),
-                None => super::hash_reader(format, io::stdin(), par, |_| {}),
+        |(input, later)| {
+            let hash = match (&input, later) {
+                (_, Later::Large(file)) => super::hash_file(format, &file, par, |_| {}),
+                (Input::File(path), Later::Reopen) => File::open(path)
+                    .map_err(Error::Io)
+                    .and_then(|file| super::hash_file(format, &file, par, |_| {})),
+                _ => super::hash_reader(format, io::stdin(), par, |_| {}),
             };
             FileHash { input, hash }
         },
@@ -104,26 +107,49 @@ where
     )
 }
 
+/// An input left to the calling thread, hashed in its turn with every
+/// thread.
+enum Later {
+    /// A large regular file in a tree format.
+    Large(File),
+    /// Not a regular file (a FIFO, a device): opened again, blocking, in its
+    /// turn, so that waiting for a writer holds up nothing before it.
+    Reopen,
+    /// Standard input.
+    Stdin,
+}
+
 /// A file hashed on the calling thread, or handed on to be hashed with
-/// every thread (`None`: standard input).
+/// every thread.
 fn hash_here<P: AsRef<Path>>(
     format: Format,
     input: Input<P>,
     par: &Parallelism,
-) -> Step<FileHash<P>, (Input<P>, Option<File>)> {
+) -> Step<FileHash<P>, (Input<P>, Later)> {
+    use std::os::unix::fs::OpenOptionsExt;
     let path = match &input {
         Input::File(p) => p.as_ref(),
-        Input::Stdin => return Step::Heavy((input, None)),
+        Input::Stdin => return Step::Heavy((input, Later::Stdin)),
     };
     let done = |input, hash| Step::Done(FileHash { input, hash });
-    let opened = File::open(path).and_then(|f| f.metadata().map(|m| (f, m)));
+    // Non-blocking, so that opening a FIFO without a writer does not stall
+    // this thread (and the results it holds back); it changes nothing for a
+    // regular file.
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .and_then(|f| f.metadata().map(|m| (f, m)));
     let (file, meta) = match opened {
         Ok(x) => x,
         Err(e) => return done(input, Err(Error::Io(e))),
     };
+    if !meta.is_file() {
+        return Step::Heavy((input, Later::Reopen));
+    }
     let tree = format != Format::Sha256;
-    if !meta.is_file() || (tree && meta.len() >= ALL_THREADS_FROM && par.is_parallel()) {
-        return Step::Heavy((input, Some(file)));
+    if tree && meta.len() >= ALL_THREADS_FROM && par.is_parallel() {
+        return Step::Heavy((input, Later::Large(file)));
     }
     let one = Parallelism::sequential();
     if meta.len() < READ_WHOLE {

@@ -313,6 +313,7 @@ impl Parallelism {
             };
             st.base += 1;
             drop(st);
+            consumer.send(None);
             let r = heavy(d);
             consumer.send(Some(r));
             if consumer.error.is_some() {
