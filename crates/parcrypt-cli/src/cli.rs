@@ -80,7 +80,7 @@ pub enum Command {
     /// Hash files like sha256sum, or as Merkle trees (RFC 6962, BitTorrent v2, Glacier) on all cores
     ///
     /// Several files are hashed at once across --threads, each small file by one thread; in a tree
-    /// format a file of 4MiB or more is hashed alone with every thread. Lines come out in argument
+    /// format a file of 16MiB or more is hashed alone with every thread. Lines come out in argument
     /// order, each as soon as its file and all before it are done, exactly as sha256sum prints
     /// them (a name holding a backslash, newline or carriage return is escaped and its line starts
     /// with a backslash). A file that cannot be read is reported on stderr in its place

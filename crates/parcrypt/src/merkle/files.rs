@@ -31,7 +31,7 @@ pub struct FileHash<P> {
 /// ones, and every file in [`Format::Sha256`] (which one thread must hash
 /// alone anyway), are hashed whole by one thread, several files at once.
 /// Measured in `src/merkle/README.md`.
-pub const ALL_THREADS_FROM: u64 = 4 << 20;
+pub const ALL_THREADS_FROM: u64 = 16 << 20;
 
 /// Files below this are read into memory in one go (larger ones are mapped
 /// or streamed, as [`super::hash_file`] does).

@@ -7,9 +7,9 @@
 use std::fs::File;
 use std::path::PathBuf;
 
-use crate::common::{data, every_parallelism};
+use crate::common::data;
 use parcrypt::merkle::{self, ALL_THREADS_FROM, Format, Input, hash_files};
-use parcrypt::par::Parallelism;
+use parcrypt::par::{Parallelism, Strategy};
 
 const FORMATS: [Format; 4] = [
     Format::Sha256,
@@ -52,6 +52,17 @@ fn together(
     (got, flushes)
 }
 
+/// Sequential, and 1, 2, 3 and 8 threads under both parallel strategies
+/// (the files around [`ALL_THREADS_FROM`] make every one cost ~50 MiB of
+/// hashing per format).
+fn schedules() -> Vec<Parallelism> {
+    let mut v = vec![Parallelism::sequential()];
+    for threads in [1, 2, 3, 8] {
+        v.extend([Strategy::Static, Strategy::WorkStealing].map(|s| Parallelism::new(threads, s)));
+    }
+    v
+}
+
 #[test]
 fn many_files_equal_each_file_alone_under_every_parallelism() {
     let dir = tempfile::tempdir().unwrap();
@@ -84,7 +95,7 @@ fn many_files_equal_each_file_alone_under_every_parallelism() {
     for format in FORMATS {
         let want: Vec<_> = paths.iter().map(|p| alone(format, p)).collect();
         assert!(want[3].is_err() && want[10].is_err(), "{want:?}");
-        for par in every_parallelism() {
+        for par in schedules() {
             let (got, flushes) = together(format, &paths, &par);
             assert_eq!(got, want, "{format:?} {par:?}");
             assert!(flushes >= 1);
@@ -106,20 +117,15 @@ fn thousands_of_small_files_stream_in_order() {
     let want: Vec<_> = paths.iter().map(|p| alone(Format::Sha256, p)).collect();
     for par in [
         Parallelism::sequential(),
-        Parallelism::new(2, parcrypt::par::Strategy::Static),
-        Parallelism::new(3, parcrypt::par::Strategy::WorkStealing),
+        Parallelism::new(2, Strategy::Static),
+        Parallelism::new(3, Strategy::WorkStealing),
     ] {
         assert_eq!(together(Format::Sha256, &paths, &par).0, want, "{par:?}");
     }
     let rfc = Format::Rfc6962 { leaf_size: 64 };
     let want: Vec<_> = paths.iter().map(|p| alone(rfc, p)).collect();
     assert_eq!(
-        together(
-            rfc,
-            &paths,
-            &Parallelism::new(4, parcrypt::par::Strategy::WorkStealing)
-        )
-        .0,
+        together(rfc, &paths, &Parallelism::new(4, Strategy::WorkStealing)).0,
         want
     );
 }
