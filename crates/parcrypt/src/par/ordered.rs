@@ -65,8 +65,10 @@ struct State<I: Iterator, R, D> {
     /// Nothing at or past this index is claimed: the first heavy item, or 0
     /// once the run is cancelled.
     stop: usize,
-    /// Helpers still in the current phase.
+    /// Helpers still in the current phase (counting those not started yet).
     active: usize,
+    /// Which helpers have started in the current phase.
+    started: Vec<bool>,
     consumer_waits: bool,
     helpers_wait: usize,
     panicked: bool,
@@ -182,7 +184,9 @@ impl Parallelism {
     /// - [`Strategy::Static`]: item `i` is thread `i mod threads`'s, decided
     ///   up front (OpenMP's `schedule(static, 1)`: contiguous parts cut up
     ///   front would hold every result of the later parts until the first
-    ///   is done).
+    ///   is done). While a pool thread has not started (it is busy with
+    ///   another caller's job), the calling thread takes its items instead
+    ///   of waiting for it.
     /// - [`Strategy::Sequential`] (or one thread): one item after another on
     ///   the calling thread.
     ///
@@ -256,6 +260,7 @@ impl Parallelism {
                 cursors: (0..threads).collect(),
                 stop: usize::MAX,
                 active: 0,
+                started: vec![false; threads],
                 consumer_waits: false,
                 helpers_wait: 0,
                 panicked: false,
@@ -283,6 +288,7 @@ impl Parallelism {
                     None => usize::MAX,
                 };
                 st.active = helpers;
+                st.started.fill(false);
             }
             if helpers == 0 {
                 consumer.run();
@@ -338,6 +344,7 @@ where
 {
     let _leave = Leave(shared);
     let mut st = shared.lock();
+    st.started[worker] = true;
     loop {
         match st.claim(worker) {
             Claim::Item(j, item) => {
@@ -428,7 +435,22 @@ where
                 st.stop = 0;
                 shared.helpers.notify_all();
             }
-            match st.claim(0) {
+            let mut claim = st.claim(0);
+            if !matches!(claim, Claim::Item(..)) && !st.dynamic {
+                // A static schedule's item whose thread has not started
+                // (the pool is busy with another caller's job) is taken
+                // here rather than waited for: the other job may be waiting
+                // on this caller's progress.
+                for w in 1..st.threads {
+                    if !st.started[w] {
+                        claim = st.claim(w);
+                        if matches!(claim, Claim::Item(..)) {
+                            break;
+                        }
+                    }
+                }
+            }
+            match claim {
                 Claim::Item(j, item) => {
                     drop(st);
                     if self.flushed.elapsed() >= FLUSH_EVERY {
@@ -550,6 +572,28 @@ mod tests {
         }
         for par in all_pars() {
             assert!(run(&par, 0, 8, |_| true).is_empty());
+        }
+    }
+
+    #[test]
+    fn concurrent_callers_sharing_a_pool_all_finish() {
+        // Three callers at once on the same 3-thread pool, each ending
+        // phases with heavy items: a helper may start late, behind another
+        // caller's job that waits on its own caller.
+        let want: Vec<u64> = (0..2000)
+            .map(|i| if i % 50 == 7 { i * 3 + 1 } else { i * 3 })
+            .collect();
+        for strategy in [Strategy::Static, Strategy::WorkStealing] {
+            let par = Parallelism::new(3, strategy);
+            std::thread::scope(|s| {
+                for _ in 0..3 {
+                    s.spawn(|| {
+                        for window in [3, 4, 64, 3, 3] {
+                            assert_eq!(run(&par, 2000, window, |i| i % 50 == 7), want, "{strategy:?}");
+                        }
+                    });
+                }
+            });
         }
     }
 
