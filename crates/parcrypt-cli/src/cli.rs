@@ -78,6 +78,13 @@ pub enum Command {
     /// ☠ PARC4: block-parallel RC4 with a key per block (hazmat; see the README)
     Parc4(Parc4Args),
     /// Hash files like sha256sum, or as Merkle trees (RFC 6962, BitTorrent v2, Glacier) on all cores
+    ///
+    /// Several files are hashed at once across --threads, each small file by one thread; in a tree
+    /// format a file of 16MiB or more is hashed alone with every thread. Lines come out in argument
+    /// order, each as soon as its file and all before it are done, exactly as sha256sum prints
+    /// them (a name holding a backslash, newline or carriage return is escaped and its line starts
+    /// with a backslash). A file that cannot be read is reported on stderr in its place
+    /// (`parcrypt: NAME: reason`); the others are still hashed, and the exit status is 1.
     Hash(HashArgs),
     /// RFC 6962 / RFC 9162 Merkle tree heads, inclusion and consistency proofs; tlog-tiles logs
     #[command(subcommand)]
@@ -422,7 +429,15 @@ pub struct HashArgs {
     /// rfc6962 only: bytes per leaf, 1 byte to 16MiB, e.g. 4KiB [default: 4KiB]
     #[arg(long, value_name = "BYTES", value_parser = parse_leaf_size)]
     pub leaf_size: Option<usize>,
-    /// Files to hash; `-` (or none) reads stdin
+    /// bittorrent-v2 only: after each file's pieces root, print its piece layer (one hex hash per
+    /// piece, one per line; nothing for a file of at most one piece, as BEP 52 omits it)
+    #[arg(long, requires = "piece_length")]
+    pub layers: bool,
+    /// With --layers: the torrent's piece length, a power of two of at least 16KiB, e.g. 256KiB
+    #[arg(long, value_name = "BYTES", value_parser = parse_piece_length, requires = "layers")]
+    pub piece_length: Option<u64>,
+    /// Files to hash, in parallel across --threads (output in argument order, as sha256sum
+    /// prints it); `-` (or none) reads stdin
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -741,6 +756,19 @@ fn parse_size_upto(s: &str, what: &str, max: usize, max_text: &str) -> Result<us
 /// buffers of at least one leaf are held.
 pub fn parse_leaf_size(s: &str) -> Result<usize, String> {
     parse_size_upto(s, "leaf size", parcrypt::merkle::MAX_LEAF_SIZE, "16MiB")
+}
+
+/// `hash --piece-length`: BEP 52's piece length, a power of two of at least
+/// 16 KiB.
+pub fn parse_piece_length(s: &str) -> Result<u64, String> {
+    let n = parse_size(s)? as u64;
+    if n.is_power_of_two() && n >= parcrypt::merkle::BitTorrentV2::BLOCK as u64 {
+        Ok(n)
+    } else {
+        Err(format!(
+            "piece length {n} is not a power of two of at least 16KiB (BEP 52)"
+        ))
+    }
 }
 
 /// `parc4 --block-size`: up to [`parcrypt::hazmat::MAX_BLOCK_SIZE`], as a few

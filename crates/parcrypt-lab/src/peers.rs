@@ -40,6 +40,13 @@ pub enum Input {
     /// however large (1 GiB in a full study), so that a ratio at that size
     /// compares two tools doing the same job on the same file.
     File,
+    /// `size` files of `file_size` bytes each, in the page cache, as
+    /// `parcrypt hash FILE…` reads them. Its peer is `sha256sum` over the same
+    /// number of files of the same bytes, in the same run.
+    ManyFiles {
+        /// The bytes in each file.
+        file_size: usize,
+    },
 }
 
 /// What `age` does beside a workload: encrypt a file to an X25519
@@ -150,6 +157,11 @@ pub fn measure(
             status.push(st);
         }
     }
+    if let Input::ManyFiles { file_size } = w.input {
+        let (row, st) = measure_sha256sum(w, size, file_size, repeats, tmp);
+        rows.extend(row);
+        status.push(st);
+    }
     if let Some(op) = w.age {
         let tool = find_age(std::env::var_os("PATH").as_deref());
         let (row, st) = measure_age(w, op, tool, file_size, repeats, tmp);
@@ -164,8 +176,102 @@ pub fn measure(
 pub fn file_size(input: Input, largest: usize) -> usize {
     match input {
         Input::Memory => largest.min(ENC_MAX),
-        Input::File => largest,
+        Input::File | Input::ManyFiles { .. } => largest,
     }
+}
+
+/// A directory of `count` files named `f000000`, `f000001`, … of
+/// `file_size` bytes of the lab's input each, written and synced (so they are
+/// in the page cache and no writeback runs while they are hashed); removed
+/// with the value.
+#[derive(Debug)]
+pub struct FileSet {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The files' names in it, in order.
+    pub names: Vec<String>,
+}
+
+impl FileSet {
+    /// Writes the files into a new directory under `tmp` named after the
+    /// process, `label` and a counter (so that sets made at once never share
+    /// one).
+    ///
+    /// # Errors
+    /// Creating or writing a file.
+    pub fn create(tmp: &Path, label: &str, count: usize, file_size: usize) -> std::io::Result<Self> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let n = MADE.fetch_add(1, Ordering::Relaxed);
+        let dir = tmp.join(format!("parcrypt-lab-{}-{label}-{n}", std::process::id()));
+        std::fs::create_dir(&dir)?;
+        let set = FileSet {
+            names: (0..count).map(|i| format!("f{i:06}")).collect(),
+            dir,
+        };
+        for name in &set.names {
+            let mut f = std::fs::File::create(set.dir.join(name))?;
+            write_input(&mut f, file_size)?;
+            f.sync_all()?;
+        }
+        Ok(set)
+    }
+
+    /// The files' paths.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        self.names.iter().map(|n| self.dir.join(n)).collect()
+    }
+}
+
+impl Drop for FileSet {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Times `sha256sum f000000 f000001 … > /dev/null` (in the files'
+/// directory, so argument lengths stay short) over `count` files of
+/// `file_size` bytes, `repeats` times after one warm-up run; absent, with
+/// the reason, where `sha256sum` does not run.
+pub fn measure_sha256sum(
+    w: &Beside,
+    count: usize,
+    file_size: usize,
+    repeats: usize,
+    tmp: &Path,
+) -> (Option<Row>, PeerStatus) {
+    let detail = format!("sha256sum FILE… ({count} files of {file_size} B) > /dev/null");
+    if let Err(why) = run_program(Path::new("sha256sum"), &["--version"]) {
+        return absent(w, "sha256sum", format!("{detail}: {why}"));
+    }
+    let label = format!("{}-sha256sum", w.workload);
+    let timed = FileSet::create(tmp, &label, count, file_size)
+        .map_err(|e| format!("cannot write the files: {e}"))
+        .and_then(|set| {
+            let once = || -> Result<f64, String> {
+                let t = Instant::now();
+                let status = Command::new("sha256sum")
+                    .args(&set.names)
+                    .current_dir(&set.dir)
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .map_err(|e| format!("cannot run sha256sum: {e}"))?;
+                let elapsed = t.elapsed().as_secs_f64();
+                if status.success() {
+                    Ok(elapsed)
+                } else {
+                    Err(format!("exit {status}"))
+                }
+            };
+            once()?; // warm-up, and a check that it works
+            (0..repeats.max(1))
+                .map(|_| once())
+                .collect::<Result<Vec<f64>, String>>()
+        });
+    let row = timed.map(|samples| peer_row(w, "sha256sum", count, &samples));
+    outcome(w, "sha256sum", detail, row)
 }
 
 /// `openssl speed -mr -elapsed -seconds S [-bytes 16384] ARGS…`, as a row
@@ -658,6 +764,25 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(left.len(), 2, "{left:?}");
+    }
+
+    #[test]
+    fn a_file_set_holds_its_files_until_dropped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (a, b) = (
+            super::FileSet::create(tmp.path(), "x", 3, 5000).unwrap(),
+            super::FileSet::create(tmp.path(), "x", 2, 1).unwrap(),
+        );
+        assert_ne!(a.dir, b.dir);
+        let paths = a.paths();
+        assert_eq!(paths.len(), 3);
+        for p in &paths {
+            assert_eq!(std::fs::read(p).unwrap(), crate::inputs::input(5000));
+        }
+        drop(a);
+        assert!(!paths[0].exists() && b.paths()[1].exists());
+        drop(b);
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -2,16 +2,16 @@
 //! and `parcrypt merkle` (RFC 6962 tree heads and proofs).
 
 use std::fs::File;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
-use parcrypt::merkle::{self, Format, Hash, Rfc6962};
+use parcrypt::merkle::{self, BitTorrentV2, FileHash, FileHashes, Format, Hash, Input, Rfc6962};
 use parcrypt::par::Parallelism;
 use serde_json::{Value, json};
 
 use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
-use crate::error::{Hint, eprint_line, report};
+use crate::error::{Hint, eprint_line};
 use crate::io::{Output, println, progress_bar};
 
 /// Leaf size for `--format rfc6962` when none is given.
@@ -35,84 +35,205 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
         (HashFormat::BitTorrentV2, None) => Format::BitTorrentV2,
         (HashFormat::Glacier, None) => Format::Glacier,
     };
+    let layers = match args.piece_length {
+        Some(piece) if format == Format::BitTorrentV2 => Some(piece),
+        Some(_) => {
+            return Err(anyhow!("--layers applies to --format bittorrent-v2 only"))
+                .hint("piece layers are BEP 52's; add --format bittorrent-v2")
+                .usage();
+        }
+        None => None,
+    };
     let stdin_only = [PathBuf::from("-")];
     let files = if args.files.is_empty() {
         &stdin_only[..]
     } else {
         &args.files[..]
     };
-    let mut failed = 0;
-    let mut out = Output::stdout();
-    for path in files {
-        match hash_file(par, format, path) {
-            Ok(hash) => {
-                writeln!(out, "{}", sum_line(&hash, path))?;
-                out.flush()?;
-            }
-            Err(e) => {
-                // Report and go on: the other files still get hashed.
-                let (msg, _) = report(&e);
-                eprint_line(msg);
-                failed += 1;
+    let mut out = BufWriter::with_capacity(64 << 10, Output::stdout());
+    let mut failures = Failures::default();
+    if let Some(piece) = layers {
+        for path in files {
+            match hash_layers(par, piece, path) {
+                Ok(hashes) => {
+                    let root = hashes.pieces_root.unwrap_or_default();
+                    out.write_all(&sum_line(&root, path))?;
+                    for piece in &hashes.piece_layer {
+                        writeln!(out, "{}", hex::encode(piece))?;
+                    }
+                    out.flush()?;
+                }
+                Err(e) => failures.report(&mut out, path, &e)?,
             }
         }
+    } else if let [path] = files {
+        // One input: hashed with every thread, with a progress bar.
+        match hash_one(par, format, path) {
+            Ok(Some(hash)) => out.write_all(&sum_line(&hash, path))?,
+            Ok(None) => failures.report(&mut out, path, &HashError::NoRoot)?,
+            Err(e) => failures.report(&mut out, path, &HashError::Read(e))?,
+        }
+    } else {
+        let inputs = files.iter().map(|p| {
+            if p == Path::new("-") {
+                Input::Stdin
+            } else {
+                Input::File(p.as_path())
+            }
+        });
+        merkle::hash_files(format, inputs, par, |done| -> io::Result<()> {
+            let Some(FileHash { input, hash }) = done else {
+                return out.flush();
+            };
+            let path = match input {
+                Input::File(p) => p,
+                Input::Stdin => Path::new("-"),
+            };
+            match hash {
+                Ok(Some(hash)) => out.write_all(&sum_line(&hash, path)),
+                Ok(None) => failures.report(&mut out, path, &HashError::NoRoot),
+                Err(e) => failures.report(&mut out, path, &HashError::Read(e)),
+            }
+        })?;
     }
-    if failed > 0 {
-        return Err(anyhow!("{failed} of {} files could not be hashed", files.len()));
-    }
-    Ok(())
+    out.flush()?;
+    failures.finish(files.len())
 }
 
-/// One file's hash; stdin for `-`.
-fn hash_file(par: &Parallelism, format: Format, path: &Path) -> Result<Hash> {
-    let name = path.display();
-    let file = (path != Path::new("-"))
-        .then(|| {
-            File::open(path)
-                .with_context(|| format!("cannot read {name}"))
-                .hint("check the file name and its permissions")
-        })
-        .transpose()?;
+/// Why one file has no hash.
+enum HashError {
+    Read(merkle::Error),
+    /// An empty file in BitTorrent v2.
+    NoRoot,
+}
+
+/// The files that could not be hashed, reported as they come.
+#[derive(Default)]
+struct Failures {
+    count: usize,
+    /// How many were empty files in BitTorrent v2.
+    empty: usize,
+}
+
+impl Failures {
+    /// `parcrypt: NAME: reason` on stderr, after the lines before it.
+    fn report(&mut self, out: &mut impl Write, path: &Path, e: &HashError) -> io::Result<()> {
+        out.flush()?;
+        self.count += 1;
+        let name = escape(&path.to_string_lossy());
+        let what = match e {
+            HashError::NoRoot => {
+                self.empty += 1;
+                "empty, and BEP 52 gives an empty file no pieces root".to_owned()
+            }
+            HashError::Read(merkle::Error::Io(e)) => os_reason(e),
+            HashError::Read(e) => e.to_string(),
+        };
+        eprint_line(format_args!("parcrypt: {name}: {what}"));
+        Ok(())
+    }
+
+    fn finish(self, files: usize) -> Result<()> {
+        if self.count == 0 {
+            return Ok(());
+        }
+        let hint = if self.empty == self.count {
+            "BitTorrent v2 lists empty files without a root; use --format sha256 for a digest"
+        } else {
+            "check the names and permissions of the files named above"
+        };
+        Err(anyhow!("{} of {files} files could not be hashed", self.count)).hint(hint)
+    }
+}
+
+/// An I/O error as `sha256sum` words it: the system's message without
+/// Rust's " (os error N)".
+fn os_reason(e: &io::Error) -> String {
+    let text = e.to_string();
+    match (e.raw_os_error(), text.rfind(" (os error ")) {
+        (Some(_), Some(at)) => text[..at].to_owned(),
+        _ => text,
+    }
+}
+
+/// One input's hash with every thread and a progress bar; stdin for `-`.
+/// `None`: an empty input in BitTorrent v2.
+fn hash_one(par: &Parallelism, format: Format, path: &Path) -> Result<Option<Hash>, merkle::Error> {
+    with_input(path, |input, tick| match input {
+        Some(f) => merkle::hash_file(format, f, par, tick),
+        None => merkle::hash_reader(format, io::stdin(), par, tick),
+    })
+}
+
+/// A file's pieces root and piece layer (BEP 52) with every thread.
+fn hash_layers(par: &Parallelism, piece: u64, path: &Path) -> Result<FileHashes, HashError> {
+    let hashes = with_input(path, |input, tick| match input {
+        Some(f) => BitTorrentV2::hash_file(f, piece, par, tick),
+        None => BitTorrentV2::hash_reader(io::stdin(), piece, par, tick),
+    })
+    .map_err(HashError::Read)?;
+    if hashes.pieces_root.is_none() {
+        return Err(HashError::NoRoot);
+    }
+    Ok(hashes)
+}
+
+/// Runs `hash` on the opened file (None: stdin for `-`) with a progress
+/// bar's tick.
+fn with_input<T>(
+    path: &Path,
+    hash: impl FnOnce(Option<&File>, &mut dyn FnMut(u64)) -> Result<T, merkle::Error>,
+) -> Result<T, merkle::Error> {
+    let file = (path != Path::new("-")).then(|| File::open(path)).transpose()?;
     let len = file
         .as_ref()
         .and_then(|f| f.metadata().ok())
         .filter(|m| m.is_file())
         .map(|m| m.len());
     let bar = progress_bar(len);
-    let tick = |n: u64| {
+    let mut tick = |n: u64| {
         if let Some(b) = &bar {
             b.inc(n);
         }
     };
-    let result = match &file {
-        Some(f) => merkle::hash_file(format, f, par, tick),
-        None => merkle::hash_reader(format, io::stdin(), par, tick),
-    };
+    let result = hash(file.as_ref(), &mut tick);
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    match result.with_context(|| format!("cannot read {name}"))? {
-        Some(hash) => Ok(hash),
-        None => Err(anyhow!(
-            "{name} is empty, and BEP 52 gives an empty file no pieces root"
-        ))
-        .hint("BitTorrent v2 lists empty files without a root; use --format sha256 for a digest"),
-    }
+    result
 }
 
-/// `<hex>  <name>` as sha256sum prints it, including its escaping of names
-/// with a newline or backslash (the line then starts with a backslash).
-fn sum_line(hash: &Hash, path: &Path) -> String {
-    let name = path.to_string_lossy();
-    if name.contains(['\n', '\\', '\r']) {
-        let escaped = name
-            .replace('\\', "\\\\")
-            .replace('\n', "\\n")
-            .replace('\r', "\\r");
-        format!("\\{}  {escaped}", hex::encode(hash))
-    } else {
-        format!("{}  {name}", hex::encode(hash))
+/// A name with `\`, newline and carriage return escaped as sha256sum
+/// escapes them.
+fn escape(name: &str) -> String {
+    name.replace('\\', "\\\\")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+}
+
+/// `<hex>  <name>\n` as sha256sum prints it: the name's bytes as they are,
+/// except that a name with a backslash, newline or carriage return is
+/// escaped (`\\`, `\n`, `\r`) and the line then starts with a backslash.
+fn sum_line(hash: &Hash, path: &Path) -> Vec<u8> {
+    use std::os::unix::ffi::OsStrExt;
+    let name = path.as_os_str().as_bytes();
+    let mut line = Vec::with_capacity(name.len() + 68);
+    let special = name.iter().any(|b| matches!(b, b'\\' | b'\n' | b'\r'));
+    if special {
+        line.push(b'\\');
     }
+    line.extend_from_slice(hex::encode(hash).as_bytes());
+    line.extend_from_slice(b"  ");
+    for &b in name {
+        match b {
+            b'\\' => line.extend_from_slice(b"\\\\"),
+            b'\n' => line.extend_from_slice(b"\\n"),
+            b'\r' => line.extend_from_slice(b"\\r"),
+            b => line.push(b),
+        }
+    }
+    line.push(b'\n');
+    line
 }
 
 pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {

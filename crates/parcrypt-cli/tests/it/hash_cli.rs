@@ -4,10 +4,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+use std::ffi::{OsStr, OsString};
+use std::io::{BufRead, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
-use crate::common::{data, parcrypt, require_tool, stderr};
+use crate::common::{BIN, data, parcrypt, require_tool, stderr};
 use crate::vectors::rows;
 
 fn stdout(out: &std::process::Output) -> String {
@@ -43,6 +46,9 @@ fn sha256_equals_sha256sum_and_openssl_dgst() {
     let args: Vec<&str> = files.iter().map(String::as_str).collect();
     let ours = parcrypt(&[&["hash"][..], &args].concat(), b"");
     assert!(ours.status.success(), "{}", stderr(&ours));
+    if !require_tool("sha256sum") {
+        return;
+    }
     let theirs = Command::new("sha256sum").args(&args).output().unwrap();
     assert_eq!(stdout(&ours), stdout(&theirs));
     // Through stdin, with threads and strategies that change nothing.
@@ -125,7 +131,9 @@ fn unreadable_files_are_reported_and_the_rest_hashed() {
     );
     let err = stderr(&out);
     assert!(
-        err.contains(&format!("parcrypt: cannot read {missing}")) && err.contains("hint:"),
+        err.starts_with(&format!("parcrypt: {missing}: No such file or directory\n"))
+            && err.contains(&format!("parcrypt: {}: Is a directory\n", dir.path().display()))
+            && err.contains("hint:"),
         "{err}"
     );
     assert!(err.contains("2 of 3 files could not be hashed"), "{err}");
@@ -396,6 +404,397 @@ fn bad_proofs_and_leaves_are_refused_without_panic() {
         assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
         assert!(stderr(&out).starts_with("parcrypt: "), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?}");
+        no_panic(&out);
+    }
+}
+
+/// Runs `program args…` with `stdin`, arguments as raw bytes.
+fn run_os(program: &str, args: &[OsString], stdin: &[u8]) -> Output {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut pipe = child.stdin.take().unwrap();
+    let input = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = pipe.write_all(&input);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+/// `--threads T --strategy S` for every count and strategy worth checking.
+fn schedules() -> Vec<Vec<OsString>> {
+    let mut v = vec![vec!["--strategy".into(), "seq".into()]];
+    for t in ["1", "2", "3", "8"] {
+        for s in ["static", "steal"] {
+            v.push(vec!["--threads".into(), t.into(), "--strategy".into(), s.into()]);
+        }
+    }
+    v
+}
+
+/// Files of every awkward size and name, a missing one and stdin among
+/// them, and 1100 small ones after (more than are ever held at once).
+fn awkward_files(dir: &Path) -> Vec<OsString> {
+    let large = parcrypt::merkle::ALL_THREADS_FROM as usize;
+    let named: Vec<(Vec<u8>, usize)> = vec![
+        (b"empty".to_vec(), 0),
+        (b"one".to_vec(), 1),
+        (b"with space".to_vec(), 4096),
+        (b"back\\slash".to_vec(), 100),
+        (b"new\nline".to_vec(), 5000),
+        (b"carriage\rreturn".to_vec(), 7),
+        (b"latin1-\xe9".to_vec(), 33),
+        (b"large".to_vec(), large + 1),
+        (b"mib".to_vec(), (1 << 20) + 1),
+    ];
+    let mut args = Vec::new();
+    for (i, (name, size)) in named.into_iter().enumerate() {
+        let path = dir.join(OsStr::from_bytes(&name));
+        std::fs::write(&path, data(size)).unwrap();
+        args.push(path.into_os_string());
+        if i == 3 {
+            args.push(dir.join("missing").into_os_string());
+            args.push("-".into());
+        }
+    }
+    for i in 0..1100 {
+        let path = dir.join(format!("s{i}"));
+        std::fs::write(&path, data(i % 300)).unwrap();
+        args.push(path.into_os_string());
+    }
+    args
+}
+
+#[test]
+fn many_files_are_byte_identical_to_sha256sum_under_every_schedule() {
+    if !require_tool("sha256sum") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let files = awkward_files(dir.path());
+    let theirs = run_os("sha256sum", &files, b"from stdin");
+    assert_eq!(theirs.status.code(), Some(1));
+    let their_err = String::from_utf8(theirs.stderr.clone()).unwrap();
+    for schedule in schedules() {
+        let mut args = schedule.clone();
+        args.push("hash".into());
+        args.extend(files.iter().cloned());
+        let ours = run_os(BIN, &args, b"from stdin");
+        assert_eq!(ours.status.code(), Some(1), "{schedule:?}");
+        assert!(
+            ours.stdout == theirs.stdout,
+            "{schedule:?}: stdout differs from sha256sum's"
+        );
+        // The same report, in parcrypt's words, then the count and a hint.
+        let err = stderr(&ours);
+        assert_eq!(
+            err.lines().next(),
+            their_err
+                .lines()
+                .next()
+                .map(|l| l.replacen("sha256sum: ", "parcrypt: ", 1))
+                .as_deref(),
+            "{schedule:?}"
+        );
+        assert!(
+            err.contains(&format!(
+                "parcrypt: 1 of {} files could not be hashed\n  hint: ",
+                files.len()
+            )),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    // The escaped lines are there (so the comparison above covered them).
+    let text = String::from_utf8_lossy(&theirs.stdout);
+    assert!(
+        text.contains("back\\\\slash\n")
+            && text.contains("new\\nline\n")
+            && text.contains("carriage\\rreturn\n")
+    );
+}
+
+/// `hash --format F` of each file alone, at one thread, one line each.
+fn each_alone(format: &str, files: &[OsString]) -> (Vec<u8>, usize) {
+    let (mut all, mut failed) = (Vec::new(), 0);
+    for f in files {
+        let args: Vec<OsString> = ["--threads", "1", "hash", "--format", format]
+            .iter()
+            .map(OsString::from)
+            .chain([f.clone()])
+            .collect();
+        let out = run_os(BIN, &args, b"");
+        failed += usize::from(!out.status.success());
+        all.extend(out.stdout);
+    }
+    (all, failed)
+}
+
+#[test]
+fn format_applies_to_each_file_under_every_schedule() {
+    let dir = tempfile::tempdir().unwrap();
+    let large = parcrypt::merkle::ALL_THREADS_FROM as usize;
+    let sizes = [
+        0,
+        1,
+        16384,
+        16385,
+        large - 1,
+        large,
+        large + 3 * 16384 + 5,
+        70_000,
+        (1 << 20) + 7,
+    ];
+    let files: Vec<OsString> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| write(dir.path(), &format!("f{i}"), &data(n)).into_os_string())
+        .chain((0..40).map(|i| write(dir.path(), &format!("s{i}"), &data(i * 37)).into_os_string()))
+        .collect();
+    for format in ["rfc6962", "bittorrent-v2", "glacier"] {
+        let (want, failed) = each_alone(format, &files);
+        // BEP 52 gives the two empty files no root: reported in their place.
+        assert_eq!(failed, if format == "bittorrent-v2" { 2 } else { 0 }, "{format}");
+        for schedule in schedules() {
+            let mut args = schedule.clone();
+            args.extend(["hash".into(), "--format".into(), format.into()]);
+            args.extend(files.iter().cloned());
+            let out = run_os(BIN, &args, b"");
+            assert_eq!(
+                out.status.code(),
+                Some(if failed > 0 { 1 } else { 0 }),
+                "{format} {schedule:?}"
+            );
+            assert!(
+                out.stdout == want,
+                "{format} {schedule:?}: differs from each file alone"
+            );
+            if failed > 0 {
+                assert_eq!(
+                    stderr(&out).matches("no pieces root").count(),
+                    2,
+                    "{}",
+                    stderr(&out)
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lines_stream_out_before_later_files_are_ready() {
+    // A FIFO with no writer yet: the line of the file before it must come
+    // out while parcrypt waits for the FIFO.
+    if !require_tool("mkfifo") || !require_tool("sha256sum") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a", b"first");
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    for threads in ["1", "2", "3"] {
+        let mut child = Command::new(BIN)
+            .args(["--threads", threads, "hash"])
+            .args([&a, &fifo, &a])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let lines = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            for line in std::io::BufReader::new(lines).lines() {
+                let _ = tx.send(line.unwrap());
+            }
+        });
+        // A generous bound on liveness, not a timing measurement.
+        let first = rx.recv_timeout(std::time::Duration::from_secs(60));
+        std::fs::write(&fifo, b"late").unwrap();
+        let rest: Vec<String> = rx.iter().collect();
+        reader.join().unwrap();
+        assert!(child.wait().unwrap().success());
+        let want = stdout(&Command::new("sha256sum").arg(&a).output().unwrap());
+        assert_eq!(first.ok(), Some(want.trim_end().to_owned()), "threads {threads}");
+        assert_eq!(rest.len(), 2, "{rest:?}");
+        assert!(rest[0].starts_with("089001a3"), "sha256(\"late\"): {rest:?}");
+        assert_eq!(rest[1], want.trim_end());
+    }
+}
+
+/// `hash --format bittorrent-v2 --piece-length P --layers FILE…`.
+fn layers(piece: &str, files: &[&str], stdin: &[u8]) -> Output {
+    let args = [
+        &[
+            "--threads",
+            "3",
+            "hash",
+            "--format",
+            "bittorrent-v2",
+            "--piece-length",
+            piece,
+            "--layers",
+        ][..],
+        files,
+    ]
+    .concat();
+    parcrypt(&args, stdin)
+}
+
+#[test]
+fn piece_layers_match_the_reference_vectors() {
+    // Rows: SIZE PIECE_LENGTH ROOT|none LAYER(comma-separated)|-, from the
+    // Python reference (tests/merkle_reference.py, written from BEP 52).
+    let vectors = include_str!("../../../parcrypt/tests/data/merkle_vectors.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let (mut with_layer, mut without) = (0, 0);
+    for (line, f) in rows(vectors) {
+        if f[0] != "bittorrent-v2" || f[3] == "none" {
+            continue;
+        }
+        let size: usize = f[1].parse().unwrap();
+        let path = write(dir.path(), "input", &data(size)).display().to_string();
+        // The root line, then one line per piece; a file of at most one
+        // piece has no layer (BEP 52 omits it), so only the root line.
+        let mut want = format!("{}  {path}\n", f[3]);
+        if f[4] == "-" {
+            assert!(size as u64 <= f[2].parse::<u64>().unwrap(), "{line}");
+            without += 1;
+        } else {
+            with_layer += 1;
+            for h in f[4].split(',') {
+                want.push_str(h);
+                want.push('\n');
+            }
+        }
+        let out = layers(f[2], &[&path], b"");
+        assert!(out.status.success(), "{line}: {}", stderr(&out));
+        assert_eq!(stdout(&out), want, "{line:.60}");
+        // From stdin too.
+        let out = layers(f[2], &["-"], &data(size));
+        assert_eq!(stdout(&out), want.replace(&path, "-"), "{line:.60}");
+    }
+    assert!(with_layer >= 8 && without >= 8, "{with_layer} {without}");
+}
+
+#[test]
+fn piece_layers_match_python_hashlib() {
+    if !require_tool("python3") {
+        return;
+    }
+    // Several files in one run: 3 MiB + 5 (a ragged last piece), exactly 4
+    // pieces, one piece (no layer), and an empty file (no root: an error in
+    // its place, the others still printed).
+    let dir = tempfile::tempdir().unwrap();
+    let sizes = [(3 << 20) + 5, 4 * 65536, 65536, 0, 100];
+    let files: Vec<String> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &n)| {
+            write(dir.path(), &format!("f{i}"), &data(n))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let args: Vec<&str> = files.iter().map(String::as_str).collect();
+    let ours = layers("64KiB", &args, b"");
+    assert_eq!(ours.status.code(), Some(1));
+    assert!(
+        stderr(&ours).contains("f3: empty, and BEP 52 gives an empty file no pieces root"),
+        "{}",
+        stderr(&ours)
+    );
+    let script = r#"
+import hashlib, sys
+H = lambda b: hashlib.sha256(b).digest()
+piece = int(sys.argv[1])
+for name in sys.argv[2:]:
+    blob = open(name, "rb").read()
+    if not blob:
+        continue
+    layer = [H(blob[i:i + 16384]) for i in range(0, len(blob), 16384)]
+    width = 1 << (len(layer) - 1).bit_length()
+    layer += [bytes(32)] * (width - len(layer))
+    covered, pieces = 16384, None
+    while True:
+        if covered == piece:
+            pieces = layer
+        if len(layer) == 1:
+            break
+        layer = [H(layer[i] + layer[i + 1]) for i in range(0, len(layer), 2)]
+        covered *= 2
+    print(layer[0].hex() + "  " + name)
+    if len(blob) > piece:
+        need = -(-len(blob) // piece)
+        for h in pieces[:need]:
+            print(h.hex())
+"#;
+    let theirs = Command::new("python3")
+        .args(["-c", script, "65536"])
+        .args(&args)
+        .output()
+        .unwrap();
+    assert!(theirs.status.success(), "{}", stderr(&theirs));
+    assert_eq!(stdout(&ours), stdout(&theirs));
+    // (1 + 49 pieces) + (1 + 4) + 1 + (none) + 1
+    assert_eq!(stdout(&ours).lines().count(), 50 + 5 + 1 + 1);
+}
+
+#[test]
+fn piece_layer_flags_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(dir.path(), "a", b"abc").display().to_string();
+    for (bad, needle) in [
+        (
+            &["hash", "--format", "bittorrent-v2", "--layers", &a][..],
+            "--piece-length",
+        ),
+        (
+            &["hash", "--format", "bittorrent-v2", "--piece-length", "64KiB", &a],
+            "--layers",
+        ),
+        (
+            &["hash", "--piece-length", "64KiB", "--layers", &a],
+            "bittorrent-v2",
+        ),
+        (
+            &[
+                "hash",
+                "--format",
+                "bittorrent-v2",
+                "--piece-length",
+                "1000",
+                "--layers",
+                &a,
+            ],
+            "power of two",
+        ),
+        (
+            &[
+                "hash",
+                "--format",
+                "bittorrent-v2",
+                "--piece-length",
+                "8KiB",
+                "--layers",
+                &a,
+            ],
+            "power of two",
+        ),
+    ] {
+        let out = parcrypt(bad, b"");
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with("parcrypt: ") && stderr(&out).contains(needle),
+            "{bad:?}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty());
         no_panic(&out);
     }
 }

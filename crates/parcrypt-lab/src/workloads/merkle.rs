@@ -6,10 +6,11 @@
 
 use std::hint::black_box;
 
-use parcrypt::merkle::{self, BitTorrentV2, Chunks, Glacier, Rfc6962};
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 
 use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use crate::peers::FileSet;
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
     speed: &["-evp", "sha256"],
@@ -79,7 +80,47 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             glacier,
             true,
         ),
+        Workload {
+            name: id::HASH_MANY_FILES,
+            family: "hash",
+            description: "`parcrypt hash FILE…`: SHA-256 of many 4 KiB files, several files per thread, results in order",
+            setup: many_files,
+            parallel: true,
+            sizes: Some(|quick| vec![if quick { 1_000 } else { 10_000 }]),
+            unit: Unit::Items("file"),
+            samples: adaptive,
+            openssl: None,
+            input: Input::ManyFiles {
+                file_size: MANY_FILES_SIZE,
+            },
+            age: None,
+        },
     ]);
+}
+
+/// The size of each file of [`id::HASH_MANY_FILES`].
+const MANY_FILES_SIZE: usize = 4096;
+
+/// `parcrypt hash` over `count` files of 4 KiB in the page cache (written
+/// once, in setup; removed with the operation), each hash handed on in
+/// order as the CLI prints it.
+fn many_files(count: usize) -> Operation {
+    let set = FileSet::create(&std::env::temp_dir(), id::HASH_MANY_FILES, count, MANY_FILES_SIZE);
+    // (The lab has no error path out of an operation: files that could not
+    // be written are not hashed, and their hashes are missing from the output.)
+    let paths = set.as_ref().map(FileSet::paths).unwrap_or_default();
+    Box::new(move |par, output| {
+        let _files = &set; // removed with the operation
+        let inputs = paths.iter().map(merkle::Input::File);
+        let _ = merkle::hash_files(Format::Sha256, inputs, par, |r| {
+            if let Some(r) = r
+                && let Ok(Some(hash)) = r.hash
+            {
+                output(black_box(&hash));
+            }
+            Ok::<(), ()>(())
+        });
+    })
 }
 
 /// The lab's grid plus ParalCrypto's image and text (Table 5); a quick study

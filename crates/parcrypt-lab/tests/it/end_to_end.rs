@@ -723,3 +723,43 @@ fn stream_workloads_stand_beside_openssl_enc_and_age_on_the_same_file() {
         }
     }
 }
+
+#[test]
+fn hash_many_files_runs_beside_sha256sum_in_files_per_second() {
+    use parcrypt_lab::workloads::{Unit, id};
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), id::HASH_MANY_FILES);
+    config.peers = true;
+    config.sizes = None; // its own grid: files, not bytes (quick: 1000)
+    let summary = run(&config).unwrap();
+    let ours: Vec<_> = summary.rows.iter().filter(|r| !r.peer).collect();
+    // seq, then static and steal at 1 and 2 threads: 1000 files each.
+    assert!(ours.len() >= 3, "{ours:?}");
+    for r in &ours {
+        assert_eq!((r.unit, r.size_bytes, r.items), (Unit::Items("file"), 1000, 1000));
+        assert!(r.ops_per_s > 0.0 && r.throughput_bps.is_nan(), "{r:?}");
+    }
+    // sha256sum on the same number of the same files, or absent with the reason.
+    let present = common::require_tool("sha256sum");
+    let status = summary
+        .peers
+        .iter()
+        .find(|p| p.peer == "sha256sum")
+        .expect("peer listed");
+    assert_eq!(status.available, present, "{}", status.detail);
+    assert!(
+        status
+            .detail
+            .starts_with("sha256sum FILE… (1000 files of 4096 B)"),
+        "{}",
+        status.detail
+    );
+    let row = summary
+        .rows
+        .iter()
+        .find(|r| r.peer && r.implementation == "sha256sum");
+    assert_eq!(row.is_some(), present);
+    if let Some(r) = row {
+        assert!(r.items == 1000 && r.ops_per_s > 0.0, "{r:?}");
+    }
+}

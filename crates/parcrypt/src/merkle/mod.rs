@@ -10,6 +10,7 @@
 //! - [`tiles`]: check ([`tiles::verify`]) or rebuild ([`tiles::rebuild`]) a
 //!   C2SP tlog-tiles log stored in a directory, every entry hashed on all
 //!   cores.
+//! - [`hash_files`]: many files at once across threads, results in order.
 //!
 //! Leaves come from a byte slice cut into fixed-size [`Chunks`], from a slice
 //! of byte strings (one leaf each), or from a reader.
@@ -27,6 +28,7 @@
 mod bittorrent;
 pub mod compact;
 mod engine;
+mod files;
 mod glacier;
 mod rfc6962;
 mod stream;
@@ -37,6 +39,7 @@ use std::io::Read;
 
 pub use bittorrent::{BitTorrentV2, FileHashes};
 pub use engine::{Chunks, Hash, Leaves};
+pub use files::{ALL_THREADS_FROM, FileHash, Input, hash_files};
 pub use glacier::Glacier;
 pub use rfc6962::Rfc6962;
 

@@ -48,6 +48,10 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use crate::name::UnknownName;
 
+mod ordered;
+
+pub use ordered::Step;
+
 /// How work is scheduled across threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {

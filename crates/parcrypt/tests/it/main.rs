@@ -15,6 +15,7 @@ mod ecdsa_wycheproof;
 mod equivalence;
 mod kat;
 mod merkle;
+mod merkle_files;
 mod rc4_parc4;
 mod rsa;
 mod rsa_wycheproof;

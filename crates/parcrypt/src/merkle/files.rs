@@ -1,0 +1,182 @@
+//! Many files hashed at once, results in input order ([`hash_files`]).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use super::{BitTorrentV2, Chunks, Error, Format, Glacier, Hash, MAX_LEAF_SIZE, Rfc6962};
+use crate::par::{Parallelism, Step};
+
+/// One input of [`hash_files`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input<P> {
+    /// A file (or a FIFO, a device, …), opened by name.
+    File(P),
+    /// The process's standard input, read where it comes in the list.
+    Stdin,
+}
+
+/// One input's outcome, as [`hash_files`] hands it on.
+#[derive(Debug)]
+pub struct FileHash<P> {
+    /// The input, as given.
+    pub input: Input<P>,
+    /// Its hash (None only for an empty input in [`Format::BitTorrentV2`]),
+    /// or why it could not be read.
+    pub hash: Result<Option<Hash>, Error>,
+}
+
+/// In a tree format, regular files of at least this many bytes are hashed
+/// one at a time with every thread (the tree engine splits them); smaller
+/// ones, and every file in [`Format::Sha256`] (which one thread must hash
+/// alone anyway), are hashed whole by one thread, several files at once.
+/// Measured in `src/merkle/README.md`.
+pub const ALL_THREADS_FROM: u64 = 16 << 20;
+
+/// Files below this are read into memory in one go (larger ones are mapped
+/// or streamed, as [`super::hash_file`] does).
+const READ_WHOLE: u64 = 1 << 20;
+
+/// Results held at most ahead of the first one not yet handed on.
+const WINDOW: usize = 1024;
+
+/// The hash of every input in `format`, handed to `each` on the calling
+/// thread in input order as soon as it and all before it are done: files
+/// are spread over `par`'s threads (small files several per thread, each
+/// file on one; large tree-format files one at a time on all threads, see
+/// [`ALL_THREADS_FROM`]), and at most about a thousand inputs are held
+/// ahead, however many there are (`inputs` is read as the work goes on).
+/// Every strategy and thread count gives the hashes [`super::hash_file`]
+/// gives for each file alone.
+///
+/// A file that cannot be opened or read gets its error in its
+/// [`FileHash`]; the others are still hashed. [`Input::Stdin`] and inputs
+/// that are not regular files (FIFOs, devices) are read on the calling
+/// thread in their turn, with every thread.
+///
+/// `each(None)` means that nothing is ready for now: output `each`
+/// buffers should be flushed (see [`Parallelism::map_ordered`]).
+///
+/// # Errors
+/// The first error `each` returns, after which no more files are opened.
+///
+/// # Examples
+/// ```
+/// use parcrypt::merkle::{Format, Input, hash_files};
+/// use parcrypt::par::Parallelism;
+///
+/// let dir = std::env::temp_dir();
+/// let names: Vec<_> = (0..3).map(|i| dir.join(format!("hash-files-doc-{i}"))).collect();
+/// for (i, name) in names.iter().enumerate() {
+///     std::fs::write(name, vec![b'x'; i])?;
+/// }
+/// let mut lines = Vec::new();
+/// hash_files(Format::Sha256, names.iter().map(Input::File), &Parallelism::default(), |r| {
+///     if let Some(r) = r {
+///         lines.push(hex::encode(r.hash?.unwrap_or_default()));
+///     }
+///     Ok::<(), parcrypt::merkle::Error>(())
+/// })?;
+/// assert_eq!(lines[1], "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn hash_files<P, E>(
+    format: Format,
+    inputs: impl Iterator<Item = Input<P>> + Send,
+    par: &Parallelism,
+    mut each: impl FnMut(Option<FileHash<P>>) -> Result<(), E>,
+) -> Result<(), E>
+where
+    P: AsRef<Path> + Send,
+{
+    par.map_ordered(
+        inputs,
+        WINDOW,
+        |input| hash_here(format, input, par),
+        |(input, later)| {
+            let hash = match (&input, later) {
+                (_, Later::Large(file)) => super::hash_file(format, &file, par, |_| {}),
+                (Input::File(path), Later::Reopen) => File::open(path)
+                    .map_err(Error::Io)
+                    .and_then(|file| super::hash_file(format, &file, par, |_| {})),
+                _ => super::hash_reader(format, io::stdin(), par, |_| {}),
+            };
+            FileHash { input, hash }
+        },
+        &mut each,
+    )
+}
+
+/// An input left to the calling thread, hashed in its turn with every
+/// thread.
+enum Later {
+    /// A large regular file in a tree format.
+    Large(File),
+    /// Not a regular file (a FIFO, a device): opened again, blocking, in its
+    /// turn, so that waiting for a writer holds up nothing before it.
+    Reopen,
+    /// Standard input.
+    Stdin,
+}
+
+/// A file hashed on the calling thread, or handed on to be hashed with
+/// every thread.
+fn hash_here<P: AsRef<Path>>(
+    format: Format,
+    input: Input<P>,
+    par: &Parallelism,
+) -> Step<FileHash<P>, (Input<P>, Later)> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let path = match &input {
+        Input::File(p) => p.as_ref(),
+        Input::Stdin => return Step::Heavy((input, Later::Stdin)),
+    };
+    let done = |input, hash| Step::Done(FileHash { input, hash });
+    // Non-blocking, so that opening a FIFO without a writer does not stall
+    // this thread (and the results it holds back); it changes nothing for a
+    // regular file.
+    let opened = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .and_then(|f| f.metadata().map(|m| (f, m)));
+    let (file, meta) = match opened {
+        Ok(x) => x,
+        Err(e) => return done(input, Err(Error::Io(e))),
+    };
+    if !meta.is_file() {
+        return Step::Heavy((input, Later::Reopen));
+    }
+    let tree = format != Format::Sha256;
+    if tree && meta.len() >= ALL_THREADS_FROM && par.is_parallel() {
+        return Step::Heavy((input, Later::Large(file)));
+    }
+    let one = Parallelism::sequential();
+    if meta.len() < READ_WHOLE {
+        let mut data = Vec::with_capacity(meta.len() as usize + 1);
+        // The file may have grown since: past the limit it is hashed below.
+        match (&file).take(READ_WHOLE).read_to_end(&mut data) {
+            Ok(n) if (n as u64) < READ_WHOLE => return done(input, hash_bytes(format, &data)),
+            Ok(_) => {}
+            Err(e) => return done(input, Err(Error::Io(e))),
+        }
+    }
+    let hash = super::hash_file(format, &file, &one, |_| {});
+    done(input, hash)
+}
+
+/// What [`super::hash_reader`] gives for `data` in `format`, on one thread.
+fn hash_bytes(format: Format, data: &[u8]) -> Result<Option<Hash>, Error> {
+    let one = Parallelism::sequential();
+    Ok(match format {
+        Format::Sha256 => Some(super::sha256(data)),
+        Format::Rfc6962 { leaf_size } => {
+            if leaf_size == 0 || leaf_size > MAX_LEAF_SIZE {
+                return Err(Error::LeafSize(leaf_size));
+            }
+            Some(Rfc6962::root(&Chunks::new(data, leaf_size), &one))
+        }
+        Format::BitTorrentV2 => BitTorrentV2::pieces_root(data, &one),
+        Format::Glacier => Some(Glacier::tree_hash(data, &one)),
+    })
+}

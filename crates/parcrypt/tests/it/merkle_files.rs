@@ -1,0 +1,149 @@
+//! `merkle::hash_files`: many files at once give, in order, exactly what
+//! `merkle::hash_file` gives for each file alone, under every strategy and
+//! thread count, with unreadable files reported in their place.
+
+#![allow(clippy::unwrap_used)]
+
+use std::fs::File;
+use std::path::PathBuf;
+
+use crate::common::data;
+use parcrypt::merkle::{self, ALL_THREADS_FROM, Format, Input, hash_files};
+use parcrypt::par::{Parallelism, Strategy};
+
+const FORMATS: [Format; 4] = [
+    Format::Sha256,
+    Format::Rfc6962 { leaf_size: 4096 },
+    Format::BitTorrentV2,
+    Format::Glacier,
+];
+
+/// What `hash_file` says for `path`, or the error's kind.
+fn alone(format: Format, path: &PathBuf) -> Result<Option<merkle::Hash>, String> {
+    let file = File::open(path).map_err(|e| format!("{:?}", e.kind()))?;
+    merkle::hash_file(format, &file, &Parallelism::sequential(), |_| {}).map_err(|e| match e {
+        merkle::Error::Io(e) => format!("{:?}", e.kind()),
+        e => e.to_string(),
+    })
+}
+
+/// `hash_files` over `paths`: each outcome as `alone` words it, and how
+/// often the sink was told to flush.
+fn together(
+    format: Format,
+    paths: &[PathBuf],
+    par: &Parallelism,
+) -> (Vec<Result<Option<merkle::Hash>, String>>, usize) {
+    let (mut got, mut flushes) = (Vec::new(), 0);
+    hash_files(format, paths.iter().map(Input::File), par, |r| {
+        match r {
+            None => flushes += 1,
+            Some(r) => {
+                assert_eq!(r.input, Input::File(&paths[got.len()]), "out of order");
+                got.push(r.hash.map_err(|e| match e {
+                    merkle::Error::Io(e) => format!("{:?}", e.kind()),
+                    e => e.to_string(),
+                }));
+            }
+        }
+        Ok::<(), ()>(())
+    })
+    .unwrap();
+    (got, flushes)
+}
+
+/// Sequential, and 1, 2, 3 and 8 threads under both parallel strategies
+/// (the files around [`ALL_THREADS_FROM`] make every one cost ~50 MiB of
+/// hashing per format).
+fn schedules() -> Vec<Parallelism> {
+    let mut v = vec![Parallelism::sequential()];
+    for threads in [1, 2, 3, 8] {
+        v.extend([Strategy::Static, Strategy::WorkStealing].map(|s| Parallelism::new(threads, s)));
+    }
+    v
+}
+
+#[test]
+fn many_files_equal_each_file_alone_under_every_parallelism() {
+    let dir = tempfile::tempdir().unwrap();
+    let large = ALL_THREADS_FROM as usize;
+    let sizes = [
+        0,
+        1,
+        4095,
+        4096,
+        (1 << 20) - 1,
+        1 << 20,
+        (1 << 20) + 1,
+        large - 1,
+        large,
+        large + 16385,
+        3,
+    ];
+    let mut paths: Vec<PathBuf> = Vec::new();
+    for (i, &n) in sizes.iter().enumerate() {
+        let p = dir.path().join(format!("f{i}"));
+        std::fs::write(&p, data(n)).unwrap();
+        paths.push(p);
+        if i == 2 {
+            paths.push(dir.path().join("missing"));
+        }
+        if i == 8 {
+            paths.push(dir.path().to_path_buf()); // a directory: an error in its place
+        }
+    }
+    for format in FORMATS {
+        let want: Vec<_> = paths.iter().map(|p| alone(format, p)).collect();
+        assert!(want[3].is_err() && want[10].is_err(), "{want:?}");
+        for par in schedules() {
+            let (got, flushes) = together(format, &paths, &par);
+            assert_eq!(got, want, "{format:?} {par:?}");
+            assert!(flushes >= 1);
+        }
+    }
+}
+
+#[test]
+fn thousands_of_small_files_stream_in_order() {
+    // More files than are ever held at once (about a thousand).
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<PathBuf> = (0..2500)
+        .map(|i| {
+            let p = dir.path().join(format!("s{i}"));
+            std::fs::write(&p, data(i % 97 + i / 1000 * 5000)).unwrap();
+            p
+        })
+        .collect();
+    let want: Vec<_> = paths.iter().map(|p| alone(Format::Sha256, p)).collect();
+    for par in [
+        Parallelism::sequential(),
+        Parallelism::new(2, Strategy::Static),
+        Parallelism::new(3, Strategy::WorkStealing),
+    ] {
+        assert_eq!(together(Format::Sha256, &paths, &par).0, want, "{par:?}");
+    }
+    let rfc = Format::Rfc6962 { leaf_size: 64 };
+    let want: Vec<_> = paths.iter().map(|p| alone(rfc, p)).collect();
+    assert_eq!(
+        together(rfc, &paths, &Parallelism::new(4, Strategy::WorkStealing)).0,
+        want
+    );
+}
+
+#[test]
+fn a_bad_leaf_size_is_an_error_per_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("a");
+    std::fs::write(&p, b"abc").unwrap();
+    for leaf_size in [0, merkle::MAX_LEAF_SIZE + 1] {
+        let (got, _) = together(
+            Format::Rfc6962 { leaf_size },
+            std::slice::from_ref(&p),
+            &Parallelism::default(),
+        );
+        assert_eq!(
+            got,
+            [Err(format!("leaf size {leaf_size} is outside 1 byte to 16 MiB"))]
+        );
+    }
+}
