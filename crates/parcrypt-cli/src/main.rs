@@ -14,12 +14,19 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The pipe buffer asked for on standard input and output (Linux's default
+/// `pipe-max-size`; 64 KiB otherwise).
+const PIPE_BUFFER: usize = 1 << 20;
+
 fn main() -> ExitCode {
     signals::remove_temps_on_signals();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return clap_error(&e),
     };
+    // Pipes in and out move 1 MiB per read/write instead of 64 KiB.
+    parcrypt::io::grow_pipe(std::io::stdin(), PIPE_BUFFER);
+    parcrypt::io::grow_pipe(std::io::stdout(), PIPE_BUFFER);
     match cmd::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(e),

@@ -79,7 +79,7 @@ pub mod digest;
 pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
-mod io;
+pub mod io;
 pub mod merkle;
 mod name;
 pub mod par;

@@ -8,19 +8,23 @@
 //! - [`ReadAt`] and [`read_exact_at`]: the one positional reader (`pread`),
 //!   which leaves the file's cursor alone;
 //! - [`Windows`]: the one memory-map window iterator, for work that reads
-//!   each byte once (hashing, sealing; see `map.rs`).
+//!   each byte once (hashing, sealing; see `map.rs`);
+//! - [`grow_pipe`]: a larger kernel buffer for a pipe (public: the CLI asks
+//!   it for its standard input and output).
 //!
 //! Unix only, like the rest of the crate: positional reads go through
 //! `std::os::unix::fs::FileExt` and maps through `mmap(2)`.
 
 mod at;
 mod map;
+mod pipe_size;
 pub(crate) mod pipeline;
 
 use std::io::{self, Read};
 
 pub(crate) use at::{ReadAt, read_exact_at};
 pub(crate) use map::Windows;
+pub use pipe_size::grow_pipe;
 
 /// Reads from `input` until `buf` is full or the input ends, retrying reads
 /// interrupted by a signal; returns how many bytes it read (less than
