@@ -479,12 +479,19 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
         if start >= p && start - p + BLOCK <= body.len() {
             return body[start - p..].as_ptr();
         }
+        if p == 1 && start == 0 && body.len() >= BLOCK - 1 {
+            // The first block behind a one-byte prefix (RFC 6962 leaves and
+            // nodes): copies of a fixed size, inlined.
+            buf[0] = self.prefix[0];
+            buf[1..].copy_from_slice(&body[..BLOCK - 1]);
+            return buf.as_ptr();
+        }
         self.assemble(body, start, buf);
         buf.as_ptr()
     }
 
     /// Bytes `[start, start + 64)` of `prefix ‖ body ‖ padding` into `buf`.
-    #[inline(never)]
+    #[inline(always)]
     fn assemble(&self, body: &[u8], start: usize, buf: &mut [u8; BLOCK]) {
         let p = self.prefix.len();
         let len = p + body.len();
@@ -498,7 +505,14 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
         }
         let from = (start + at).saturating_sub(p).min(body.len());
         let piece = &body[from..body.len().min(from + BLOCK - at)];
-        buf[at..at + piece.len()].copy_from_slice(piece);
+        if piece.len() <= 8 {
+            // Node tails are 0 or 1 byte: cheaper than a call to memcpy.
+            for (d, s) in buf[at..].iter_mut().zip(piece) {
+                *d = *s;
+            }
+        } else {
+            buf[at..at + piece.len()].copy_from_slice(piece);
+        }
         at += piece.len();
         // The 0x80 marker right after the message, and the bit length in the
         // last 8 bytes of the last block.

@@ -160,12 +160,33 @@ unsafe fn compress<const W: usize>(abef: &mut [__m128i; W], cdgh: &mut [__m128i;
                 wi[l] = _mm_shuffle_epi8(_mm_loadu_si128(ptrs[l].add(16 * i).cast()), mask);
             }
         }
-        for (i, k) in K.chunks_exact(4).enumerate() {
-            if i >= 4 {
-                w[i % 4] = schedule(&w[i % 4], &w[(i + 1) % 4], &w[(i + 2) % 4], &w[(i + 3) % 4]);
-            }
-            rounds4(abef, cdgh, &w[i % 4], k);
+        let [mut w0, mut w1, mut w2, mut w3] = w;
+        // Written out (no loop) so that the schedule stays in registers.
+        macro_rules! step {
+            ($i:literal, $cur:ident) => {
+                rounds4(abef, cdgh, &$cur, &K[4 * $i..4 * $i + 4]);
+            };
+            ($i:literal, $cur:ident = $a:ident, $b:ident, $c:ident, $d:ident) => {
+                $cur = schedule(&$a, &$b, &$c, &$d);
+                rounds4(abef, cdgh, &$cur, &K[4 * $i..4 * $i + 4]);
+            };
         }
+        step!(0, w0);
+        step!(1, w1);
+        step!(2, w2);
+        step!(3, w3);
+        step!(4, w0 = w0, w1, w2, w3);
+        step!(5, w1 = w1, w2, w3, w0);
+        step!(6, w2 = w2, w3, w0, w1);
+        step!(7, w3 = w3, w0, w1, w2);
+        step!(8, w0 = w0, w1, w2, w3);
+        step!(9, w1 = w1, w2, w3, w0);
+        step!(10, w2 = w2, w3, w0, w1);
+        step!(11, w3 = w3, w0, w1, w2);
+        step!(12, w0 = w0, w1, w2, w3);
+        step!(13, w1 = w1, w2, w3, w0);
+        step!(14, w2 = w2, w3, w0, w1);
+        step!(15, w3 = w3, w0, w1, w2);
         for l in 0..W {
             abef[l] = _mm_add_epi32(abef[l], abef_save[l]);
             cdgh[l] = _mm_add_epi32(cdgh[l], cdgh_save[l]);
