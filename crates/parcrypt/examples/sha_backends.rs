@@ -9,13 +9,27 @@
 //! 65-byte node pairs. The choice is recorded in `src/digest/README.md`.
 //!
 //! Contestants run alternately, round after round, so that load from other
-//! processes on a shared machine falls on all alike; each cell gives the
-//! median and the best of the rounds.
+//! processes on a shared machine falls on all alike; each is timed by the
+//! CPU time of this thread (`CLOCK_THREAD_CPUTIME_ID`), so time the thread
+//! spends descheduled does not count (a busy SMT sibling still does); each
+//! cell gives the median and the best of the rounds.
 use std::hint::black_box;
-use std::time::Instant;
 
 use parcrypt::digest::Backend;
 use sha2::Digest as _;
+
+/// This thread's CPU time, in seconds.
+fn thread_time() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock exists on Linux.
+    #[allow(unsafe_code)]
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
 
 /// Seconds per call of each closure: (median, best) over the rounds.
 fn race(rounds: usize, contestants: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64, f64)> {
@@ -25,9 +39,9 @@ fn race(rounds: usize, contestants: &mut [Box<dyn FnMut() + '_>]) -> Vec<(f64, f
     }
     for _ in 0..rounds {
         for (c, t) in contestants.iter_mut().zip(&mut times) {
-            let start = Instant::now();
+            let start = thread_time();
             c();
-            t.push(start.elapsed().as_secs_f64());
+            t.push(thread_time() - start);
         }
     }
     times

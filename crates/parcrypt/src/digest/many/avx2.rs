@@ -88,49 +88,44 @@ unsafe fn compress(state: &mut [__m256i; 8], ptrs: &[*const u8; N]) {
             lo[l] = _mm256_shuffle_epi8(_mm256_loadu_si256(ptrs[l].cast()), bswap);
             hi[l] = _mm256_shuffle_epi8(_mm256_loadu_si256(ptrs[l].add(32).cast()), bswap);
         }
-        // The whole schedule first, each word with its round constant
-        // added, then the rounds eight at a time with the state renamed
-        // instead of moved.
         let (w_lo, w_hi) = (transpose(&lo), transpose(&hi));
-        let mut w = [_mm256_setzero_si256(); 64];
+        let mut w = [_mm256_setzero_si256(); 16];
         w[..8].copy_from_slice(&w_lo);
-        w[8..16].copy_from_slice(&w_hi);
-        for t in 16..64 {
-            let x2 = w[t - 2];
-            let x15 = w[t - 15];
-            let s1 = xor3(ror::<17, 15>(x2), ror::<19, 13>(x2), _mm256_srli_epi32::<10>(x2));
-            let s0 = xor3(ror::<7, 25>(x15), ror::<18, 14>(x15), _mm256_srli_epi32::<3>(x15));
-            w[t] = add(add(s1, w[t - 7]), add(s0, w[t - 16]));
-        }
-        for t in 0..64 {
-            w[t] = add(w[t], _mm256_set1_epi32(K[t] as i32));
-        }
+        w[8..].copy_from_slice(&w_hi);
+
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-        macro_rules! round {
-            ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
-                let sigma1 = xor3(ror::<6, 26>($e), ror::<11, 21>($e), ror::<25, 7>($e));
-                // Ch(e, f, g) = g ^ (e & (f ^ g)).
-                let ch = _mm256_xor_si256($g, _mm256_and_si256($e, _mm256_xor_si256($f, $g)));
-                let t1 = add(add($h, sigma1), add(ch, $wk));
-                let sigma0 = xor3(ror::<2, 30>($a), ror::<13, 19>($a), ror::<22, 10>($a));
-                // Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)).
-                let maj = _mm256_xor_si256(
-                    $b,
-                    _mm256_and_si256(_mm256_xor_si256($a, $b), _mm256_xor_si256($b, $c)),
-                );
-                $d = add($d, t1);
-                $h = add(t1, add(sigma0, maj));
+        for t in 0..64 {
+            let wt = if t < 16 {
+                w[t]
+            } else {
+                let x2 = w[(t - 2) % 16];
+                let x15 = w[(t - 15) % 16];
+                let s1 = xor3(ror::<17, 15>(x2), ror::<19, 13>(x2), _mm256_srli_epi32::<10>(x2));
+                let s0 = xor3(ror::<7, 25>(x15), ror::<18, 14>(x15), _mm256_srli_epi32::<3>(x15));
+                let x = add(add(s1, w[(t - 7) % 16]), add(s0, w[t % 16]));
+                w[t % 16] = x;
+                x
             };
-        }
-        for t in (0..64).step_by(8) {
-            round!(a, b, c, d, e, f, g, h, w[t]);
-            round!(h, a, b, c, d, e, f, g, w[t + 1]);
-            round!(g, h, a, b, c, d, e, f, w[t + 2]);
-            round!(f, g, h, a, b, c, d, e, w[t + 3]);
-            round!(e, f, g, h, a, b, c, d, w[t + 4]);
-            round!(d, e, f, g, h, a, b, c, w[t + 5]);
-            round!(c, d, e, f, g, h, a, b, w[t + 6]);
-            round!(b, c, d, e, f, g, h, a, w[t + 7]);
+            let k = _mm256_set1_epi32(K[t] as i32);
+            let sigma1 = xor3(ror::<6, 26>(e), ror::<11, 21>(e), ror::<25, 7>(e));
+            // Ch(e, f, g) = g ^ (e & (f ^ g)).
+            let ch = _mm256_xor_si256(g, _mm256_and_si256(e, _mm256_xor_si256(f, g)));
+            let t1 = add(add(add(h, sigma1), add(ch, k)), wt);
+            let sigma0 = xor3(ror::<2, 30>(a), ror::<13, 19>(a), ror::<22, 10>(a));
+            // Maj(a, b, c) = b ^ ((a ^ b) & (b ^ c)).
+            let maj = _mm256_xor_si256(
+                b,
+                _mm256_and_si256(_mm256_xor_si256(a, b), _mm256_xor_si256(b, c)),
+            );
+            let t2 = add(sigma0, maj);
+            h = g;
+            g = f;
+            f = e;
+            e = add(d, t1);
+            d = c;
+            c = b;
+            b = a;
+            a = add(t1, t2);
         }
         for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *s = add(*s, v);

@@ -104,43 +104,36 @@ unsafe fn compress(state: &mut [__m512i; 8], ptrs: &[*const u8; N]) {
         for (row, ptr) in rows.iter_mut().zip(ptrs) {
             *row = _mm512_shuffle_epi8(_mm512_loadu_si512(ptr.cast()), bswap);
         }
-        // The whole schedule first, each word with its round constant
-        // added, then the rounds eight at a time with the state renamed
-        // instead of moved.
-        let w16 = transpose(&rows);
-        let mut w = [_mm512_setzero_si512(); 64];
-        w[..16].copy_from_slice(&w16);
-        for t in 16..64 {
-            w[t] = _mm512_add_epi32(
-                _mm512_add_epi32(small_sigma1(w[t - 2]), w[t - 7]),
-                _mm512_add_epi32(small_sigma0(w[t - 15]), w[t - 16]),
-            );
-        }
-        for t in 0..64 {
-            w[t] = _mm512_add_epi32(w[t], _mm512_set1_epi32(K[t] as i32));
-        }
+        let mut w = transpose(&rows);
+
         let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
-        macro_rules! round {
-            ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $wk:expr) => {
-                let ch = _mm512_ternarylogic_epi32::<0xCA>($e, $f, $g);
-                let t1 = _mm512_add_epi32(
-                    _mm512_add_epi32($h, big_sigma1($e)),
-                    _mm512_add_epi32(ch, $wk),
+        for t in 0..64 {
+            let wt = if t < 16 {
+                w[t]
+            } else {
+                let x = _mm512_add_epi32(
+                    _mm512_add_epi32(small_sigma1(w[(t - 2) % 16]), w[(t - 7) % 16]),
+                    _mm512_add_epi32(small_sigma0(w[(t - 15) % 16]), w[t % 16]),
                 );
-                let maj = _mm512_ternarylogic_epi32::<0xE8>($a, $b, $c);
-                $d = _mm512_add_epi32($d, t1);
-                $h = _mm512_add_epi32(t1, _mm512_add_epi32(big_sigma0($a), maj));
+                w[t % 16] = x;
+                x
             };
-        }
-        for t in (0..64).step_by(8) {
-            round!(a, b, c, d, e, f, g, h, w[t]);
-            round!(h, a, b, c, d, e, f, g, w[t + 1]);
-            round!(g, h, a, b, c, d, e, f, w[t + 2]);
-            round!(f, g, h, a, b, c, d, e, w[t + 3]);
-            round!(e, f, g, h, a, b, c, d, w[t + 4]);
-            round!(d, e, f, g, h, a, b, c, w[t + 5]);
-            round!(c, d, e, f, g, h, a, b, w[t + 6]);
-            round!(b, c, d, e, f, g, h, a, w[t + 7]);
+            let k = _mm512_set1_epi32(K[t] as i32);
+            let ch = _mm512_ternarylogic_epi32::<0xCA>(e, f, g);
+            let t1 = _mm512_add_epi32(
+                _mm512_add_epi32(_mm512_add_epi32(h, big_sigma1(e)), _mm512_add_epi32(ch, k)),
+                wt,
+            );
+            let maj = _mm512_ternarylogic_epi32::<0xE8>(a, b, c);
+            let t2 = _mm512_add_epi32(big_sigma0(a), maj);
+            h = g;
+            g = f;
+            f = e;
+            e = _mm512_add_epi32(d, t1);
+            d = c;
+            c = b;
+            b = a;
+            a = _mm512_add_epi32(t1, t2);
         }
         for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
             *s = _mm512_add_epi32(*s, v);
