@@ -310,7 +310,10 @@ fn block_grain(leaf_bytes: usize, height: u32) -> Grain {
     Grain {
         unit: 1,
         min_part: blocks,
-        task: blocks,
+        // A task holds at least 16 leaves, so that the many-message SHA-256
+        // fills the widest backend's lanes (1 MiB Glacier chunks: 16 MiB
+        // tasks); smaller inputs are still split evenly across threads.
+        task: blocks.max(16 >> height.min(4)),
     }
 }
 

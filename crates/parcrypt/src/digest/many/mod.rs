@@ -278,9 +278,45 @@ impl Backend {
         self.run(&Batch::new(prefix, &Pairs(nodes)), out)
     }
 
+    /// The backend that hashes a short tail of a batch for this one: the
+    /// first available of SHA-NI ×4, AVX2 ×8 and `sha2` narrower than it.
+    fn narrower(self) -> Backend {
+        [Backend::ShaNiX4, Backend::Avx2X8]
+            .into_iter()
+            .find(|b| b.lanes() < self.lanes() && b.is_available())
+            .unwrap_or(Backend::Sha2)
+    }
+
+    /// Full passes (and a tail of at least half the lanes) on this
+    /// backend's kernel; a shorter tail on a narrower backend, since an
+    /// idle lane costs as much as a busy one (one 1 MiB Glacier chunk alone
+    /// on AVX-512 would take sixteen chunks' time).
     fn run<B: Bodies + ?Sized>(self, batch: &Batch<'_, B>, out: &mut [Digest]) -> Result<(), Unavailable> {
         if !self.is_available() {
             return Err(Unavailable(self));
+        }
+        let (n, lanes) = (batch.count(), self.lanes());
+        let tail = n % lanes;
+        if lanes > 4 && tail != 0 && tail < lanes / 2 {
+            let main = n - tail;
+            let (head, rest) = out.split_at_mut(main);
+            self.kernel(&Batch::new(batch.prefix, &Sub(batch.bodies, 0, main)), head);
+            let narrower = self.narrower();
+            narrower.kernel(&Batch::new(batch.prefix, &Sub(batch.bodies, main, tail)), rest);
+        } else {
+            self.kernel(batch, out);
+        }
+        Ok(())
+    }
+
+    /// This backend's kernel over the whole batch (the caller has checked
+    /// that it is available).
+    fn kernel<B: Bodies + ?Sized>(self, batch: &Batch<'_, B>, out: &mut [Digest]) {
+        debug_assert!(self.is_available());
+        if !self.is_available() {
+            // Never reached (`run` checked), but never run an instruction
+            // the CPU lacks either.
+            return single(batch, out);
         }
         match self {
             Backend::Sha2 => single(batch, out),
@@ -298,9 +334,8 @@ impl Backend {
             #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
             Backend::Avx512X16 => unsafe { avx512::hash(batch, out) },
             #[allow(unreachable_patterns)]
-            _ => return Err(Unavailable(self)),
+            _ => single(batch, out),
         }
-        Ok(())
     }
 }
 
@@ -438,6 +473,20 @@ impl Bodies for Pairs<'_> {
     #[inline(always)]
     fn body(&self, i: usize) -> &[u8] {
         self.0[2 * i..2 * i + 2].as_flattened()
+    }
+}
+
+/// Bodies `start..start + count` of another list.
+struct Sub<'a, B: ?Sized>(&'a B, usize, usize);
+
+impl<B: Bodies + ?Sized> Bodies for Sub<'_, B> {
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.2
+    }
+    #[inline(always)]
+    fn body(&self, i: usize) -> &[u8] {
+        self.0.body(self.1 + i)
     }
 }
 
