@@ -92,29 +92,32 @@ fn check(backend: Backend, messages: &[&[u8]], what: &str) {
 }
 
 /// Every length from 0 to 1100 (all padding cases, 0 to 18 blocks), each in
-/// a batch of `lanes + 1` equal-length messages (one full pass and a
-/// one-message tail) read at odd offsets, so no message starts aligned.
+/// a batch of `2 × lanes + 1` equal-length messages (two full passes, which
+/// AVX-512 runs interleaved, and a one-message tail) read at odd offsets, so
+/// no message starts aligned.
 #[test]
 fn every_length_to_1100_on_every_backend() {
-    let data = Rng(1).bytes(20 * 1200);
+    let data = Rng(1).bytes(34 * 1200);
     for backend in backends_under_test("every_length_to_1100_on_every_backend") {
-        let lanes = backend.lanes() + 1;
+        let count = 2 * backend.lanes() + 1;
         for len in 0..=1100 {
-            let messages: Vec<&[u8]> = (0..lanes).map(|i| &data[i * 1103 + 1 + i % 7..][..len]).collect();
+            let messages: Vec<&[u8]> = (0..count).map(|i| &data[i * 1103 + 1 + i % 7..][..len]).collect();
             check(backend, &messages, &format!("length {len}"));
         }
     }
 }
 
-/// Lane counts 1 to 17 (past every backend's width), messages of unequal
-/// lengths in one batch (lanes finish at different blocks), unaligned.
+/// Counts 0 to 33 (past two passes of the widest backend; tails shorter
+/// than half a pass go to a narrower backend, longer ones run with idle
+/// lanes), messages of unequal lengths in one batch (lanes finish at
+/// different blocks), unaligned.
 #[test]
 fn ragged_batches_on_every_backend() {
     let mut rng = Rng(2);
     let data = rng.bytes(40_000);
     for backend in backends_under_test("ragged_batches_on_every_backend") {
-        for count in 0..=17 {
-            for round in 0..20 {
+        for count in 0..=33 {
+            for round in 0..12 {
                 let messages: Vec<&[u8]> = (0..count)
                     .map(|_| {
                         let len = if round % 2 == 0 {
@@ -138,7 +141,7 @@ fn random_lengths_to_1_mib_on_every_backend() {
     let mut rng = Rng(3);
     let data = rng.bytes((1 << 20) + 64);
     for backend in backends_under_test("random_lengths_to_1_mib_on_every_backend") {
-        let count = backend.lanes() + 1;
+        let count = 2 * backend.lanes() + 1;
         let lens: Vec<usize> = (0..count).map(|_| rng.below((1 << 20) + 1)).collect();
         let messages: Vec<&[u8]> = lens.iter().map(|&len| &data[rng.below(64)..][..len]).collect();
         check(backend, &messages, "random lengths up to 1 MiB");

@@ -7,6 +7,10 @@
 //! Blocks arrive as sixteen rows of sixteen words; a 16×16 transpose (four
 //! rounds of unpacks and lane shuffles) turns them into the sixteen
 //! schedule words.
+//!
+//! One group of sixteen is bound by the latency of a round (about four
+//! dependent operations), not by the vector units: so full passes run two
+//! groups, 32 messages, with their rounds interleaved.
 #![allow(clippy::cast_ptr_alignment)] // unaligned loads throughout
 #![allow(clippy::needless_range_loop)]
 // lane loops read best indexed
@@ -18,43 +22,61 @@ use std::arch::x86_64::*;
 
 use super::{BLOCK, Batch, Bodies, Digest, H0, K, finish_lanes, gather, lanes};
 
+/// Messages per group.
 const N: usize = 16;
 
-/// Hashes every message of `batch` into `out`, sixteen at a time (the last
-/// pass with idle lanes when the count is not a multiple of 16).
+/// Hashes every message of `batch` into `out`: 32 at a time (two groups
+/// interleaved), then 16 (the last pass with idle lanes when the count is
+/// not a multiple of 16).
 ///
 /// # Safety
 /// The CPU must support AVX-512 F and BW.
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) unsafe fn hash<B: Bodies + ?Sized>(batch: &Batch<'_, B>, out: &mut [Digest]) {
     let mut first = 0;
-    while first < batch.count() {
-        // SAFETY: the caller guarantees the features `group` needs.
-        unsafe { group(batch, first, out) };
-        first += N;
+    // SAFETY: the caller guarantees the features `group` needs.
+    unsafe {
+        while first + 2 * N <= batch.count() {
+            group::<B, 32, 2>(batch, first, out);
+            first += 2 * N;
+        }
+        while first < batch.count() {
+            group::<B, 16, 1>(batch, first, out);
+            first += N;
+        }
     }
 }
 
+/// Messages `first..first + L` (those that exist) in `G` groups of 16.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn group<B: Bodies + ?Sized>(batch: &Batch<'_, B>, first: usize, out: &mut [Digest]) {
-    let (blocks, steps) = lanes::<B, N>(batch, first);
-    let mut bufs = [[0u8; BLOCK]; N];
+unsafe fn group<B: Bodies + ?Sized, const L: usize, const G: usize>(
+    batch: &Batch<'_, B>,
+    first: usize,
+    out: &mut [Digest],
+) {
+    const { assert!(L == N * G) };
+    let (blocks, steps) = lanes::<B, L>(batch, first);
+    let mut bufs = [[0u8; BLOCK]; L];
     // SAFETY: AVX-512 F/BW per this function's contract; every pointer from
     // `gather` is valid for 64 bytes while `batch` and `bufs` live.
     unsafe {
-        let mut state = [_mm512_setzero_si512(); 8];
-        for (s, h) in state.iter_mut().zip(H0) {
-            *s = _mm512_set1_epi32(h as i32);
+        let mut state = [[_mm512_setzero_si512(); 8]; G];
+        for group in &mut state {
+            for (s, h) in group.iter_mut().zip(H0) {
+                *s = _mm512_set1_epi32(h as i32);
+            }
         }
         for b in 0..steps {
-            let ptrs = gather::<B, N>(batch, first, &blocks, b, &mut bufs);
-            compress(&mut state, &ptrs);
+            let ptrs = gather::<B, L>(batch, first, &blocks, b, &mut bufs);
+            compress::<L, G>(&mut state, &ptrs);
             if blocks.contains(&(b + 1)) {
-                let mut words = [[0u32; N]; 8];
-                for (w, s) in words.iter_mut().zip(state) {
-                    _mm512_storeu_si512(w.as_mut_ptr().cast(), s);
+                let mut words = [[0u32; L]; 8];
+                for (g, group) in state.iter().enumerate() {
+                    for (w, s) in words.iter_mut().zip(group) {
+                        _mm512_storeu_si512(w[N * g..].as_mut_ptr().cast(), *s);
+                    }
                 }
-                finish_lanes::<N>(&words, &blocks, b, out, first);
+                finish_lanes::<L>(&words, &blocks, b, out, first);
             }
         }
     }
@@ -92,51 +114,60 @@ unsafe fn small_sigma1(x: __m512i) -> __m512i {
     unsafe { _mm512_ternarylogic_epi32::<0x96>(ror!(x, 17), ror!(x, 19), _mm512_srli_epi32::<10>(x)) }
 }
 
-/// One block of all sixteen lanes.
+/// One block of every lane of `G` groups, the groups' rounds interleaved.
 #[inline(always)]
-unsafe fn compress(state: &mut [__m512i; 8], ptrs: &[*const u8; N]) {
+unsafe fn compress<const L: usize, const G: usize>(state: &mut [[__m512i; 8]; G], ptrs: &[*const u8; L]) {
     // SAFETY: AVX-512 F/BW per the callers; each pointer is valid for 64
     // bytes (the callers').
     unsafe {
         // Big-endian words: reverse the bytes of each 32-bit word.
         let bswap = _mm512_broadcast_i32x4(_mm_set_epi64x(0x0C0D_0E0F_0809_0A0B, 0x0405_0607_0001_0203));
-        let mut rows = [_mm512_setzero_si512(); N];
-        for (row, ptr) in rows.iter_mut().zip(ptrs) {
-            *row = _mm512_shuffle_epi8(_mm512_loadu_si512(ptr.cast()), bswap);
+        let mut w = [[_mm512_setzero_si512(); N]; G];
+        for g in 0..G {
+            let mut rows = [_mm512_setzero_si512(); N];
+            for (l, row) in rows.iter_mut().enumerate() {
+                *row = _mm512_shuffle_epi8(_mm512_loadu_si512(ptrs[N * g + l].cast()), bswap);
+            }
+            w[g] = transpose(&rows);
         }
-        let mut w = transpose(&rows);
-
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = *state;
+        let mut s = *state;
         for t in 0..64 {
-            let wt = if t < 16 {
-                w[t]
-            } else {
-                let x = _mm512_add_epi32(
-                    _mm512_add_epi32(small_sigma1(w[(t - 2) % 16]), w[(t - 7) % 16]),
-                    _mm512_add_epi32(small_sigma0(w[(t - 15) % 16]), w[t % 16]),
-                );
-                w[t % 16] = x;
-                x
-            };
             let k = _mm512_set1_epi32(K[t] as i32);
-            let ch = _mm512_ternarylogic_epi32::<0xCA>(e, f, g);
-            let t1 = _mm512_add_epi32(
-                _mm512_add_epi32(_mm512_add_epi32(h, big_sigma1(e)), _mm512_add_epi32(ch, k)),
-                wt,
-            );
-            let maj = _mm512_ternarylogic_epi32::<0xE8>(a, b, c);
-            let t2 = _mm512_add_epi32(big_sigma0(a), maj);
-            h = g;
-            g = f;
-            f = e;
-            e = _mm512_add_epi32(d, t1);
-            d = c;
-            c = b;
-            b = a;
-            a = _mm512_add_epi32(t1, t2);
+            for g in 0..G {
+                let wt = if t < 16 {
+                    w[g][t]
+                } else {
+                    let x = _mm512_add_epi32(
+                        _mm512_add_epi32(small_sigma1(w[g][(t - 2) % 16]), w[g][(t - 7) % 16]),
+                        _mm512_add_epi32(small_sigma0(w[g][(t - 15) % 16]), w[g][t % 16]),
+                    );
+                    w[g][t % 16] = x;
+                    x
+                };
+                let [a, b, c, d, e, f, gg, h] = s[g];
+                // h + K + W does not wait for this round's e: the chain
+                // from e to the next e is Σ1, two adds.
+                let hkw = _mm512_add_epi32(_mm512_add_epi32(h, k), wt);
+                let ch = _mm512_ternarylogic_epi32::<0xCA>(e, f, gg);
+                let t1 = _mm512_add_epi32(_mm512_add_epi32(hkw, ch), big_sigma1(e));
+                let maj = _mm512_ternarylogic_epi32::<0xE8>(a, b, c);
+                let t2 = _mm512_add_epi32(big_sigma0(a), maj);
+                s[g] = [
+                    _mm512_add_epi32(t1, t2),
+                    a,
+                    b,
+                    c,
+                    _mm512_add_epi32(d, t1),
+                    e,
+                    f,
+                    gg,
+                ];
+            }
         }
-        for (s, v) in state.iter_mut().zip([a, b, c, d, e, f, g, h]) {
-            *s = _mm512_add_epi32(*s, v);
+        for g in 0..G {
+            for (x, v) in state[g].iter_mut().zip(s[g]) {
+                *x = _mm512_add_epi32(*x, v);
+            }
         }
     }
 }

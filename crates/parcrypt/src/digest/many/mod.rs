@@ -12,7 +12,7 @@
 //! | `shani-x2` | SHA-NI, 2 messages' rounds interleaved | SHA, SSSE3, SSE4.1 |
 //! | `shani-x4` | SHA-NI, 4 messages interleaved | SHA, SSSE3, SSE4.1 |
 //! | `avx2-x8` | 8 messages, one per 32-bit lane of a 256-bit register | AVX2 |
-//! | `avx512-x16` | 16 messages, one per lane of a 512-bit register | AVX-512 F and BW |
+//! | `avx512-x16` | 16 messages, one per lane of a 512-bit register (two such groups interleaved) | AVX-512 F and BW |
 //!
 //! Every backend hashes the same messages to the same digests (proved
 //! against `sha2` for every length 0..=1100 and random lengths up to 1 MiB,
@@ -110,7 +110,8 @@ impl Backend {
         }
     }
 
-    /// How many messages one pass hashes side by side.
+    /// How many messages one pass hashes side by side (AVX-512 interleaves
+    /// two passes when a batch has 32 messages left).
     pub const fn lanes(self) -> usize {
         match self {
             Backend::Sha2 => 1,
