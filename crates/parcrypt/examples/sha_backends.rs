@@ -1,10 +1,10 @@
 //! Which SHA-256 backend hashes Merkle leaves and nodes fastest here?
-//! `cargo run --release -p parcrypt --example sha_backends [ROUNDS]`
+//! `cargo run --release -p parcrypt --example sha_backends [ROUNDS [MIB]]`
 //!
 //! Part 1, single buffer: RustCrypto `sha2` against AWS-LC, one message at
 //! a time (the choice recorded in `src/digest/mod.rs`).
 //! Part 2, many messages at once: every many-message backend this CPU can
-//! run (`parcrypt::digest::Backend`), one thread, on 4 MiB of leaves of
+//! run (`parcrypt::digest::Backend`), one thread, on 4 MiB (or MIB) of leaves of
 //! 64 B, 1 KiB and 4 KiB (each with RFC 6962's `0x00` prefix byte) and on
 //! 65-byte node pairs. The choice is recorded in `src/digest/README.md`.
 //!
@@ -153,7 +153,10 @@ fn many(rounds: usize, data: &[u8]) {
 
 fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(21);
-    let data: Vec<u8> = (0..4usize << 20).map(|i| (i % 251) as u8).collect();
+    // A second argument: MiB of messages per round (default 4, in cache;
+    // 256 or more measures streaming from memory).
+    let mib: usize = std::env::args().nth(2).and_then(|a| a.parse().ok()).unwrap_or(4);
+    let data: Vec<u8> = (0..mib << 20).map(|i| (i % 251) as u8).collect();
     single_buffer(rounds, &data);
     many(rounds, &data);
 }
