@@ -178,21 +178,24 @@ impl Backend {
     pub fn from_env() -> Result<Option<Backend>, EnvError> {
         static FROM_ENV: OnceLock<Result<Option<Backend>, EnvError>> = OnceLock::new();
         FROM_ENV
-            .get_or_init(|| {
-                let Some(value) = std::env::var_os(BACKEND_ENV) else {
-                    return Ok(None);
-                };
-                let value = value.to_string_lossy().into_owned();
-                if value.is_empty() || value.eq_ignore_ascii_case("auto") {
-                    return Ok(None);
-                }
-                match value.parse::<Backend>() {
-                    Ok(b) if b.is_available() => Ok(Some(b)),
-                    Ok(b) => Err(EnvError::Unavailable(Unavailable(b))),
-                    Err(e) => Err(EnvError::Unknown(e)),
-                }
-            })
+            .get_or_init(|| Backend::parse_env(std::env::var_os(BACKEND_ENV).as_deref()))
             .clone()
+    }
+
+    /// What an environment value asks for (see [`Backend::from_env`]).
+    fn parse_env(value: Option<&std::ffi::OsStr>) -> Result<Option<Backend>, EnvError> {
+        let Some(value) = value else {
+            return Ok(None);
+        };
+        let value = value.to_string_lossy();
+        if value.is_empty() || value.eq_ignore_ascii_case("auto") {
+            return Ok(None);
+        }
+        match value.parse::<Backend>() {
+            Ok(b) if b.is_available() => Ok(Some(b)),
+            Ok(b) => Err(EnvError::Unavailable(Unavailable(b))),
+            Err(e) => Err(EnvError::Unknown(e)),
+        }
     }
 
     /// The backend [`sha256_many`] and the Merkle trees use now: the one
@@ -706,6 +709,29 @@ mod tests {
         assert!(Backend::Sha2.is_available());
         assert!(Backend::detected().is_available());
         assert!(Backend::active().is_available());
+    }
+
+    #[test]
+    fn environment_values_parse_or_say_why_not() {
+        use std::ffi::OsStr;
+        assert_eq!(Backend::parse_env(None), Ok(None));
+        assert_eq!(Backend::parse_env(Some(OsStr::new(""))), Ok(None));
+        assert_eq!(Backend::parse_env(Some(OsStr::new("AUTO"))), Ok(None));
+        for b in Backend::ALL {
+            let got = Backend::parse_env(Some(OsStr::new(b.name())));
+            if b.is_available() {
+                assert_eq!(got, Ok(Some(b)));
+            } else {
+                assert_eq!(got, Err(EnvError::Unavailable(Unavailable(b))));
+            }
+        }
+        let err = Backend::parse_env(Some(OsStr::new("md5"))).unwrap_err();
+        assert!(matches!(err, EnvError::Unknown(_)));
+        assert_eq!(
+            err.to_string(),
+            "PARCRYPT_SHA256_BACKEND: unknown SHA-256 backend \"md5\" \
+             (expected sha2, shani-x2, shani-x4, avx2-x8 or avx512-x16)"
+        );
     }
 
     #[test]
