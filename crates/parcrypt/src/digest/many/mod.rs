@@ -20,7 +20,10 @@
 //! (`README.md` beside this file has the measurements behind the choice),
 //! can be forced with the environment variable `PARCRYPT_SHA256_BACKEND`,
 //! and can be switched at run time with [`Backend::force`]. No backend ever
-//! runs on a CPU that lacks its instructions: each call checks.
+//! runs on a CPU that lacks its instructions: each call checks. An idle
+//! lane costs as much as a busy one, so a wide backend hands a batch's tail
+//! shorter than half a pass to a narrower one (SHA-NI ×4, else AVX2, else
+//! `sha2`).
 //!
 //! Messages are `prefix ‖ body`: the prefix (RFC 6962's `0x00` leaf byte,
 //! `0x01` node byte) is never copied in front of the body; blocks that lie
