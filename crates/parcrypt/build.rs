@@ -13,11 +13,34 @@
 //! - `PARCRYPT_AWS_LC_SYMBOL_PREFIX`: `aws_lc_0_47_0_` (or empty);
 //! - `PARCRYPT_AWS_LC_LINKS`: `aws_lc_0_47_0`, the `links` name, which a
 //!   unit test compares with the version in `Cargo.lock`.
+//!
+//! It also sets `cfg(parcrypt_avx512)` when the compiler is Rust 1.89 or
+//! later, the first with the AVX-512 intrinsics stable: the many-message
+//! SHA-256 kernel for AVX-512 (`src/digest/many/avx512.rs`) is compiled only
+//! then, so the crate keeps building on its minimum Rust version.
 
 use std::env;
 
+/// Whether `$RUSTC` is at least 1.`minor`.
+fn rustc_at_least(minor: u32) -> bool {
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let Ok(out) = std::process::Command::new(rustc).arg("--version").output() else {
+        return false;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "rustc 1.95.0 (…)"
+    let mut version = text.split_whitespace().nth(1).unwrap_or("").split('.');
+    let major = version.next().and_then(|v| v.parse::<u32>().ok());
+    let found = version.next().and_then(|v| v.parse::<u32>().ok());
+    matches!((major, found), (Some(1), Some(m)) if m >= minor) || major.is_some_and(|m| m > 1)
+}
+
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rustc-check-cfg=cfg(parcrypt_avx512)");
+    if rustc_at_least(89) {
+        println!("cargo:rustc-cfg=parcrypt_avx512");
+    }
     // DEP_AWS_LC_<version>_LIBCRYPTO; not aws-lc-rs's re-export of it
     // (DEP_AWS_LC_RS_<version>_SYS_LIBCRYPTO).
     let is_sys = |key: &str| {

@@ -6,7 +6,8 @@
 //! [`par::Parallelism`], and implements the formats around it.
 //!
 //! - [`digest`]: SHA-256/384/512 — the one hash-algorithm type, one-shot and
-//!   incremental hashing (every module hashes through it).
+//!   incremental hashing (every module hashes through it), and many
+//!   SHA-256s at once (SHA-NI, AVX2, AVX-512 kernels) for Merkle trees.
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
 //! - [`hazmat`]: raw ECB and unpadded CBC, RC4 and PARC4, the research
@@ -324,18 +325,20 @@ mod names {
     #![allow(clippy::unwrap_used)]
 
     use crate::UnknownName;
+    use crate::digest::Backend;
     use crate::ecdsa::VerifyStrategy;
     use crate::par::Strategy;
     use crate::rsa::{CrtMode, Hash, Scheme};
 
     #[test]
     fn every_from_str_answers_with_unknown_name() {
-        let errors: [UnknownName; 5] = [
+        let errors: [UnknownName; 6] = [
             "x".parse::<Strategy>().unwrap_err(),
             "x".parse::<Scheme>().unwrap_err(),
             "x".parse::<Hash>().unwrap_err(),
             "x".parse::<CrtMode>().unwrap_err(),
             "x".parse::<VerifyStrategy>().unwrap_err(),
+            "x".parse::<Backend>().unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(
@@ -345,7 +348,8 @@ mod names {
                 "signature scheme",
                 "hash",
                 "CRT mode",
-                "verify strategy"
+                "verify strategy",
+                "SHA-256 backend"
             ]
         );
         for e in &errors {

@@ -6,7 +6,8 @@
 /// Every `FromStr` in the library ([`Strategy`](crate::par::Strategy),
 /// [`Scheme`](crate::rsa::Scheme), [`Hash`](crate::rsa::Hash),
 /// [`CrtMode`](crate::rsa::CrtMode),
-/// [`VerifyStrategy`](crate::ecdsa::VerifyStrategy)) returns this type, so a
+/// [`VerifyStrategy`](crate::ecdsa::VerifyStrategy),
+/// [`Backend`](crate::digest::Backend)) returns this type, so a
 /// caller handles an unknown name once.
 ///
 /// # Examples

@@ -27,6 +27,7 @@ mod lab_cli;
 mod output_files;
 mod rc4_cli;
 mod rsa_cli;
+mod sha_backend_env;
 mod signals;
 mod stream_cli;
 mod stream_hostile;

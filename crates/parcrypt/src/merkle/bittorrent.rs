@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::Read;
 
 use super::Error;
-use super::engine::{self, Builder, Chunks, Hash, Rule, sha256};
+use super::engine::{self, Builder, Chunks, Hash, Rule};
 use super::stream::Source;
 use crate::par::Parallelism;
 
@@ -29,12 +29,8 @@ pub struct BitTorrentV2;
 
 impl Rule for BitTorrentV2 {
     const PADDED: bool = true;
-    fn leaf(&self, data: &[u8]) -> Hash {
-        sha256(&[data])
-    }
-    fn node(&self, left: &Hash, right: &Hash) -> Hash {
-        sha256(&[left, right])
-    }
+    const LEAF_PREFIX: &'static [u8] = &[];
+    const NODE_PREFIX: &'static [u8] = &[];
 }
 
 /// What a v2 .torrent records for one file.

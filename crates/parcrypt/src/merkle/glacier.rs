@@ -27,12 +27,8 @@ pub struct Glacier;
 
 impl Rule for Glacier {
     const PADDED: bool = false;
-    fn leaf(&self, data: &[u8]) -> Hash {
-        sha256(&[data])
-    }
-    fn node(&self, left: &Hash, right: &Hash) -> Hash {
-        sha256(&[left, right])
-    }
+    const LEAF_PREFIX: &'static [u8] = &[];
+    const NODE_PREFIX: &'static [u8] = &[];
 }
 
 impl Glacier {

@@ -36,12 +36,8 @@ pub struct Rfc6962;
 
 impl Rule for Rfc6962 {
     const PADDED: bool = false;
-    fn leaf(&self, data: &[u8]) -> Hash {
-        sha256(&[&[0], data])
-    }
-    fn node(&self, left: &Hash, right: &Hash) -> Hash {
-        sha256(&[&[1], left, right])
-    }
+    const LEAF_PREFIX: &'static [u8] = &[0];
+    const NODE_PREFIX: &'static [u8] = &[1];
 }
 
 /// The largest power of two strictly below `n` (`n >= 2`).

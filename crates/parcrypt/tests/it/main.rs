@@ -20,6 +20,7 @@ mod rc4_parc4;
 mod rsa;
 mod rsa_wycheproof;
 mod secrets;
+mod sha_many;
 mod stream;
 mod stream_kat;
 mod stream_segments;

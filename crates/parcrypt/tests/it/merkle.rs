@@ -38,6 +38,12 @@ fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Hash>) {
 
 #[test]
 fn rfc6962_roots_of_the_standard_leaves() {
+    check_standard_roots();
+}
+
+/// The body of [`rfc6962_roots_of_the_standard_leaves`], also run under every SHA-256 backend
+/// (`sha_many.rs`).
+pub(crate) fn check_standard_roots() {
     let (leaves, roots) = standard_leaves();
     for par in every_parallelism() {
         for (size, want) in roots.iter().enumerate() {
@@ -90,6 +96,12 @@ fn hash32(b: &[u8]) -> Option<Hash> {
 
 #[test]
 fn transparency_dev_inclusion_cases() {
+    check_transparency_dev_inclusion();
+}
+
+/// The body of [`transparency_dev_inclusion_cases`], also run under every SHA-256 backend
+/// (`sha_many.rs`).
+pub(crate) fn check_transparency_dev_inclusion() {
     let all = cases("inclusion");
     assert!(all.len() > 90, "inclusion test data missing");
     let (leaves, _) = standard_leaves();
@@ -120,6 +132,12 @@ fn transparency_dev_inclusion_cases() {
 
 #[test]
 fn transparency_dev_consistency_cases() {
+    check_transparency_dev_consistency();
+}
+
+/// The body of [`transparency_dev_consistency_cases`], also run under every SHA-256 backend
+/// (`sha_many.rs`).
+pub(crate) fn check_transparency_dev_consistency() {
     let all = cases("consistency");
     assert!(all.len() > 90, "consistency test data missing");
     let (leaves, _) = standard_leaves();
@@ -221,6 +239,12 @@ impl Read for Trickle<'_> {
 
 #[test]
 fn reference_vectors_bep52_glacier_rfc6962() {
+    check_reference_vectors();
+}
+
+/// The body of [`reference_vectors_bep52_glacier_rfc6962`], also run under every SHA-256 backend
+/// (`sha_many.rs`).
+pub(crate) fn check_reference_vectors() {
     let text = include_str!("../data/merkle_vectors.txt");
     let pars = [
         Parallelism::sequential(),

@@ -53,8 +53,22 @@
 //! times per tree) inlines it; it is also what Merkle trees used before this
 //! module existed, so their speed cannot have moved. SHA-1, SHA-384 and
 //! SHA-512 come from AWS-LC, as before.
+//!
+//! # Many SHA-256s at once
+//! [`sha256_many`], [`sha256_many_prefixed`] and [`sha256_pairs`] hash many
+//! independent messages side by side (SHA-NI ×2/×4, AVX2 ×8, AVX-512 ×16,
+//! chosen per CPU, forced with `PARCRYPT_SHA256_BACKEND` or
+//! [`Backend::force`]): what Merkle trees hash their leaves and levels with.
+//! `README.md` beside this file has the kernels' design and measurements.
 use std::io::{self, Read};
 use std::str::FromStr;
+
+mod many;
+
+pub use many::{
+    BACKEND_ENV, Backend, EnvError, Unavailable, sha256_many, sha256_many_one, sha256_many_prefixed,
+    sha256_pairs,
+};
 
 /// A hash algorithm.
 ///
