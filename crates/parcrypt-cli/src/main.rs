@@ -24,6 +24,13 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_error(&e),
     };
+    // A PARCRYPT_SHA256_BACKEND the library ignored (unknown, or not on this
+    // CPU) is said once, not silently dropped.
+    if let Err(e) = parcrypt::digest::Backend::from_env() {
+        error::warn(format_args!(
+            "{e}; the SHA-256 backend is chosen for this CPU instead"
+        ));
+    }
     // Pipes in and out move 1 MiB per read/write instead of 64 KiB.
     parcrypt::io::grow_pipe(std::io::stdin(), PIPE_BUFFER);
     parcrypt::io::grow_pipe(std::io::stdout(), PIPE_BUFFER);

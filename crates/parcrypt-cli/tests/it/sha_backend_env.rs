@@ -48,3 +48,29 @@ fn every_backend_forced_by_the_environment_hashes_alike() {
         assert_eq!(hash_with(junk, file), want, "{junk:?}");
     }
 }
+
+#[test]
+fn an_ignored_backend_name_is_said_once_on_stderr() {
+    let run = |value: &str| {
+        let out = Command::new(BIN)
+            .env("PARCRYPT_SHA256_BACKEND", value)
+            .args(["hash", "-"])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        ok(&out);
+        String::from_utf8(out.stderr).unwrap()
+    };
+    for quiet in ["", "auto", "sha2"] {
+        assert_eq!(run(quiet), "", "{quiet:?}");
+    }
+    let said = run("md5");
+    assert!(
+        said.contains("PARCRYPT_SHA256_BACKEND") && said.contains("md5"),
+        "{said}"
+    );
+    assert_eq!(said.matches("PARCRYPT_SHA256_BACKEND").count(), 1, "{said}");
+    if let Some(b) = Backend::ALL.iter().find(|b| !b.is_available()) {
+        assert!(run(b.name()).contains(b.name()));
+    }
+}
