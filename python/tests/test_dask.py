@@ -160,3 +160,65 @@ def test_segments_hold_a_key_so_they_do_not_pickle_and_do_not_print_it():
     blob = header + worker.seal(0, data[:8192], False) + worker.seal(2, data[8192:], True)
     out = stream.Segments.from_header(blob, key=bytes(range(32)))
     assert out.open(0, blob[seg.offset(0):], True) == data
+
+
+def test_decrypt_files_reads_cli_streams_and_a_wrong_key_leaves_nothing(client, files, tmp_path):
+    key = os.urandom(32)
+    keyfile = tmp_path / "key"
+    keyfile.write_bytes(key)
+    sealed_dir, out_dir = tmp_path / "sealed", tmp_path / "out"
+    sealed_dir.mkdir()
+    out_dir.mkdir()
+    sealed = []
+    for p in files:
+        dst = sealed_dir / (os.path.basename(p) + ".pc")
+        subprocess.run([cli(), "encrypt", "--key-file", str(keyfile), "-i", p, "-o", str(dst)], check=True)
+        sealed.append(str(dst))
+    for src, dst in zip(files, pdask.decrypt_files(sealed, out_dir, key=key, client=client)):
+        assert open(src, "rb").read() == open(dst, "rb").read()
+    wrong = tmp_path / "wrong"
+    wrong.mkdir()
+    from parcrypt.exceptions import WrongKeyError
+
+    with pytest.raises(WrongKeyError):
+        pdask.decrypt_files(sealed, wrong, key=os.urandom(32), client=client)
+    assert os.listdir(wrong) == []
+
+
+def test_missing_inputs_fail_before_any_work(client, files, tmp_path):
+    with pytest.raises(FileNotFoundError):
+        pdask.hash_files([files[1], str(tmp_path / "missing")], client=client)
+    with pytest.raises(FileNotFoundError):
+        pdask.merkle_root(str(tmp_path / "missing"), client=client)
+    with pytest.raises(FileNotFoundError):
+        pdask.encrypt_large(str(tmp_path / "missing"), tmp_path / "out.pc", key=os.urandom(32), client=client)
+    assert not (tmp_path / "out.pc").exists()
+
+
+def test_a_worker_killed_mid_job_still_gives_the_right_root(tmp_path):
+    """Dask reschedules the lost worker's tasks; the compact ranges are
+    recomputed and the root is the same."""
+    import threading
+    import time
+
+    path = tmp_path / "big"
+    path.write_bytes(os.urandom(48 << 20))
+    expected = merkle.hash_file(path, "rfc6962")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    with cluster, distributed.Client(cluster) as c:
+        before = set(c.scheduler_info()["workers"])
+        result = {}
+        job = threading.Thread(target=lambda: result.update(root=pdask.merkle_root(path, part_size=16 << 10, client=c)))
+        job.start()
+        # Once tasks are running, kill one worker process outright.
+        for _ in range(200):
+            if any(c.processing().values()):
+                break
+            time.sleep(0.01)
+        victim = c.run(os.getpid, workers=[sorted(before)[0]])
+        os.kill(next(iter(victim.values())), 9)
+        job.join(timeout=300)
+        assert not job.is_alive()
+        assert result["root"] == expected
+        c.wait_for_workers(2, timeout=60)
+        assert set(c.scheduler_info()["workers"]) != before, "the killed worker was replaced"
