@@ -80,14 +80,6 @@ def _pieces_task(path: str, offset: int, length: int, piece_length: int) -> List
     return merkle.bittorrent_piece_hashes(_read(path, offset, length), piece_length, threads=1)
 
 
-def _sha256_task(path: str) -> Optional[bytes]:
-    return merkle.hash_file(path, "sha256", threads=1)
-
-
-def _small_file_task(path: str, format: str, leaf_size: int) -> Optional[bytes]:
-    return merkle.hash_file(path, format, leaf_size=leaf_size, threads=1)
-
-
 def manifest_line(digest: Optional[bytes], name: str) -> str:
     """One line as ``sha256sum`` prints it (a name with a backslash or a
     newline is escaped and the line starts with a backslash)."""
@@ -99,18 +91,45 @@ def manifest_line(digest: Optional[bytes], name: str) -> str:
     return hexed + "  " + name
 
 
-def _file_futures(client, path: str, size: int, format: str, leaf_size: int, part_size: int):
-    """Futures for one file: one task for a small file (or plain SHA-256),
-    else one compact range per part."""
-    if format == "sha256":
-        return ("one", client.submit(_sha256_task, path, pure=False))
-    leaf = _leaf_size(format, leaf_size)
-    part = _part_bytes(leaf, part_size)
-    if size <= part:
-        return ("one", client.submit(_small_file_task, path, format, leaf_size, pure=False))
-    futures = [client.submit(_range_task, path, format, leaf, off, min(part, size - off), pure=False)
-               for off in range(0, size, part)]
-    return ("ranges", futures)
+def _small_files_task(paths: List[str], format: str, leaf_size: int) -> List[Optional[bytes]]:
+    return [merkle.hash_file(p, format, leaf_size=leaf_size, threads=1) for p in paths]
+
+
+#: Small files travel in batches of at most this many files or
+#: ``part_size`` / 4 bytes, so 10,000 little files are tens of tasks, not
+#: 10,000 (Dask's per-task overhead is about a millisecond).
+BATCH_FILES = 256
+
+
+def _plan(client, names: List[str], sizes: List[int], format: str, leaf_size: int, part_size: int):
+    """One entry per file: ("batch", future, position) for small files (and
+    every file for plain SHA-256, which cannot be split), ("ranges", futures)
+    for a tree-format file larger than ``part_size``."""
+    plans: List[Any] = [None] * len(names)
+    batch: List[int] = []
+    batch_bytes = 0
+
+    def flush():
+        nonlocal batch, batch_bytes
+        if batch:
+            fut = client.submit(_small_files_task, [names[i] for i in batch], format, leaf_size, pure=False)
+            for pos, i in enumerate(batch):
+                plans[i] = ("batch", fut, pos)
+        batch, batch_bytes = [], 0
+
+    for i, (name, size) in enumerate(zip(names, sizes)):
+        leaf = _leaf_size(format, leaf_size)
+        part = _part_bytes(leaf, part_size)
+        if format != "sha256" and size > part:
+            plans[i] = ("ranges", [client.submit(_range_task, name, format, leaf, off, min(part, size - off),
+                                                 pure=False) for off in range(0, size, part)])
+            continue
+        if batch and (len(batch) >= BATCH_FILES or batch_bytes + size > part_size // 4):
+            flush()
+        batch.append(i)
+        batch_bytes += size
+    flush()
+    return plans
 
 
 def _merge(ranges: Sequence[bytes]) -> CompactRange:
@@ -125,20 +144,21 @@ def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "s
                part_size: int = DEFAULT_PART, client=None) -> str:
     """A ``sha256sum``-style manifest of ``paths`` (in argument order) in
     ``format`` ("sha256", "rfc6962", "bittorrent-v2", "glacier"): the same
-    lines ``parcrypt hash --format FORMAT`` prints. Files are spread over the
-    workers; tree-format files larger than ``part_size`` are split into
+    lines ``parcrypt hash --format FORMAT`` prints. Small files go to the
+    workers in batches (up to 256 files or ``part_size`` / 4 bytes per
+    task); tree-format files larger than ``part_size`` are split into
     aligned parts across workers. A missing file raises ``OSError`` before
     any work."""
     names = [os.fspath(p) for p in paths]
     sizes = [os.stat(p).st_size for p in names]
     with _client(client) as c:
-        plans = [_file_futures(c, p, s, format, leaf_size, part_size) for p, s in zip(names, sizes)]
+        plans = _plan(c, names, sizes, format, leaf_size, part_size)
         lines = []
-        for name, (kind, fut) in zip(names, plans):
-            if kind == "one":
-                digest = fut.result()
+        for name, plan in zip(names, plans):
+            if plan[0] == "batch":
+                digest = plan[1].result()[plan[2]]
             else:
-                digest = _merge(c.gather(fut)).root()
+                digest = _merge(c.gather(plan[1])).root()
             lines.append(manifest_line(digest, name))
     return "".join(line + "\n" for line in lines)
 
