@@ -92,7 +92,14 @@ def manifest_line(digest: Optional[bytes], name: str) -> str:
 
 
 def _small_files_task(paths: List[str], format: str, leaf_size: int) -> List[Optional[bytes]]:
-    return [merkle.hash_file(p, format, leaf_size=leaf_size, threads=1) for p in paths]
+    # One call for the batch: one GIL release, not one per file (a Dask
+    # worker's other threads would make each reacquisition wait).
+    out = []
+    for r in merkle.hash_files(paths, format, leaf_size=leaf_size, threads=1):
+        if isinstance(r, Exception):
+            raise r
+        out.append(r)
+    return out
 
 
 #: Small files travel in batches of at most this many files or
@@ -153,12 +160,18 @@ def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "s
     sizes = [os.stat(p).st_size for p in names]
     with _client(client) as c:
         plans = _plan(c, names, sizes, format, leaf_size, part_size)
+        # Every result comes back in one gather (a result fetched per file
+        # would cost a round trip to the scheduler each).
+        batches = list({id(p[1]): p[1] for p in plans if p[0] == "batch"}.values())
+        ranges = [f for p in plans if p[0] == "ranges" for f in p[1]]
+        got = c.gather(batches + ranges)
+        value = {id(f): r for f, r in zip(batches + ranges, got)}
         lines = []
         for name, plan in zip(names, plans):
             if plan[0] == "batch":
-                digest = plan[1].result()[plan[2]]
+                digest = value[id(plan[1])][plan[2]]
             else:
-                digest = _merge(c.gather(plan[1])).root()
+                digest = _merge([value[id(f)] for f in plan[1]]).root()
             lines.append(manifest_line(digest, name))
     return "".join(line + "\n" for line in lines)
 

@@ -12,6 +12,7 @@ pieces roots and piece layers; the Amazon Glacier tree hash; and
     >>> merkle.verify_inclusion(merkle.leaf_hash(b"b"), 1, 3, proof, root)   # raises InvalidProof if wrong
 """
 
+import os
 from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 from parcrypt import _parcrypt
@@ -23,7 +24,7 @@ else:
     Buffer = object
 
 __all__ = [
-    "CompactRange", "bittorrent_piece_hashes", "bittorrent_root_from_pieces", "rfc6962_path",
+    "hash_files", "CompactRange", "bittorrent_piece_hashes", "bittorrent_root_from_pieces", "rfc6962_path",
     "root", "inclusion_proof", "consistency_proof", "verify_inclusion", "verify_consistency",
     "leaf_hash", "node_hash", "bittorrent_v2", "glacier", "hash_file",
 ]
@@ -120,3 +121,13 @@ def rfc6962_path(nodes: Sequence["Buffer"], index: int) -> List[bytes]:
     leaves cut into parts of 2^j leaves, a leaf's proof is its proof inside
     its part followed by ``rfc6962_path(part_roots, part_index)``."""
     return _parcrypt.rfc6962_path(nodes, index)
+
+
+def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "sha256", *, leaf_size: int = 4096,
+               threads: Optional[int] = None, strategy: str = "steal") -> List[Union[bytes, None, Exception]]:
+    """What ``parcrypt hash --format FORMAT PATHS...`` computes, in one call:
+    files spread over the threads (large tree-format files with every
+    thread), one entry per path in order — the digest, None for an empty
+    file in "bittorrent-v2", or the exception (``OSError``, ``ValueError``)
+    that file raised; the other files are still hashed."""
+    return _parcrypt.hash_files(paths, format, leaf_size=leaf_size, threads=threads, strategy=strategy)

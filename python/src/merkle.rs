@@ -22,6 +22,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(bittorrent_v2, m)?)?;
     m.add_function(wrap_pyfunction!(glacier, m)?)?;
     m.add_function(wrap_pyfunction!(hash_file, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_files, m)?)?;
     m.add_class::<PyCompactRange>()?;
     m.add_function(wrap_pyfunction!(bittorrent_piece_hashes, m)?)?;
     m.add_function(wrap_pyfunction!(bittorrent_root_from_pieces, m)?)?;
@@ -267,17 +268,7 @@ fn hash_file<'py>(
     strategy: &str,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
-    let format = match format {
-        "sha256" => Format::Sha256,
-        "rfc6962" => Format::Rfc6962 { leaf_size },
-        "bittorrent-v2" => Format::BitTorrentV2,
-        "glacier" => Format::Glacier,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown format {other:?}: expected \"sha256\", \"rfc6962\", \"bittorrent-v2\" or \"glacier\""
-            )));
-        }
-    };
+    let format = format_of(format, leaf_size)?;
     let file = std::fs::File::open(&path).map_err(PyErr::from)?;
     let root = py
         .detach(|| parcrypt::merkle::hash_file(format, &file, &par, |_| {}))
@@ -473,4 +464,61 @@ fn rfc6962_path<'py>(
         )));
     }
     to_list(py, &compact::rfc6962_path(&nodes, index))
+}
+
+/// Hashes many files in one call (files spread over the threads, results in
+/// order): a list with, per path, the digest, None (an empty file in
+/// "bittorrent-v2"), or the `OSError`/`ValueError` that file raised — the
+/// others are still hashed. One GIL release for the whole list.
+#[pyfunction]
+#[pyo3(signature = (paths, format = "sha256", *, leaf_size = 4096, threads = None, strategy = "steal"))]
+fn hash_files<'py>(
+    py: Python<'py>,
+    paths: Vec<std::path::PathBuf>,
+    format: &str,
+    leaf_size: usize,
+    threads: Option<usize>,
+    strategy: &str,
+) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    let par: Parallelism = par::parallelism(threads, strategy)?;
+    let format = format_of(format, leaf_size)?;
+    let mut results: Vec<Result<Option<Hash>, parcrypt::merkle::Error>> = Vec::with_capacity(paths.len());
+    py.detach(|| {
+        parcrypt::merkle::hash_files(
+            format,
+            paths.iter().map(parcrypt::merkle::Input::File),
+            &par,
+            |r| {
+                if let Some(r) = r {
+                    results.push(r.hash);
+                }
+                Ok::<(), ()>(())
+            },
+        )
+    })
+    .map_err(|()| PyValueError::new_err("hashing stopped"))?;
+    results
+        .into_iter()
+        .map(|r| -> PyResult<Bound<'py, PyAny>> {
+            Ok(match r {
+                Ok(Some(h)) => PyBytes::new(py, &h).into_any(),
+                Ok(None) => py.None().into_bound(py),
+                Err(e) => errors::merkle(py, e).into_value(py).into_bound(py).into_any(),
+            })
+        })
+        .collect()
+}
+
+fn format_of(format: &str, leaf_size: usize) -> PyResult<Format> {
+    Ok(match format {
+        "sha256" => Format::Sha256,
+        "rfc6962" => Format::Rfc6962 { leaf_size },
+        "bittorrent-v2" => Format::BitTorrentV2,
+        "glacier" => Format::Glacier,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "unknown format {other:?}: expected \"sha256\", \"rfc6962\", \"bittorrent-v2\" or \"glacier\""
+            )));
+        }
+    })
 }

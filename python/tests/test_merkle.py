@@ -128,3 +128,20 @@ def test_pymerkle_an_independent_rfc6962_tree_agrees():
         for leaf in leaves[:size]:
             sub.append_entry(leaf)
         assert merkle.root(leaves[:size]) == (sub.get_root() if hasattr(sub, "get_root") else sub.get_state())
+
+
+def test_hash_files_equals_hash_file_per_path_with_errors_in_place(tmp_path):
+    paths = []
+    for i, n in enumerate([0, 1, 5000, (2 << 20) + 3]):
+        p = tmp_path / f"f{i}"
+        p.write_bytes(pattern(n))
+        paths.append(str(p))
+    paths.insert(2, str(tmp_path / "missing"))
+    for fmt in ("sha256", "rfc6962", "bittorrent-v2", "glacier"):
+        got = merkle.hash_files(paths, fmt, threads=2)
+        assert len(got) == len(paths)
+        assert isinstance(got[2], FileNotFoundError)
+        for p, g in zip(paths, got):
+            if p.endswith("missing"):
+                continue
+            assert g == merkle.hash_file(p, fmt), (fmt, p)
