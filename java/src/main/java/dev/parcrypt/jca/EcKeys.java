@@ -37,7 +37,7 @@ final class EcKeys {
             "3059301306072a8648ce3d020106082a8648ce3d030107034200");
     /** PKCS#8 of a P-256 scalar without the public point: this prefix, then the 32-byte scalar. */
     private static final byte[] PKCS8_PREFIX = Hex.unhex(
-            "308141020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420");
+            "3041020100301306072a8648ce3d020106082a8648ce3d030107042730250201010420");
 
     /** True if {@code spec} is P-256 (compared by value, whichever provider made it). */
     static boolean isP256(ECParameterSpec spec) {
