@@ -177,9 +177,13 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleVerifyInclusion<'l>(
     root: JByteArray<'l>,
 ) -> jboolean {
     guard(&mut env, JNI_FALSE, |env| {
-        let leaf = hash_of(&bytes(env, &leaf_hash, "leafHash")?, "leafHash")?;
-        let root = hash_of(&bytes(env, &root, "root")?, "root")?;
-        let proof = hashes_of(array_of_arrays(env, &proof, "proof")?, "proof")?;
+        // A hash of the wrong length makes the proof invalid, not the call.
+        let leaf = hash_of(&bytes(env, &leaf_hash, "leafHash")?, "leafHash");
+        let root = hash_of(&bytes(env, &root, "root")?, "root");
+        let proof = hashes_of(array_of_arrays(env, &proof, "proof")?, "proof");
+        let (Ok(leaf), Ok(root), Ok(proof)) = (leaf, root, proof) else {
+            return Ok(JNI_FALSE);
+        };
         let (Ok(index), Ok(size)) = (u64::try_from(index), u64::try_from(size)) else {
             return Ok(JNI_FALSE);
         };
@@ -204,12 +208,15 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleVerifyConsistency<'l>(
     proof: JObjectArray<'l>,
 ) -> jboolean {
     guard(&mut env, JNI_FALSE, |env| {
-        let old = hash_of(&bytes(env, &old_root, "oldRoot")?, "oldRoot")?;
-        let new = hash_of(&bytes(env, &new_root, "newRoot")?, "newRoot")?;
-        let proof = hashes_of(array_of_arrays(env, &proof, "proof")?, "proof")?;
-        let (Ok(o), Ok(n)) = (u64::try_from(old_size), u64::try_from(new_size)) else {
+        // A hash of the wrong length makes the proof invalid, not the call.
+        let old = hash_of(&bytes(env, &old_root, "oldRoot")?, "oldRoot");
+        let new = hash_of(&bytes(env, &new_root, "newRoot")?, "newRoot");
+        let proof = hashes_of(array_of_arrays(env, &proof, "proof")?, "proof");
+        let (Ok(old), Ok(new), Ok(proof)) = (old, new, proof) else {
             return Ok(JNI_FALSE);
         };
+        // Sizes are unsigned 64-bit (Java's `Long.parseUnsignedLong` convention).
+        let (o, n) = (old_size as u64, new_size as u64);
         Ok(match Rfc6962::verify_consistency(o, n, &old, &new, &proof) {
             Ok(()) => JNI_TRUE,
             Err(_) => JNI_FALSE,
