@@ -2,9 +2,10 @@ package dev.parcrypt.jca;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.ProviderException;
 import java.util.Locale;
@@ -72,6 +73,22 @@ final class NativeLoader {
     }
 
     private static void extractAndLoad(String platform) throws IOException {
+        Path lib = extract(platform);
+        try {
+            System.load(lib.toString());
+        } finally {
+            // Loaded (or failed): the file is no longer needed on Linux.
+            Files.deleteIfExists(lib);
+            Files.deleteIfExists(lib.getParent());
+        }
+    }
+
+    /**
+     * Copies the platform's library out of the jar into a new temporary
+     * directory only its owner may enter (0700), as a file only its owner
+     * may read (0600); returns the file.
+     */
+    static Path extract(String platform) throws IOException {
         String resource = "/native/" + platform + "/" + LIBRARY;
         try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -81,15 +98,16 @@ final class NativeLoader {
             Path dir = Files.createTempDirectory("parcrypt-jca-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             Path lib = dir.resolve(LIBRARY);
-            try {
-                Files.createFile(lib, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-                Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-                System.load(lib.toString());
-            } finally {
-                // Loaded (or failed): the file is no longer needed on Linux.
+            try (OutputStream out = Files.newOutputStream(
+                    Files.createFile(lib, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"))),
+                    StandardOpenOption.WRITE)) {
+                in.transferTo(out);
+            } catch (IOException | RuntimeException e) {
                 Files.deleteIfExists(lib);
                 Files.deleteIfExists(dir);
+                throw e;
             }
+            return lib;
         }
     }
 }

@@ -96,6 +96,22 @@ class ProviderTest {
     }
 
     @Test
+    void extractedLibraryIsPrivateToItsOwner() throws Exception {
+        java.nio.file.Path lib = NativeLoader.extract("linux-x86_64");
+        try {
+            assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(lib.getParent())));
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(lib)));
+            assertTrue(java.nio.file.Files.size(lib) > 100_000);
+        } finally {
+            java.nio.file.Files.deleteIfExists(lib);
+            java.nio.file.Files.deleteIfExists(lib.getParent());
+        }
+        assertThrows(ProviderException.class, () -> NativeLoader.extract("plan9-mips"));
+    }
+
+    @Test
     void misusedHandlesAndNullsAreExceptionsNotCrashes() throws Exception {
         assertThrows(IllegalStateException.class,
                 () -> Native.gcmSeal(0, new byte[12], null, new byte[1], 0, 1, new byte[17], 0, 1, 0));
