@@ -359,4 +359,27 @@ public final class AesGcmCipher extends CipherSpi {
         }
         return super.engineDoFinal(input, output);
     }
+    @Override
+    protected byte[] engineWrap(Key key) throws javax.crypto.IllegalBlockSizeException, InvalidKeyException {
+        byte[] encoded = Wrap.encoding(key);
+        try {
+            return engineDoFinal(encoded, 0, encoded.length);
+        } catch (BadPaddingException e) {
+            throw new InvalidKeyException("wrapping failed", e);
+        } finally {
+            Arrays.fill(encoded, (byte) 0);
+        }
+    }
+
+    @Override
+    protected Key engineUnwrap(byte[] wrappedKey, String wrappedKeyAlgorithm, int wrappedKeyType)
+            throws InvalidKeyException, NoSuchAlgorithmException {
+        byte[] encoded;
+        try {
+            encoded = engineDoFinal(wrappedKey, 0, wrappedKey.length);
+        } catch (javax.crypto.IllegalBlockSizeException | BadPaddingException e) {
+            throw new InvalidKeyException("unwrapping failed: " + e.getMessage(), e);
+        }
+        return Wrap.unwrapped(encoded, wrappedKeyAlgorithm, wrappedKeyType);
+    }
 }

@@ -139,6 +139,24 @@ class AesTest {
     }
 
     @Test
+    void gcmWrapsKeysBothWays() throws Exception {
+        SecretKeySpec kek = key(32, 9);
+        SecretKeySpec payload = key(16, 10);
+        GCMParameterSpec spec = new GCMParameterSpec(128, pattern(12));
+        Cipher w = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        w.init(Cipher.WRAP_MODE, kek, spec);
+        byte[] wrapped = w.wrap(payload);
+        Cipher u = Cipher.getInstance("AES/GCM/NoPadding", SUN);
+        u.init(Cipher.UNWRAP_MODE, kek, spec);
+        assertArrayEquals(payload.getEncoded(), u.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded());
+        Cipher ours = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        ours.init(Cipher.UNWRAP_MODE, kek, spec);
+        assertArrayEquals(payload.getEncoded(), ours.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded());
+        wrapped[0] ^= 1;
+        assertThrows(InvalidKeyException.class, () -> ours.unwrap(wrapped, "AES", Cipher.SECRET_KEY));
+    }
+
+    @Test
     void gcmBadKeysAndParameters() throws Exception {
         Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
         GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);

@@ -264,4 +264,20 @@ class RsaTest {
         assertThrows(InvalidKeyException.class, () -> enc.init(Cipher.ENCRYPT_MODE, ours.getPrivate(), SHA256));
         assertThrows(BadPaddingException.class, () -> dec.doFinal(new byte[256]));
     }
+
+    @Test
+    void oaepWrapsKeysBothWays() throws Exception {
+        javax.crypto.SecretKey aes = new javax.crypto.spec.SecretKeySpec(pattern(32), "AES");
+        Cipher w = Cipher.getInstance("RSA/ECB/OAEPPadding", PARCRYPT);
+        w.init(Cipher.WRAP_MODE, theirs.getPublic(), SHA256);
+        byte[] wrapped = w.wrap(aes);
+        Cipher sun = Cipher.getInstance("RSA/ECB/OAEPPadding", SUN_JCE);
+        sun.init(Cipher.UNWRAP_MODE, theirs.getPrivate(), SHA256);
+        assertArrayEquals(aes.getEncoded(), sun.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded());
+        sun.init(Cipher.WRAP_MODE, ours.getPublic(), SHA256);
+        Cipher u = Cipher.getInstance("RSA/ECB/OAEPPadding", PARCRYPT);
+        u.init(Cipher.UNWRAP_MODE, ours.getPrivate(), SHA256);
+        assertArrayEquals(aes.getEncoded(), u.unwrap(sun.wrap(aes), "AES", Cipher.SECRET_KEY).getEncoded());
+        assertThrows(InvalidKeyException.class, () -> u.unwrap(new byte[256], "AES", Cipher.SECRET_KEY));
+    }
 }
