@@ -135,12 +135,14 @@ public abstract class AesCipher extends CipherSpi {
     protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
         boolean enc;
-        if (opmode == Cipher.ENCRYPT_MODE || opmode == Cipher.WRAP_MODE) {
+        if (opmode == Cipher.ENCRYPT_MODE) {
             enc = true;
-        } else if (opmode == Cipher.DECRYPT_MODE || opmode == Cipher.UNWRAP_MODE) {
+        } else if (opmode == Cipher.DECRYPT_MODE) {
             enc = false;
         } else {
-            throw new java.security.InvalidParameterException("unknown mode " + opmode);
+            // Key wrapping wants authentication: AES/GCM/NoPadding or RSA/ECB/OAEPPadding offer it.
+            throw new java.security.InvalidParameterException("AES-CTR/CBC here encrypt and decrypt only (mode "
+                    + opmode + "); wrap keys with AES/GCM/NoPadding or RSA/ECB/OAEPPadding");
         }
         byte[] raw = AesGcmCipher.rawAesKey(key);
         if (raw.length != 16 && raw.length != 24 && raw.length != 32) {

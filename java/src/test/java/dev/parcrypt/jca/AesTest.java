@@ -286,5 +286,6 @@ class AesTest {
         assertThrows(InvalidAlgorithmParameterException.class,
                 () -> c.init(Cipher.DECRYPT_MODE, k, new IvParameterSpec(new byte[8])));
         assertThrows(InvalidKeyException.class, () -> c.init(Cipher.DECRYPT_MODE, k), "no IV");
+        assertThrows(java.security.InvalidParameterException.class, () -> c.init(Cipher.WRAP_MODE, k, spec));
     }
 }
