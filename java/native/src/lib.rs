@@ -250,3 +250,15 @@ macro_rules! free_fn {
         }
     };
 }
+
+/// Panics on purpose, inside [`guard`]: lets the Java tests check that a Rust
+/// panic reaches Java as a `ProviderException` and the JVM carries on.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_panicForTest<'l>(
+    mut env: JNIEnv<'l>,
+    _class: jni::objects::JClass<'l>,
+) -> jint {
+    guard(&mut env, 0, |_| -> Res<jint> {
+        panic!("deliberate panic (test of the panic guard)")
+    })
+}

@@ -101,4 +101,7 @@ final class Native {
             int segmentSize, int log2n, int threads, int strategy) throws IOException, GeneralSecurityException;
     static native long streamDecrypt(String in, String out, byte[] key, byte[] passphrase, byte[] rsaPkcs8,
             int maxWorkFactor, int threads, int strategy) throws IOException, GeneralSecurityException;
+
+    /** Panics in native code on purpose (tests: it must arrive as a ProviderException). */
+    static native int panicForTest();
 }

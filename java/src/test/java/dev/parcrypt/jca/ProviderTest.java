@@ -127,6 +127,9 @@ class ProviderTest {
                 () -> Native.gcmSeal(h, new byte[11], null, new byte[4], 0, 4, new byte[30], 0, 1, 0));
         assertThrows(IllegalArgumentException.class,
                 () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 0, 4, new byte[30], 0, 1, 9));
+        ProviderException panic = assertThrows(ProviderException.class, Native::panicForTest);
+        assertTrue(panic.getMessage().contains("panic"), panic.getMessage());
+        assertEquals(32, Native.merkleLeafHash(new byte[3]).length, "the JVM and the library carry on after a panic");
         ref.close();
         ref.close();
         assertThrows(IllegalStateException.class, ref::acquire);
