@@ -1,0 +1,264 @@
+//! The native side of the Java provider `Parcrypt` (`java/`): JNI entry
+//! points over the parcrypt library, called from `dev.parcrypt.jca.Native`.
+//!
+//! Rules every entry point keeps:
+//! - **Nothing reaches the JVM as a crash.** Each body runs inside [`guard`]:
+//!   a panic is caught (`catch_unwind`) and becomes a `ProviderException`;
+//!   a library error becomes the exception the JCA names for it
+//!   (`AEADBadTagException`, `BadPaddingException`, `InvalidKeyException`, …).
+//! - **Secrets are never printed**: messages name sizes and kinds, never
+//!   key bytes; plaintext copies are wiped.
+//! - **Handles** are `Box`es handed to Java as a `long`; the Java class that
+//!   holds one frees it exactly once (a `Cleaner`) and keeps its owner
+//!   reachable for the length of every call.
+//! - **Java arrays are copied once into native memory** (`GetByteArrayRegion`)
+//!   and the parallel work runs on that copy: no JVM array is pinned while
+//!   other threads work. Direct `ByteBuffer`s are used in place.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use jni::JNIEnv;
+use jni::objects::{JByteArray, JByteBuffer, JObject, JObjectArray};
+use jni::sys::{jbyte, jint, jlong};
+use parcrypt::par::{Parallelism, Strategy};
+
+mod aes;
+mod digest;
+mod ecdsa;
+mod merkle;
+mod rsa;
+mod stream;
+
+/// Why an entry point stopped.
+#[derive(Debug)]
+pub enum Fail {
+    /// Throw a new exception of this class (JNI name) with this message.
+    Throw(&'static str, String),
+    /// A JNI call already left an exception pending: let it propagate.
+    Pending,
+}
+
+pub const PROVIDER: &str = "java/security/ProviderException";
+pub const INVALID_KEY: &str = "java/security/InvalidKeyException";
+pub const INVALID_KEY_SPEC: &str = "java/security/spec/InvalidKeySpecException";
+pub const INVALID_PARAM: &str = "java/security/InvalidAlgorithmParameterException";
+pub const SIGNATURE: &str = "java/security/SignatureException";
+pub const BAD_TAG: &str = "javax/crypto/AEADBadTagException";
+pub const BAD_PADDING: &str = "javax/crypto/BadPaddingException";
+pub const BLOCK_SIZE: &str = "javax/crypto/IllegalBlockSizeException";
+pub const ILLEGAL_ARG: &str = "java/lang/IllegalArgumentException";
+pub const ILLEGAL_STATE: &str = "java/lang/IllegalStateException";
+pub const IO: &str = "java/io/IOException";
+
+pub type Res<T> = Result<T, Fail>;
+
+pub fn fail<T>(class: &'static str, msg: impl Into<String>) -> Res<T> {
+    Err(Fail::Throw(class, msg.into()))
+}
+
+impl From<jni::errors::Error> for Fail {
+    fn from(e: jni::errors::Error) -> Self {
+        match e {
+            jni::errors::Error::JavaException => Fail::Pending,
+            jni::errors::Error::NullPtr(what) | jni::errors::Error::NullDeref(what) => Fail::Throw(
+                "java/lang/NullPointerException",
+                format!("null argument ({what})"),
+            ),
+            other => Fail::Throw(PROVIDER, format!("JNI call failed: {other}")),
+        }
+    }
+}
+
+/// Runs an entry point's body: its value, or `default` with an exception
+/// thrown (a panic becomes a `ProviderException`).
+pub fn guard<'l, T>(env: &mut JNIEnv<'l>, default: T, body: impl FnOnce(&mut JNIEnv<'l>) -> Res<T>) -> T {
+    let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
+    let (class, msg) = match outcome {
+        Ok(Ok(value)) => return value,
+        Ok(Err(Fail::Pending)) => return default,
+        Ok(Err(Fail::Throw(class, msg))) => (class, msg),
+        Err(_) => (
+            PROVIDER,
+            "internal error in parcrypt's native code (a Rust panic: please report it)".to_string(),
+        ),
+    };
+    if !env.exception_check().unwrap_or(true) {
+        // If even this fails there is nothing left to report with.
+        let _ = env.throw_new(class, msg);
+    }
+    default
+}
+
+/// The `Parallelism` a call asked for: `threads` ≤ 0 is every core the
+/// process may use; `strategy` 0 = seq, 1 = static, 2 = steal.
+pub fn par(threads: jint, strategy: jint) -> Res<Parallelism> {
+    let strategy = match strategy {
+        0 => Strategy::Sequential,
+        1 => Strategy::Static,
+        2 => Strategy::WorkStealing,
+        other => return fail(ILLEGAL_ARG, format!("unknown strategy code {other}")),
+    };
+    let threads = usize::try_from(threads)
+        .ok()
+        .filter(|&t| t > 0)
+        .unwrap_or_else(parcrypt::par::available_threads);
+    Ok(Parallelism::new(threads, strategy))
+}
+
+/// `u8` bytes as JNI's `jbyte` (`i8`).
+pub fn as_jbytes(b: &[u8]) -> &[jbyte] {
+    // SAFETY: u8 and i8 have the same size and alignment; every bit pattern
+    // is valid for both; the lifetime and length are carried over.
+    unsafe { std::slice::from_raw_parts(b.as_ptr().cast::<jbyte>(), b.len()) }
+}
+
+/// `u8` bytes as JNI's `jbyte` (`i8`), writable.
+pub fn as_jbytes_mut(b: &mut [u8]) -> &mut [jbyte] {
+    // SAFETY: as in `as_jbytes`; the exclusive borrow is carried over.
+    unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast::<jbyte>(), b.len()) }
+}
+
+fn len_of(len: jint, what: &str) -> Res<usize> {
+    usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, format!("{what}: negative length {len}")))
+}
+
+/// `len` bytes of `array` from `off` into a new native buffer with `extra`
+/// zero bytes after them (JNI checks the bounds:
+/// `ArrayIndexOutOfBoundsException`).
+pub fn read_region(
+    env: &JNIEnv<'_>,
+    array: &JByteArray<'_>,
+    off: jint,
+    len: jint,
+    extra: usize,
+) -> Res<Vec<u8>> {
+    let n = len_of(len, "input")?;
+    let mut buf = vec![0u8; n + extra];
+    env.get_byte_array_region(array, off, as_jbytes_mut(&mut buf[..n]))?;
+    Ok(buf)
+}
+
+/// The whole of `array`; `None` for a null array.
+pub fn bytes_opt(env: &JNIEnv<'_>, array: &JByteArray<'_>) -> Res<Option<Vec<u8>>> {
+    if array.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(env.convert_byte_array(array)?))
+}
+
+/// The whole of a non-null `array`.
+pub fn bytes(env: &JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Res<Vec<u8>> {
+    bytes_opt(env, array)?
+        .ok_or_else(|| Fail::Throw("java/lang/NullPointerException", format!("{what} is null")))
+}
+
+/// Writes `data` into `array` at `off` (bounds checked by JNI).
+pub fn write_region(env: &JNIEnv<'_>, array: &JByteArray<'_>, off: jint, data: &[u8]) -> Res<()> {
+    env.set_byte_array_region(array, off, as_jbytes(data))?;
+    Ok(())
+}
+
+/// A new Java `byte[]` holding `data`, as the raw reference a native method returns.
+pub fn new_array(env: &JNIEnv<'_>, data: &[u8]) -> Res<jni::sys::jbyteArray> {
+    Ok(env.byte_array_from_slice(data)?.into_raw())
+}
+
+/// The elements of a `byte[][]`.
+pub fn array_of_arrays(env: &mut JNIEnv<'_>, arrays: &JObjectArray<'_>, what: &str) -> Res<Vec<Vec<u8>>> {
+    if arrays.is_null() {
+        return fail("java/lang/NullPointerException", format!("{what} is null"));
+    }
+    let n = env.get_array_length(arrays)?;
+    let mut out = Vec::with_capacity(usize::try_from(n).unwrap_or(0));
+    for i in 0..n {
+        let item = env.get_object_array_element(arrays, i)?;
+        let item = JByteArray::from(item);
+        out.push(bytes(env, &item, &format!("{what}[{i}]"))?);
+        env.delete_local_ref(JObject::from(item))?;
+    }
+    Ok(out)
+}
+
+/// A direct `ByteBuffer`'s memory from `pos` for `len` bytes.
+///
+/// The caller (the Java side) keeps the buffer reachable for the call, and
+/// must not let another thread write the same bytes meanwhile (as for any
+/// Java array handed to a cipher).
+pub fn direct<'b>(env: &JNIEnv<'_>, buf: &JByteBuffer<'_>, pos: jint, len: jint) -> Res<&'b mut [u8]> {
+    let (pos, len) = (len_of(pos, "position")?, len_of(len, "length")?);
+    let address = env.get_direct_buffer_address(buf)?;
+    let capacity = env.get_direct_buffer_capacity(buf)?;
+    if pos.checked_add(len).is_none_or(|end| end > capacity) {
+        return fail(
+            "java/lang/IndexOutOfBoundsException",
+            format!("{pos} + {len} bytes past a direct buffer of {capacity}"),
+        );
+    }
+    // SAFETY: the JVM guarantees `capacity` bytes at `address` for as long
+    // as the buffer is reachable (the Java caller keeps it so for the call);
+    // the range is checked above; aliasing is the caller's contract above.
+    Ok(unsafe { std::slice::from_raw_parts_mut(address.add(pos), len) })
+}
+
+/// Moves `value` to the heap and returns it as a handle for Java.
+pub fn into_handle<T>(value: T) -> jlong {
+    Box::into_raw(Box::new(value)) as jlong
+}
+
+/// The object behind a handle from [`into_handle`].
+///
+/// # Safety
+/// `handle` must come from `into_handle::<T>` and not have been freed; the
+/// Java owner guarantees this (it frees once, after its last use).
+pub unsafe fn from_handle<'h, T>(handle: jlong) -> Res<&'h T> {
+    if handle == 0 {
+        return fail(ILLEGAL_STATE, "the native object was already released");
+    }
+    // SAFETY: per this function's contract the pointer is a live Box<T>.
+    Ok(unsafe { &*(handle as *const T) })
+}
+
+/// Frees a handle from [`into_handle`]; 0 is ignored.
+///
+/// # Safety
+/// As [`from_handle`], and no other use of `handle` may follow.
+pub unsafe fn free_handle<T>(handle: jlong) {
+    if handle != 0 {
+        // SAFETY: per this function's contract the pointer is a live Box<T>
+        // that nothing uses afterwards.
+        drop(unsafe { Box::from_raw(handle as *mut T) });
+    }
+}
+
+/// Declares `extern "system" fn Java_dev_parcrypt_jca_Native_<name>` for a
+/// handle type: frees the handle.
+#[macro_export]
+macro_rules! free_fn {
+    ($jname:ident, $ty:ty) => {
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $jname(
+            mut env: jni::JNIEnv<'_>,
+            _class: jni::objects::JClass<'_>,
+            handle: jni::sys::jlong,
+        ) {
+            $crate::guard(&mut env, (), |_| {
+                // SAFETY: the Java owner frees each handle once, after its
+                // last use (see `from_handle`).
+                unsafe { $crate::free_handle::<$ty>(handle) };
+                Ok(())
+            })
+        }
+    };
+}
+
+/// Panics on purpose, inside [`guard`]: lets the Java tests check that a Rust
+/// panic reaches Java as a `ProviderException` and the JVM carries on.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_panicForTest<'l>(
+    mut env: JNIEnv<'l>,
+    _class: jni::objects::JClass<'l>,
+) -> jint {
+    guard(&mut env, 0, |_| -> Res<jint> {
+        panic!("deliberate panic (test of the panic guard)")
+    })
+}

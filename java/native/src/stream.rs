@@ -1,0 +1,203 @@
+//! The `stream` file format (the CLI's `encrypt` / `decrypt`) between files.
+//! The output appears only complete: it is written to a temporary file
+//! beside the destination and renamed when the last segment is done (for
+//! decryption: authenticated), as the CLI does.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use jni::JNIEnv;
+use jni::objects::{JByteArray, JClass, JObjectArray, JString};
+use jni::sys::{jint, jlong};
+use parcrypt::rsa::{PrivateKey, PublicKey};
+use parcrypt::secret::{SecretBytes, SecretKey};
+use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient};
+
+use crate::{
+    BAD_TAG, Fail, ILLEGAL_ARG, INVALID_KEY, IO, PROVIDER, Res, array_of_arrays, bytes_opt, fail, guard, par,
+};
+
+fn err(e: Error) -> Fail {
+    let msg = e.to_string();
+    match e {
+        Error::Io(io) => Fail::Throw(IO, format!("{msg}: {io}")),
+        Error::Truncated { .. } | Error::SegmentAuthentication { .. } | Error::HeaderAuthentication => {
+            Fail::Throw(BAD_TAG, msg)
+        }
+        Error::NoMatchingIdentity => Fail::Throw(INVALID_KEY, msg),
+        Error::NotStream | Error::UnsupportedVersion(_) | Error::MalformedHeader(_) => {
+            Fail::Throw("java/io/StreamCorruptedException", msg)
+        }
+        Error::Options(_) | Error::WorkFactor { .. } | Error::Range { .. } => Fail::Throw(ILLEGAL_ARG, msg),
+        Error::Rsa(e) => crate::rsa::err(e),
+        _ => Fail::Throw(PROVIDER, msg),
+    }
+}
+
+fn key32(key: Vec<u8>) -> Res<SecretKey<32>> {
+    let mut key = key;
+    let parsed = SecretKey::from_slice(&key);
+    let n = key.len();
+    parcrypt::secret::wipe(&mut key);
+    parsed.ok_or_else(|| Fail::Throw(INVALID_KEY, format!("stream key must be 32 bytes, got {n}")))
+}
+
+fn passphrase(p: Vec<u8>) -> Res<SecretBytes> {
+    let mut p = p;
+    if p.is_empty() {
+        return fail(ILLEGAL_ARG, "the passphrase is empty");
+    }
+    let secret = SecretBytes::from(&p[..]);
+    parcrypt::secret::wipe(&mut p);
+    Ok(secret)
+}
+
+/// Runs `write` into a temporary file beside `out`, renamed to `out` only
+/// if it succeeds; on failure nothing is left behind.
+fn atomically(out: &str, write: impl FnOnce(&mut BufWriter<&File>) -> Result<u64, Error>) -> Res<u64> {
+    let path = Path::new(out);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let tmp = tempfile::Builder::new()
+        .prefix(".parcrypt-")
+        .tempfile_in(dir)
+        .or_else(|e| {
+            fail(
+                IO,
+                format!("cannot create a temporary file in {}: {e}", dir.display()),
+            )
+        })?;
+    let n = {
+        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
+        let n = write(&mut w).map_err(err)?;
+        w.flush().or_else(|e| fail(IO, format!("{out}: {e}")))?;
+        n
+    };
+    tmp.as_file()
+        .sync_all()
+        .or_else(|e| fail(IO, format!("{out}: {e}")))?;
+    tmp.persist(path)
+        .or_else(|e| fail(IO, format!("{out}: {}", e.error)))?;
+    Ok(n)
+}
+
+fn open(env: &mut JNIEnv<'_>, path: &JString<'_>) -> Res<(String, File)> {
+    let path: String = env.get_string(path)?.into();
+    let file = File::open(&path).or_else(|e| fail(IO, format!("{path}: {e}")))?;
+    Ok((path, file))
+}
+
+/// Encrypts the file `input` to the file `output` for a 32-byte `key`, a
+/// `passphrase` (alone), and/or RSA public keys (SPKI DER); returns the
+/// plaintext length.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_streamEncrypt<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    input: JString<'l>,
+    output: JString<'l>,
+    key: JByteArray<'l>,
+    pass: JByteArray<'l>,
+    rsa_keys: JObjectArray<'l>,
+    segment_size: jint,
+    log2_n: jint,
+    threads: jint,
+    strategy: jint,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let par = par(threads, strategy)?;
+        let rsa: Vec<PublicKey> = if rsa_keys.is_null() {
+            Vec::new()
+        } else {
+            array_of_arrays(env, &rsa_keys, "recipients")?
+                .iter()
+                .map(|der| PublicKey::from_bytes(der).map_err(crate::rsa::err))
+                .collect::<Res<_>>()?
+        };
+        let mut recipients: Vec<Recipient<'_>> = Vec::new();
+        if let Some(k) = bytes_opt(env, &key)? {
+            recipients.push(Recipient::Key(key32(k)?));
+        }
+        if let Some(p) = bytes_opt(env, &pass)? {
+            let log2_n =
+                u8::try_from(log2_n).or_else(|_| fail(ILLEGAL_ARG, format!("scrypt cost 2^{log2_n}")))?;
+            recipients.push(Recipient::Passphrase {
+                passphrase: passphrase(p)?,
+                log2_n,
+            });
+        }
+        recipients.extend(rsa.iter().map(Recipient::Rsa));
+        if recipients.is_empty() {
+            return fail(ILLEGAL_ARG, "give a key, a passphrase or RSA recipients");
+        }
+        let segment_size = usize::try_from(segment_size)
+            .or_else(|_| fail(ILLEGAL_ARG, format!("segment size {segment_size}")))?;
+        let opts = Options { segment_size };
+        let (_, file) = open(env, &input)?;
+        let out: String = env.get_string(&output)?.into();
+        let n = atomically(&out, |w| {
+            stream::encrypt_file(&recipients, &file, w, &opts, &par, |_| {})
+        })?;
+        Ok(n as jlong)
+    })
+}
+
+/// Decrypts the file `input` to the file `output` with exactly one of a
+/// 32-byte `key`, a `passphrase` or an RSA private key (PKCS#8 DER);
+/// returns the plaintext length. Nothing is written unless every segment
+/// authenticates.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    input: JString<'l>,
+    output: JString<'l>,
+    key: JByteArray<'l>,
+    pass: JByteArray<'l>,
+    rsa_key: JByteArray<'l>,
+    max_work_factor: jint,
+    threads: jint,
+    strategy: jint,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let par = par(threads, strategy)?;
+        let (key, pass, rsa) = (
+            bytes_opt(env, &key)?,
+            bytes_opt(env, &pass)?,
+            bytes_opt(env, &rsa_key)?,
+        );
+        let rsa = match rsa {
+            Some(mut der) => {
+                let key = PrivateKey::from_bytes(&der).map_err(crate::rsa::err);
+                parcrypt::secret::wipe(&mut der);
+                Some(key?)
+            }
+            None => None,
+        };
+        let who = match (key, pass, rsa.as_ref()) {
+            (Some(k), None, None) => Identity::Key(key32(k)?),
+            (None, Some(p), None) => Identity::Passphrase(passphrase(p)?),
+            (None, None, Some(r)) => Identity::Rsa(r),
+            _ => {
+                return fail(
+                    ILLEGAL_ARG,
+                    "give exactly one of a key, a passphrase or an RSA private key",
+                );
+            }
+        };
+        let max_work_factor = u8::try_from(max_work_factor)
+            .or_else(|_| fail(ILLEGAL_ARG, format!("work factor {max_work_factor}")))?;
+        let opts = DecryptOptions { max_work_factor };
+        let (_, file) = open(env, &input)?;
+        let out: String = env.get_string(&output)?.into();
+        let n = atomically(&out, |w| {
+            stream::decrypt_file(&who, &file, w, &opts, &par, |_| {})
+        })?;
+        Ok(n as jlong)
+    })
+}

@@ -1,0 +1,385 @@
+package dev.parcrypt.jca;
+
+import java.nio.ByteBuffer;
+import java.security.AlgorithmParameters;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import java.security.Key;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.security.spec.AlgorithmParameterSpec;
+import java.security.spec.InvalidParameterSpecException;
+import java.util.Arrays;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.BadPaddingException;
+import javax.crypto.Cipher;
+import javax.crypto.CipherSpi;
+import javax.crypto.IllegalBlockSizeException;
+import javax.crypto.NoSuchPaddingException;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.GCMParameterSpec;
+
+/**
+ * {@code AES/GCM/NoPadding}: standard AES-GCM (128- or 256-bit keys, 96-bit
+ * nonce, 128-bit tag), the whole message cut across cores.
+ *
+ * <p>Both directions buffer until {@code doFinal}, which seals or opens the
+ * message in one parallel call: decryption checks the tag before any
+ * plaintext is returned (as SunJCE does), and encryption gets the parallel
+ * path for the whole message. As SunJCE, an encrypting instance refuses to
+ * run twice with the same key and nonce.
+ */
+public final class AesGcmCipher extends CipherSpi {
+    private static final int TAG = 16;
+    private static final int NONCE = 12;
+
+    private final ParcryptProvider provider;
+    private NativeRef gcm;
+    private byte[] key;
+    private byte[] nonce;
+    private boolean encrypt;
+    private boolean initialized;
+    /** After an encryption's doFinal: a new key or nonce is needed. */
+    private boolean needsNewNonce;
+    private boolean dataStarted;
+    private final Buf aad = new Buf();
+    private final Buf data = new Buf();
+    private byte[] lastEncryptionKey;
+    private byte[] lastEncryptionNonce;
+
+    public AesGcmCipher(ParcryptProvider provider) {
+        this.provider = provider;
+    }
+
+    @Override
+    protected void engineSetMode(String mode) throws NoSuchAlgorithmException {
+        if (!"GCM".equalsIgnoreCase(mode)) {
+            throw new NoSuchAlgorithmException("only GCM mode, not " + mode);
+        }
+    }
+
+    @Override
+    protected void engineSetPadding(String padding) throws NoSuchPaddingException {
+        if (!"NoPadding".equalsIgnoreCase(padding)) {
+            throw new NoSuchPaddingException("GCM takes NoPadding, not " + padding);
+        }
+    }
+
+    @Override
+    protected int engineGetBlockSize() {
+        return 16;
+    }
+
+    @Override
+    protected int engineGetOutputSize(int inputLen) {
+        long total = (long) data.size() + inputLen;
+        long out = encrypt ? total + TAG : Math.max(0, total - TAG);
+        return (int) Math.min(Integer.MAX_VALUE, out);
+    }
+
+    @Override
+    protected byte[] engineGetIV() {
+        return nonce == null ? null : nonce.clone();
+    }
+
+    @Override
+    protected AlgorithmParameters engineGetParameters() {
+        if (nonce == null) {
+            return null;
+        }
+        try {
+            AlgorithmParameters params = AlgorithmParameters.getInstance("GCM");
+            params.init(new GCMParameterSpec(TAG * 8, nonce));
+            return params;
+        } catch (NoSuchAlgorithmException | InvalidParameterSpecException e) {
+            return null;
+        }
+    }
+
+    @Override
+    protected int engineGetKeySize(Key key) throws InvalidKeyException {
+        return rawAesKey(key).length * 8;
+    }
+
+    static byte[] rawAesKey(Key key) throws InvalidKeyException {
+        if (key == null) {
+            throw new InvalidKeyException("the key is null");
+        }
+        if (!"AES".equalsIgnoreCase(key.getAlgorithm()) || !"RAW".equalsIgnoreCase(key.getFormat())) {
+            throw new InvalidKeyException("an AES key (algorithm AES, format RAW) is needed, got " + key.getAlgorithm()
+                    + "/" + key.getFormat());
+        }
+        byte[] raw = key.getEncoded();
+        if (raw == null) {
+            throw new InvalidKeyException("the AES key has no encoding");
+        }
+        return raw;
+    }
+
+    @Override
+    protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
+        try {
+            engineInit(opmode, key, (AlgorithmParameterSpec) null, random);
+        } catch (InvalidAlgorithmParameterException e) {
+            throw new InvalidKeyException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    protected void engineInit(int opmode, Key key, AlgorithmParameters params, SecureRandom random)
+            throws InvalidKeyException, InvalidAlgorithmParameterException {
+        GCMParameterSpec spec = null;
+        if (params != null) {
+            try {
+                spec = params.getParameterSpec(GCMParameterSpec.class);
+            } catch (InvalidParameterSpecException e) {
+                throw new InvalidAlgorithmParameterException("GCM parameters are needed", e);
+            }
+        }
+        engineInit(opmode, key, spec, random);
+    }
+
+    @Override
+    protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
+            throws InvalidKeyException, InvalidAlgorithmParameterException {
+        boolean enc;
+        if (opmode == Cipher.ENCRYPT_MODE || opmode == Cipher.WRAP_MODE) {
+            enc = true;
+        } else if (opmode == Cipher.DECRYPT_MODE || opmode == Cipher.UNWRAP_MODE) {
+            enc = false;
+        } else {
+            throw new java.security.InvalidParameterException("unknown mode " + opmode);
+        }
+        byte[] raw = rawAesKey(key);
+        if (raw.length != 16 && raw.length != 32) {
+            int n = raw.length;
+            Arrays.fill(raw, (byte) 0);
+            throw new InvalidKeyException("AES-GCM key must be 16 or 32 bytes (AES-128/256), got " + n);
+        }
+        byte[] iv;
+        if (params == null) {
+            if (!enc) {
+                throw new InvalidAlgorithmParameterException("GCM decryption needs a GCMParameterSpec (the nonce)");
+            }
+            iv = new byte[NONCE];
+            (random != null ? random : new SecureRandom()).nextBytes(iv);
+        } else if (params instanceof GCMParameterSpec) {
+            GCMParameterSpec gcmSpec = (GCMParameterSpec) params;
+            if (gcmSpec.getTLen() != TAG * 8) {
+                throw new InvalidAlgorithmParameterException("parcrypt's GCM tags are 128 bits, not " + gcmSpec.getTLen());
+            }
+            iv = gcmSpec.getIV();
+            if (iv.length != NONCE) {
+                throw new InvalidAlgorithmParameterException("GCM nonce must be 12 bytes (96 bits), got " + iv.length);
+            }
+        } else {
+            throw new InvalidAlgorithmParameterException("GCM takes a GCMParameterSpec, not " + params.getClass().getName());
+        }
+        if (enc && lastEncryptionKey != null && Arrays.equals(raw, lastEncryptionKey)
+                && Arrays.equals(iv, lastEncryptionNonce)) {
+            throw new InvalidAlgorithmParameterException("Cannot reuse iv for GCM encryption");
+        }
+        NativeRef fresh = new NativeRef(Native.gcmNew(raw), Native::gcmFree);
+        if (gcm != null) {
+            gcm.close();
+        }
+        if (this.key != null) {
+            Arrays.fill(this.key, (byte) 0);
+        }
+        gcm = fresh;
+        this.key = raw;
+        this.nonce = iv;
+        this.encrypt = enc;
+        if (enc) {
+            lastEncryptionKey = raw.clone();
+            lastEncryptionNonce = iv.clone();
+        }
+        initialized = true;
+        needsNewNonce = false;
+        reset();
+    }
+
+    private void reset() {
+        aad.clear();
+        data.clear();
+        dataStarted = false;
+    }
+
+    private void checkReady() {
+        if (!initialized) {
+            throw new IllegalStateException("Cipher not initialized");
+        }
+        if (needsNewNonce) {
+            throw new IllegalStateException("Must use either different key or iv for GCM encryption");
+        }
+    }
+
+    @Override
+    protected void engineUpdateAAD(byte[] src, int offset, int len) {
+        checkReady();
+        if (dataStarted) {
+            throw new IllegalStateException("AAD must be supplied before encryption/decryption starts");
+        }
+        java.util.Objects.checkFromIndexSize(offset, len, src.length);
+        aad.append(src, offset, len);
+    }
+
+    @Override
+    protected void engineUpdateAAD(ByteBuffer src) {
+        byte[] bytes = new byte[src.remaining()];
+        src.get(bytes);
+        engineUpdateAAD(bytes, 0, bytes.length);
+    }
+
+    @Override
+    protected byte[] engineUpdate(byte[] input, int inputOffset, int inputLen) {
+        checkReady();
+        if (input != null && inputLen > 0) {
+            java.util.Objects.checkFromIndexSize(inputOffset, inputLen, input.length);
+            data.append(input, inputOffset, inputLen);
+            dataStarted = true;
+        }
+        return new byte[0];
+    }
+
+    @Override
+    protected int engineUpdate(byte[] input, int inputOffset, int inputLen, byte[] output, int outputOffset) {
+        engineUpdate(input, inputOffset, inputLen);
+        return 0;
+    }
+
+    @Override
+    protected byte[] engineDoFinal(byte[] input, int inputOffset, int inputLen)
+            throws IllegalBlockSizeException, BadPaddingException {
+        checkReady();
+        int outLen = engineGetOutputSize(input == null ? 0 : inputLen);
+        if (!encrypt && (long) data.size() + (input == null ? 0 : inputLen) < TAG) {
+            reset();
+            throw new AEADBadTagException("Input data too short to contain an expected tag length of 16bytes");
+        }
+        byte[] out = new byte[outLen];
+        try {
+            finish(input, inputOffset, input == null ? 0 : inputLen, out, 0);
+        } catch (ShortBufferException e) {
+            throw new IllegalStateException("output sized by getOutputSize was too short", e);
+        }
+        return out;
+    }
+
+    @Override
+    protected int engineDoFinal(byte[] input, int inputOffset, int inputLen, byte[] output, int outputOffset)
+            throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
+        checkReady();
+        return finish(input, inputOffset, input == null ? 0 : inputLen, output, outputOffset);
+    }
+
+    private int finish(byte[] input, int inputOffset, int inputLen, byte[] output, int outputOffset)
+            throws ShortBufferException, AEADBadTagException {
+        if (inputLen > 0) {
+            java.util.Objects.checkFromIndexSize(inputOffset, inputLen, input.length);
+        }
+        long total = (long) data.size() + inputLen;
+        if (!encrypt && total < TAG) {
+            reset();
+            throw new AEADBadTagException("Input data too short to contain an expected tag length of 16bytes");
+        }
+        long need = encrypt ? total + TAG : total - TAG;
+        if (need > Integer.MAX_VALUE) {
+            throw new IllegalStateException("output over 2 GiB");
+        }
+        if (output == null || outputOffset < 0 || output.length - outputOffset < need) {
+            throw new ShortBufferException("need " + need + " bytes of output space");
+        }
+        // The whole message in one array: the caller's own when nothing was buffered.
+        byte[] src = input;
+        int off = inputOffset;
+        if (data.size() > 0) {
+            data.append(input, inputOffset, inputLen);
+            src = data.array();
+            off = 0;
+        } else if (src == null) {
+            src = new byte[0];
+            off = 0;
+        }
+        int len = (int) total;
+        byte[] aadBytes = aad.copy(true);
+        long h = gcm.acquire();
+        try {
+            if (encrypt) {
+                return Native.gcmSeal(h, nonce, aadBytes, src, off, len, output, outputOffset,
+                        provider.threads(), provider.strategyCode());
+            }
+            return Native.gcmOpen(h, nonce, aadBytes, src, off, len, output, outputOffset,
+                    provider.threads(), provider.strategyCode());
+        } finally {
+            gcm.release();
+            reset();
+            if (encrypt) {
+                needsNewNonce = true;
+            }
+        }
+    }
+
+    @Override
+    protected int engineDoFinal(ByteBuffer input, ByteBuffer output)
+            throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
+        checkReady();
+        // Direct buffers with nothing buffered: native code works on them in place, no copy.
+        if (input.isDirect() && output.isDirect() && !output.isReadOnly() && data.size() == 0) {
+            int len = input.remaining();
+            if (!encrypt && len < TAG) {
+                reset();
+                throw new AEADBadTagException("Input data too short to contain an expected tag length of 16bytes");
+            }
+            long need = encrypt ? (long) len + TAG : len - TAG;
+            if (output.remaining() < need) {
+                throw new ShortBufferException("need " + need + " bytes of output space");
+            }
+            byte[] aadBytes = aad.copy(true);
+            long h = gcm.acquire();
+            int written;
+            try {
+                if (encrypt) {
+                    written = Native.gcmSealDirect(h, nonce, aadBytes, input, input.position(), len, output,
+                            output.position(), provider.threads(), provider.strategyCode());
+                } else {
+                    written = Native.gcmOpenDirect(h, nonce, aadBytes, input, input.position(), len, output,
+                            output.position(), provider.threads(), provider.strategyCode());
+                }
+            } finally {
+                gcm.release();
+                reset();
+                if (encrypt) {
+                    needsNewNonce = true;
+                }
+            }
+            input.position(input.position() + len);
+            output.position(output.position() + written);
+            return written;
+        }
+        return super.engineDoFinal(input, output);
+    }
+    @Override
+    protected byte[] engineWrap(Key key) throws javax.crypto.IllegalBlockSizeException, InvalidKeyException {
+        byte[] encoded = Wrap.encoding(key);
+        try {
+            return engineDoFinal(encoded, 0, encoded.length);
+        } catch (BadPaddingException e) {
+            throw new InvalidKeyException("wrapping failed", e);
+        } finally {
+            Arrays.fill(encoded, (byte) 0);
+        }
+    }
+
+    @Override
+    protected Key engineUnwrap(byte[] wrappedKey, String wrappedKeyAlgorithm, int wrappedKeyType)
+            throws InvalidKeyException, NoSuchAlgorithmException {
+        byte[] encoded;
+        try {
+            encoded = engineDoFinal(wrappedKey, 0, wrappedKey.length);
+        } catch (javax.crypto.IllegalBlockSizeException | BadPaddingException e) {
+            throw new InvalidKeyException("unwrapping failed: " + e.getMessage(), e);
+        }
+        return Wrap.unwrapped(encoded, wrappedKeyAlgorithm, wrappedKeyType);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.parcrypt.jca;
+
+import java.security.NoSuchAlgorithmException;
+import java.security.Provider;
+import java.security.ProviderException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The JCA provider {@code Parcrypt}: parcrypt's multi-core AES-GCM, AES-CTR,
+ * AES-CBC decryption, RSA key generation and private operations, and ECDSA,
+ * behind the standard {@code Cipher}, {@code Signature}, {@code
+ * KeyPairGenerator} and {@code KeyFactory} APIs.
+ *
+ * <pre>{@code
+ * Security.addProvider(new ParcryptProvider());            // every core, work stealing
+ * Cipher gcm = Cipher.getInstance("AES/GCM/NoPadding", "Parcrypt");
+ * }</pre>
+ *
+ * <p>How work is spread: {@code new ParcryptProvider(threads, strategy)}
+ * ({@code threads} 0 = every core the JVM may use; {@code strategy} {@code
+ * "seq"}, {@code "static"} or {@code "steal"}), or for the no-argument
+ * constructor (and so {@code java.security} / {@code ServiceLoader}
+ * registration) the system properties {@code parcrypt.threads} and {@code
+ * parcrypt.strategy}. Every service object made by this provider uses its
+ * setting; the output never depends on it.
+ */
+public final class ParcryptProvider extends Provider {
+    private static final long serialVersionUID = 1L;
+
+    /** The provider's name, as {@code getInstance(..., "Parcrypt")} takes it. */
+    public static final String NAME = "Parcrypt";
+
+    private final int threads;
+    private final int strategy;
+
+    /** Threads and strategy from {@code parcrypt.threads} / {@code parcrypt.strategy} (default: every core, steal). */
+    public ParcryptProvider() {
+        this(threadsProperty(), System.getProperty("parcrypt.strategy", "steal"));
+    }
+
+    /**
+     * @param threads threads per operation; 0 for every core the JVM may use
+     * @param strategy {@code "seq"}, {@code "static"} or {@code "steal"}
+     * @throws IllegalArgumentException for a negative thread count or an unknown strategy
+     * @throws ProviderException if no native library fits this platform
+     */
+    public ParcryptProvider(int threads, String strategy) {
+        super(NAME, "0.1.0", "Parcrypt: multi-core AES-GCM/CTR/CBC, RSA and ECDSA over the parcrypt Rust library");
+        if (threads < 0) {
+            throw new IllegalArgumentException("threads must be 0 (every core) or more, got " + threads);
+        }
+        this.threads = threads;
+        this.strategy = strategyCode(strategy);
+        NativeLoader.load();
+        register();
+    }
+
+    private static int threadsProperty() {
+        String value = System.getProperty("parcrypt.threads", "0").trim();
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("parcrypt.threads must be an integer (0 = every core), got \"" + value + "\"");
+        }
+    }
+
+    static int strategyCode(String name) {
+        switch (name == null ? "" : name.trim().toLowerCase(Locale.ROOT)) {
+            case "seq":
+            case "sequential":
+                return 0;
+            case "static":
+                return 1;
+            case "steal":
+            case "work-stealing":
+                return 2;
+            default:
+                throw new IllegalArgumentException("unknown strategy \"" + name + "\": expected seq, static or steal");
+        }
+    }
+
+    /** Threads per operation (0 = every core). */
+    public int threads() {
+        return threads;
+    }
+
+    /** The strategy's name: {@code seq}, {@code static} or {@code steal}. */
+    public String strategy() {
+        return new String[] {"seq", "static", "steal"}[strategy];
+    }
+
+    int strategyCode() {
+        return strategy;
+    }
+
+    private void register() {
+        add("Cipher", "AES/GCM/NoPadding", "AesGcmCipher", List.of("AES_128/GCM/NoPadding", "AES_256/GCM/NoPadding"));
+        add("Cipher", "AES/CTR/NoPadding", "AesCipher$Ctr", List.of());
+        add("Cipher", "AES/CBC/PKCS5Padding", "AesCipher$Cbc", List.of());
+        add("Cipher", "RSA/ECB/OAEPPadding", "RsaOaepCipher", List.of());
+        add("Signature", "SHA256withECDSA", "EcdsaSignature$Der", List.of("1.2.840.10045.4.3.2"));
+        add("Signature", "SHA256withECDSAinP1363Format", "EcdsaSignature$P1363", List.of());
+        add("Signature", "SHA256withRSA", "RsaSignature$Sha256", List.of("1.2.840.113549.1.1.11"));
+        add("Signature", "SHA384withRSA", "RsaSignature$Sha384", List.of("1.2.840.113549.1.1.12"));
+        add("Signature", "SHA512withRSA", "RsaSignature$Sha512", List.of("1.2.840.113549.1.1.13"));
+        add("Signature", "RSASSA-PSS", "RsaSignature$Pss", List.of("1.2.840.113549.1.1.10", "PSS"));
+        add("KeyPairGenerator", "RSA", "RsaKeyPairGenerator", List.of("1.2.840.113549.1.1.1"));
+        add("KeyPairGenerator", "EC", "EcKeyPairGenerator", List.of("EllipticCurve"));
+        add("KeyFactory", "RSA", "RsaKeyFactory", List.of("1.2.840.113549.1.1.1"));
+        add("KeyFactory", "EC", "EcKeyFactory", List.of("EllipticCurve"));
+    }
+
+    private void add(String type, String algorithm, String className, List<String> aliases) {
+        putService(new ParcryptService(this, type, algorithm, getClass().getPackageName() + "." + className, aliases));
+    }
+
+    /** Makes each service object with this provider (its threads and strategy). */
+    private static final class ParcryptService extends Provider.Service {
+        ParcryptService(ParcryptProvider provider, String type, String algorithm, String className, List<String> aliases) {
+            super(provider, type, algorithm, className, aliases, Map.of());
+        }
+
+        @Override
+        public Object newInstance(Object constructorParameter) throws NoSuchAlgorithmException {
+            if (constructorParameter != null) {
+                throw new java.security.InvalidParameterException(getType() + " takes no constructor parameter");
+            }
+            try {
+                return Class.forName(getClassName())
+                        .getDeclaredConstructor(ParcryptProvider.class)
+                        .newInstance((ParcryptProvider) getProvider());
+            } catch (ReflectiveOperationException e) {
+                throw new NoSuchAlgorithmException("cannot make " + getType() + "." + getAlgorithm() + ": " + e, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,291 @@
+package dev.parcrypt.jca;
+
+import static dev.parcrypt.jca.TestSupport.AES_SIZES;
+import static dev.parcrypt.jca.TestSupport.PARCRYPT;
+import static dev.parcrypt.jca.TestSupport.pattern;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.security.InvalidAlgorithmParameterException;
+import java.security.InvalidKeyException;
+import java.security.Provider;
+import java.util.Arrays;
+import java.util.Random;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.BadPaddingException;
+import javax.crypto.Cipher;
+import javax.crypto.IllegalBlockSizeException;
+import javax.crypto.ShortBufferException;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+
+/** AES-GCM, -CTR and -CBC against SunJCE, both ways, across the parallel threshold and every strategy. */
+class AesTest {
+    private static final Provider SUN = TestSupport.jdk("SunJCE");
+
+    private static SecretKeySpec key(int bytes, int seed) {
+        byte[] k = new byte[bytes];
+        new Random(seed).nextBytes(k);
+        return new SecretKeySpec(k, "AES");
+    }
+
+    private static byte[] run(String transformation, Provider p, int mode, SecretKeySpec key,
+            java.security.spec.AlgorithmParameterSpec spec, byte[] aad, byte[] data) throws Exception {
+        Cipher c = Cipher.getInstance(transformation, p);
+        c.init(mode, key, spec);
+        if (aad != null) {
+            c.updateAAD(aad);
+        }
+        return c.doFinal(data);
+    }
+
+    @Test
+    void gcmMatchesSunJceBothWays() throws Exception {
+        byte[] aad = pattern(37);
+        for (int keyLen : new int[] {16, 32}) {
+            SecretKeySpec k = key(keyLen, keyLen);
+            for (int size : AES_SIZES) {
+                byte[] msg = pattern(size);
+                GCMParameterSpec spec = new GCMParameterSpec(128, Arrays.copyOf(pattern(size + 12), 12));
+                byte[] sunCt = run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, aad, msg);
+                for (Provider p : TestSupport.ALL_STRATEGIES) {
+                    byte[] ours = run("AES/GCM/NoPadding", p, Cipher.ENCRYPT_MODE, k, spec, aad, msg);
+                    assertArrayEquals(sunCt, ours, "GCM seal, " + size + " bytes, " + p);
+                    assertArrayEquals(msg, run("AES/GCM/NoPadding", p, Cipher.DECRYPT_MODE, k, spec, aad, sunCt),
+                            "GCM open of SunJCE's, " + size + " bytes");
+                }
+                assertArrayEquals(msg, run("AES/GCM/NoPadding", SUN, Cipher.DECRYPT_MODE, k, spec, aad, sunCt));
+            }
+        }
+    }
+
+    @Test
+    void gcmIncrementalUpdatesAndAad() throws Exception {
+        SecretKeySpec k = key(32, 1);
+        GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+        byte[] msg = pattern(3 * TestSupport.MIB + 5);
+        Cipher ours = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        ours.init(Cipher.ENCRYPT_MODE, k, spec);
+        ours.updateAAD(new byte[] {1, 2});
+        ours.updateAAD(new byte[] {3});
+        ours.update(msg, 0, 1000);
+        ours.update(msg, 1000, TestSupport.MIB);
+        byte[] ct = ours.doFinal(msg, 1000 + TestSupport.MIB, msg.length - 1000 - TestSupport.MIB);
+        assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, new byte[] {1, 2, 3}, msg), ct);
+        // AAD after data is refused, as SunJCE does.
+        Cipher dec = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        dec.init(Cipher.DECRYPT_MODE, k, spec);
+        dec.update(ct, 0, 10);
+        assertThrows(IllegalStateException.class, () -> dec.updateAAD(new byte[1]));
+    }
+
+    @Test
+    void gcmTamperedTagOrDataOrAadThrowsAndReleasesNothing() throws Exception {
+        SecretKeySpec k = key(16, 2);
+        GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+        for (int size : new int[] {0, 100, 2 * TestSupport.MIB + 1}) {
+            byte[] ct = run("AES/GCM/NoPadding", PARCRYPT, Cipher.ENCRYPT_MODE, k, spec, new byte[] {9}, pattern(size));
+            for (int flip : new int[] {0, ct.length / 2, ct.length - 1}) {
+                byte[] bad = ct.clone();
+                bad[flip] ^= 1;
+                Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+                c.init(Cipher.DECRYPT_MODE, k, spec);
+                c.updateAAD(new byte[] {9});
+                byte[] out = new byte[Math.max(1, size)];
+                Arrays.fill(out, (byte) 0x55);
+                assertEquals(0, c.update(bad, 0, bad.length, out, 0), "update releases no plaintext");
+                assertThrows(AEADBadTagException.class, () -> c.doFinal(out, 0));
+                for (byte b : out) {
+                    assertEquals((byte) 0x55, b, "no plaintext written on a bad tag");
+                }
+            }
+            Cipher wrongAad = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+            wrongAad.init(Cipher.DECRYPT_MODE, k, spec);
+            wrongAad.updateAAD(new byte[] {8});
+            assertThrows(AEADBadTagException.class, () -> wrongAad.doFinal(ct));
+        }
+        // Shorter than a tag.
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        c.init(Cipher.DECRYPT_MODE, k, spec);
+        assertThrows(AEADBadTagException.class, () -> c.doFinal(new byte[15]));
+    }
+
+    @Test
+    void gcmNonceReuseOnOneInstanceIsRefusedAsSunJceDoes() throws Exception {
+        SecretKeySpec k = key(16, 3);
+        GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+        for (Provider p : new Provider[] {SUN, PARCRYPT}) {
+            Cipher c = Cipher.getInstance("AES/GCM/NoPadding", p);
+            c.init(Cipher.ENCRYPT_MODE, k, spec);
+            c.doFinal(new byte[5]);
+            assertThrows(IllegalStateException.class, () -> c.doFinal(new byte[5]), p.getName());
+            assertThrows(InvalidAlgorithmParameterException.class, () -> c.init(Cipher.ENCRYPT_MODE, k, spec),
+                    p.getName());
+            c.init(Cipher.ENCRYPT_MODE, k, new GCMParameterSpec(128, new byte[] {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}));
+            c.doFinal(new byte[5]);
+        }
+        // Without parameters, encryption draws a random nonce, which getIV reports.
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        c.init(Cipher.ENCRYPT_MODE, k);
+        byte[] ct = c.doFinal(pattern(50));
+        assertEquals(12, c.getIV().length);
+        assertArrayEquals(pattern(50), run("AES/GCM/NoPadding", SUN, Cipher.DECRYPT_MODE, k,
+                new GCMParameterSpec(128, c.getIV()), null, ct));
+    }
+
+    @Test
+    void gcmWrapsKeysBothWays() throws Exception {
+        SecretKeySpec kek = key(32, 9);
+        SecretKeySpec payload = key(16, 10);
+        GCMParameterSpec spec = new GCMParameterSpec(128, pattern(12));
+        Cipher w = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        w.init(Cipher.WRAP_MODE, kek, spec);
+        byte[] wrapped = w.wrap(payload);
+        Cipher u = Cipher.getInstance("AES/GCM/NoPadding", SUN);
+        u.init(Cipher.UNWRAP_MODE, kek, spec);
+        assertArrayEquals(payload.getEncoded(), u.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded());
+        Cipher ours = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        ours.init(Cipher.UNWRAP_MODE, kek, spec);
+        assertArrayEquals(payload.getEncoded(), ours.unwrap(wrapped, "AES", Cipher.SECRET_KEY).getEncoded());
+        wrapped[0] ^= 1;
+        assertThrows(InvalidKeyException.class, () -> ours.unwrap(wrapped, "AES", Cipher.SECRET_KEY));
+    }
+
+    @Test
+    void gcmBadKeysAndParameters() throws Exception {
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+        assertThrows(InvalidKeyException.class, () -> c.init(Cipher.ENCRYPT_MODE, key(24, 0), spec), "AES-192");
+        assertThrows(InvalidKeyException.class, () -> c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[16], "DES"), spec));
+        assertThrows(InvalidKeyException.class, () -> c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(new byte[17], "AES"), spec));
+        assertThrows(InvalidAlgorithmParameterException.class,
+                () -> c.init(Cipher.ENCRYPT_MODE, key(16, 0), new GCMParameterSpec(96, new byte[12])));
+        assertThrows(InvalidAlgorithmParameterException.class,
+                () -> c.init(Cipher.ENCRYPT_MODE, key(16, 0), new GCMParameterSpec(128, new byte[16])));
+        assertThrows(InvalidAlgorithmParameterException.class,
+                () -> c.init(Cipher.DECRYPT_MODE, key(16, 0), new IvParameterSpec(new byte[12])));
+        assertThrows(InvalidKeyException.class, () -> c.init(Cipher.DECRYPT_MODE, key(16, 0)), "decryption needs the nonce");
+        c.init(Cipher.ENCRYPT_MODE, key(16, 0), spec);
+        assertThrows(ShortBufferException.class, () -> c.doFinal(new byte[10], 0, 10, new byte[25], 0));
+        // The short buffer consumed nothing: a retry works.
+        byte[] out = new byte[26];
+        assertEquals(26, c.doFinal(new byte[10], 0, 10, out, 0));
+    }
+
+    @Test
+    void gcmDirectBuffersInPlaceAndSeparate() throws Exception {
+        SecretKeySpec k = key(32, 4);
+        GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+        int n = 2 * TestSupport.MIB + 33;
+        byte[] msg = pattern(n);
+        byte[] expected = run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, null, msg);
+        ByteBuffer in = ByteBuffer.allocateDirect(n).put(msg).flip();
+        ByteBuffer out = ByteBuffer.allocateDirect(n + 16);
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        c.init(Cipher.ENCRYPT_MODE, k, spec);
+        assertEquals(n + 16, c.doFinal(in, out));
+        byte[] got = new byte[n + 16];
+        out.flip().get(got);
+        assertArrayEquals(expected, got);
+        // Decrypt in place.
+        ByteBuffer both = ByteBuffer.allocateDirect(n + 16).put(expected).flip();
+        Cipher d = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        d.init(Cipher.DECRYPT_MODE, k, spec);
+        assertEquals(n, d.doFinal(both.duplicate(), both.duplicate()));
+        byte[] plain = new byte[n];
+        both.get(plain);
+        assertArrayEquals(msg, plain);
+    }
+
+    @Test
+    void ctrMatchesSunJceBothWaysIncludingCounterWrap() throws Exception {
+        byte[][] ivs = {new byte[16], TestSupport.unhex("ffffffffffffffffffffffffffffffff"),
+                TestSupport.unhex("f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff")};
+        for (int keyLen : new int[] {16, 24, 32}) {
+            SecretKeySpec k = key(keyLen, keyLen);
+            for (byte[] iv : ivs) {
+                for (int size : AES_SIZES) {
+                    byte[] msg = pattern(size);
+                    IvParameterSpec spec = new IvParameterSpec(iv);
+                    byte[] sun = run("AES/CTR/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, null, msg);
+                    for (Provider p : TestSupport.ALL_STRATEGIES) {
+                        assertArrayEquals(sun, run("AES/CTR/NoPadding", p, Cipher.ENCRYPT_MODE, k, spec, null, msg),
+                                "CTR " + size + " bytes " + p);
+                        assertArrayEquals(msg, run("AES/CTR/NoPadding", p, Cipher.DECRYPT_MODE, k, spec, null, sun));
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void ctrAndCbcStreamInOddPieces() throws Exception {
+        SecretKeySpec k = key(16, 5);
+        IvParameterSpec spec = new IvParameterSpec(pattern(16));
+        byte[] msg = pattern(3 * TestSupport.MIB + 7);
+        for (String t : new String[] {"AES/CTR/NoPadding", "AES/CBC/PKCS5Padding"}) {
+            byte[] sun = run(t, SUN, Cipher.ENCRYPT_MODE, k, spec, null, msg);
+            for (int mode : new int[] {Cipher.ENCRYPT_MODE, Cipher.DECRYPT_MODE}) {
+                byte[] input = mode == Cipher.ENCRYPT_MODE ? msg : sun;
+                byte[] want = mode == Cipher.ENCRYPT_MODE ? sun : msg;
+                Cipher c = Cipher.getInstance(t, PARCRYPT);
+                c.init(mode, k, spec);
+                java.io.ByteArrayOutputStream got = new java.io.ByteArrayOutputStream();
+                int[] pieces = {1, 15, 17, 2 * TestSupport.MIB + 3, 5};
+                int at = 0;
+                for (int piece : pieces) {
+                    byte[] o = c.update(input, at, piece);
+                    if (o != null) {
+                        got.write(o);
+                    }
+                    at += piece;
+                }
+                got.write(c.doFinal(input, at, input.length - at));
+                assertArrayEquals(want, got.toByteArray(), t + " mode " + mode);
+                // doFinal resets to the initialised state: the same message again.
+                assertArrayEquals(want, c.doFinal(input), t + " after reset");
+            }
+        }
+    }
+
+    @Test
+    void cbcMatchesSunJceBothWays() throws Exception {
+        for (int keyLen : new int[] {16, 24, 32}) {
+            SecretKeySpec k = key(keyLen, keyLen + 100);
+            IvParameterSpec spec = new IvParameterSpec(pattern(16));
+            for (int size : AES_SIZES) {
+                byte[] msg = pattern(size);
+                byte[] sun = run("AES/CBC/PKCS5Padding", SUN, Cipher.ENCRYPT_MODE, k, spec, null, msg);
+                for (Provider p : TestSupport.ALL_STRATEGIES) {
+                    assertArrayEquals(sun, run("AES/CBC/PKCS5Padding", p, Cipher.ENCRYPT_MODE, k, spec, null, msg));
+                    assertArrayEquals(msg, run("AES/CBC/PKCS5Padding", p, Cipher.DECRYPT_MODE, k, spec, null, sun),
+                            "CBC decrypt " + size + " " + p);
+                }
+            }
+        }
+    }
+
+    @Test
+    void cbcBadPaddingAndTruncationAreTheJcaExceptions() throws Exception {
+        SecretKeySpec k = key(16, 6);
+        IvParameterSpec spec = new IvParameterSpec(new byte[16]);
+        byte[] ct = run("AES/CBC/PKCS5Padding", SUN, Cipher.ENCRYPT_MODE, k, spec, null, pattern(100));
+        Cipher c = Cipher.getInstance("AES/CBC/PKCS5Padding", PARCRYPT);
+        c.init(Cipher.DECRYPT_MODE, key(16, 7), spec);
+        assertThrows(BadPaddingException.class, () -> c.doFinal(ct), "wrong key");
+        c.init(Cipher.DECRYPT_MODE, k, spec);
+        assertThrows(IllegalBlockSizeException.class, () -> c.doFinal(Arrays.copyOf(ct, ct.length - 1)));
+        // After a failure the cipher is usable again.
+        assertArrayEquals(pattern(100), c.doFinal(ct));
+        assertTrue(c.getOutputSize(10) >= 10);
+        assertThrows(InvalidAlgorithmParameterException.class,
+                () -> c.init(Cipher.DECRYPT_MODE, k, new IvParameterSpec(new byte[8])));
+        assertThrows(InvalidKeyException.class, () -> c.init(Cipher.DECRYPT_MODE, k), "no IV");
+        assertThrows(java.security.InvalidParameterException.class, () -> c.init(Cipher.WRAP_MODE, k, spec));
+    }
+}

@@ -1,0 +1,209 @@
+package dev.parcrypt.jca;
+
+import static dev.parcrypt.jca.TestSupport.hex;
+import static dev.parcrypt.jca.TestSupport.pattern;
+import static dev.parcrypt.jca.TestSupport.unhex;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Merkle roots and proofs against the repository's vectors (crates/parcrypt/tests/data). */
+class MerkleTest {
+    private static final Path DATA = TestSupport.repo().resolve("crates/parcrypt/tests/data");
+
+    private static List<ParcryptMerkle> all() {
+        return List.of(ParcryptMerkle.DEFAULT, new ParcryptMerkle(1, "seq"), new ParcryptMerkle(2, "static"),
+                new ParcryptMerkle(3, "steal"));
+    }
+
+    @Test
+    void repositoryVectorsOverArraysAndBuffers() throws Exception {
+        int checked = 0;
+        for (String line : Files.readAllLines(DATA.resolve("merkle_vectors.txt"))) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            String[] f = line.trim().split("\\s+");
+            byte[] data = pattern(Integer.parseInt(f[1]));
+            ByteBuffer direct = ByteBuffer.allocateDirect(data.length + 3).put(new byte[3]).put(data).position(3);
+            ByteBuffer heapSlice = ByteBuffer.wrap(concat(new byte[5], data)).position(5);
+            for (ParcryptMerkle m : all()) {
+                switch (f[0]) {
+                    case "rfc6962": {
+                        int leaf = Integer.parseInt(f[2]);
+                        assertEquals(f[3], hex(m.rfc6962Root(data, leaf)), line);
+                        assertEquals(f[3], hex(m.rfc6962Root(direct, leaf)), line + " (direct)");
+                        assertEquals(f[3], hex(m.rfc6962Root(heapSlice, leaf)), line + " (heap buffer)");
+                        break;
+                    }
+                    case "glacier":
+                        assertEquals(f[3], hex(m.glacier(data)), line);
+                        assertEquals(f[3], hex(m.glacier(direct)), line + " (direct)");
+                        break;
+                    case "bittorrent-v2": {
+                        for (ParcryptMerkle.BitTorrentV2 bt : new ParcryptMerkle.BitTorrentV2[] {
+                                m.bitTorrentV2(data, Long.parseLong(f[2])), m.bitTorrentV2(direct, Long.parseLong(f[2]))}) {
+                            if (f[3].equals("none")) {
+                                assertNull(bt.piecesRoot(), line);
+                            } else {
+                                assertEquals(f[3], hex(bt.piecesRoot()), line);
+                            }
+                            List<String> layer = new ArrayList<>();
+                            bt.pieceLayer().forEach(h -> layer.add(hex(h)));
+                            assertEquals(f[4].equals("-") ? "" : f[4], String.join(",", layer), line);
+                        }
+                        break;
+                    }
+                    default:
+                        throw new AssertionError("unknown vector " + line);
+                }
+            }
+            assertEquals(3, direct.position(), "the buffer's position does not move");
+            checked++;
+        }
+        assertTrue(checked >= 60, "vectors read: " + checked);
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = new byte[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
+    void transparencyDevRootsAndOwnProofs() throws Exception {
+        List<byte[]> leaves = new ArrayList<>();
+        List<String> roots = new ArrayList<>();
+        for (String line : Files.readAllLines(DATA.resolve("transparency-dev/leaves_roots.txt"))) {
+            String[] f = line.trim().split("\\s+");
+            if (f[0].equals("leaf")) {
+                leaves.add(f[2].equals("-") ? new byte[0] : unhex(f[2]));
+            } else if (f[0].equals("root")) {
+                roots.add(f[2]);
+            }
+        }
+        assertEquals(8, leaves.size());
+        for (int n = 0; n <= 8; n++) {
+            byte[][] first = leaves.subList(0, n).toArray(new byte[0][]);
+            for (ParcryptMerkle m : all()) {
+                assertEquals(roots.get(n), hex(m.rfc6962Root(first)), "size " + n);
+            }
+            byte[] root = unhex(roots.get(n));
+            for (int i = 0; i < n; i++) {
+                byte[][] proof = ParcryptMerkle.DEFAULT.rfc6962InclusionProof(first, i);
+                byte[] leafHash = ParcryptMerkle.rfc6962LeafHash(first[i]);
+                assertTrue(ParcryptMerkle.rfc6962VerifyInclusion(leafHash, i, n, proof, root));
+                if (proof.length > 0) {
+                    proof[0][0] ^= 1;
+                    assertFalse(ParcryptMerkle.rfc6962VerifyInclusion(leafHash, i, n, proof, root), "tampered proof");
+                }
+            }
+            for (int old = 1; old <= n; old++) {
+                byte[][] proof = ParcryptMerkle.DEFAULT.rfc6962ConsistencyProof(first, old, n);
+                assertTrue(ParcryptMerkle.rfc6962VerifyConsistency(old, n, unhex(roots.get(old)), root, proof));
+            }
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> ParcryptMerkle.DEFAULT.rfc6962InclusionProof(leaves.toArray(new byte[0][]), 8));
+        assertThrows(IllegalArgumentException.class, () -> ParcryptMerkle.DEFAULT.rfc6962Root(new byte[3], 0));
+    }
+
+    private static final Pattern FIELD = Pattern.compile("\"(\\w+)\":\\s*(\\[[^\\]]*\\]|\"[^\"]*\"|[-\\w]+)");
+
+    @Test
+    void transparencyDevProofVectors() throws Exception {
+        int cases = 0;
+        for (String kind : new String[] {"inclusion", "consistency"}) {
+            List<Path> files;
+            try (Stream<Path> s = Files.walk(DATA.resolve("transparency-dev").resolve(kind))) {
+                files = s.filter(p -> p.toString().endsWith(".json")).sorted().toList();
+            }
+            for (Path file : files) {
+                String json = Files.readString(file);
+                java.util.Map<String, String> v = new java.util.HashMap<>();
+                Matcher m = FIELD.matcher(json);
+                while (m.find()) {
+                    v.put(m.group(1), m.group(2));
+                }
+                byte[][] proof = proof(v.get("proof"));
+                boolean ok;
+                if (kind.equals("inclusion")) {
+                    ok = ParcryptMerkle.rfc6962VerifyInclusion(b64(v.get("leafHash")), Long.parseUnsignedLong(v.get("leafIdx")),
+                            Long.parseUnsignedLong(v.get("treeSize")), proof, b64(v.get("root")));
+                } else {
+                    long s1 = Long.parseUnsignedLong(v.get("size1"));
+                    long s2 = Long.parseUnsignedLong(v.get("size2"));
+                    // As the Rust test does: some "sizes equal" cases use short placeholder
+                    // roots and test only equality; map them to 32 bytes preserving it.
+                    byte[] r1 = as32(b64(v.get("root1")));
+                    byte[] r2 = as32(b64(v.get("root2")));
+                    ok = ParcryptMerkle.rfc6962VerifyConsistency(s1, s2, r1, r2, proof);
+                }
+                boolean wantErr = Boolean.parseBoolean(v.get("wantErr"));
+                assertEquals(!wantErr, ok, file.toString());
+                cases++;
+            }
+        }
+        assertTrue(cases > 50, "cases read: " + cases);
+    }
+
+    private static byte[] as32(byte[] b) throws Exception {
+        return b.length == 32 ? b : java.security.MessageDigest.getInstance("SHA-256").digest(b);
+    }
+
+    private static byte[] b64(String quoted) {
+        if (quoted == null || quoted.equals("null")) {
+            return new byte[0];
+        }
+        return Base64.getDecoder().decode(quoted.replace("\"", ""));
+    }
+
+    private static byte[][] proof(String list) {
+        if (list == null || list.equals("null")) {
+            return new byte[0][];
+        }
+        List<byte[]> out = new ArrayList<>();
+        Matcher m = Pattern.compile("\"([^\"]*)\"").matcher(list);
+        while (m.find()) {
+            out.add(Base64.getDecoder().decode(m.group(1)));
+        }
+        return out.toArray(new byte[0][]);
+    }
+
+    @Test
+    void hashFileEqualsInMemoryAndTheCli(@TempDir Path dir) throws Exception {
+        byte[] data = pattern(3 * TestSupport.MIB + 12345);
+        Path file = dir.resolve("data.bin");
+        Files.write(file, data);
+        ParcryptMerkle m = ParcryptMerkle.DEFAULT;
+        assertArrayEquals(m.rfc6962Root(data, 4096), m.hashFile(file, ParcryptMerkle.FileFormat.RFC6962, 4096));
+        assertArrayEquals(m.glacier(data), m.hashFile(file, ParcryptMerkle.FileFormat.GLACIER, 0));
+        assertArrayEquals(m.bitTorrentV2(data, 16384).piecesRoot(),
+                m.hashFile(file, ParcryptMerkle.FileFormat.BITTORRENT_V2, 0));
+        assertArrayEquals(java.security.MessageDigest.getInstance("SHA-256").digest(data),
+                m.hashFile(file, ParcryptMerkle.FileFormat.SHA256, 0));
+        assertThrows(java.io.IOException.class,
+                () -> m.hashFile(dir.resolve("missing"), ParcryptMerkle.FileFormat.SHA256, 0));
+        Path cli = Cli.require();
+        for (String[] f : new String[][] {{"rfc6962", "RFC6962"}, {"glacier", "GLACIER"}, {"bittorrent-v2", "BITTORRENT_V2"}}) {
+            String out = Cli.run(cli, "hash", "--format", f[0], file.toString());
+            assertEquals(hex(m.hashFile(file, ParcryptMerkle.FileFormat.valueOf(f[1]), 4096)), out.split("\\s+")[0], f[0]);
+        }
+    }
+}

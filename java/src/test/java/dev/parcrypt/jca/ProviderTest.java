@@ -1,0 +1,195 @@
+package dev.parcrypt.jca;
+
+import static dev.parcrypt.jca.TestSupport.PARCRYPT;
+import static dev.parcrypt.jca.TestSupport.pattern;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.Provider;
+import java.security.ProviderException;
+import java.security.Security;
+import java.security.Signature;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+
+/** Registration, configuration, the native loader, misuse of handles, and concurrency. */
+class ProviderTest {
+    @Test
+    void registeredThroughServiceLoaderAndSecurity() throws Exception {
+        boolean found = false;
+        for (Provider p : ServiceLoader.load(Provider.class)) {
+            found |= p.getName().equals("Parcrypt");
+        }
+        assertTrue(found, "META-INF/services/java.security.Provider names ParcryptProvider");
+        Security.addProvider(new ParcryptProvider());
+        try {
+            assertEquals("Parcrypt", Cipher.getInstance("AES/GCM/NoPadding", "Parcrypt").getProvider().getName());
+            for (Provider.Service s : Security.getProvider("Parcrypt").getServices()) {
+                assertNotNull(s.newInstance(null), s.getType() + "." + s.getAlgorithm());
+            }
+            assertEquals(14, Security.getProvider("Parcrypt").getServices().size());
+        } finally {
+            Security.removeProvider("Parcrypt");
+        }
+    }
+
+    @Test
+    void threadsAndStrategyFromConstructorAndSystemProperties() {
+        ParcryptProvider p = new ParcryptProvider(3, "static");
+        assertEquals(3, p.threads());
+        assertEquals("static", p.strategy());
+        String oldT = System.getProperty("parcrypt.threads");
+        String oldS = System.getProperty("parcrypt.strategy");
+        try {
+            System.setProperty("parcrypt.threads", "2");
+            System.setProperty("parcrypt.strategy", "seq");
+            ParcryptProvider q = new ParcryptProvider();
+            assertEquals(2, q.threads());
+            assertEquals("seq", q.strategy());
+            System.setProperty("parcrypt.strategy", "fastest");
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ParcryptProvider::new);
+            assertTrue(e.getMessage().contains("fastest"));
+            System.setProperty("parcrypt.strategy", "steal");
+            System.setProperty("parcrypt.threads", "many");
+            assertThrows(IllegalArgumentException.class, ParcryptProvider::new);
+        } finally {
+            restore("parcrypt.threads", oldT);
+            restore("parcrypt.strategy", oldS);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new ParcryptProvider(-1, "steal"));
+        assertThrows(IllegalArgumentException.class, () -> new ParcryptProvider(1, "omp"));
+    }
+
+    private static void restore(String key, String value) {
+        if (value == null) {
+            System.clearProperty(key);
+        } else {
+            System.setProperty(key, value);
+        }
+    }
+
+    @Test
+    void loaderNamesUnsupportedPlatformsAndCarriesLinuxX8664() {
+        assertEquals("linux-x86_64", NativeLoader.platformOf("Linux", "amd64"));
+        assertEquals("linux-x86_64", NativeLoader.platformOf("Linux", "x86_64"));
+        assertNull(NativeLoader.platformOf("Mac OS X", "aarch64"));
+        assertNull(NativeLoader.platformOf("Linux", "aarch64"));
+        ProviderException e = assertThrows(ProviderException.class,
+                () -> NativeLoader.requirePlatform("Windows 11", "amd64"));
+        assertTrue(e.getMessage().contains("Windows 11") && e.getMessage().contains("amd64"), e.getMessage());
+        assertNotNull(NativeLoader.class.getResource("/native/linux-x86_64/libparcrypt_jni.so"),
+                "the build packages the native library under native/linux-x86_64/");
+    }
+
+    @Test
+    void extractedLibraryIsPrivateToItsOwner() throws Exception {
+        java.nio.file.Path lib = NativeLoader.extract("linux-x86_64");
+        try {
+            assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(lib.getParent())));
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    java.nio.file.Files.getPosixFilePermissions(lib)));
+            assertTrue(java.nio.file.Files.size(lib) > 100_000);
+        } finally {
+            java.nio.file.Files.deleteIfExists(lib);
+            java.nio.file.Files.deleteIfExists(lib.getParent());
+        }
+        assertThrows(ProviderException.class, () -> NativeLoader.extract("plan9-mips"));
+    }
+
+    @Test
+    void misusedHandlesAndNullsAreExceptionsNotCrashes() throws Exception {
+        assertThrows(IllegalStateException.class,
+                () -> Native.gcmSeal(0, new byte[12], null, new byte[1], 0, 1, new byte[17], 0, 1, 0));
+        assertThrows(NullPointerException.class, () -> Native.gcmNew(null));
+        assertThrows(IllegalArgumentException.class, () -> Native.hasherNew(7));
+        long h = Native.gcmNew(new byte[16]);
+        NativeRef ref = new NativeRef(h, Native::gcmFree);
+        assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 2, 5, new byte[30], 0, 1, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 0, -1, new byte[30], 0, 1, 0));
+        assertThrows(java.security.InvalidAlgorithmParameterException.class,
+                () -> Native.gcmSeal(h, new byte[11], null, new byte[4], 0, 4, new byte[30], 0, 1, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 0, 4, new byte[30], 0, 1, 9));
+        ProviderException panic = assertThrows(ProviderException.class, Native::panicForTest);
+        assertTrue(panic.getMessage().contains("panic"), panic.getMessage());
+        assertEquals(32, Native.merkleLeafHash(new byte[3]).length, "the JVM and the library carry on after a panic");
+        ref.close();
+        ref.close();
+        assertThrows(IllegalStateException.class, ref::acquire);
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+        assertThrows(IllegalStateException.class, () -> c.update(new byte[1]));
+    }
+
+    @Test
+    void sixteenThreadsShareOneProviderAndItsKeys() throws Exception {
+        SecretKeySpec key = new SecretKeySpec(pattern(32), "AES");
+        int size = 2 * TestSupport.MIB + 1;
+        KeyPairGenerator eg = KeyPairGenerator.getInstance("EC", PARCRYPT);
+        KeyPair ec = eg.generateKeyPair();
+        KeyPairGenerator rg = KeyPairGenerator.getInstance("RSA", PARCRYPT);
+        rg.initialize(2048);
+        KeyPair rsa = rg.generateKeyPair();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            List<Future<?>> jobs = new ArrayList<>();
+            for (int t = 0; t < 16; t++) {
+                final int id = t;
+                jobs.add(pool.submit(() -> {
+                    for (int round = 0; round < 3; round++) {
+                        byte[] nonce = new byte[12];
+                        nonce[0] = (byte) id;
+                        nonce[1] = (byte) round;
+                        byte[] msg = pattern(size - id);
+                        GCMParameterSpec spec = new GCMParameterSpec(128, nonce);
+                        Cipher sun = Cipher.getInstance("AES/GCM/NoPadding", TestSupport.jdk("SunJCE"));
+                        sun.init(Cipher.ENCRYPT_MODE, key, spec);
+                        Cipher ours = Cipher.getInstance("AES/GCM/NoPadding", PARCRYPT);
+                        ours.init(Cipher.ENCRYPT_MODE, key, spec);
+                        byte[] ct = ours.doFinal(msg);
+                        assertArrayEquals(sun.doFinal(msg), ct);
+                        ours.init(Cipher.DECRYPT_MODE, key, spec);
+                        assertArrayEquals(msg, ours.doFinal(ct));
+                        Signature s = Signature.getInstance("SHA256withECDSA", PARCRYPT);
+                        s.initSign(ec.getPrivate());
+                        s.update(msg, 0, 1000);
+                        byte[] sig = s.sign();
+                        Signature v = Signature.getInstance("SHA256withECDSA", TestSupport.jdk("SunEC"));
+                        v.initVerify(ec.getPublic());
+                        v.update(msg, 0, 1000);
+                        assertTrue(v.verify(sig));
+                        Signature r = Signature.getInstance("SHA256withRSA", PARCRYPT);
+                        r.initSign(rsa.getPrivate());
+                        r.update(msg, 0, 100);
+                        Signature rv = Signature.getInstance("SHA256withRSA", TestSupport.jdk("SunRsaSign"));
+                        rv.initVerify(rsa.getPublic());
+                        rv.update(msg, 0, 100);
+                        assertTrue(rv.verify(r.sign()));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : jobs) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
