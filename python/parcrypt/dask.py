@@ -70,14 +70,28 @@ def _read(path: str, offset: int, length: int) -> bytes:
         return os.pread(f.fileno(), length, offset)
 
 
+@contextlib.contextmanager
+def _view(path: str, offset: int, length: int) -> Iterator[Any]:
+    """A part of a file without copying it: a read-only memory map when the
+    offset allows one (the page cache, read in place, as `parcrypt hash`
+    does), else the bytes read."""
+    import mmap
+
+    if length == 0 or offset % mmap.ALLOCATIONGRANULARITY:
+        yield _read(path, offset, length)
+        return
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), length, offset=offset, access=mmap.ACCESS_READ) as m:
+        view = memoryview(m)
+        try:
+            yield view
+        finally:
+            view.release()
+
+
 def _range_task(path: str, format: str, leaf: int, offset: int, length: int) -> bytes:
-    data = _read(path, offset, length)
-    r = CompactRange.from_leaves(format, offset // leaf, data, leaf_size=leaf, threads=1)
+    with _view(path, offset, length) as data:
+        r = CompactRange.from_leaves(format, offset // leaf, data, leaf_size=leaf, threads=1)
     return r.to_bytes()
-
-
-def _pieces_task(path: str, offset: int, length: int, piece_length: int) -> List[bytes]:
-    return merkle.bittorrent_piece_hashes(_read(path, offset, length), piece_length, threads=1)
 
 
 def manifest_line(digest: Optional[bytes], name: str) -> str:
@@ -137,6 +151,16 @@ def _plan(client, names: List[str], sizes: List[int], format: str, leaf_size: in
         batch_bytes += size
     flush()
     return plans
+
+
+def _gather_all(client, futures):
+    """Every result, after every task has ended: on an error the first one
+    is raised only once no task is still writing (so no temporary file
+    appears after the call returned)."""
+    from distributed import wait
+
+    wait(futures)
+    return client.gather(futures)
 
 
 def _merge(ranges: Sequence[bytes]) -> CompactRange:
@@ -218,9 +242,9 @@ def _bag_root(client, bag, format: str) -> Optional[bytes]:
 
 
 def _part_root_and_proof(path: str, leaf: int, offset: int, length: int, index: Optional[int]):
-    data = _read(path, offset, length)
-    root = merkle.root(data, leaf_size=leaf, threads=1)
-    proof = merkle.inclusion_proof(data, index, leaf_size=leaf, threads=1) if index is not None else None
+    with _view(path, offset, length) as data:
+        root = merkle.root(data, leaf_size=leaf, threads=1)
+        proof = merkle.inclusion_proof(data, index, leaf_size=leaf, threads=1) if index is not None else None
     return root, proof
 
 
@@ -258,7 +282,7 @@ def _merge_roots(roots: List[bytes]) -> bytes:
     return merkle.node_hash(_merge_roots(roots[:k]), _merge_roots(roots[k:]))
 
 
-def _verify_partition(rows, encoding: str) -> List[bool]:
+def _verify_partition(rows, encoding: str = "der") -> List[bool]:
     keys: Dict[bytes, Any] = {}
     items: List[Optional[Tuple[Any, Any, Any]]] = []
     for key, message, signature in rows:
@@ -287,11 +311,18 @@ def verify_batch(items, *, encoding: str = "der", key_column: str = "public_key"
     with _client(client) as c:
         if hasattr(items, "to_bag") and hasattr(items, "columns"):
             items = items[[key_column, message_column, signature_column]].to_bag()
-        if not isinstance(items, db.Bag):
+        if isinstance(items, db.Bag):
+            results = items.map_partitions(_verify_partition, encoding).compute()
+        else:
+            # A plain sequence is cut here and scattered: building a dask
+            # collection from it would hash (tokenize) every item first.
             seq = list(items)
-            parts = max(1, min(len(seq) // 256, 4 * max(1, len(c.scheduler_info()["workers"]))))
-            items = db.from_sequence(seq, npartitions=parts)
-        results = items.map_partitions(_verify_partition, encoding).compute()
+            workers = max(1, len(c.scheduler_info()["workers"]))
+            parts = max(1, min(len(seq) // 256, 4 * workers))
+            step = -(-len(seq) // parts) if seq else 1
+            chunks = [seq[i:i + step] for i in range(0, len(seq), step)]
+            futures = c.map(_verify_partition, c.scatter(chunks), encoding=encoding, pure=False)
+            results = [ok for part in c.gather(futures) for ok in part]
     results = list(results)
     failed = [i for i, ok in enumerate(results) if not ok]
     return results, len(failed), failed
@@ -313,7 +344,8 @@ def encrypt_files(paths: Sequence[Union[str, "os.PathLike[str]"]], out_dir: Unio
     The key is sent to the workers."""
     outs = [os.path.join(os.fspath(out_dir), Path(p).name + suffix) for p in paths]
     with _client(client) as c:
-        c.gather([c.submit(_encrypt_one, os.fspath(p), o, key, overwrite, pure=False) for p, o in zip(paths, outs)])
+        _gather_all(c, [c.submit(_encrypt_one, os.fspath(p), o, key, overwrite, pure=False)
+                        for p, o in zip(paths, outs)])
     return outs
 
 
@@ -325,14 +357,16 @@ def decrypt_files(paths: Sequence[Union[str, "os.PathLike[str]"]], out_dir: Unio
         name = Path(p).name
         outs.append(os.path.join(os.fspath(out_dir), name[: -len(suffix)] if name.endswith(suffix) else name + ".out"))
     with _client(client) as c:
-        c.gather([c.submit(_decrypt_one, os.fspath(p), o, key, overwrite, pure=False) for p, o in zip(paths, outs)])
+        _gather_all(c, [c.submit(_decrypt_one, os.fspath(p), o, key, overwrite, pure=False)
+                        for p, o in zip(paths, outs)])
     return outs
 
 
 def _seal_part(src: str, tmp: str, payload_key: bytes, segment_size: int, header_len: int, offset: int,
                length: int, last: bool) -> int:
     seg = stream.Segments.from_payload_key(payload_key, segment_size, header_len)
-    sealed = seg.seal(offset // segment_size, _read(src, offset, length), last, threads=1)
+    with _view(src, offset, length) as data:
+        sealed = seg.seal(offset // segment_size, data, last, threads=1)
     fd = os.open(tmp, os.O_WRONLY)
     try:
         at = seg.offset(offset // segment_size)
@@ -375,7 +409,7 @@ def encrypt_large(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathL
         with _client(client) as c:
             futures = [c.submit(_seal_part, src, tmp, seg.payload_key, segment_size, seg.header_len, off,
                                 min(part, size - off), off + part >= size, pure=False) for off in offsets]
-            c.gather(futures)
+            _gather_all(c, futures)
         os.replace(tmp, dst)
         return size
     except BaseException:
