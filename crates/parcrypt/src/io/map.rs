@@ -1,6 +1,6 @@
 //! The one memory-map window iterator: read-only maps of a file a window
 //! at a time, for reading files without copying them out of the page
-//! cache. With `ffi/`, `secret.rs` and `digest/many/`, the only `unsafe`
+//! cache. With `ffi/`, `secret.rs`, `io/pipe_size.rs` and `digest/many/`, the only `unsafe`
 //! code in the crate.
 //!
 //! A map is shared with every other process that has the file open: a
