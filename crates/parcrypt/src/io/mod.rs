@@ -1,13 +1,13 @@
 //! Moving bytes between files, pipes and the cryptography, each piece once:
 //!
-//! - [`fill`]: the one read loop (retries `EINTR`, stops at a full buffer or
+//! - `fill`: the one read loop (retries `EINTR`, stops at a full buffer or
 //!   the end of the input);
-//! - [`pipeline`]: the one reader → workers → writer pipeline, in its two
+//! - `pipeline`: the one reader → workers → writer pipeline, in its two
 //!   shapes (a batch transformed in place, or an input batch turned into an
 //!   output batch) and a writer-only form;
-//! - [`ReadAt`] and [`read_exact_at`]: the one positional reader (`pread`),
+//! - `ReadAt` and `read_exact_at`: the one positional reader (`pread`),
 //!   which leaves the file's cursor alone;
-//! - [`Windows`]: the one memory-map window iterator, for work that reads
+//! - `Windows`: the one memory-map window iterator, for work that reads
 //!   each byte once (hashing, sealing; see `map.rs`);
 //! - [`grow_pipe`]: a larger kernel buffer for a pipe (public: the CLI asks
 //!   it for its standard input and output).
