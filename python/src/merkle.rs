@@ -510,15 +510,5 @@ fn hash_files<'py>(
 }
 
 fn format_of(format: &str, leaf_size: usize) -> PyResult<Format> {
-    Ok(match format {
-        "sha256" => Format::Sha256,
-        "rfc6962" => Format::Rfc6962 { leaf_size },
-        "bittorrent-v2" => Format::BitTorrentV2,
-        "glacier" => Format::Glacier,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown format {other:?}: expected \"sha256\", \"rfc6962\", \"bittorrent-v2\" or \"glacier\""
-            )));
-        }
-    })
+    Format::from_name(format, leaf_size).map_err(|e| PyValueError::new_err(e.to_string()))
 }

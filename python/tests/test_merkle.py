@@ -95,7 +95,7 @@ def test_bad_arguments():
         merkle.verify_inclusion(b"short", 0, 1, [], bytes(32))
     with pytest.raises(ValueError, match="piece length"):
         merkle.bittorrent_v2(b"x", piece_length=1000)
-    with pytest.raises(ValueError, match="unknown format"):
+    with pytest.raises(ValueError, match="unknown hash format"):
         merkle.hash_file(__file__, "md5")
     with pytest.raises(FileNotFoundError):
         merkle.hash_file("/nonexistent/file")

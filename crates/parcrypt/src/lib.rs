@@ -327,18 +327,22 @@ mod names {
     use crate::UnknownName;
     use crate::digest::Backend;
     use crate::ecdsa::VerifyStrategy;
+    use crate::merkle::Format;
+    use crate::merkle::compact::Tree;
     use crate::par::Strategy;
     use crate::rsa::{CrtMode, Hash, Scheme};
 
     #[test]
     fn every_from_str_answers_with_unknown_name() {
-        let errors: [UnknownName; 6] = [
+        let errors: [UnknownName; 8] = [
             "x".parse::<Strategy>().unwrap_err(),
             "x".parse::<Scheme>().unwrap_err(),
             "x".parse::<Hash>().unwrap_err(),
             "x".parse::<CrtMode>().unwrap_err(),
             "x".parse::<VerifyStrategy>().unwrap_err(),
             "x".parse::<Backend>().unwrap_err(),
+            "x".parse::<Tree>().unwrap_err(),
+            Format::from_name("x", 4096).unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(
@@ -349,7 +353,9 @@ mod names {
                 "hash",
                 "CRT mode",
                 "verify strategy",
-                "SHA-256 backend"
+                "SHA-256 backend",
+                "tree format",
+                "hash format"
             ]
         );
         for e in &errors {

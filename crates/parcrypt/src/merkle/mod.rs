@@ -110,6 +110,28 @@ pub enum Format {
     Glacier,
 }
 
+impl Format {
+    /// The format named as `parcrypt hash --format` names it (`sha256`,
+    /// `rfc6962`, `bittorrent-v2`, `glacier`, and the aliases
+    /// [`compact::Tree`] accepts), with `leaf_size` used by RFC 6962 only.
+    ///
+    /// # Errors
+    /// [`UnknownName`](crate::UnknownName) for any other name.
+    pub fn from_name(name: &str, leaf_size: usize) -> Result<Format, crate::UnknownName> {
+        if name == "sha256" {
+            return Ok(Format::Sha256);
+        }
+        let tree = name.parse::<compact::Tree>().map_err(|_| {
+            crate::UnknownName::new("hash format", name, "sha256, rfc6962, bittorrent-v2 or glacier")
+        })?;
+        Ok(match tree {
+            compact::Tree::Rfc6962 => Format::Rfc6962 { leaf_size },
+            compact::Tree::BitTorrentV2 => Format::BitTorrentV2,
+            compact::Tree::Glacier => Format::Glacier,
+        })
+    }
+}
+
 /// The hash of everything `input` yields, in `format`, read in bounded memory
 /// with reading overlapped with hashing. `progress` is called with the number
 /// of bytes read. Returns None only for an empty input in
