@@ -9,14 +9,13 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::cli::InOut;
 use crate::error::Hint;
 use crate::signals;
 
 /// Where input comes from: a file, or stdin for `None` and `-`.
 pub struct Input {
     reader: Box<dyn Read + Send>,
-    /// The size when known (a regular file), for progress bars.
-    pub len: Option<u64>,
 }
 
 /// The file `-i` names, opened; `None` for stdin (no `-i`, or `-`).
@@ -35,19 +34,74 @@ impl Input {
         let Some(file) = open_input_file(path)? else {
             return Ok(Self::stdin());
         };
-        let len = file.metadata().ok().filter(|m| m.is_file()).map(|m| m.len());
         Ok(Input {
             reader: Box::new(file),
-            len,
         })
     }
 
     fn stdin() -> Self {
         Input {
             reader: Box::new(io::stdin()),
-            len: None,
         }
     }
+}
+
+/// What [`transfer`] hands an operation: a regular file (to map, or to read
+/// on all threads at once) or a reader (a pipe, a device, a terminal).
+pub enum Source<'a> {
+    File(&'a File),
+    Reader(&'a mut (dyn Read + Send)),
+}
+
+/// Runs `op` from `-i` to `-o` (written atomically) with a progress bar: a
+/// regular file (`-i file`, or stdin redirected from a file at its start)
+/// as [`Source::File`], so that it can be read in parallel (memory maps,
+/// positional reads), any other input as [`Source::Reader`]; `explain` turns the
+/// operation's error into the command's.
+pub fn transfer<E>(
+    io: &InOut,
+    op: impl FnOnce(Source<'_>, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, E>,
+    explain: impl FnOnce(E) -> anyhow::Error,
+) -> Result<()> {
+    let file = match open_input_file(io.input.as_deref())? {
+        Some(f) => Some(f),
+        None => stdin_file(),
+    };
+    let regular_len = file
+        .as_ref()
+        .and_then(|f| f.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len());
+    let mut output = Output::create(io.output.as_deref())?;
+    let bar = progress_bar(regular_len);
+    let mut tick = |n| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let result = match (file, regular_len) {
+        (Some(f), Some(_)) => op(Source::File(&f), &mut output, &mut tick),
+        (Some(mut f), None) => op(Source::Reader(&mut f), &mut output, &mut tick),
+        (None, _) => op(Source::Reader(&mut io::stdin()), &mut output, &mut tick),
+    };
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    result.map_err(explain)?;
+    output.commit()
+}
+
+/// Standard input as a file when it is a regular file read from its start
+/// (`< file`), so it can be mapped like `-i file`; None otherwise (a pipe,
+/// a terminal, a file whose offset something else has moved).
+fn stdin_file() -> Option<File> {
+    use std::io::Seek;
+    use std::os::fd::AsFd;
+
+    let fd = io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let mut file = File::from(fd);
+    let regular = file.metadata().is_ok_and(|m| m.is_file());
+    (regular && file.stream_position().ok() == Some(0)).then_some(file)
 }
 
 impl Read for Input {

@@ -8,7 +8,7 @@ use parcrypt::par::Parallelism;
 use super::{hex_arg, hex_key};
 use crate::cli::{AesArgs, AesMode, Direction};
 use crate::error::{Hint, HintMsg, warn};
-use crate::io::{Input, Output, progress_bar};
+use crate::io::{Input, Output, Source, transfer};
 
 pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
     if args.mode == AesMode::Gcm {
@@ -21,19 +21,15 @@ pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
     }
     let crypter = crypter(args)?;
     warn_if_hazardous(args);
-    let mut input = Input::open(args.io.input.as_deref())?;
-    let mut output = Output::create(args.io.output.as_deref())?;
-    let bar = progress_bar(input.len);
-    let result = crypter.process_with(&mut input, &mut output, parcrypt::aes::DEFAULT_BUFFER, par, |n| {
-        if let Some(b) = &bar {
-            b.inc(n);
-        }
-    });
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    result.map_err(|e| explain(e, args))?;
-    output.commit()
+    let buffer = parcrypt::aes::DEFAULT_BUFFER;
+    transfer(
+        &args.io,
+        |source, out, tick| match source {
+            Source::File(file) => crypter.process_file_with(file, out, buffer, par, tick),
+            Source::Reader(input) => crypter.process_with(input, out, buffer, par, tick),
+        },
+        |e| explain(e, args),
+    )
 }
 
 /// GCM is one message with one tag: the input is read whole, sealed or

@@ -5,9 +5,9 @@ use parcrypt::hazmat::{Parc4, Rc4, Rc4Error};
 use parcrypt::par::Parallelism;
 
 use super::{hex_arg, hex_key};
-use crate::cli::{InOut, Parc4Args, Rc4Args};
+use crate::cli::{Parc4Args, Rc4Args};
 use crate::error::{Hint, HintMsg, warn};
-use crate::io::{Input, Output, progress_bar};
+use crate::io::{Source, transfer};
 
 pub fn run_rc4(args: &Rc4Args) -> Result<()> {
     require_hazmat(
@@ -18,9 +18,15 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
     let key = hex_key("key", &args.key)?;
     let rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
     warn("RC4 is broken; use it only to read or write legacy data");
-    stream(&args.io, |input, output, progress| {
-        rc4.process_with(input, output, parcrypt::aes::DEFAULT_BUFFER, progress)
-    })
+    let buffer = parcrypt::aes::DEFAULT_BUFFER;
+    transfer(
+        &args.io,
+        |source, out, tick| match source {
+            Source::File(file) => rc4.process_file_with(file, out, buffer, tick),
+            Source::Reader(input) => rc4.process_with(input, out, buffer, tick),
+        },
+        explain,
+    )
 }
 
 pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
@@ -35,9 +41,15 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
         .map_err(explain)
         .usage()?;
     warn("PARC4 is an RC4-based research cipher without integrity; prefer AES");
-    stream(&args.io, |input, output, progress| {
-        parc4.process_with(input, output, parcrypt::aes::DEFAULT_BUFFER, par, progress)
-    })
+    let buffer = parcrypt::aes::DEFAULT_BUFFER;
+    transfer(
+        &args.io,
+        |source, out, tick| match source {
+            Source::File(file) => parc4.process_file_with(file, out, buffer, par, tick),
+            Source::Reader(input) => parc4.process_with(input, out, buffer, par, tick),
+        },
+        explain,
+    )
 }
 
 fn require_hazmat(given: bool, command: &str, why: &str) -> Result<()> {
@@ -47,28 +59,6 @@ fn require_hazmat(given: bool, command: &str, why: &str) -> Result<()> {
     Err(anyhow::anyhow!("{command} needs --hazmat: {why}"))
         .hint(format!("add --hazmat if you must ({command} --hazmat --key …); for new data use `parcrypt aes --mode ctr`"))
         .usage()
-}
-
-/// Runs a cipher from `-i` to `-o`, writing `-o` atomically, with a progress
-/// bar on a terminal.
-fn stream(
-    io: &InOut,
-    run: impl FnOnce(&mut Input, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Rc4Error>,
-) -> Result<()> {
-    let mut input = Input::open(io.input.as_deref())?;
-    let mut output = Output::create(io.output.as_deref())?;
-    let bar = progress_bar(input.len);
-    let mut tick = |n: u64| {
-        if let Some(b) = &bar {
-            b.inc(n);
-        }
-    };
-    let result = run(&mut input, &mut output, &mut tick);
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    result.map_err(explain)?;
-    output.commit()
 }
 
 fn explain(e: Rc4Error) -> anyhow::Error {

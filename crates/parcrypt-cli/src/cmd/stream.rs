@@ -3,8 +3,6 @@
 //! renamed only after the last segment verified; an existing file is kept
 //! unless `--force`.
 
-use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
@@ -14,9 +12,9 @@ use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient};
 
 use super::files::read_small;
-use crate::cli::{DecryptArgs, EncryptArgs, InOut};
+use crate::cli::{DecryptArgs, EncryptArgs};
 use crate::error::Hint;
-use crate::io::{Output, open_input_file, progress_bar};
+use crate::io::{Output, Source, open_input_file, transfer};
 
 pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     let mut recipients = Vec::new();
@@ -46,8 +44,11 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     };
     transfer(
         &args.io,
-        |file, out, tick| stream::encrypt_file(&recipients, file, out, &opts, par, tick),
-        |input, out, tick| stream::encrypt(&recipients, input, out, &opts, par, tick),
+        |source, out, tick| match source {
+            Source::File(file) => stream::encrypt_file(&recipients, file, out, &opts, par, tick),
+            Source::Reader(input) => stream::encrypt(&recipients, input, out, &opts, par, tick),
+        },
+        explain,
     )
 }
 
@@ -84,42 +85,12 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
     }
     transfer(
         &args.io,
-        |file, out, tick| stream::decrypt_file(&identity, file, out, &opts, par, tick),
-        |input, out, tick| stream::decrypt(&identity, input, out, &opts, par, tick),
+        |source, out, tick| match source {
+            Source::File(file) => stream::decrypt_file(&identity, file, out, &opts, par, tick),
+            Source::Reader(input) => stream::decrypt(&identity, input, out, &opts, par, tick),
+        },
+        explain,
     )
-}
-
-/// Runs a stream operation from `-i` to `-o` (written atomically) with a
-/// progress bar: a regular input file through `on_file` (memory maps, no
-/// read copy), stdin or any other input through `on_pipe`.
-fn transfer(
-    io: &InOut,
-    on_file: impl FnOnce(&File, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Error>,
-    on_pipe: impl FnOnce(&mut (dyn Read + Send), &mut Output, &mut dyn FnMut(u64)) -> Result<u64, Error>,
-) -> Result<()> {
-    let file = open_input_file(io.input.as_deref())?;
-    let regular_len = file
-        .as_ref()
-        .and_then(|f| f.metadata().ok())
-        .filter(|m| m.is_file())
-        .map(|m| m.len());
-    let mut output = Output::create(io.output.as_deref())?;
-    let bar = progress_bar(regular_len);
-    let mut tick = |n| {
-        if let Some(b) = &bar {
-            b.inc(n);
-        }
-    };
-    let result = match (file, regular_len) {
-        (Some(f), Some(_)) => on_file(&f, &mut output, &mut tick),
-        (Some(mut f), None) => on_pipe(&mut f, &mut output, &mut tick),
-        (None, _) => on_pipe(&mut std::io::stdin(), &mut output, &mut tick),
-    };
-    if let Some(b) = &bar {
-        b.finish_and_clear();
-    }
-    result.map_err(explain)?;
-    output.commit()
 }
 
 /// Refuses to replace an existing regular file unless `--force`.

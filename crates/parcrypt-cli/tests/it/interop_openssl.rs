@@ -166,6 +166,22 @@ fn pipelined_input_through_files() {
             "aes-256-{} file output",
             case.mode
         );
+        // Standard input redirected from the file (`< plain`) is mapped like
+        // `-i plain`; through a pipe it is read: all three agree.
+        let args = case.parcrypt_args(false, false, &["--threads", "2"]);
+        let redirected = std::process::Command::new(crate::common::BIN)
+            .args(strs(&args))
+            .stdin(std::fs::File::open(&plain).unwrap())
+            .output()
+            .unwrap();
+        assert!(
+            redirected.status.success(),
+            "{}",
+            crate::common::stderr(&redirected)
+        );
+        assert!(redirected.stdout == theirs.stdout, "aes-256-{} < file", case.mode);
+        let piped = parcrypt(&strs(&args), &input);
+        assert!(piped.stdout == theirs.stdout, "aes-256-{} from a pipe", case.mode);
         let mut args = case.parcrypt_args(true, false, &[]);
         args.extend(["-i".into(), p(&ours), "-o".into(), p(&back)]);
         assert!(parcrypt(&strs(&args), b"").status.success());

@@ -119,6 +119,36 @@ fn rc4_matches_openssl_legacy_provider() {
         let ours = parcrypt(&["rc4", "--hazmat", "--key", K], &input);
         assert!(ours.status.success());
         assert!(ours.stdout == theirs.stdout, "len {len}");
+        // A file longer than the CLI's 8 MiB buffer is read through maps.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("in.bin");
+        std::fs::write(&file, &input).unwrap();
+        let mapped = parcrypt(
+            &["rc4", "--hazmat", "--key", K, "-i", file.to_str().unwrap()],
+            b"",
+        );
+        assert!(mapped.stdout == theirs.stdout, "len {len} from -i");
+    }
+}
+
+/// PARC4 of a file longer than the CLI's 8 MiB buffer (read through memory
+/// maps) equals PARC4 of the same bytes from a pipe, on every thread count.
+#[test]
+fn parc4_of_a_file_equals_parc4_of_a_pipe() {
+    let input = data((17 << 20) + 3);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("in.bin");
+    std::fs::write(&file, &input).unwrap();
+    let args = ["parc4", "--hazmat", "--key", K, "--nonce", NONCE];
+    let piped = parcrypt(&args, &input);
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    for threads in ["1", "2", "3"] {
+        let mut argv = vec!["--threads", threads];
+        argv.extend(args);
+        argv.extend(["-i", file.to_str().unwrap()]);
+        let mapped = parcrypt(&argv, b"");
+        assert!(mapped.status.success(), "{}", stderr(&mapped));
+        assert!(mapped.stdout == piped.stdout, "threads {threads}");
     }
 }
 

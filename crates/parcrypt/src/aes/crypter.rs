@@ -1,3 +1,4 @@
+use std::fs::File;
 use std::io::{Read, Write};
 
 use super::cbc::Cbc;
@@ -317,8 +318,34 @@ impl Crypter {
         progress: impl FnMut(u64),
     ) -> Result<u64, Error> {
         // Input given to `update` but not yet processed goes first.
-        let pending = std::mem::take(&mut self.pending);
-        crate::pipe::run(self, (&pending[..]).chain(input), output, buffer, par, progress)
+        let mut pending = std::mem::take(&mut self.pending);
+        let result = crate::pipe::run(self, (&pending[..]).chain(input), output, buffer, par, progress);
+        wipe_vec(&mut pending);
+        result
+    }
+
+    /// [`Crypter::process_with`] for an open file: a regular file is read
+    /// whole from its start (its cursor is neither used nor moved), each
+    /// buffer read by all threads at once with positional reads instead of
+    /// by one `read` loop (which bounded `aes --mode ctr` at the speed of
+    /// one core's copy); other files are read as by
+    /// [`Crypter::process_with`].
+    ///
+    /// # Errors
+    /// As [`Crypter::process`]; `UnexpectedEof` if the file shrinks while it
+    /// is read.
+    pub fn process_file_with(
+        mut self,
+        file: &File,
+        output: impl Write + Send,
+        buffer: usize,
+        par: &Parallelism,
+        progress: impl FnMut(u64),
+    ) -> Result<u64, Error> {
+        let mut pending = std::mem::take(&mut self.pending);
+        let result = crate::pipe::run_file(self, &pending, file, output, buffer, par, progress);
+        wipe_vec(&mut pending);
+        result
     }
 }
 

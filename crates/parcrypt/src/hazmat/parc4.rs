@@ -31,6 +31,7 @@
 //! unauthenticated and biased. Test vectors: `tests/data/parc4_vectors.txt`,
 //! made by the independent Python reference `tests/rc4_parc4_reference.py`.
 
+use std::fs::File;
 use std::io::{Read, Write};
 
 use aws_lc_rs::hkdf::{HKDF_SHA256, KeyType, Prk, Salt};
@@ -210,6 +211,29 @@ impl Parc4 {
             offset: 0,
         };
         crate::pipe::run(stream, input, output, buffer, par, progress)
+    }
+
+    /// [`Parc4::process_with`] for an open file: a regular file is read
+    /// whole from its start, each buffer by all threads with positional
+    /// reads, as
+    /// [`Crypter::process_file_with`](crate::aes::Crypter::process_file_with)
+    /// reads it.
+    ///
+    /// # Errors
+    /// [`Rc4Error::Io`].
+    pub fn process_file_with(
+        &self,
+        file: &File,
+        output: impl Write + Send,
+        buffer: usize,
+        par: &Parallelism,
+        progress: impl FnMut(u64),
+    ) -> Result<u64, Rc4Error> {
+        let stream = Parc4Stream {
+            cipher: self,
+            offset: 0,
+        };
+        crate::pipe::run_file(stream, &[], file, output, buffer, par, progress)
     }
 }
 

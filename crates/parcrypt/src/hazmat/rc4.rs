@@ -1,6 +1,7 @@
 //! RC4, the standard keystream (RFC 6229 vectors). Broken: its keystream is
 //! biased and related keys leak. For compatibility and study only.
 
+use std::fs::File;
 use std::io::{Read, Write};
 
 use super::Rc4Error;
@@ -73,6 +74,31 @@ impl Rc4 {
         progress: impl FnMut(u64),
     ) -> Result<u64, Rc4Error> {
         crate::pipe::run(self, input, output, buffer, &Parallelism::sequential(), progress)
+    }
+
+    /// [`Rc4::process_with`] for an open file: a regular file is read
+    /// whole from its start with positional reads, as
+    /// [`Crypter::process_file_with`](crate::aes::Crypter::process_file_with)
+    /// reads it (RC4 itself stays on one thread, and so do the reads).
+    ///
+    /// # Errors
+    /// [`Rc4Error::Io`].
+    pub fn process_file_with(
+        self,
+        file: &File,
+        output: impl Write + Send,
+        buffer: usize,
+        progress: impl FnMut(u64),
+    ) -> Result<u64, Rc4Error> {
+        crate::pipe::run_file(
+            self,
+            &[],
+            file,
+            output,
+            buffer,
+            &Parallelism::sequential(),
+            progress,
+        )
     }
 }
 

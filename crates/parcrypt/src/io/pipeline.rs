@@ -94,7 +94,9 @@ impl<B> Sink<B> {
 /// Runs `work` with a writer thread writing what it sends to `output`;
 /// `buffers` circulate between them (with two, producing the next overlaps
 /// writing the last). At the end, every buffer back from the writer goes to
-/// `done` (buffers `work` still held are dropped).
+/// `done` (buffers `work` still held are dropped). `work` sends only
+/// buffers it took from the [`Sink`]: the writer hands each back on a queue
+/// with room for `buffers` alone, so sending one more deadlocks at the end.
 ///
 /// # Errors
 /// The writer's error if it failed, else `work`'s.

@@ -315,3 +315,92 @@ fn process_after_update_continues_the_stream() {
         }
     }
 }
+
+/// A temporary regular file holding `bytes` (its cursor left at the end:
+/// the file paths read from the start whatever the cursor).
+fn file_with(bytes: &[u8]) -> std::fs::File {
+    use std::io::Write;
+    let mut f = tempfile::tempfile().unwrap();
+    f.write_all(bytes).unwrap();
+    f
+}
+
+#[test]
+fn files_through_memory_maps_equal_the_reader_path() {
+    // Buffers of 4 KiB + 16: lengths around one buffer (read positionally,
+    // no map) and over several (mapped windows) with ragged tails, in both
+    // directions, after input given to `update`, on every parallelism.
+    let buffer = 4096 + 16;
+    for len in [0, 1, buffer - 1, buffer, buffer + 1, 3 * buffer + 7, 5 * buffer] {
+        for encrypt in [true, false] {
+            for (name, make) in all_crypters(encrypt) {
+                let input = if encrypt {
+                    data(len)
+                } else {
+                    let enc = all_crypters(true)
+                        .into_iter()
+                        .find(|(n, _)| *n == name)
+                        .unwrap()
+                        .1;
+                    let mut ct = Vec::new();
+                    enc()
+                        .process(&data(len)[..], &mut ct, &Parallelism::sequential())
+                        .unwrap();
+                    ct
+                };
+                let mut reference = Vec::new();
+                make()
+                    .process_with(
+                        &input[..],
+                        &mut reference,
+                        buffer,
+                        &Parallelism::sequential(),
+                        |_| {},
+                    )
+                    .unwrap();
+                for split in [0, 5, 16] {
+                    let split = split.min(input.len());
+                    let file = file_with(&input[split..]);
+                    for par in every_parallelism() {
+                        // Progress as the reader path reports it (held-back
+                        // input from `update` included).
+                        let mut c = make();
+                        c.update(&input[..split], &mut Vec::new(), &par);
+                        let mut want_read = 0;
+                        c.process_with(&input[split..], Vec::new(), buffer, &par, |r| want_read += r)
+                            .unwrap();
+                        let mut c = make();
+                        let mut got = Vec::new();
+                        c.update(&input[..split], &mut got, &par);
+                        let mut read = 0;
+                        let mut rest = Vec::new();
+                        let n = c
+                            .process_file_with(&file, &mut rest, buffer, &par, |r| read += r)
+                            .unwrap();
+                        assert_eq!(n as usize, rest.len());
+                        assert_eq!(read, want_read, "{name} progress");
+                        got.extend(rest);
+                        assert!(
+                            got == reference,
+                            "{name} len {len} encrypt {encrypt} split {split} {par:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_file_with_bad_padding_fails_through_the_map_too() {
+    let cbc = Cbc::new(&[0; 16]).unwrap();
+    let mut ct = cbc.encrypt(&[0; 16], &data(50_000));
+    let last = ct.len() - 1;
+    ct[last] ^= 1;
+    let file = file_with(&ct);
+    let mut out = Vec::new();
+    let got = Crypter::cbc_decrypt(&[0; 16], &[0; 16])
+        .unwrap()
+        .process_file_with(&file, &mut out, 4096, &Parallelism::default(), |_| {});
+    assert!(matches!(got, Err(Error::Decrypt)));
+}

@@ -207,3 +207,32 @@ fn bad_parameters_are_rejected() {
     ));
     assert!(Rc4::new(&[1; 5]).is_ok() && Rc4::new(&[1; 256]).is_ok());
 }
+
+#[test]
+fn files_through_memory_maps_equal_the_reader_path() {
+    use std::io::Write;
+    let buffer = 4096;
+    for len in [0, 1, buffer, buffer + 1, 5 * buffer + 3] {
+        let input = data(len);
+        let mut file = tempfile::tempfile().unwrap();
+        file.write_all(&input).unwrap();
+        let mut want = input.clone();
+        Rc4::new(b"Key01").unwrap().apply_keystream(&mut want);
+        let mut got = Vec::new();
+        Rc4::new(b"Key01")
+            .unwrap()
+            .process_file_with(&file, &mut got, buffer, |_| {})
+            .unwrap();
+        assert!(got == want, "rc4 len {len}");
+        let parc4 = Parc4::new(&[7; 16], &[9; 16], 1000).unwrap();
+        let mut want = input.clone();
+        parc4.apply_keystream(&mut want, &Parallelism::sequential());
+        for par in every_parallelism() {
+            let mut got = Vec::new();
+            parc4
+                .process_file_with(&file, &mut got, buffer, &par, |_| {})
+                .unwrap();
+            assert!(got == want, "parc4 len {len} {par:?}");
+        }
+    }
+}
