@@ -97,6 +97,14 @@ impl Tree {
         }
     }
 
+    fn perfect_root(self, level: Vec<Hash>) -> Hash {
+        match self {
+            Tree::Rfc6962 => engine::perfect_root(&Rfc6962, level),
+            Tree::BitTorrentV2 => engine::perfect_root(&BitTorrentV2, level),
+            Tree::Glacier => engine::perfect_root(&Glacier, level),
+        }
+    }
+
     fn block_root<L: Leaves + ?Sized>(self, leaves: &L, par: &Parallelism) -> Hash {
         let root = match self {
             Tree::Rfc6962 => engine::root(Rfc6962, leaves, par),
@@ -267,11 +275,7 @@ impl CompactRange {
             .into_iter()
             .map(|(start, k)| {
                 let from = (start - begin) as usize;
-                let mut level: Vec<Hash> = hashes[from..from + (1usize << k)].to_vec();
-                while level.len() > 1 {
-                    level = level.chunks(2).map(|p| tree.node(&p[0], &p[1])).collect();
-                }
-                level[0]
+                tree.perfect_root(hashes[from..from + (1usize << k)].to_vec())
             })
             .collect();
         CompactRange {
@@ -382,7 +386,7 @@ impl CompactRange {
         let (_, mut k, mut acc) = blocks[blocks.len() - 1];
         for &(_, kb, h) in blocks[..blocks.len() - 1].iter().rev() {
             while k < kb {
-                acc = self.tree.node(&acc, &bittorrent_zero(k));
+                acc = self.tree.node(&acc, &engine::zero_hash(&BitTorrentV2, k));
                 k += 1;
             }
             acc = self.tree.node(&h, &acc);
@@ -484,15 +488,6 @@ pub fn rfc6962_path(nodes: &[Hash], index: usize) -> Vec<Hash> {
     out
 }
 
-/// The root of a BitTorrent v2 subtree of `2^k` zero leaf hashes.
-fn bittorrent_zero(k: u32) -> Hash {
-    let mut h = [0u8; 32];
-    for _ in 0..k {
-        h = BitTorrentV2.node(&h, &h);
-    }
-    h
-}
-
 fn piece_leaves(piece_length: u64) -> Result<u32, Error> {
     if !piece_length.is_power_of_two() || piece_length < BitTorrentV2::BLOCK as u64 {
         return Err(Error::PieceLength(piece_length));
@@ -534,7 +529,7 @@ pub fn bittorrent_piece_hashes(
                         // blocks; a short last piece pads on up to the piece's size.
                         let mut have = leaves.count().next_power_of_two().trailing_zeros();
                         while have < k {
-                            acc = BitTorrentV2.node(&acc, &bittorrent_zero(have));
+                            acc = BitTorrentV2.node(&acc, &engine::zero_hash(&BitTorrentV2, have));
                             have += 1;
                         }
                         acc
@@ -560,16 +555,13 @@ pub fn bittorrent_root_from_pieces(layer: &[Hash], piece_length: u64) -> Result<
             "a file of one piece or less: hash it whole (its root pads to its own size)",
         ));
     }
+    // Padded with zero-piece hashes to a power of two.
     let mut level = layer.to_vec();
-    let mut height = k;
-    while level.len() > 1 {
-        if level.len() % 2 == 1 {
-            level.push(bittorrent_zero(height));
-        }
-        level = level.chunks(2).map(|p| BitTorrentV2.node(&p[0], &p[1])).collect();
-        height += 1;
-    }
-    Ok(level[0])
+    level.resize(
+        layer.len().next_power_of_two(),
+        engine::zero_hash(&BitTorrentV2, k),
+    );
+    Ok(engine::perfect_root(&BitTorrentV2, level))
 }
 
 #[cfg(test)]

@@ -132,6 +132,23 @@ impl<L: Leaves + ?Sized> Leaves for Slice<'_, L> {
     }
 }
 
+/// The root of the perfect tree over `level` (a power of two of hashes),
+/// hashed a level at a time, many nodes at once ([`Rule::nodes`]).
+///
+/// # Panics
+/// If `level.len()` is not a power of two.
+pub(crate) fn perfect_root<R: Rule>(rule: &R, level: Vec<Hash>) -> Hash {
+    assert!(level.len().is_power_of_two(), "a perfect tree has 2^k leaves");
+    let (mut level, mut next) = (level, Vec::new());
+    while level.len() > 1 {
+        next.clear();
+        next.resize(level.len() / 2, [0u8; 32]);
+        rule.nodes(&level, &mut next);
+        std::mem::swap(&mut level, &mut next);
+    }
+    level[0]
+}
+
 /// The hash of a subtree of `2^height` zero leaves in a padded tree.
 pub(crate) fn zero_hash<R: Rule>(rule: &R, height: u32) -> Hash {
     let mut z = [0u8; 32];

@@ -45,6 +45,7 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
+use super::engine::{self, Rule};
 use super::{Hash, Rfc6962};
 use crate::par::{Grain, Parallelism};
 
@@ -767,7 +768,7 @@ fn leaf_hashes(bundle: &[u8], tile: Tile, prefix: bool) -> Result<Vec<Hash>, Str
         ));
     }
     let first = tile.index * TILE_WIDTH as u64;
-    let mut hashes = Vec::with_capacity(tile.width);
+    let mut entries = Vec::with_capacity(tile.width);
     let mut rest = bundle;
     for k in 0..tile.width {
         let entry = first + k as u64;
@@ -785,12 +786,15 @@ fn leaf_hashes(bundle: &[u8], tile: Tile, prefix: bool) -> Result<Vec<Hash>, Str
             ));
         }
         let (data, tail) = tail.split_at(len);
-        hashes.push(Rfc6962::leaf_hash(data));
+        entries.push(data);
         rest = tail;
     }
     if !rest.is_empty() && !prefix {
         return Err(format!("{} bytes follow its {} entries", rest.len(), tile.width));
     }
+    // Many entries at once through the multi-message SHA-256.
+    let mut hashes = vec![[0u8; 32]; entries.len()];
+    Rfc6962.leaves(&entries, &mut hashes);
     Ok(hashes)
 }
 
@@ -836,15 +840,11 @@ fn read_up_to(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
 
 /// The root of a perfect tree over `hashes` (a power of two of them),
 /// hashed in place.
-fn subtree_root(mut hashes: Vec<Hash>) -> Hash {
-    let mut n = hashes.len();
-    while n > 1 {
-        for i in 0..n / 2 {
-            hashes[i] = Rfc6962::node_hash(&hashes[2 * i], &hashes[2 * i + 1]);
-        }
-        n /= 2;
+fn subtree_root(hashes: Vec<Hash>) -> Hash {
+    if hashes.is_empty() {
+        return Rfc6962::empty_root();
     }
-    hashes.first().copied().unwrap_or_else(Rfc6962::empty_root)
+    engine::perfect_root(&Rfc6962, hashes)
 }
 
 /// The tiles above level 0 being filled: `levels[i]` holds the hashes of
