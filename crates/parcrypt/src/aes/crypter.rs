@@ -310,18 +310,16 @@ impl Crypter {
     /// # Errors
     /// As [`Crypter::process`].
     pub fn process_with(
-        mut self,
+        self,
         input: impl Read + Send,
         output: impl Write + Send,
         buffer: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
     ) -> Result<u64, Error> {
-        // Input given to `update` but not yet processed goes first.
-        let mut pending = std::mem::take(&mut self.pending);
-        let result = crate::pipe::run(self, (&pending[..]).chain(input), output, buffer, par, progress);
-        wipe_vec(&mut pending);
-        result
+        self.with_pending(|c, pending| {
+            crate::pipe::run(c, pending.chain(input), output, buffer, par, progress)
+        })
     }
 
     /// [`Crypter::process_with`] for an open file: a regular file is read
@@ -335,15 +333,21 @@ impl Crypter {
     /// As [`Crypter::process`]; `UnexpectedEof` if the file shrinks while it
     /// is read.
     pub fn process_file_with(
-        mut self,
+        self,
         file: &File,
         output: impl Write + Send,
         buffer: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
     ) -> Result<u64, Error> {
+        self.with_pending(|c, pending| crate::pipe::run_file(c, pending, file, output, buffer, par, progress))
+    }
+
+    /// Runs `run` on this crypter and the input given to `update` but not
+    /// yet processed (which goes first), wiping that input afterwards.
+    fn with_pending<R>(mut self, run: impl FnOnce(Self, &[u8]) -> R) -> R {
         let mut pending = std::mem::take(&mut self.pending);
-        let result = crate::pipe::run_file(self, &pending, file, output, buffer, par, progress);
+        let result = run(self, &pending);
         wipe_vec(&mut pending);
         result
     }

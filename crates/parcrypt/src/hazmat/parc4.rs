@@ -206,11 +206,7 @@ impl Parc4 {
         par: &Parallelism,
         progress: impl FnMut(u64),
     ) -> Result<u64, Rc4Error> {
-        let stream = Parc4Stream {
-            cipher: self,
-            offset: 0,
-        };
-        crate::pipe::run(stream, input, output, buffer, par, progress)
+        crate::pipe::run(self.start(), input, output, buffer, par, progress)
     }
 
     /// [`Parc4::process_with`] for an open file: a regular file is read
@@ -229,11 +225,15 @@ impl Parc4 {
         par: &Parallelism,
         progress: impl FnMut(u64),
     ) -> Result<u64, Rc4Error> {
-        let stream = Parc4Stream {
+        crate::pipe::run_file(self.start(), &[], file, output, buffer, par, progress)
+    }
+
+    /// The message from its first byte, for the pipeline.
+    fn start(&self) -> Parc4Stream<'_> {
+        Parc4Stream {
             cipher: self,
             offset: 0,
-        };
-        crate::pipe::run_file(stream, &[], file, output, buffer, par, progress)
+        }
     }
 }
 
