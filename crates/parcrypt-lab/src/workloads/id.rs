@@ -30,6 +30,16 @@ pub const PARC4_64KIB: &str = "parc4-64kib";
 pub const PARC4_1MIB: &str = "parc4-1mib";
 /// `sha256`.
 pub const SHA256: &str = "sha256";
+/// `sha256-many-sha2`.
+pub const SHA256_MANY_SHA2: &str = "sha256-many-sha2";
+/// `sha256-many-shani-x2`.
+pub const SHA256_MANY_SHANI_X2: &str = "sha256-many-shani-x2";
+/// `sha256-many-shani-x4`.
+pub const SHA256_MANY_SHANI_X4: &str = "sha256-many-shani-x4";
+/// `sha256-many-avx2-x8`.
+pub const SHA256_MANY_AVX2_X8: &str = "sha256-many-avx2-x8";
+/// `sha256-many-avx512-x16`.
+pub const SHA256_MANY_AVX512_X16: &str = "sha256-many-avx512-x16";
 /// `merkle-rfc6962-4kib`.
 pub const MERKLE_RFC6962_4KIB: &str = "merkle-rfc6962-4kib";
 /// `merkle-rfc6962-32b`.
@@ -78,7 +88,7 @@ pub const STREAM_ENCRYPT: &str = "stream-encrypt";
 pub const STREAM_DECRYPT: &str = "stream-decrypt";
 
 /// Every name above, in report order (the registry's order).
-pub const ALL: [&str; 36] = [
+pub const ALL: [&str; 41] = [
     AES_128_CTR,
     AES_256_CTR,
     AES_256_CBC_DEC,
@@ -92,6 +102,11 @@ pub const ALL: [&str; 36] = [
     PARC4_64KIB,
     PARC4_1MIB,
     SHA256,
+    SHA256_MANY_SHA2,
+    SHA256_MANY_SHANI_X2,
+    SHA256_MANY_SHANI_X4,
+    SHA256_MANY_AVX2_X8,
+    SHA256_MANY_AVX512_X16,
     MERKLE_RFC6962_4KIB,
     MERKLE_RFC6962_32B,
     MERKLE_PER_LEVEL_4KIB,

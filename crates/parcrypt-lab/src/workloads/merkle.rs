@@ -6,6 +6,7 @@
 
 use std::hint::black_box;
 
+use parcrypt::digest::Backend;
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 
 use super::id;
@@ -44,6 +45,11 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             sha256,
             false,
         ),
+        many::<0>(id::SHA256_MANY_SHA2),
+        many::<1>(id::SHA256_MANY_SHANI_X2),
+        many::<2>(id::SHA256_MANY_SHANI_X4),
+        many::<3>(id::SHA256_MANY_AVX2_X8),
+        many::<4>(id::SHA256_MANY_AVX512_X16),
         w(
             id::MERKLE_RFC6962_4KIB,
             "RFC 6962 tree head, 4 KiB leaves",
@@ -96,6 +102,55 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             age: None,
         },
     ]);
+}
+
+/// The leaf size of the `sha256-many-*` workloads.
+const MANY_LEAF: usize = 4096;
+
+/// `sha256-many-<backend>`: RFC 6962 leaf hashes (`0x00 ‖ 4 KiB`) of the
+/// whole input, all handed to the many-message SHA-256 backend
+/// `Backend::ALL[B]` at once, on one thread (the kernel's rate per core, to
+/// set beside `openssl speed -evp sha256`, one message at a time). A
+/// backend this CPU cannot run has an empty size grid, so the study leaves
+/// it out instead of timing a fallback under its name.
+fn many<const B: usize>(name: &'static str) -> Workload {
+    Workload {
+        name,
+        family: "sha256",
+        description: "RFC 6962 leaf hashes of 4 KiB leaves through one many-message SHA-256 backend, one thread",
+        setup: many_setup::<B>,
+        parallel: false,
+        sizes: Some(many_sizes::<B>),
+        unit: Unit::Bytes,
+        samples: adaptive,
+        openssl: Some(SHA256_PEER),
+        input: Input::Memory,
+        age: None,
+    }
+}
+
+fn many_sizes<const B: usize>(quick: bool) -> Vec<usize> {
+    if !Backend::ALL[B].is_available() {
+        return Vec::new();
+    }
+    if quick {
+        vec![16 << 20]
+    } else {
+        vec![1 << 20, 16 << 20, 64 << 20]
+    }
+}
+
+fn many_setup<const B: usize>(size: usize) -> Operation {
+    let backend = Backend::ALL[B];
+    let data = input(size);
+    Box::new(move |_par, output| {
+        let leaves: Vec<&[u8]> = black_box(&data).chunks(MANY_LEAF).collect();
+        let mut hashes = vec![[0u8; 32]; leaves.len()];
+        // Unavailable backends have no sizes, so this always hashes.
+        if backend.sha256_many_prefixed(&[0], &leaves, &mut hashes).is_ok() {
+            output(black_box(hashes.as_flattened()));
+        }
+    })
 }
 
 /// The size of each file of [`id::HASH_MANY_FILES`].
@@ -182,4 +237,47 @@ fn glacier(size: usize) -> Operation {
     Box::new(move |par, output| {
         output(black_box(&Glacier::tree_hash(black_box(&data), par)));
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_sha256_many_workload_is_named_for_its_backend() {
+        let mut all = Vec::new();
+        register(&mut all);
+        let many: Vec<&str> = all
+            .iter()
+            .map(|w| w.name)
+            .filter(|n| n.starts_with("sha256-many-"))
+            .collect();
+        let want: Vec<String> = Backend::ALL
+            .iter()
+            .map(|b| format!("sha256-many-{}", b.name()))
+            .collect();
+        assert_eq!(many, want);
+        // Each one hashes through its own backend: equal to the reference
+        // where the CPU has it, left out (no sizes) where not.
+        let data = input(3 * MANY_LEAF + 100);
+        let want = Rfc6962::leaf_hash(&data[..MANY_LEAF]);
+        for (w, backend) in all
+            .iter()
+            .filter(|w| w.name.starts_with("sha256-many-"))
+            .zip(Backend::ALL)
+        {
+            let sizes = (w.sizes.unwrap())(true);
+            assert_eq!(sizes.is_empty(), !backend.is_available(), "{}", w.name);
+            if sizes.is_empty() {
+                continue;
+            }
+            let mut op = (w.setup)(3 * MANY_LEAF + 100);
+            let mut seen = Vec::new();
+            op(&parcrypt::par::Parallelism::sequential(), &mut |b: &[u8]| {
+                seen.extend_from_slice(b)
+            });
+            assert_eq!(seen.len(), 4 * 32, "{}", w.name);
+            assert_eq!(seen[..32], want, "{}", w.name);
+        }
+    }
 }
