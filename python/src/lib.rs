@@ -23,6 +23,7 @@ mod hazmat;
 mod merkle;
 mod par;
 mod rsa;
+mod serialization;
 mod stream;
 
 use pyo3::prelude::*;
