@@ -93,3 +93,17 @@ def test_bad_input_gives_clear_errors():
     small = bytearray(4)
     with pytest.raises(ValueError, match="at least"):
         ciphers.encryptor("ctr", key, iv).update_into(b"0123456789", small)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ctr_update_into_matches_cryptography_under_every_schedule(size):
+    """CTR's update_into copies each part on the thread that encrypts it, also
+    after bytes held back from an earlier call (the 5-byte first piece)."""
+    key, iv, data = os.urandom(32), os.urandom(16), pattern(size + 5)
+    expected = ref("ctr", key, iv, data)
+    for par in PARS:
+        enc = ciphers.encryptor("ctr", key, iv, **par)
+        buf = bytearray(b"\xa5" * (len(data) + 15))
+        n = enc.update_into(data[:5], buf)
+        n += enc.update_into(data[5:], memoryview(buf)[n:])
+        assert bytes(buf[:n]) + enc.finalize() == expected, par
