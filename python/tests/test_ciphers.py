@@ -85,9 +85,12 @@ def test_bad_input_gives_clear_errors():
         ciphers.encrypt("cbc", key, bytes(8), b"x")
     with pytest.raises(ValueError, match="unknown mode"):
         ciphers.encryptor("ofb", key, iv)
-    ct = ciphers.encrypt("cbc", key, iv, b"secret message")
+    # Fixed keys: under a random wrong key the padding still checks out once
+    # in ~256 runs (a last byte of 1), which made this test flaky.
+    ct = ciphers.encrypt("cbc", bytes(32), bytes(16), b"secret message")
     with pytest.raises(ValueError, match="decryption failed"):
-        ciphers.decrypt("cbc", os.urandom(32), iv, ct)
+        ciphers.decrypt("cbc", bytes([1]) * 32, bytes(16), ct)
+    ct = ciphers.encrypt("cbc", key, iv, b"secret message")
     with pytest.raises(ValueError, match="whole number"):
         ciphers.decrypt("cbc", key, iv, ct[:-1])
     small = bytearray(4)
