@@ -35,6 +35,19 @@ def median_time(fn, repeats, number=1):
     return statistics.median(samples)
 
 
+def interleaved_medians(fns, repeats):
+    """The median time of each of `fns` (a dict), running them in turns."""
+    for fn in fns.values():
+        fn()  # warm-up: pools, tables, first-use allocations
+    samples = {name: [] for name in fns}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    return {name: statistics.median(times) for name, times in samples.items()}
+
+
 def level_by_level(leaves):
     """RFC 6962 root with hashlib, one level at a time (what ParalCrypto-style code does)."""
     level = [hashlib.sha256(b"\x00" + l).digest() for l in leaves]
@@ -97,6 +110,35 @@ def main():
     add(task, "parcrypt threads=1", median_time(lambda: ciphers.encrypt("ctr", key, iv, data, threads=1), reps), size, "B")
     add(task, f"parcrypt threads={cores}", median_time(lambda: ciphers.encrypt("ctr", key, iv, data), reps), size, "B")
 
+    # The same work into a buffer allocated once: a fresh 64 MiB `bytes` per
+    # call costs page faults (16,384 of them) that one thread pays whatever
+    # the cipher does, and on a VM they are most of the time of a 2-thread call.
+    out = bytearray(size + 16)
+    inplace = bytearray(size + 16)
+    inplace[:size] = data
+    task = f"AES-256-GCM into a reused buffer, {size >> 20} MiB"
+    if cryptography:
+        add(task, "cryptography encrypt (new bytes)", median_time(lambda: ref.encrypt(nonce, data, None), reps), size, "B")
+        if hasattr(ref, "encrypt_into"):
+            add(task, "cryptography encrypt_into", median_time(lambda: ref.encrypt_into(nonce, data, None, out), reps), size, "B")
+    for threads in (1, cores):
+        ours = AESGCM(key, threads=threads)
+        add(task, f"parcrypt encrypt_into threads={threads}",
+            median_time(lambda: ours.encrypt_into(nonce, data, None, out), reps), size, "B")
+        add(task, f"parcrypt encrypt_into in place threads={threads}",
+            median_time(lambda: ours.encrypt_into(nonce, memoryview(inplace)[:size], None, inplace), reps), size, "B")
+    out = bytearray(size + 15)
+    task = f"AES-256-CTR update_into a reused buffer, {size >> 20} MiB"
+    if cryptography:
+        add(task, "cryptography update_into",
+            median_time(lambda: Cipher(algorithms.AES(key), modes.CTR(iv)).encryptor().update_into(data, out), reps),
+            size, "B")
+    for threads in (1, cores):
+        add(task, f"parcrypt update_into threads={threads}",
+            median_time(lambda: ciphers.encryptor("ctr", key, iv, threads=threads).update_into(data, out), reps),
+            size, "B")
+    del out, inplace
+
     task = "AES-256-GCM, one 16-byte message"
     small = os.urandom(16)
     if cryptography:
@@ -139,12 +181,18 @@ def main():
     add(task, "parcrypt verify_batch threads=1", median_time(lambda: ecdsa.verify_batch(items, threads=1), reps), count, "signatures")
     add(task, f"parcrypt verify_batch threads={cores}", median_time(lambda: ecdsa.verify_batch(items), reps), count, "signatures")
 
-    keys = 5 if quick else 21
-    task = f"RSA-2048 key generation (median of {keys})"
+    # Key generation times spread widely (22-219 ms for one size): many
+    # samples, taken in turns so that a burst of load elsewhere on the
+    # machine falls on every implementation alike rather than on one.
+    keys = 5 if quick else 41
+    task = f"RSA-2048 key generation (median of {keys}, in turns)"
+    gens = {}
     if cryptography:
-        add(task, "cryptography", median_time(lambda: ref_rsa.generate_private_key(65537, 2048), keys), 1, "keys")
-    add(task, "parcrypt threads=1", median_time(lambda: rsa.generate_private_key(2048, threads=1), keys), 1, "keys")
-    add(task, f"parcrypt threads={cores}", median_time(lambda: rsa.generate_private_key(2048), keys), 1, "keys")
+        gens["cryptography"] = lambda: ref_rsa.generate_private_key(65537, 2048)
+    gens["parcrypt threads=1"] = lambda: rsa.generate_private_key(2048, threads=1)
+    gens[f"parcrypt threads={cores}"] = lambda: rsa.generate_private_key(2048)
+    for impl, seconds in interleaved_medians(gens, keys).items():
+        add(task, impl, seconds, 1, "keys")
 
     versions = {"python": sys.version.split()[0], "parcrypt": parcrypt.__version__,
                 "cryptography": getattr(cryptography, "__version__", "absent") if cryptography else "absent"}

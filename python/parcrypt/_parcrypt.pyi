@@ -10,6 +10,9 @@ __version__: str
 
 def available_threads() -> int: ...
 
+# Private, for the package's tests only: panics on purpose (on="caller" or "worker").
+def _panic_for_tests(on: str = "caller") -> None: ...
+
 class AESGCM:
     def __init__(self, key: Buffer, *, threads: Optional[int] = None, strategy: str = "steal") -> None: ...
     @staticmethod

@@ -179,10 +179,11 @@ impl AesGcm {
         let src = if in_place { None } else { Some(data.as_slice()) };
         detach_from(py, n, || {
             let (body, tag) = out.split_at_mut(len);
-            if let Some(src) = src {
-                body.copy_from_slice(src);
-            }
-            tag.copy_from_slice(&self.gcm.seal_in_place(nonce, aad, body, &par));
+            tag.copy_from_slice(&match src {
+                // Copied part by part by the threads that encrypt it.
+                Some(src) => self.gcm.seal(nonce, aad, src, body, &par),
+                None => self.gcm.seal_in_place(nonce, aad, body, &par),
+            });
         });
         Ok(n)
     }

@@ -74,6 +74,13 @@ impl In {
     }
 }
 
+/// The bytes, so that a slice of buffers is the library's Merkle `Leaves`.
+impl AsRef<[u8]> for In {
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
 /// How an input and an output buffer share memory.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Sharing {

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
+use crate::serialization::pem_wanted;
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -23,16 +24,6 @@ fn err(py: Python<'_>, e: ecdsa::Error) -> PyErr {
     match e {
         ecdsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
         other => PyValueError::new_err(other.to_string()),
-    }
-}
-
-fn pem_wanted(encoding: &str) -> PyResult<bool> {
-    match encoding.to_ascii_uppercase().as_str() {
-        "PEM" => Ok(true),
-        "DER" => Ok(false),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown encoding {encoding:?}: expected \"PEM\" or \"DER\""
-        ))),
     }
 }
 

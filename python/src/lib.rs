@@ -12,7 +12,7 @@
 //!   `strategy="steal"|"static"|"seq"` ([`par::parallelism`]);
 //! - errors are Python exceptions carrying the library's message
 //!   ([`errors`]); a Rust panic becomes `pyo3_runtime.PanicException`, never
-//!   an abort.
+//!   an abort (tested through the private hook in [`testing`]).
 
 mod aead;
 mod buffer;
@@ -23,7 +23,9 @@ mod hazmat;
 mod merkle;
 mod par;
 mod rsa;
+mod serialization;
 mod stream;
+mod testing;
 
 use pyo3::prelude::*;
 
@@ -39,5 +41,6 @@ fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ecdsa::register(m)?;
     hazmat::register(m)?;
     stream::register(m)?;
+    testing::register(m)?;
     Ok(())
 }

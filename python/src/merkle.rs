@@ -2,7 +2,7 @@
 //! Glacier tree hashes, and file hashing, over the library's one engine.
 
 use parcrypt::merkle::compact::{self, CompactRange, Tree};
-use parcrypt::merkle::{BitTorrentV2, Format, Glacier, Hash, Leaves as _, Rfc6962};
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Hash, Rfc6962};
 use parcrypt::par::Parallelism;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -57,37 +57,33 @@ impl Leaves {
         }
     }
 
-    /// Runs `f` over the leaves, with the GIL released for large inputs.
-    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&Self) -> T + Send) -> T {
-        detach_from(py, self.bytes(), || f(self))
+    /// Runs `f` over the leaves as the library sees them (a slice of
+    /// buffers, or [`Chunks`] of one), with the GIL released for large inputs.
+    fn with<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&dyn merkle::Leaves) -> T + Send) -> T {
+        let bytes = match self {
+            Leaves::List(l) => l.iter().map(In::len).sum(),
+            Leaves::Buffer(b, _) => b.len(),
+        };
+        detach_from(py, bytes, || match self {
+            Leaves::List(l) => f(&Listed(l)),
+            Leaves::Buffer(b, size) => f(&Chunks::new(b.as_slice(), *size)),
+        })
     }
 }
 
-/// Leaves from Python: each exported buffer, or one buffer in chunks.
-impl parcrypt::merkle::Leaves for Leaves {
+/// A slice of buffers as the library's `Leaves` (the library implements
+/// them for `[T]`; a trait object needs a sized value to point to).
+struct Listed<'a>(&'a [In]);
+
+impl merkle::Leaves for Listed<'_> {
     fn count(&self) -> usize {
-        match self {
-            Leaves::List(l) => l.len(),
-            Leaves::Buffer(b, size) => b.len().div_ceil(*size),
-        }
+        self.0.count()
     }
-
     fn leaf(&self, index: usize) -> &[u8] {
-        match self {
-            Leaves::List(l) => l[index].as_slice(),
-            Leaves::Buffer(b, size) => {
-                let data = b.as_slice();
-                let start = index * size;
-                &data[start..(start + size).min(data.len())]
-            }
-        }
+        self.0.leaf(index)
     }
-
     fn bytes(&self) -> usize {
-        match self {
-            Leaves::List(l) => l.iter().map(In::len).sum(),
-            Leaves::Buffer(b, _) => b.len(),
-        }
+        self.0.bytes()
     }
 }
 

@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
+use crate::serialization::pem_wanted;
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -36,17 +37,6 @@ fn hash_of(name: &str) -> PyResult<Algorithm> {
 fn scheme_of(name: &str) -> PyResult<Scheme> {
     name.parse()
         .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))
-}
-
-/// `encoding` "PEM" or "DER" (any case) → true for PEM.
-fn pem_wanted(encoding: &str) -> PyResult<bool> {
-    match encoding.to_ascii_uppercase().as_str() {
-        "PEM" => Ok(true),
-        "DER" => Ok(false),
-        _ => Err(PyValueError::new_err(format!(
-            "unknown encoding {encoding:?}: expected \"PEM\" or \"DER\""
-        ))),
-    }
 }
 
 /// An RSA private key (its `repr` shows the size only).

@@ -43,6 +43,53 @@ fn key32(key: &Bound<'_, PyAny>) -> PyResult<SecretKey<32>> {
         .ok_or_else(|| PyValueError::new_err(format!("key must be 32 bytes, got {}", key.len())))
 }
 
+/// The recipients a new stream is sealed to, from the `key=`,
+/// `passphrase=` (stretched with scrypt at `log2_n`) and `recipients=`
+/// arguments (`None` counts as not given); at least one is needed.
+fn recipients_of<'a>(
+    key: Option<&Bound<'_, PyAny>>,
+    passphrase: Option<&Bound<'_, PyAny>>,
+    rsa: &'a [Bound<'_, RsaPublicKey>],
+    log2_n: u8,
+) -> PyResult<Vec<Recipient<'a>>> {
+    let mut list: Vec<Recipient<'a>> = Vec::new();
+    if let Some(k) = key.filter(|k| !k.is_none()) {
+        list.push(Recipient::Key(key32(k)?));
+    }
+    if let Some(p) = passphrase.filter(|p| !p.is_none()) {
+        list.push(Recipient::Passphrase {
+            passphrase: passphrase_of(p)?,
+            log2_n,
+        });
+    }
+    list.extend(rsa.iter().map(|r| Recipient::Rsa(&r.get().key)));
+    if list.is_empty() {
+        return Err(PyValueError::new_err("give key=, passphrase= or recipients="));
+    }
+    Ok(list)
+}
+
+/// The identity a stream is opened with: exactly one of the `key=`,
+/// `passphrase=` and `identity=` arguments (`None` counts as not given).
+fn identity_of<'a>(
+    key: Option<&Bound<'_, PyAny>>,
+    passphrase: Option<&Bound<'_, PyAny>>,
+    rsa: Option<&'a Bound<'_, RsaPrivateKey>>,
+) -> PyResult<Identity<'a>> {
+    match (
+        key.filter(|k| !k.is_none()),
+        passphrase.filter(|p| !p.is_none()),
+        rsa,
+    ) {
+        (Some(k), None, None) => Ok(Identity::Key(key32(k)?)),
+        (None, Some(p), None) => Ok(Identity::Passphrase(passphrase_of(p)?)),
+        (None, None, Some(i)) => Ok(Identity::Rsa(&i.get().key)),
+        _ => Err(PyValueError::new_err(
+            "give exactly one of key=, passphrase= or identity=",
+        )),
+    }
+}
+
 /// Where a stream comes from or goes to: a path, or a Python file object.
 enum End {
     Path(std::path::PathBuf),
@@ -153,22 +200,8 @@ fn stream_encrypt(
     strategy: &str,
 ) -> PyResult<u64> {
     let par = par::parallelism(threads, strategy)?;
-    let recipients_keys = recipients.unwrap_or_default();
-    let mut list: Vec<Recipient<'_>> = Vec::new();
-    if let Some(k) = key.filter(|k| !k.is_none()) {
-        list.push(Recipient::Key(key32(k)?));
-    }
-    if let Some(p) = passphrase.filter(|p| !p.is_none()) {
-        list.push(Recipient::Passphrase {
-            passphrase: passphrase_of(p)?,
-            log2_n: scrypt_log2_n,
-        });
-    }
-    let refs: Vec<&RsaPublicKey> = recipients_keys.iter().map(|r| r.get()).collect();
-    list.extend(refs.iter().map(|r| Recipient::Rsa(&r.key)));
-    if list.is_empty() {
-        return Err(PyValueError::new_err("give key=, passphrase= or recipients="));
-    }
+    let recipients = recipients.unwrap_or_default();
+    let list = recipients_of(key, passphrase, &recipients, scrypt_log2_n)?;
     let opts = Options { segment_size };
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
     let written = py.detach(|| -> Result<u64, stream::Error> {
@@ -211,27 +244,7 @@ fn stream_decrypt(
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
-    let given = [
-        key.is_some_and(|k| !k.is_none()),
-        passphrase.is_some_and(|p| !p.is_none()),
-        identity.is_some(),
-    ];
-    if given.iter().filter(|g| **g).count() != 1 {
-        return Err(PyValueError::new_err(
-            "give exactly one of key=, passphrase= or identity=",
-        ));
-    }
-    let id_key = identity.as_ref().map(|i| i.get());
-    let who = match (
-        key.filter(|k| !k.is_none()),
-        passphrase.filter(|p| !p.is_none()),
-        id_key,
-    ) {
-        (Some(k), _, _) => Identity::Key(key32(k)?),
-        (_, Some(p), _) => Identity::Passphrase(passphrase_of(p)?),
-        (_, _, Some(i)) => Identity::Rsa(&i.key),
-        _ => unreachable!("exactly one was checked above"),
-    };
+    let who = identity_of(key, passphrase, identity.as_ref())?;
     let opts = DecryptOptions { max_work_factor };
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
     if range.is_some() && !matches!(src, End::Path(_)) {
@@ -304,22 +317,8 @@ impl PySegments {
         segment_size: usize,
         scrypt_log2_n: u8,
     ) -> PyResult<(Bound<'py, PyBytes>, PySegments)> {
-        let recipients_keys = recipients.unwrap_or_default();
-        let mut list: Vec<Recipient<'_>> = Vec::new();
-        if let Some(k) = key.filter(|k| !k.is_none()) {
-            list.push(Recipient::Key(key32(k)?));
-        }
-        if let Some(p) = passphrase.filter(|p| !p.is_none()) {
-            list.push(Recipient::Passphrase {
-                passphrase: passphrase_of(p)?,
-                log2_n: scrypt_log2_n,
-            });
-        }
-        let refs: Vec<&RsaPublicKey> = recipients_keys.iter().map(|r| r.get()).collect();
-        list.extend(refs.iter().map(|r| Recipient::Rsa(&r.key)));
-        if list.is_empty() {
-            return Err(PyValueError::new_err("give key=, passphrase= or recipients="));
-        }
+        let recipients = recipients.unwrap_or_default();
+        let list = recipients_of(key, passphrase, &recipients, scrypt_log2_n)?;
         let (header, inner) =
             stream::Segments::create(&list, &Options { segment_size }).map_err(|e| err(py, e))?;
         Ok((PyBytes::new(py, &header), PySegments { inner }))
@@ -338,21 +337,7 @@ impl PySegments {
         identity: Option<Bound<'_, RsaPrivateKey>>,
         max_work_factor: u8,
     ) -> PyResult<PySegments> {
-        let id_key = identity.as_ref().map(|i| i.get());
-        let who = match (
-            key.filter(|k| !k.is_none()),
-            passphrase.filter(|p| !p.is_none()),
-            id_key,
-        ) {
-            (Some(k), None, None) => Identity::Key(key32(k)?),
-            (None, Some(p), None) => Identity::Passphrase(passphrase_of(p)?),
-            (None, None, Some(i)) => Identity::Rsa(&i.key),
-            _ => {
-                return Err(PyValueError::new_err(
-                    "give exactly one of key=, passphrase= or identity=",
-                ));
-            }
-        };
+        let who = identity_of(key, passphrase, identity.as_ref())?;
         let opts = DecryptOptions { max_work_factor };
         let par = Parallelism::default();
         let inner = if let Ok(path) = src.extract::<std::path::PathBuf>() {

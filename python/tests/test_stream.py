@@ -122,3 +122,34 @@ def test_arguments_are_checked(tmp_path):
     assert not (tmp_path / "d").exists()
     with pytest.raises(ValueError, match="range"):
         _parcrypt.stream_decrypt(io.BytesIO(b""), io.BytesIO(), key=os.urandom(32), range=(0, 1))
+
+
+def test_segments_take_the_same_recipients_and_identities_as_files(tmp_path):
+    """`Segments.create` / `from_header` and `encrypt_file` / `decrypt_file`
+    read key=, passphrase=, recipients= and identity= the same way."""
+    priv = rsa.generate_private_key(2048)
+    k = os.urandom(32)
+    data = pattern((1 << 16) * 2 + 5)
+    # A passphrase is only ever the one recipient (the library's rule).
+    for made, readers in (
+        (dict(key=k, recipients=[priv.public_key()]), (dict(key=k), dict(identity=priv))),
+        (dict(passphrase="pw", scrypt_log2_n=10), (dict(passphrase="pw"),)),
+    ):
+        header, seg = stream.Segments.create(segment_size=1 << 16, **made)
+        (tmp_path / "s.pc").write_bytes(header + seg.seal(0, data, True))
+        for who in readers:
+            opened = stream.Segments.from_header(tmp_path / "s.pc", **who)
+            assert opened.payload_key == seg.payload_key
+            stream.decrypt_file(tmp_path / "s.pc", tmp_path / "out", overwrite=True, **who)
+            assert (tmp_path / "out").read_bytes() == data
+    with pytest.raises(ValueError, match="key=, passphrase= or recipients="):
+        stream.Segments.create()
+    with pytest.raises(ValueError, match="key=, passphrase= or recipients="):
+        stream.Segments.create(key=None, passphrase=None, recipients=[])
+    for two in (dict(key=k, passphrase="pw"), dict(key=k, identity=priv), dict()):
+        with pytest.raises(ValueError, match="exactly one"):
+            stream.Segments.from_header(header, **two)
+        with pytest.raises(ValueError, match="exactly one"):
+            stream.decrypt_file(tmp_path / "s.pc", tmp_path / "x", **two)
+    with pytest.raises(ValueError, match="32 bytes"):
+        stream.Segments.create(key=b"short")

@@ -46,7 +46,22 @@ impl Ctr {
     /// # Performance
     /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
     pub fn apply_keystream(&self, counter: &[u8; BLOCK], data: &mut [u8], par: &Parallelism) {
+        self.apply_keystream_filled(counter, data, par, |_, _| {});
+    }
+
+    /// [`Ctr::apply_keystream`] after `fill(offset, part)` has written each
+    /// part's input, on the thread that then encrypts the part (a copy
+    /// from the caller's input runs on every thread, and the part is still
+    /// in cache when it is encrypted).
+    pub(crate) fn apply_keystream_filled(
+        &self,
+        counter: &[u8; BLOCK],
+        data: &mut [u8],
+        par: &Parallelism,
+        fill: impl Fn(usize, &mut [u8]) + Sync,
+    ) {
         par.for_each_mut(data, &GRAIN, |_, offset, part| {
+            fill(offset, part);
             self.apply_at(&add_blocks(counter, (offset / BLOCK) as u128), part);
         });
     }

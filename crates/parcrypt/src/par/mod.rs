@@ -18,7 +18,9 @@
 //!   independent tasks is the same: an idle thread takes the next task.
 //!
 //! Teams and pools are built once per thread count and reused for the life of
-//! the process; no thread is spawned per call.
+//! the process; no thread is spawned per call. A child made by `fork(2)`
+//! builds its own on its first parallel call (it inherits none of the
+//! parent's worker threads).
 //!
 //! Inputs shorter than two [`Grain::min_part`]s stay on the calling thread
 //! whatever the strategy, so the parallel path never costs more than the
@@ -529,16 +531,54 @@ fn await_helpers(finished: &AtomicUsize, helpers: usize, threads: usize) {
 /// caller then runs the work itself. A failed build is not remembered, so
 /// a later call tries again once resources are back.
 fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-    type Registry = Mutex<Vec<(usize, Arc<rayon::ThreadPool>)>>;
-    static POOLS: OnceLock<Registry> = OnceLock::new();
-    let pools = POOLS.get_or_init(|| Mutex::new(Vec::new()));
-    let mut pools = pools.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((_, p)) = pools.iter().find(|(n, _)| *n == threads) {
-        return Some(Arc::clone(p));
+    static POOLS: Mutex<Registry> = Mutex::new(Registry::new());
+    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+    pools.get(std::process::id(), threads, spawn_worker)
+}
+
+/// The pools of one process, by number of workers.
+///
+/// Pools belong to the process that built them. A child made by `fork(2)`
+/// inherits this registry but none of the pools' worker threads (fork
+/// copies only the calling thread), so work handed to them would wait
+/// forever. The registry remembers the process it was filled in; in another
+/// process it forgets what it holds and builds new pools. (rayon's own
+/// global pool, which a child could not rebuild, is never used.)
+struct Registry {
+    pid: u32,
+    pools: Vec<(usize, Arc<rayon::ThreadPool>)>,
+}
+
+impl Registry {
+    const fn new() -> Self {
+        Registry {
+            pid: 0,
+            pools: Vec::new(),
+        }
     }
-    let p = Arc::new(build_pool(threads, spawn_worker).ok()?);
-    pools.push((threads, Arc::clone(&p)));
-    Some(p)
+
+    /// The pool with `threads` workers for process `pid`, built with `spawn` if needed.
+    fn get(
+        &mut self,
+        pid: u32,
+        threads: usize,
+        spawn: impl FnMut(rayon::ThreadBuilder) -> std::io::Result<()>,
+    ) -> Option<Arc<rayon::ThreadPool>> {
+        if self.pid != pid {
+            // Leaked, not dropped: dropping a pool signals its workers and
+            // waits on their locks, and in a forked child they do not exist.
+            for inherited in self.pools.drain(..) {
+                std::mem::forget(inherited);
+            }
+            self.pid = pid;
+        }
+        if let Some((_, p)) = self.pools.iter().find(|(n, _)| *n == threads) {
+            return Some(Arc::clone(p));
+        }
+        let p = Arc::new(build_pool(threads, spawn).ok()?);
+        self.pools.push((threads, Arc::clone(&p)));
+        Some(p)
+    }
 }
 
 /// A pool of `threads` workers, each started by `spawn`. If one cannot be
@@ -769,6 +809,44 @@ mod tests {
             |helpers| build_pool(helpers, spawn_worker).ok().map(Arc::new),
         );
         assert_eq!(got, (0..4).map(|i| (i, (10 + i) * 2)).collect::<Vec<_>>());
+    }
+
+    /// A registry filled in one process and asked from another (as in a
+    /// child after `fork(2)`) builds new pools instead of handing out the
+    /// inherited ones, whose workers would not exist there.
+    #[test]
+    fn pools_inherited_by_another_process_are_replaced() {
+        let mut registry = Registry::new();
+        let parent = registry.get(1, 2, spawn_worker).expect("pool");
+        let again = registry.get(1, 2, spawn_worker).expect("pool");
+        assert!(
+            Arc::ptr_eq(&parent, &again),
+            "one pool per thread count in a process"
+        );
+        let _three = registry.get(1, 3, spawn_worker).expect("pool");
+        assert_eq!(registry.pools.len(), 2);
+
+        // "The child": the inherited pools are forgotten (here their threads
+        // live on, leaked until the test process ends), new ones are built.
+        let child = registry.get(2, 2, spawn_worker).expect("pool");
+        assert!(!Arc::ptr_eq(&parent, &child));
+        assert_eq!(registry.pools.len(), 1);
+        assert!(Arc::ptr_eq(
+            &child,
+            &registry.get(2, 2, spawn_worker).expect("pool")
+        ));
+        // The new pool runs work on its own workers.
+        let caller = std::thread::current().id();
+        let got = execute_on(
+            Run::Team(3),
+            (0..3).collect(),
+            |i, p: usize| (i, p * 2, std::thread::current().id() != caller),
+            |helpers| {
+                assert_eq!(helpers, 2);
+                Some(Arc::clone(&child))
+            },
+        );
+        assert_eq!(got, vec![(0, 0, false), (1, 2, true), (2, 4, true)]);
     }
 
     #[test]
