@@ -12,8 +12,10 @@ How work is cut (docs/SCALING.md):
   worker sees the same paths); what crosses the network is compact ranges
   (a few hundred bytes per task), hashes and booleans — never the data,
   except where the source is in memory (dask arrays and bags of leaves);
-- large files are cut into parts of ``part_size`` bytes (default 256 MiB,
-  rounded to a power-of-two number of leaves so parts are tree nodes);
+- large files are cut into parts of at most ``part_size`` bytes (default
+  256 MiB): for ``merkle_root``, equal parts on leaf boundaries, as many as
+  a multiple of the cluster's threads; for ``hash_files`` and
+  ``inclusion_proof``, a power-of-two number of leaves (tree nodes);
 - encrypting one large file sends the stream's **payload key** to the
   workers (it opens and forges that stream's segments, nothing else): use
   Dask's TLS security (``distributed.security.Security``) on a real
@@ -81,12 +83,39 @@ def _view(path: str, offset: int, length: int) -> Iterator[Any]:
     if length == 0 or offset % mmap.ALLOCATIONGRANULARITY:
         yield _read(path, offset, length)
         return
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), length, offset=offset, access=mmap.ACCESS_READ) as m:
+    # Pages mapped up front (MAP_POPULATE, Linux) cost ~10% less CPU than
+    # one fault per page while hashing.
+    flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), length, flags=flags, prot=mmap.PROT_READ,
+                                          offset=offset) as m:
         view = memoryview(m)
         try:
             yield view
         finally:
             view.release()
+
+
+def _slots(client) -> int:
+    """Tasks the cluster runs at once (threads over all workers)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def _cut(size: int, leaf: int, part_size: int, slots: int) -> List[Tuple[int, int]]:
+    """``(offset, length)`` parts of a file on leaf boundaries, at most about
+    ``part_size`` bytes each, their count a multiple of ``slots`` (when the
+    file has that many leaves) and their sizes within a leaf of each other:
+    every worker gets the same share, none a part more at the end. Compact
+    ranges merge at any leaf boundary, so parts need not be powers of two."""
+    leaves = -(-size // leaf)
+    parts = -(-size // max(part_size, leaf))
+    parts = max(1, min(leaves, -(-parts // slots) * slots))
+    base, extra = divmod(leaves, parts)
+    out, at = [], 0
+    for i in range(parts):
+        n = base + (i < extra)
+        out.append((at * leaf, min(size, (at + n) * leaf) - at * leaf))
+        at += n
+    return out
 
 
 def _range_task(path: str, format: str, leaf: int, offset: int, length: int) -> bytes:
@@ -206,7 +235,9 @@ def merkle_root(source, format: str = "rfc6962", *, leaf_size: int = 4096, part_
     """The root of one big input, computed across the cluster:
 
     - a path: the file's bytes cut into ``leaf_size`` leaves (16 KiB / 1 MiB
-      for "bittorrent-v2" / "glacier"), parts of ``part_size`` bytes per task;
+      for "bittorrent-v2" / "glacier"); one task per part of at most
+      ``part_size`` bytes, the part count a multiple of the cluster's threads
+      (so every worker gets the same share);
     - a 2-D ``dask.array`` of ``uint8`` (n × w, "rfc6962"): each row is one
       leaf of ``w`` bytes, one task per chunk of rows;
     - a 1-D ``dask.array`` of ``uint8``: bytes cut into leaves as for a path
@@ -233,9 +264,8 @@ def merkle_root(source, format: str = "rfc6962", *, leaf_size: int = 4096, part_
             if size == 0:
                 return merkle.hash_file(path, format, leaf_size=leaf_size)
             leaf = _leaf_size(format, leaf_size)
-            part = _part_bytes(leaf, part_size)
-            futures = [c.submit(_range_task, path, format, leaf, off, min(part, size - off), pure=False)
-                       for off in range(0, size, part)]
+            futures = [c.submit(_range_task, path, format, leaf, off, length, pure=False)
+                       for off, length in _cut(size, leaf, part_size, _slots(c))]
             return _merge(c.gather(futures)).root()
         parts = _partitions(c, source, format, leaf_size, part_size, entries)
         if parts.total == 0:

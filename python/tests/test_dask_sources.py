@@ -171,3 +171,18 @@ def test_malformed_sources_are_refused_clearly(client, tmp_path):
         pdask.merkle_root(da.zeros((4, 4), dtype=np.uint8), "glacier", client=client)
     with pytest.raises(TypeError, match="source must be"):
         pdask.merkle_root(42, client=client)
+
+
+@pytest.mark.parametrize("size", [1, 4095, 4096, 4097, 10 * 4096 + 3, 1 << 20, (64 << 20) + 1])
+@pytest.mark.parametrize("slots", [1, 2, 3, 16])
+def test_a_file_is_cut_into_equal_leaf_aligned_parts_a_multiple_of_the_threads(size, slots):
+    leaf = 4096
+    for part_size in (leaf, 3 * leaf + 1, 1 << 20, 256 << 20):
+        parts = pdask._cut(size, leaf, part_size, slots)
+        leaves = -(-size // leaf)
+        assert [o for o, _ in parts] == sorted({o for o, _ in parts}) and parts[0][0] == 0
+        assert sum(n for _, n in parts) == size and all(o % leaf == 0 for o, _ in parts)
+        assert all(a + n == b for (a, n), (b, _) in zip(parts, parts[1:]))
+        assert len(parts) == leaves or len(parts) % slots == 0
+        assert max(n for _, n in parts[:-1] or parts) - min(n for _, n in parts[:-1] or parts) <= leaf
+        assert len(parts) >= min(leaves, -(-size // part_size))
