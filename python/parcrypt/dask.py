@@ -460,16 +460,14 @@ def inclusion_proof(source, index: int, *, leaf_size: int = 4096, part_size: int
         if last != mine and n - last < block:
             wanted.append((last, n))
         tasks = [_delayed(_part_ranges)(item, parts.kind, parts.arg, "rfc6962", begin, block,
-                                        [(a, b) for a, b in wanted if a < begin + count and begin < b])
+                                        _overlapping(wanted, begin, count))
                  for item, begin, count in zip(parts.items, parts.begins, parts.counts)]
         results = c.compute(tasks, sync=True)
     pieces = [CompactRange.from_bytes(r) for ranges, _ in results for r in ranges]
     got: Dict[Tuple[int, int], bytes] = {w: b"" for w in wanted}
     for (_, hashes), begin, count in zip(results, parts.begins, parts.counts):
-        for w, h in zip([(a, b) for a, b in wanted if a < begin + count and begin < b], hashes):
+        for w, h in zip(_overlapping(wanted, begin, count), hashes):
             got[w] += h
-    # Each block's root: a full block is one aligned subtree; a short last
-    # block is rooted from its leaf hashes.
     blocks: Dict[int, CompactRange] = {}
     whole = None
     for piece in pieces:  # pieces never cross a block boundary
@@ -486,6 +484,11 @@ def inclusion_proof(source, index: int, *, leaf_size: int = 4096, part_size: int
     hashes_of_block = [local[i:i + 32] for i in range(0, len(local), 32)]
     proof = merkle.rfc6962_path(hashes_of_block, index - mine) + merkle.rfc6962_path(roots, index // block)
     return proof, _head(whole)
+
+
+def _overlapping(wanted: List[Tuple[int, int]], begin: int, count: int) -> List[Tuple[int, int]]:
+    """The leaf intervals of ``wanted`` that meet leaves [begin, begin + count)."""
+    return [(a, b) for a, b in wanted if a < begin + count and begin < b]
 
 
 def _head(r: CompactRange) -> bytes:
