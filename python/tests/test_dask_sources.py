@@ -21,7 +21,7 @@ from parcrypt import merkle  # noqa: E402
 from parcrypt import dask as pdask  # noqa: E402
 
 #: Leaf counts around powers of two and the (shrunk) proof block of 8.
-COUNTS = [0, 1, 2, 7, 8, 9, 15, 16, 17, 31, 33, 64, 100]
+COUNTS = [0, 1, 2, 7, 8, 9, 31, 33]
 
 
 @pytest.fixture(scope="module", params=["processes", "threads"])
@@ -109,7 +109,7 @@ def test_a_1d_array_in_the_fixed_leaf_formats(client, format):
 @pytest.mark.parametrize("n", COUNTS)
 def test_a_bag_of_leaves(client, n):
     leaves = [os.urandom(i % 40) for i in range(n)]
-    for parts in (1, 3, 7):
+    for parts in (1, 7):
         assert_proofs(db.from_sequence(leaves, npartitions=parts), leaves, client)
 
 
