@@ -2,10 +2,11 @@
 """parcrypt.dask on LocalClusters of 1 and 2 worker processes (1 thread
 each), beside the single-machine call with the same total threads.
 
-    python python/bench/dask_bench.py [--quick] [--markdown FILE]
+    python python/bench/dask_bench.py [--quick] [--repeats N] [--only NAME] [--markdown FILE]
 
-Medians of --repeats runs; the cluster is started before timing (its
-start-up is not counted). What the numbers show on one machine is the
+Medians of --repeats rounds, every row of a task run once per round in turn
+(interleaved: foreign load on a shared machine falls on all rows alike);
+the clusters are started before timing (start-up is not counted). What the numbers show on one machine is the
 overhead of the cluster path and how it scales with workers; on a real
 cluster throughput grows with nodes until storage bandwidth binds
 (docs/SCALING.md).
@@ -23,14 +24,21 @@ from parcrypt import dask as pdask
 from parcrypt import ecdsa, merkle, stream
 
 
-def median(fn, repeats):
-    fn()
-    samples = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t)
-    return statistics.median(samples)
+def interleaved(runs, repeats):
+    """Medians of ``repeats`` rounds, each round running every entry of
+    ``runs`` once in turn (after one warm-up round): foreign load on a
+    shared machine then falls on every row alike, not on whichever row
+    happened to run during it."""
+    samples = {name: [] for name in runs}
+    for r in range(repeats + 1):
+        order = list(runs)
+        order = order[r % len(order):] + order[:r % len(order)]
+        for name in order:
+            t = time.perf_counter()
+            runs[name]()
+            if r:
+                samples[name].append(time.perf_counter() - t)
+    return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def main():
@@ -38,6 +46,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--markdown")
+    ap.add_argument("--only", help="run only the tasks whose name contains this (e.g. verify_batch)")
     args = ap.parse_args()
     size = (128 if args.quick else 1024) << 20
     nfiles = 2_000 if args.quick else 10_000
@@ -63,14 +72,17 @@ def main():
         sigs1000 = [sk.sign(m) for m in msgs]
         sigs = [(pub, msgs[i % 1000], sigs1000[i % 1000]) for i in range(nsig)]
         out = os.path.join(d, "out.pc")
+        parts = {w: len(pdask._cut(size, 4096, part, w)) for w in (1, 2)}
+        packed = [pdask._pack(sigs[i:i + nsig // 8], False) for i in range(0, nsig, nsig // 8)]
+        packed_bytes = sum(len(k) for p in packed for k in p[0]) + sum(len(b) for p in packed for b in p[1:])
         tasks = {
-            f"merkle_root rfc6962, one {size >> 20} MiB file ({size // part} tasks of {part >> 20} MiB)": (
+            f"merkle_root rfc6962, one {size >> 20} MiB file ({parts[2]} tasks of {size // parts[2] >> 20} MiB)": (
                 lambda c: pdask.merkle_root(big, "rfc6962", part_size=part, client=c),
                 lambda t: merkle.hash_file(big, "rfc6962", threads=t), size, "B"),
             f"hash_files sha256, {nfiles:,} files of 4 KiB ({-(-nfiles // pdask.BATCH_FILES)} tasks)": (
                 lambda c: pdask.hash_files(files, "sha256", client=c),
                 lambda t: merkle.hash_files(files, "sha256", threads=t), nfiles, "files"),
-            f"verify_batch, {nsig:,} ECDSA signatures": (
+            f"verify_batch, {nsig:,} ECDSA signatures (8 tasks on 2 workers, 4 on 1)": (
                 lambda c: pdask.verify_batch(sigs, client=c),
                 lambda t: ecdsa.verify_batch([(ecdsa.load_public_key(k), m, s) for k, m, s in sigs], threads=t),
                 nsig, "signatures"),
@@ -78,28 +90,47 @@ def main():
                 lambda c: pdask.encrypt_large(big, out, key=key, part_size=part, overwrite=True, client=c),
                 lambda t: stream.encrypt_file(big, out, key=key, overwrite=True, threads=t), size, "B"),
         }
-        for workers in (1, 2):
-            with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                          dashboard_address=None) as cluster, distributed.Client(cluster) as c:
-                for name, (on_cluster, local, count, unit) in tasks.items():
-                    t = median(lambda: on_cluster(c), args.repeats)
-                    rows.append((name, f"dask, {workers} worker process{'es' if workers > 1 else ''}", t, count, unit))
+        tasks = {k: v for k, v in tasks.items() if args.only is None or args.only in k}
+        load = os.getloadavg()
+        clusters = {w: distributed.LocalCluster(n_workers=w, threads_per_worker=1, processes=True,
+                                                dashboard_address=None) for w in (1, 2)}
+        clients = {w: distributed.Client(cl) for w, cl in clusters.items()}
+        try:
+            for name, (on_cluster, local, count, unit) in tasks.items():
+                runs = {"dask, 1 worker process": lambda: on_cluster(clients[1]),
+                        "dask, 2 worker processes": lambda: on_cluster(clients[2]),
+                        "one process, threads=1": lambda: local(1),
+                        "one process, threads=2": lambda: local(2)}
+                for how, t in interleaved(runs, args.repeats).items():
+                    rows.append((name, how, t, count, unit))
                     print(rows[-1], flush=True)
-                if workers == 2:
-                    n = 1000
-                    t = median(lambda: c.gather([c.submit(int, i, pure=False) for i in range(n)]), 3)
-                    notes.append(f"Per-task overhead on this 2-worker LocalCluster: {t / n * 1e3:.2f} ms "
-                                 f"({n} trivial tasks in {t:.2f} s).")
-        rng = pdask.CompactRange.from_leaves("rfc6962", 0, b"x" * part, leaf_size=4096) if hasattr(pdask, "CompactRange") else None
-        if rng is not None:
-            notes.append(f"Bytes moved per merkle_root task: one compact range of {len(rng.to_bytes())} bytes "
-                         f"(a {part >> 20} MiB part); the file's bytes are read by the workers, not sent.")
-        for name, (_, local, count, unit) in tasks.items():
-            for threads in (1, 2):
-                t = median(lambda: local(threads), args.repeats)
-                rows.append((name, f"one process, threads={threads}", t, count, unit))
-                print(rows[-1], flush=True)
-    rows.sort(key=lambda r: list(tasks).index(r[0]))
+            c = clients[2]
+            n = 1000
+            t = interleaved({"trivial": lambda: c.gather([c.submit(int, i, pure=False) for i in range(n)])}, 3)
+            notes.append(f"Per-task overhead on the 2-worker LocalCluster: {t['trivial'] / n * 1e3:.2f} ms "
+                         f"({n} trivial tasks in {t['trivial']:.2f} s).")
+        finally:
+            for c in clients.values():
+                c.close()
+            for cl in clusters.values():
+                cl.close()
+        load_after = os.getloadavg()
+        rng = pdask.CompactRange.from_leaves("rfc6962", 0, b"x" * (size // parts[2]), leaf_size=4096)
+        notes.append(f"Bytes moved per merkle_root task: one compact range of {len(rng.to_bytes())} bytes "
+                     f"(a {size // parts[2] >> 20} MiB part; parts are not powers of two in general, a range "
+                     f"is at most 22 + 128 x 32 bytes); the file's bytes are read by the workers, not sent.")
+        notes.append(f"Bytes moved by verify_batch: {packed_bytes:,} bytes of flat buffers to the workers "
+                     f"({packed_bytes / nsig:.0f} per signature, keys once per part) and one bool per signature "
+                     "back.")
+        notes.append(f"Machine load (1-minute average) {load[0]:.1f} before, {load_after[0]:.1f} after the "
+                     f"cluster rows, on {os.cpu_count()} CPUs: the machine is shared, numbers are noisy.")
+    order = ["dask, 1 worker process", "dask, 2 worker processes", "one process, threads=1", "one process, threads=2"]
+    rows.sort(key=lambda r: (list(tasks).index(r[0]), order.index(r[1])))
+    at = {(name, how): t for name, how, t, _, _ in rows}
+    for name in tasks:
+        two, one, local2 = (at[name, how] for how in (order[1], order[0], order[3]))
+        notes.append(f"{name.split(',')[0]}: 2 workers {one / two:.2f}x a 1-worker cluster, "
+                     f"{local2 / two:.2f}x one process with 2 threads.")
     lines = [f"| task | how | median (s) | rate |", "|---|---|---|---|"]
     for name, how, t, count, unit in rows:
         rate = f"{count / t / 1e9:.2f} GB/s" if unit == "B" else f"{count / t:,.0f} {unit}/s"
