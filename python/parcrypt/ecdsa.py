@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing_extensions import Buffer
 
 __all__ = ["generate_private_key", "load_private_key", "load_public_key", "verify_batch",
-           "ECPrivateKey", "ECPublicKey"]
+           "verify_batch_digests", "ECPrivateKey", "ECPublicKey"]
 
 
 def generate_private_key() -> ECPrivateKey:
@@ -41,3 +41,12 @@ def verify_batch(items: Iterable[Tuple[ECPublicKey, "Buffer", "Buffer"]], *, enc
     """Verifies ``(public_key, message, signature)`` items across cores;
     returns one bool per item, in order (a malformed signature is False)."""
     return _parcrypt.ec_verify_batch(items, encoding=encoding, threads=threads, strategy=strategy)
+
+
+def verify_batch_digests(items: Iterable[Tuple[ECPublicKey, "Buffer", "Buffer"]], *, encoding: str = "der",
+                         threads: Optional[int] = None, strategy: str = "steal") -> List[bool]:
+    """``verify_batch`` over SHA-256 digests the caller computed (what
+    ``cryptography`` calls ``Prehashed(SHA256())``): ``(public_key, digest,
+    signature)`` items, one bool per item, in order; a digest that is not 32
+    bytes raises ``ValueError``."""
+    return _parcrypt.ec_verify_batch_digests(items, encoding=encoding, threads=threads, strategy=strategy)

@@ -101,43 +101,81 @@ fn ec_verify_batch(
     py: Python<'_>,
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
-    let mut keys: Vec<Py<EcPublicKey>> = Vec::new();
-    let mut messages: Vec<In> = Vec::new();
-    // A signature that does not even parse is simply not valid.
-    let mut signatures: Vec<Option<Signature>> = Vec::new();
-    for (i, item) in items.try_iter()?.enumerate() {
-        let item = item?;
-        let (key, message, signature): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) =
-            item.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "items[{i}] must be a (public_key, message, signature) tuple"
-                ))
-            })?;
-        let key = key.cast_into::<EcPublicKey>().map_err(|_| {
-            PyTypeError::new_err(format!("items[{i}][0] must be a parcrypt.ecdsa.ECPublicKey"))
-        })?;
-        keys.push(key.unbind());
-        messages.push(In::get(&message, &format!("items[{i}][1]"))?);
-        let sig = In::get(&signature, &format!("items[{i}][2]"))?;
-        signatures.push(signature_of(sig.as_slice(), encoding).ok());
-    }
-    let parsed: Vec<usize> = (0..keys.len()).filter(|&i| signatures[i].is_some()).collect();
-    let batch: Vec<BatchItem<'_>> = parsed
-        .iter()
-        .map(|&i| BatchItem {
-            key: &keys[i].get().key,
-            message: messages[i].as_slice(),
-            signature: signatures[i].as_ref().expect("filtered to parsed signatures"),
+    let batch = Batch::read(items, encoding, "message", |_, _| Ok(()))?;
+    let items: Vec<BatchItem<'_>> = batch
+        .parsed()
+        .map(|(key, message, signature)| BatchItem {
+            key,
+            message,
+            signature,
         })
         .collect();
-    let results = detach_from(py, batch.len().saturating_mul(4096), || {
-        ecdsa::verify_batch_vartime(&batch, &par)
+    let results = detach_from(py, items.len().saturating_mul(4096), || {
+        ecdsa::verify_batch_vartime(&items, &par)
     });
-    let mut out = vec![false; keys.len()];
-    for (&i, ok) in parsed.iter().zip(results) {
-        out[i] = ok;
+    Ok(batch.spread(results))
+}
+
+/// The items of a batch verification as Python gave them: keys, messages
+/// (or digests) and signatures, of which some did not even parse (those
+/// are simply not valid).
+struct Batch {
+    keys: Vec<Py<EcPublicKey>>,
+    data: Vec<In>,
+    signatures: Vec<Option<Signature>>,
+}
+
+impl Batch {
+    /// Reads `(public_key, <what>, signature)` tuples from `items`;
+    /// `check(i, data)` may refuse an item's data.
+    fn read(
+        items: &Bound<'_, PyAny>,
+        encoding: &str,
+        what: &str,
+        check: impl Fn(usize, &In) -> PyResult<()>,
+    ) -> PyResult<Batch> {
+        let mut batch = Batch {
+            keys: Vec::new(),
+            data: Vec::new(),
+            signatures: Vec::new(),
+        };
+        for (i, item) in items.try_iter()?.enumerate() {
+            let (key, data, signature): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) =
+                item?.extract().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "items[{i}] must be a (public_key, {what}, signature) tuple"
+                    ))
+                })?;
+            let key = key.cast_into::<EcPublicKey>().map_err(|_| {
+                PyTypeError::new_err(format!("items[{i}][0] must be a parcrypt.ecdsa.ECPublicKey"))
+            })?;
+            let data = In::get(&data, &format!("items[{i}][1]"))?;
+            check(i, &data)?;
+            batch.keys.push(key.unbind());
+            batch.data.push(data);
+            let sig = In::get(&signature, &format!("items[{i}][2]"))?;
+            batch.signatures.push(signature_of(sig.as_slice(), encoding).ok());
+        }
+        Ok(batch)
     }
-    Ok(out)
+
+    /// The items whose signature parsed: key, data, signature.
+    fn parsed(&self) -> impl Iterator<Item = (&VerifyingKey, &[u8], &Signature)> {
+        self.keys
+            .iter()
+            .zip(&self.data)
+            .zip(&self.signatures)
+            .filter_map(|((k, d), s)| s.as_ref().map(|s| (&k.get().key, d.as_slice(), s)))
+    }
+
+    /// One bool per item, in order, from the results of the parsed ones.
+    fn spread(&self, results: Vec<bool>) -> Vec<bool> {
+        let mut results = results.into_iter();
+        self.signatures
+            .iter()
+            .map(|s| s.is_some() && results.next().unwrap_or(false))
+            .collect()
+    }
 }
 
 #[pymethods]
@@ -295,47 +333,26 @@ fn ec_verify_batch_digests(
     py: Python<'_>,
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
-    let mut keys: Vec<Py<EcPublicKey>> = Vec::new();
-    let mut digests: Vec<In> = Vec::new();
-    let mut signatures: Vec<Option<Signature>> = Vec::new();
-    for (i, item) in items.try_iter()?.enumerate() {
-        let (key, digest, signature): (Bound<'_, PyAny>, Bound<'_, PyAny>, Bound<'_, PyAny>) =
-            item?.extract().map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "items[{i}] must be a (public_key, digest, signature) tuple"
-                ))
-            })?;
-        let key = key.cast_into::<EcPublicKey>().map_err(|_| {
-            PyTypeError::new_err(format!("items[{i}][0] must be a parcrypt.ecdsa.ECPublicKey"))
-        })?;
-        let digest = In::get(&digest, &format!("items[{i}][1]"))?;
-        if digest.len() != 32 {
-            return Err(PyValueError::new_err(format!(
-                "items[{i}][1] must be a 32-byte SHA-256 digest, got {} bytes",
-                digest.len()
-            )));
+    let batch = Batch::read(items, encoding, "digest", |i, digest| {
+        if digest.len() == 32 {
+            return Ok(());
         }
-        keys.push(key.unbind());
-        digests.push(digest);
-        let sig = In::get(&signature, &format!("items[{i}][2]"))?;
-        signatures.push(signature_of(sig.as_slice(), encoding).ok());
-    }
-    let parsed: Vec<usize> = (0..keys.len()).filter(|&i| signatures[i].is_some()).collect();
-    let batch: Vec<ecdsa::DigestItem<'_>> = parsed
-        .iter()
-        .map(|&i| ecdsa::DigestItem {
-            key: &keys[i].get().key,
-            digest: digests[i].as_slice(),
-            signature: signatures[i].as_ref().expect("filtered to parsed signatures"),
+        Err(PyValueError::new_err(format!(
+            "items[{i}][1] must be a 32-byte SHA-256 digest, got {} bytes",
+            digest.len()
+        )))
+    })?;
+    let items: Vec<ecdsa::DigestItem<'_>> = batch
+        .parsed()
+        .map(|(key, digest, signature)| ecdsa::DigestItem {
+            key,
+            digest,
+            signature,
         })
         .collect();
     // Each verification is ~50 µs: any non-empty batch runs without the GIL.
-    let results = detach_from(py, batch.len().saturating_mul(4096), || {
-        ecdsa::verify_batch_digests_vartime(&batch, &par)
+    let results = detach_from(py, items.len().saturating_mul(4096), || {
+        ecdsa::verify_batch_digests_vartime(&items, &par)
     });
-    let mut out = vec![false; keys.len()];
-    for (&i, ok) in parsed.iter().zip(results) {
-        out[i] = ok;
-    }
-    Ok(out)
+    Ok(batch.spread(results))
 }

@@ -38,6 +38,7 @@ def test_digest_batches_agree_with_cryptography_both_ways(threads):
         items.append((key, digest, sig))
         expected.append(not (i % 5 == 3 or i % 7 == 6))
     assert _parcrypt.ec_verify_batch_digests(items, threads=threads) == expected
+    assert ecdsa.verify_batch_digests(items, threads=threads) == expected  # the public name
     # Over the same messages, the message form agrees (the digest is SHA-256).
     messages = [(k, b"message %d" % i, s) for i, (k, _, s) in enumerate(items)]
     assert ecdsa.verify_batch(messages, threads=threads) == [
