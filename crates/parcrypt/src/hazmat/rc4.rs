@@ -79,7 +79,7 @@ impl Rc4 {
     /// [`Rc4::process_with`] for an open file: a regular file is read
     /// whole from its start with positional reads, as
     /// [`Crypter::process_file_with`](crate::aes::Crypter::process_file_with)
-    /// reads it (RC4 itself stays on one thread, and so do the reads).
+    /// reads it on one thread (a reader thread reads ahead; RC4 itself is serial).
     ///
     /// # Errors
     /// [`Rc4Error::Io`].

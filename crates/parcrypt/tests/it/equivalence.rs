@@ -326,7 +326,7 @@ fn file_with(bytes: &[u8]) -> std::fs::File {
 }
 
 #[test]
-fn files_through_memory_maps_equal_the_reader_path() {
+fn files_read_positionally_equal_the_reader_path() {
     // Buffers of 4 KiB + 16: lengths around one buffer (read positionally,
     // no map) and over several (mapped windows) with ragged tails, in both
     // directions, after input given to `update`, on every parallelism.

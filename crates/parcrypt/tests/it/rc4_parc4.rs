@@ -209,7 +209,7 @@ fn bad_parameters_are_rejected() {
 }
 
 #[test]
-fn files_through_memory_maps_equal_the_reader_path() {
+fn files_read_positionally_equal_the_reader_path() {
     use std::io::Write;
     let buffer = 4096;
     for len in [0, 1, buffer, buffer + 1, 5 * buffer + 3] {
