@@ -404,3 +404,32 @@ fn a_file_with_bad_padding_fails_through_the_map_too() {
         .process_file_with(&file, &mut out, 4096, &Parallelism::default(), |_| {});
     assert!(matches!(got, Err(Error::Decrypt)));
 }
+
+#[test]
+fn large_files_read_in_parts_by_every_thread_equal_the_reader_path() {
+    // Buffers of 4 MiB + 16, so the parallel parts (1 MiB and up) read and
+    // transform at offsets past the tail carried from the buffer before.
+    let input = data((9 << 20) + 13);
+    let buffer = (4 << 20) + 16;
+    for (name, make) in all_crypters(true) {
+        let mut reference = Vec::new();
+        make()
+            .process_with(
+                &input[..],
+                &mut reference,
+                buffer,
+                &Parallelism::sequential(),
+                |_| {},
+            )
+            .unwrap();
+        let file = file_with(&input[5..]);
+        for par in every_parallelism() {
+            let mut c = make();
+            let mut got = Vec::new();
+            c.update(&input[..5], &mut got, &par);
+            c.process_file_with(&file, &mut got, buffer, &par, |_| {})
+                .unwrap();
+            assert!(got == reference, "{name} {par:?}");
+        }
+    }
+}
