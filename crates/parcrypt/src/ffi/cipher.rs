@@ -167,13 +167,14 @@ impl GcmKey {
         std::ptr::NonNull::new(ctx).map(GcmKey)
     }
 
-    /// AES-GCM seal of `data` in place with a 16-byte nonce and `aad`;
+    /// AES-GCM seal of `data` in place with `nonce` (12 bytes as the
+    /// standard's nonce, or 16: hashed into J0 as GCM defines) and `aad`;
     /// returns the tag.
     ///
     /// # Panics
     /// If AWS-LC reports a failure (it fails only for inputs over 2^36 bytes,
     /// which callers never pass).
-    pub(crate) fn seal_in_place(&self, nonce: &[u8; 16], data: &mut [u8], aad: &[u8]) -> [u8; 16] {
+    pub(crate) fn seal_in_place(&self, nonce: &[u8], data: &mut [u8], aad: &[u8]) -> [u8; 16] {
         let mut tag = [0u8; 16];
         let mut tag_len = 0usize;
         // SAFETY: ctx is live; data is both input and output (AWS-LC allows

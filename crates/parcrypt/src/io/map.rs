@@ -20,12 +20,6 @@
 //!   `sha2`). Each byte is read once; a concurrent writer makes the digest that of some mix of
 //!   old and new bytes, as with `read(2)` during a write. The digest
 //!   vouches for nothing beyond "these were the bytes read".
-//! - **Sealing** (`stream::encrypt_file`: AES-GCM seal of plaintext segments).
-//!   The plaintext is read once, by the CTR pass; GHASH runs over the
-//!   ciphertext, which is written to parcrypt's own buffers. A concurrent
-//!   writer changes which plaintext is sealed, never the agreement between
-//!   the stream's ciphertext and its tags: the stream still decrypts and
-//!   authenticates, to a mix of old and new bytes, as with `read(2)`.
 
 #![allow(unsafe_code)]
 
@@ -90,7 +84,7 @@ fn map(file: &File, offset: u64, len: usize) -> io::Result<Mmap> {
     // What memmap2 asks callers to rule out — the bytes changing while they
     // are borrowed — parcrypt cannot rule out for a file others may write;
     // the bytes are handed only to code that reads each of them once
-    // (RustCrypto's SHA-256, AWS-LC's AES-GCM seal) and whose result for
+    // (RustCrypto's SHA-256) and whose result for
     // changed bytes is sound, per use, as argued in the module docs;
     // parcrypt's own code only slices the map by length. Truncation is the
     // documented SIGBUS caveat.

@@ -8,22 +8,25 @@ use std::io::{self, Write};
 
 use super::buffer::Buffer;
 use super::header::{Header, Keys};
-use super::segment::{Scratch, Sealed, TAG, open_segments, seal_segments};
+use super::segment::{Plain, Scratch, Sealed, TAG, open_segments, seal_segments};
 use super::{Budget, DecryptOptions, Error, Identity, Options, Recipient};
+use crate::io::ReadAt;
 use crate::io::pipeline::{self, Sink};
-use crate::io::{ReadAt, Windows};
 use crate::par::Parallelism;
 
-/// [`encrypt`](super::encrypt) for a regular file, read through memory maps of a batch at a
-/// time: AES-GCM reads the page cache directly, so no `read` copy is made
-/// (the copy costs as much CPU as sealing on this kind of machine). Writing
-/// overlaps sealing. The file's length when the call starts is what is
-/// encrypted; a process writing to the file meanwhile changes what is
-/// sealed, never the stream's integrity (see `io/map.rs`).
+/// [`encrypt`](super::encrypt) for a regular file, a batch at a time: each
+/// worker reads the segments it seals with positional reads (`pread`)
+/// straight into their places in the output buffer and seals them there,
+/// in place, while they are in its core's cache — so reading runs on every
+/// thread. (Memory maps were used before: on the 2-vCPU development VM,
+/// 1 GiB took 0.147 s on 1 thread and 0.097 s on 2 that way, against
+/// 0.100 / 0.063 s for `decrypt_file`'s positional reads; page faults cost
+/// more than the copy.) Writing overlaps sealing. The file's length when
+/// the call starts is what is encrypted; a process writing to the file
+/// meanwhile changes what is sealed, never the stream's integrity.
 ///
 /// # Errors
-/// As [`encrypt`](super::encrypt). Like every mmap-based tool, a file truncated by another
-/// process while it is read raises SIGBUS.
+/// As [`encrypt`](super::encrypt); an I/O error if the file shrinks while it is read.
 pub fn encrypt_file(
     recipients: &[Recipient<'_>],
     file: &File,
@@ -37,18 +40,23 @@ pub fn encrypt_file(
     output.write_all(&header)?;
     let seg = opts.segment_size;
     let budget = Budget::new(seg + TAG, par.threads().get());
-    let mut windows = Windows::new(file, len, seg, budget.bytes(seg)?);
+    let batch = budget.bytes(seg)? as u64;
     with_writer(output, budget.depth, false, |sink| {
-        let mut index = 0u64;
+        let (mut index, mut at) = (0u64, 0u64);
         loop {
-            // An empty file has no window, and seals one empty segment.
-            let map = windows.next().transpose()?;
-            let plain: &[u8] = map.as_deref().unwrap_or(&[]);
-            let last = windows.done();
+            // An empty file is one batch of nothing: one empty segment.
+            let n = (len - at).min(batch);
+            let last = at + n == len;
+            let plain = Plain::File {
+                file,
+                at,
+                len: usize::try_from(n).map_err(io::Error::other)?,
+            };
             let mut sealed = sink.take()?;
             index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, par)?;
             sink.send(sealed)?;
-            progress(plain.len() as u64);
+            at += n;
+            progress(n);
             if last {
                 return Ok(());
             }

@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 
 use super::buffer::Buffer;
 use super::header::Header;
-use super::segment::{Sealed, TAG, open_segments, seal_segments};
+use super::segment::{Plain, Sealed, TAG, open_segments, seal_segments};
 use super::{Budget, DecryptOptions, Error, Identity, Options, Recipient};
 use crate::io::pipeline;
 use crate::par::Parallelism;
@@ -39,7 +39,15 @@ pub fn encrypt(
         budget.depth,
         true,
         |plain, more, sealed| {
-            index += seal_segments(&keys.payload, plain, sealed, seg, index, !more, par)?;
+            index += seal_segments(
+                &keys.payload,
+                Plain::Memory(plain),
+                sealed,
+                seg,
+                index,
+                !more,
+                par,
+            )?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
             Ok(())

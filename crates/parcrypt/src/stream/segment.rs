@@ -32,14 +32,38 @@ fn grain(unit: usize) -> Grain {
     }
 }
 
+/// Where the plaintext of a batch comes from.
+#[derive(Clone, Copy)]
+pub(super) enum Plain<'a> {
+    /// Bytes in memory, sealed out of place in one pass.
+    Memory(&'a [u8]),
+    /// `len` bytes of `file` from `at`, each segment read with a positional
+    /// read into its place in the output by the worker that seals it there
+    /// (in place, while it is in that core's cache).
+    File { file: &'a File, at: u64, len: usize },
+}
+
+impl Plain<'_> {
+    fn len(&self) -> usize {
+        match *self {
+            Plain::Memory(bytes) => bytes.len(),
+            Plain::File { len, .. } => len,
+        }
+    }
+}
+
 /// Seals the segments of `plain` (cut every `seg` bytes) into `sealed`,
 /// sized to hold them, each followed by its tag, in one pass per segment;
 /// the batch's last segment is the stream's last if `final_batch`. Returns
 /// the number of segments: an empty batch (only ever an empty stream) is
 /// one empty segment.
+///
+/// # Errors
+/// [`Error::Options`] for a batch whose size overflows; a read error (the
+/// file shrank while it was read).
 pub(super) fn seal_segments(
     key: &GcmKey,
-    plain: &[u8],
+    plain: Plain<'_>,
     sealed: &mut Buffer,
     seg: usize,
     base: u64,
@@ -53,15 +77,23 @@ pub(super) fn seal_segments(
         .and_then(|tags| tags.checked_add(plain.len()))
         .ok_or_else(|| Error::Options("batch size overflows".into()))?;
     sealed.sized(len);
-    par.for_each_mut(sealed, &grain(enc), |_, offset, part| {
+    let results = par.map_mut(sealed, &grain(enc), |_, offset, part| {
         for (j, out) in part.chunks_mut(enc).enumerate() {
             let i = offset / enc + j;
-            let last = final_batch && i + 1 == count;
-            let input = &plain[i * seg..(i * seg + out.len() - TAG)];
+            let nonce = nonce(base + i as u64, final_batch && i + 1 == count);
             let (body, tag_room) = out.split_at_mut(out.len() - TAG);
-            tag_room.copy_from_slice(&key.seal_into(&nonce(base + i as u64, last), input, body));
+            let tag = match plain {
+                Plain::Memory(bytes) => key.seal_into(&nonce, &bytes[i * seg..i * seg + body.len()], body),
+                Plain::File { file, at, .. } => {
+                    read_exact_at(file, body, at + (i * seg) as u64)?;
+                    key.seal_in_place(&nonce, body, &[])
+                }
+            };
+            tag_room.copy_from_slice(&tag);
         }
+        Ok::<(), io::Error>(())
     });
+    results.into_iter().collect::<io::Result<()>>()?;
     Ok(count as u64)
 }
 

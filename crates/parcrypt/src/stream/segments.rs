@@ -8,7 +8,7 @@ use std::io::Read;
 
 use super::buffer::Buffer;
 use super::header::{Header, payload_key};
-use super::segment::{Sealed, TAG, open_segments, seal_segments};
+use super::segment::{Plain, Sealed, TAG, open_segments, seal_segments};
 use super::{DecryptOptions, Error, Identity, MAX_SEGMENT, MIN_SEGMENT, Options, Recipient};
 use crate::ffi::GcmKey;
 use crate::par::Parallelism;
@@ -165,7 +165,15 @@ impl Segments {
             ));
         }
         let mut sealed = Buffer::new(false);
-        seal_segments(&self.key, plain, &mut sealed, seg, first, last, par)?;
+        seal_segments(
+            &self.key,
+            Plain::Memory(plain),
+            &mut sealed,
+            seg,
+            first,
+            last,
+            par,
+        )?;
         Ok(sealed.into_ciphertext())
     }
 
