@@ -135,21 +135,34 @@ def manifest_line(digest: Optional[bytes], name: str) -> str:
     return hexed + "  " + name
 
 
-def _small_files_task(paths: List[str], format: str, leaf_size: int) -> List[Optional[bytes]]:
+def _small_files_task(paths: List[str], format: str, leaf_size: int) -> Tuple[bytes, bytes]:
     # One call for the batch: one GIL release, not one per file (a Dask
-    # worker's other threads would make each reacquisition wait).
-    out = []
+    # worker's other threads would make each reacquisition wait). The
+    # digests travel back as one buffer (32 bytes a file, zeros for a file
+    # without one) and a mask: Dask serializes a list of bytes item by item,
+    # which cost 0.22 s for 10,000 digests against 0.06 s of hashing.
+    digests, present = bytearray(), bytearray()
     for r in merkle.hash_files(paths, format, leaf_size=leaf_size, threads=1):
         if isinstance(r, Exception):
             raise r
-        out.append(r)
-    return out
+        digests += r if r is not None else bytes(32)
+        present.append(r is not None)
+    return bytes(digests), bytes(present)
 
 
-#: Small files travel in batches of at most this many files or
-#: ``part_size`` / 4 bytes, so 10,000 little files are tens of tasks, not
-#: 10,000 (Dask's per-task overhead is about a millisecond).
+def _unpack_digests(packed: Tuple[bytes, bytes]) -> List[Optional[bytes]]:
+    digests, present = packed
+    return [digests[32 * i:32 * i + 32] if p else None for i, p in enumerate(present)]
+
+
+#: Small files travel in batches of at least this many files (more when
+#: there are many: about four batches per cluster thread, at most
+#: ``MAX_BATCH_FILES``) and at most ``part_size`` / 4 bytes, so 10,000
+#: little files are a few tasks per thread, not 10,000 (Dask's per-task
+#: overhead is one to two milliseconds, and the driver's own work grows with
+#: the task count).
 BATCH_FILES = 256
+MAX_BATCH_FILES = 4096
 
 
 def _plan(client, names: List[str], sizes: List[int], format: str, leaf_size: int, part_size: int):
@@ -159,6 +172,7 @@ def _plan(client, names: List[str], sizes: List[int], format: str, leaf_size: in
     plans: List[Any] = [None] * len(names)
     batch: List[int] = []
     batch_bytes = 0
+    per_batch = min(MAX_BATCH_FILES, max(BATCH_FILES, -(-len(names) // (4 * _slots(client)))))
 
     def flush():
         nonlocal batch, batch_bytes
@@ -175,7 +189,7 @@ def _plan(client, names: List[str], sizes: List[int], format: str, leaf_size: in
             plans[i] = ("ranges", [client.submit(_range_task, name, format, leaf, off, min(part, size - off),
                                                  pure=False) for off in range(0, size, part)])
             continue
-        if batch and (len(batch) >= BATCH_FILES or batch_bytes + size > part_size // 4):
+        if batch and (len(batch) >= per_batch or batch_bytes + size > part_size // 4):
             flush()
         batch.append(i)
         batch_bytes += size
@@ -219,7 +233,8 @@ def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "s
         batches = list({id(p[1]): p[1] for p in plans if p[0] == "batch"}.values())
         ranges = [f for p in plans if p[0] == "ranges" for f in p[1]]
         got = c.gather(batches + ranges)
-        value = {id(f): r for f, r in zip(batches + ranges, got)}
+        value = {id(f): r for f, r in zip(ranges, got[len(batches):])}
+        value.update({id(f): _unpack_digests(r) for f, r in zip(batches, got)})
         lines = []
         for name, plan in zip(names, plans):
             if plan[0] == "batch":
@@ -564,7 +579,10 @@ def _pack(rows: Sequence[Any], prehashed: bool) -> Tuple[List[bytes], bytes, byt
 
 
 def _verify_packed(packed: Tuple[List[bytes], bytes, bytes, bytes, bytes, bytes], encoding: str,
-                   prehashed: bool) -> List[bool]:
+                   prehashed: bool) -> bytes:
+    """One byte per row, 1 for a valid signature: Dask serializes a list
+    of bools item by item (measured: 1.1 s for 50,000), a bytes object as
+    it is (9 ms)."""
     from array import array
 
     key_bytes, which_b, data, data_ends_b, sigs, sig_ends_b = packed
@@ -585,7 +603,7 @@ def _verify_packed(packed: Tuple[List[bytes], bytes, bytes, bytes, bytes, bytes]
         key = keys[k]
         items.append(None if key is None else (key, data_v[d0:d1], sigs_v[s0:s1]))
         d0, s0 = d1, s1
-    return _verify_items(items, encoding, prehashed)
+    return bytes(_verify_items(items, encoding, prehashed))
 
 
 def _verify_frame(frame, encoding: str, prehashed: bool):
@@ -634,7 +652,7 @@ def verify_batch(items, *, prehashed: bool = False, encoding: str = "der", key_c
             # where its part already is.
             futures = c.map(_verify_packed, c.scatter(packed, hash=False), encoding=encoding,
                             prehashed=prehashed, pure=False) if packed else []
-            results = [ok for part in c.gather(futures) for ok in part]
+            results = [ok == 1 for part in c.gather(futures) for ok in part]
     results = list(results)
     failed = [i for i, ok in enumerate(results) if not ok]
     return results, len(failed), failed
