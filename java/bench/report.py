@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Turns the JMH JSON files run.sh wrote (OUT/jmh-*.json) into OUT/results.md
-(the issue's comparisons) and OUT/results.json
+(the issue's comparisons and the JCE paper's Tables 3-5) and OUT/results.json
 (one record per benchmark: median, p90, mean, unit).
 
     python3 report.py OUT_DIR [MODE]
@@ -164,6 +164,47 @@ r = ratio(rs["Parcrypt"], rs["ACCP"])
 w("| " + " | ".join(cell(rs[p]) for p in PROVIDERS) + f" | {'—' if r is None else f'{r:.2f}×'} | {verdict(r, '<=', 1.05)} |")
 w("")
 
+w("## The JCE paper's Tables 3-5, from Java")
+w("")
+w("Sequential baseline = the provider at 1 thread (`new ParcryptProvider(1, \"seq\")`); ×2 = two threads "
+  "(`static`: the paper's split, `steal`: work stealing). Speed-up = baseline median / median. "
+  "The paper's speed-ups (two tasks on 2-core machines, IAIK JCE: P I Executors / P II ForkJoin) were "
+  "1.35-1.41 (Table 3), 1.49-1.74 (Table 4), 1.67-1.78 (Table 5).")
+w("")
+w("| table | workload | seq ×1 | static ×2 | speed-up | steal ×2 | speed-up | JDK | paper P I / P II |")
+w("|---|---|---|---|---|---|---|---|---|")
+
+
+def paper_row(table, label, group, bench, jdk, paper, key="median", per=1, **params):
+    seq = find(group, bench, provider="Parcrypt-seq", **params)
+    st = find(group, bench, provider="Parcrypt-static2", **params)
+    sl = find(group, bench, provider="Parcrypt-steal2", **params)
+
+    def c(r):
+        if r is None:
+            return "—"
+        s = t(to_ms(r, key) / per)
+        return s + (f" (p90 {t(to_ms(r, 'p90') / per)})" if key == "median" else "")
+
+    def s(r):
+        x = ratio(seq, r, key)
+        return "—" if x is None else f"{x:.2f}×"
+    w(f"| {table} | {label} | {c(seq)} | {c(st)} | {s(st)} | {c(sl)} | {s(sl)} | {jdk} | {paper} |")
+
+
+jdk_kg = find("paper-keygen", "RsaKeyGenBench.generate", bits=1024, provider="JDK")
+paper_row("Table 3", "RSA-1024 key generation", "paper-keygen", "RsaKeyGenBench.generate",
+          cell(jdk_kg), "1.39/1.35, 1.41/1.38, 1.40/1.37", bits=1024)
+jdk_sg = find("paper-sign", "RsaSignBench.sign", bits=2048, provider="JDK")
+paper_row("Table 4", "RSA-2048 private operation (SHA256withRSA sign)", "paper-sign", "RsaSignBench.sign",
+          cell(jdk_sg), "1.65/1.65, 1.74/1.74, 1.49/1.62", bits=2048)
+jdk_loop = find("ecdsa", "EcdsaBench.verifyLoop", provider="JDK")
+jdk_per = "—" if jdk_loop is None else t(to_ms(jdk_loop, "mean") / 1024) + " (loop of 1,024)"
+paper_row("Table 5", "ECDSA P-256 verification, per signature in a batch of 1,024 (`verifyBatch`)",
+          "paper-verify", "EcdsaBench.verifyBatch", jdk_per, "1.67/1.67, 1.73/1.72, 1.76/1.78", key="mean", per=1024)
+paper_row("Table 5", "ECDSA P-256 verification, one `Signature.verify` (always one thread)",
+          "paper-verify", "EcdsaBench.verify", cell(find("ecdsa", "EcdsaBench.verify", provider="JDK")), "(as above)")
+w("")
 w("Each number is one trial of one run. Mean times (AES, batches) are JMH's average over its measurement "
   "iterations; medians and p90 come from JMH's samples (SampleTime) or shots (SingleShotTime).")
 

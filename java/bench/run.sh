@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # JMH benchmarks of the Parcrypt provider against SunJCE/SunRsaSign/SunEC,
-# BouncyCastle and ACCP, in one run.
+# BouncyCastle and ACCP, in one run, plus the JCE paper's Tables 3-5 from Java.
 #
 #   java/bench/run.sh [--quick|--full|--smoke] [OUT_DIR]
 #
@@ -66,12 +66,18 @@ jmh() { # name, JMH arguments...
 }
 
 all=Parcrypt,ACCP,JDK,BC
+paper=Parcrypt-seq,Parcrypt-static2,Parcrypt-steal2,JDK
 # The comparisons.
 jmh keygen 'RsaKeyGenBench' -p bits=2048,3072 -p provider=$all "${shots[@]}"
 jmh aes 'AesGcmBench' -p size=1024,67108864 -p provider=$all "${timed[@]}"
 jmh ecdsa 'EcdsaBench\.(sign|verify|verifyLoop)$' -p provider=$all "${timed[@]}"
 jmh ecdsa-batch 'EcdsaBench\.verifyBatch$' -p provider=Parcrypt "${timed[@]}"
 jmh rsa-sign 'RsaSignBench' -p bits=2048 -p provider=$all "${timed[@]}"
+# The JCE paper's Tables 3-5: the provider at 1 thread (its sequential
+# baseline) and at 2 threads (the paper's cores), and the JDK's providers.
+jmh paper-keygen 'RsaKeyGenBench' -p bits=1024 -p provider=$paper "${shots[@]}"
+jmh paper-sign 'RsaSignBench' -p bits=2048 -p provider=$paper "${timed[@]}"
+jmh paper-verify 'EcdsaBench\.(verify|verifyBatch)$' -p provider=Parcrypt-seq,Parcrypt-static2,Parcrypt-steal2 "${timed[@]}"
 
 python3 "$bench_dir/report.py" "$out" "$mode"
 echo "run.sh: wrote $out/results.md and $out/results.json" >&2
