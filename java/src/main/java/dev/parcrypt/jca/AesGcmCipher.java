@@ -85,7 +85,8 @@ public final class AesGcmCipher extends BufferingCipher {
             return null;
         }
         try {
-            AlgorithmParameters params = AlgorithmParameters.getInstance("GCM");
+            // This provider's own GCM parameters (GcmParameters).
+            AlgorithmParameters params = AlgorithmParameters.getInstance("GCM", provider);
             params.init(new GCMParameterSpec(TAG * 8, nonce));
             return params;
         } catch (NoSuchAlgorithmException | InvalidParameterSpecException e) {
