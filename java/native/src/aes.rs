@@ -6,34 +6,84 @@ use jni::JNIEnv;
 use jni::objects::{JByteArray, JByteBuffer, JClass};
 use jni::sys::{jbyteArray, jint, jlong};
 use parcrypt::aes::{Crypter, Error, GCM_NONCE, GCM_TAG, Gcm};
+use parcrypt::par::Parallelism;
+use parcrypt::secret::SecretBytes;
 
 use crate::{
-    BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, ILLEGAL_ARG, ILLEGAL_STATE, INVALID_KEY, INVALID_PARAM, PROVIDER,
-    Res, bytes, bytes_opt, direct, fail, free_fn, from_handle, guard, into_handle, new_array, par,
-    read_region, write_region,
+    BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, INVALID_KEY, INVALID_PARAM,
+    PROVIDER, Res, bytes, bytes_opt, direct, entry, fail, free_fn, from_handle, par, read_region,
+    secret_bytes, write_region,
 };
 
-fn err(e: Error) -> Fail {
-    let msg = e.to_string();
-    match e {
-        Error::KeyLength(_) => Fail::Throw(INVALID_KEY, msg),
-        Error::IvLength(_) => Fail::Throw(INVALID_PARAM, msg),
-        Error::NotBlockAligned => Fail::Throw(BLOCK_SIZE, msg),
-        Error::Decrypt => Fail::Throw(BAD_PADDING, msg),
-        Error::Authentication => Fail::Throw(BAD_TAG, "Tag mismatch: ".to_string() + &msg),
-        Error::OutputTooSmall { .. } => Fail::Throw("javax/crypto/ShortBufferException", msg),
-        _ => Fail::Throw(PROVIDER, msg),
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        let msg = e.to_string();
+        match e {
+            Error::KeyLength(_) => Fail::Throw(INVALID_KEY, msg),
+            Error::IvLength(_) => Fail::Throw(INVALID_PARAM, msg),
+            Error::NotBlockAligned => Fail::Throw(BLOCK_SIZE, msg),
+            Error::Decrypt => Fail::Throw(BAD_PADDING, msg),
+            Error::Authentication => Fail::Throw(BAD_TAG, "Tag mismatch: ".to_string() + &msg),
+            Error::OutputTooSmall { .. } => Fail::Throw("javax/crypto/ShortBufferException", msg),
+            _ => Fail::Throw(PROVIDER, msg),
+        }
     }
 }
 
-fn nonce_of(nonce: &[u8]) -> Res<&[u8; GCM_NONCE]> {
-    nonce.try_into().or_else(|_| {
-        fail(
-            INVALID_PARAM,
-            format!("GCM nonce must be {GCM_NONCE} bytes, got {}", nonce.len()),
-        )
-    })
+/// What every GCM call names besides its data: the key (a handle), the
+/// nonce, the AAD (null: none) and the threads.
+struct GcmCall<'h> {
+    gcm: &'h Gcm,
+    nonce: [u8; GCM_NONCE],
+    aad: Vec<u8>,
+    par: Parallelism,
 }
+
+impl GcmCall<'_> {
+    fn new(
+        env: &JNIEnv<'_>,
+        handle: jlong,
+        nonce: &JByteArray<'_>,
+        aad: &JByteArray<'_>,
+        threads: jint,
+        strategy: jint,
+    ) -> Res<Self> {
+        // SAFETY: a live Gcm handle (see `from_handle`).
+        let gcm = unsafe { from_handle::<Gcm>(handle)? };
+        let nonce = bytes(env, nonce, "nonce")?;
+        let nonce = nonce.as_slice().try_into().or_else(|_| {
+            fail(
+                INVALID_PARAM,
+                format!("GCM nonce must be {GCM_NONCE} bytes, got {}", nonce.len()),
+            )
+        })?;
+        let aad = bytes_opt(env, aad)?.unwrap_or_default();
+        Ok(GcmCall {
+            gcm,
+            nonce,
+            aad,
+            par: par(threads, strategy)?,
+        })
+    }
+
+    /// Encrypts `body` in place; the tag.
+    fn seal(&self, body: &mut [u8]) -> [u8; GCM_TAG] {
+        self.gcm.seal_in_place(&self.nonce, &self.aad, body, &self.par)
+    }
+
+    /// Checks `tag` over `body` and only then decrypts it in place.
+    fn open(&self, body: &mut [u8], tag: &[u8]) -> Res<()> {
+        Ok(self
+            .gcm
+            .open_in_place(&self.nonce, &self.aad, body, tag, &self.par)?)
+    }
+}
+
+/// The message for input shorter than a tag.
+const SHORT: &str = "Tag mismatch: the input is shorter than a tag";
+
+/// The message for a CTR / CBC cipher used after `doFinal`.
+const FINISHED: &str = "the cipher is finished; initialise it again";
 
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmNew<'l>(
@@ -41,17 +91,16 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmNew<'l>(
     _class: JClass<'l>,
     key: JByteArray<'l>,
 ) -> jlong {
-    guard(&mut env, 0, |env| {
-        let mut key = bytes(env, &key, "key")?;
-        let gcm = Gcm::new(&key).map_err(|e| match e {
-            Error::KeyLength(n) => Fail::Throw(
+    entry(&mut env, |env| {
+        let key = secret_bytes(env, &key, "key")?;
+        match Gcm::new(key.expose()) {
+            Ok(gcm) => Ok(Handle(gcm)),
+            Err(Error::KeyLength(n)) => fail(
                 INVALID_KEY,
                 format!("AES-GCM key must be 16 or 32 bytes (AES-128/256), got {n}"),
             ),
-            other => err(other),
-        });
-        parcrypt::secret::wipe(&mut key);
-        Ok(into_handle(gcm?))
+            Err(other) => Err(other.into()),
+        }
     })
 }
 
@@ -75,18 +124,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSeal<'l>(
     threads: jint,
     strategy: jint,
 ) -> jint {
-    guard(&mut env, 0, |env| {
-        // SAFETY: a live Gcm handle (see `from_handle`).
-        let gcm = unsafe { from_handle::<Gcm>(handle)? };
-        let par = par(threads, strategy)?;
-        let nonce = bytes(env, &nonce, "nonce")?;
-        let aad = bytes_opt(env, &aad)?.unwrap_or_default();
+    entry(&mut env, |env| {
+        let call = GcmCall::new(env, handle, &nonce, &aad, threads, strategy)?;
         let mut buf = read_region(env, &input, in_off, len, GCM_TAG)?;
         let n = buf.len() - GCM_TAG;
-        let tag = gcm.seal_in_place(nonce_of(&nonce)?, &aad, &mut buf[..n], &par);
+        let tag = call.seal(&mut buf[..n]);
         buf[n..].copy_from_slice(&tag);
         write_region(env, &out, out_off, &buf)?;
-        Ok(buf.len() as jint)
+        Ok(buf.len())
     })
 }
 
@@ -109,23 +154,16 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpen<'l>(
     threads: jint,
     strategy: jint,
 ) -> jint {
-    guard(&mut env, 0, |env| {
-        // SAFETY: a live Gcm handle (see `from_handle`).
-        let gcm = unsafe { from_handle::<Gcm>(handle)? };
-        let par = par(threads, strategy)?;
-        let nonce = bytes(env, &nonce, "nonce")?;
-        let aad = bytes_opt(env, &aad)?.unwrap_or_default();
-        let mut buf = read_region(env, &input, in_off, len, 0)?;
+    entry(&mut env, |env| {
+        let call = GcmCall::new(env, handle, &nonce, &aad, threads, strategy)?;
+        let mut buf = SecretBytes::new(read_region(env, &input, in_off, len, 0)?);
         let Some(n) = buf.len().checked_sub(GCM_TAG) else {
-            return fail(BAD_TAG, "Tag mismatch: the input is shorter than a tag");
+            return fail(BAD_TAG, SHORT);
         };
-        let (body, tag) = buf.split_at_mut(n);
-        let opened = gcm.open_in_place(nonce_of(&nonce)?, &aad, body, tag, &par);
-        let written = opened
-            .map_err(err)
-            .and_then(|()| write_region(env, &out, out_off, body));
-        parcrypt::secret::wipe(&mut buf);
-        written.map(|()| n as jint)
+        let (body, tag) = buf.expose_mut().split_at_mut(n);
+        call.open(body, tag)?;
+        write_region(env, &out, out_off, body)?;
+        Ok(n)
     })
 }
 
@@ -147,18 +185,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSealDirect<'l>(
     threads: jint,
     strategy: jint,
 ) -> jint {
-    guard(&mut env, 0, |env| {
-        // SAFETY: a live Gcm handle (see `from_handle`).
-        let gcm = unsafe { from_handle::<Gcm>(handle)? };
-        let par = par(threads, strategy)?;
-        let nonce = bytes(env, &nonce, "nonce")?;
-        let aad = bytes_opt(env, &aad)?.unwrap_or_default();
+    entry(&mut env, |env| {
+        let call = GcmCall::new(env, handle, &nonce, &aad, threads, strategy)?;
         let src = direct(env, &input, in_pos, len)?;
         let dst = direct(env, &out, out_pos, len.saturating_add(GCM_TAG as jint))?;
         let (body, tag) = dst.split_at_mut(src.len());
         copy_unless_same(src, body)?;
-        tag.copy_from_slice(&gcm.seal_in_place(nonce_of(&nonce)?, &aad, body, &par));
-        Ok(dst.len() as jint)
+        tag.copy_from_slice(&call.seal(body));
+        Ok(dst.len())
     })
 }
 
@@ -180,27 +214,22 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpenDirect<'l>(
     threads: jint,
     strategy: jint,
 ) -> jint {
-    guard(&mut env, 0, |env| {
-        // SAFETY: a live Gcm handle (see `from_handle`).
-        let gcm = unsafe { from_handle::<Gcm>(handle)? };
-        let par = par(threads, strategy)?;
-        let nonce = bytes(env, &nonce, "nonce")?;
-        let aad = bytes_opt(env, &aad)?.unwrap_or_default();
+    entry(&mut env, |env| {
+        let call = GcmCall::new(env, handle, &nonce, &aad, threads, strategy)?;
         let src = direct(env, &input, in_pos, len)?;
         let Some(n) = src.len().checked_sub(GCM_TAG) else {
-            return fail(BAD_TAG, "Tag mismatch: the input is shorter than a tag");
+            return fail(BAD_TAG, SHORT);
         };
         let mut tag = [0u8; GCM_TAG];
         tag.copy_from_slice(&src[n..]);
         let dst = direct(env, &out, out_pos, n as jint)?;
         let in_place = src.as_ptr() == dst.as_ptr();
         copy_unless_same(&src[..n], dst)?;
-        let opened = gcm.open_in_place(nonce_of(&nonce)?, &aad, dst, &tag, &par);
+        let opened = call.open(dst, &tag);
         if opened.is_err() && !in_place {
             dst.fill(0);
         }
-        opened.map_err(err)?;
-        Ok(n as jint)
+        opened.map(|()| n)
     })
 }
 
@@ -234,26 +263,22 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterNew<'l>(
     key: JByteArray<'l>,
     iv: JByteArray<'l>,
 ) -> jlong {
-    guard(&mut env, 0, |env| {
-        let mut key = bytes(env, &key, "key")?;
+    entry(&mut env, |env| {
+        let key = secret_bytes(env, &key, "key")?;
         let iv = bytes(env, &iv, "iv")?;
         let crypter = match mode {
-            0 => Crypter::ctr(&key, &iv),
-            1 => Crypter::cbc_encrypt(&key, &iv),
-            2 => Crypter::cbc_decrypt(&key, &iv),
-            other => {
-                parcrypt::secret::wipe(&mut key);
-                return fail(ILLEGAL_ARG, format!("unknown crypter mode {other}"));
-            }
-        };
-        parcrypt::secret::wipe(&mut key);
-        let handle: CrypterHandle = Mutex::new(Some(crypter.map_err(err)?));
-        Ok(into_handle(handle))
+            0 => Crypter::ctr(key.expose(), &iv),
+            1 => Crypter::cbc_encrypt(key.expose(), &iv),
+            2 => Crypter::cbc_decrypt(key.expose(), &iv),
+            other => return fail(ILLEGAL_ARG, format!("unknown crypter mode {other}")),
+        }?;
+        Ok(Handle::<CrypterHandle>(Mutex::new(Some(crypter))))
     })
 }
 
 free_fn!(Java_dev_parcrypt_jca_Native_crypterFree, CrypterHandle);
 
+/// Runs `f` on the crypter behind `handle` (`None` once finished).
 fn with_crypter<T>(handle: jlong, f: impl FnOnce(&mut Option<Crypter>) -> Res<T>) -> Res<T> {
     // SAFETY: a live crypter handle (see `from_handle`).
     let cell = unsafe { from_handle::<CrypterHandle>(handle)? };
@@ -261,6 +286,12 @@ fn with_crypter<T>(handle: jlong, f: impl FnOnce(&mut Option<Crypter>) -> Res<T>
         .lock()
         .or_else(|_| fail(ILLEGAL_STATE, "the cipher failed earlier; initialise it again"))?;
     f(&mut guard)
+}
+
+/// The crypter, unless it is finished.
+fn unfinished(c: &mut Option<Crypter>) -> Res<&mut Crypter> {
+    c.as_mut()
+        .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
 }
 
 /// The bytes `crypterUpdate` would write for `len` more input bytes.
@@ -271,12 +302,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterUpdateLen<'l>(
     handle: jlong,
     len: jint,
 ) -> jint {
-    guard(&mut env, 0, |_| {
+    entry(&mut env, |_| {
         let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
-        with_crypter(handle, |c| match c {
-            Some(c) => Ok(c.update_len(len) as jint),
-            None => fail(ILLEGAL_STATE, "the cipher is finished; initialise it again"),
-        })
+        with_crypter(handle, |c| Ok(unfinished(c)?.update_len(len)))
     })
 }
 
@@ -296,24 +324,16 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterUpdate<'l>(
     threads: jint,
     strategy: jint,
 ) -> jint {
-    guard(&mut env, 0, |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
-        let mut src = read_region(env, &input, in_off, len, 0)?;
-        let result = with_crypter(handle, |c| {
-            let c = c.as_mut().ok_or_else(|| {
-                Fail::Throw(
-                    ILLEGAL_STATE,
-                    "the cipher is finished; initialise it again".into(),
-                )
-            })?;
-            let mut dst = vec![0u8; c.update_len(src.len())];
-            let n = c.update_into(&src, &mut dst, &par).map_err(err)?;
-            let written = write_region(env, &out, out_off, &dst[..n]);
-            parcrypt::secret::wipe(&mut dst);
-            written.map(|()| n as jint)
-        });
-        parcrypt::secret::wipe(&mut src);
-        result
+        let src = SecretBytes::new(read_region(env, &input, in_off, len, 0)?);
+        with_crypter(handle, |c| {
+            let c = unfinished(c)?;
+            let mut dst = SecretBytes::zeroed(c.update_len(src.len()));
+            let n = c.update_into(src.expose(), dst.expose_mut(), &par)?;
+            write_region(env, &out, out_off, &dst.expose()[..n])?;
+            Ok(n)
+        })
     })
 }
 
@@ -325,19 +345,15 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterFinish<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |_| {
         let crypter = with_crypter(handle, |c| {
-            c.take().ok_or_else(|| {
-                Fail::Throw(
-                    ILLEGAL_STATE,
-                    "the cipher is finished; initialise it again".into(),
-                )
-            })
+            c.take()
+                .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
         })?;
         let mut out = Vec::new();
-        let finished = crypter.finish(&mut out).map_err(err);
-        let array = finished.and_then(|()| new_array(env, &out));
-        parcrypt::secret::wipe(&mut out);
-        array
+        let finished = crypter.finish(&mut out);
+        let out = SecretBytes::new(out);
+        finished?;
+        Ok(out)
     })
 }

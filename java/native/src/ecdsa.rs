@@ -3,23 +3,26 @@
 
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass, JObjectArray};
-use jni::sys::{JNI_FALSE, JNI_TRUE, jboolean, jbooleanArray, jbyteArray, jint, jlong};
+use jni::sys::{jboolean, jbooleanArray, jbyteArray, jint, jlong};
 use parcrypt::ecdsa::{self, Error, Signature, SigningKey, VerifyStrategy, VerifyingKey};
 use parcrypt::par::Parallelism;
+use parcrypt::secret::SecretBytes;
 
 use crate::{
-    Fail, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, fail, free_fn,
-    from_handle, guard, into_handle, new_array, par,
+    Fail, Handle, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, entry, fail,
+    free_fn, from_handle, par, secret_bytes,
 };
 
-fn err(e: Error) -> Fail {
-    let msg = e.to_string();
-    let class = match e {
-        Error::MalformedKey(_) | Error::EncryptedKey | Error::WrongKeyType(_) => INVALID_KEY,
-        Error::MalformedSignature | Error::BadSignature => SIGNATURE,
-        _ => PROVIDER,
-    };
-    Fail::Throw(class, msg)
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        let msg = e.to_string();
+        let class = match e {
+            Error::MalformedKey(_) | Error::EncryptedKey | Error::WrongKeyType(_) => INVALID_KEY,
+            Error::MalformedSignature | Error::BadSignature => SIGNATURE,
+            _ => PROVIDER,
+        };
+        Fail::Throw(class, msg)
+    }
 }
 
 /// `format` 0 = DER, 1 = IEEE P1363 (r ‖ s, 64 bytes).
@@ -37,9 +40,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecGenerate<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
-        let key = SigningKey::generate().map_err(err)?;
-        new_array(env, &key.to_pkcs8_der().map_err(err)?)
+    entry(&mut env, |_| {
+        Ok(SecretBytes::from(
+            SigningKey::generate()?.to_pkcs8_der()?.as_slice(),
+        ))
     })
 }
 
@@ -50,11 +54,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecPrivateLoad<'l>(
     _class: JClass<'l>,
     der: JByteArray<'l>,
 ) -> jlong {
-    guard(&mut env, 0, |env| {
-        let mut der = bytes(env, &der, "encoded key")?;
-        let key = SigningKey::from_bytes(&der).map_err(err);
-        parcrypt::secret::wipe(&mut der);
-        Ok(into_handle(key?))
+    entry(&mut env, |env| {
+        let der = secret_bytes(env, &der, "encoded key")?;
+        Ok(Handle(SigningKey::from_bytes(der.expose())?))
     })
 }
 
@@ -65,9 +67,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecPublicLoad<'l>(
     _class: JClass<'l>,
     der: JByteArray<'l>,
 ) -> jlong {
-    guard(&mut env, 0, |env| {
+    entry(&mut env, |env| {
         let der = bytes(env, &der, "encoded key")?;
-        Ok(into_handle(VerifyingKey::from_bytes(&der).map_err(err)?))
+        Ok(Handle(VerifyingKey::from_bytes(&der)?))
     })
 }
 
@@ -82,12 +84,12 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecPrivateEncode<'l>(
     handle: jlong,
     what: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |_| {
         // SAFETY: a live EC private key handle (see `from_handle`).
         let key = unsafe { from_handle::<SigningKey>(handle)? };
         match what {
-            0 => new_array(env, &key.to_pkcs8_der().map_err(err)?),
-            1 => new_array(env, &key.verifying_key().to_spki_der().map_err(err)?),
+            0 => Ok(SecretBytes::from(key.to_pkcs8_der()?.as_slice())),
+            1 => Ok(SecretBytes::new(key.verifying_key().to_spki_der()?)),
             other => fail(ILLEGAL_ARG, format!("unknown encoding code {other}")),
         }
     })
@@ -102,19 +104,17 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecSignDigest<'l>(
     digest: JByteArray<'l>,
     format: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         // SAFETY: a live EC private key handle (see `from_handle`).
         let key = unsafe { from_handle::<SigningKey>(handle)? };
         let digest = bytes(env, &digest, "digest")?;
-        let sig = key.sign_digest(&digest).map_err(err)?;
+        let sig = key.sign_digest(&digest)?;
         match format {
-            0 => new_array(env, &sig.to_der().map_err(err)?),
-            1 => {
-                let fixed = sig
-                    .to_fixed()
-                    .ok_or_else(|| Fail::Throw(SIGNATURE, "signature does not fit the P1363 form".into()))?;
-                new_array(env, &fixed)
-            }
+            0 => Ok(sig.to_der()?),
+            1 => sig
+                .to_fixed()
+                .map(|fixed| fixed.to_vec())
+                .ok_or_else(|| Fail::Throw(SIGNATURE, "signature does not fit the P1363 form".into())),
             other => fail(ILLEGAL_ARG, format!("unknown signature format code {other}")),
         }
     })
@@ -131,17 +131,16 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyDigest<'l>(
     sig: JByteArray<'l>,
     format: jint,
 ) -> jboolean {
-    guard(&mut env, JNI_FALSE, |env| {
+    entry(&mut env, |env| {
         // SAFETY: a live EC public key handle (see `from_handle`).
         let key = unsafe { from_handle::<VerifyingKey>(handle)? };
         let digest = bytes(env, &digest, "digest")?;
         let sig = bytes(env, &sig, "signature")?;
         let sig = parse_sig(&sig, format)?
             .map_err(|_| Fail::Throw(SIGNATURE, "malformed ECDSA signature".into()))?;
-        let ok = key
+        Ok(key
             .verify_digest_vartime(&digest, &sig, VerifyStrategy::Joint, &Parallelism::sequential())
-            .is_ok();
-        Ok(if ok { JNI_TRUE } else { JNI_FALSE })
+            .is_ok())
     })
 }
 
@@ -160,7 +159,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyBatch<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbooleanArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let key_der = array_of_arrays(env, &keys, "keys")?;
         let messages = array_of_arrays(env, &messages, "messages")?;
@@ -209,12 +208,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyBatch<'l>(
             })
             .collect();
         let results = ecdsa::verify_batch_vartime(&items, &par);
-        let mut out = vec![JNI_FALSE; sigs.len()];
+        let mut out = vec![false; sigs.len()];
         for (&i, ok) in valid.iter().zip(results) {
-            out[i] = if ok { JNI_TRUE } else { JNI_FALSE };
+            out[i] = ok;
         }
-        let array = env.new_boolean_array(out.len() as jint)?;
-        env.set_boolean_array_region(&array, 0, &out)?;
-        Ok(array.into_raw())
+        Ok(out)
     })
 }

@@ -2,10 +2,15 @@
 //! points over the parcrypt library, called from `dev.parcrypt.jca.Native`.
 //!
 //! Rules every entry point keeps:
-//! - **Nothing reaches the JVM as a crash.** Each body runs inside [`guard`]:
-//!   a panic is caught (`catch_unwind`) and becomes a `ProviderException`;
-//!   a library error becomes the exception the JCA names for it
-//!   (`AEADBadTagException`, `BadPaddingException`, `InvalidKeyException`, …).
+//! - **Nothing reaches the JVM as a crash.** Each body runs inside [`guard`]
+//!   (through [`entry`]): a panic is caught (`catch_unwind`) and becomes a
+//!   `ProviderException`; a library error becomes the exception the JCA
+//!   names for it (`AEADBadTagException`, `BadPaddingException`,
+//!   `InvalidKeyException`, …) through the `From<Error> for Fail` each
+//!   module gives its library's error type, so bodies just use `?`.
+//! - **An entry point states only what is its own**: its body returns a Rust
+//!   value (bytes, a `bool`, a length, a [`Handle`], hashes: see
+//!   [`ToJava`]) and [`entry`] makes it the JNI value.
 //! - **Secrets are never printed**: messages name sizes and kinds, never
 //!   key bytes; plaintext copies are wiped.
 //! - **Handles** are `Box`es handed to Java as a `long`; the Java class that
@@ -21,10 +26,12 @@ use jni::JNIEnv;
 use jni::objects::{JByteArray, JByteBuffer, JObject, JObjectArray};
 use jni::sys::{jbyte, jint, jlong};
 use parcrypt::par::{Parallelism, Strategy};
+use parcrypt::secret::SecretBytes;
 
 mod aes;
 mod digest;
 mod ecdsa;
+mod entry;
 mod merkle;
 mod rsa;
 mod stream;
@@ -51,6 +58,8 @@ pub const ILLEGAL_STATE: &str = "java/lang/IllegalStateException";
 pub const IO: &str = "java/io/IOException";
 
 pub type Res<T> = Result<T, Fail>;
+
+pub use entry::{Handle, ToJava, entry};
 
 pub fn fail<T>(class: &'static str, msg: impl Into<String>) -> Res<T> {
     Err(Fail::Throw(class, msg.into()))
@@ -150,6 +159,17 @@ pub fn bytes_opt(env: &JNIEnv<'_>, array: &JByteArray<'_>) -> Res<Option<Vec<u8>
 pub fn bytes(env: &JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Res<Vec<u8>> {
     bytes_opt(env, array)?
         .ok_or_else(|| Fail::Throw("java/lang/NullPointerException", format!("{what} is null")))
+}
+
+/// The whole of a non-null `array` holding a secret (a key, a plaintext):
+/// wiped when dropped.
+pub fn secret_bytes(env: &JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Res<SecretBytes> {
+    Ok(SecretBytes::new(bytes(env, array, what)?))
+}
+
+/// A Java `long` that must not be negative (an index, a size), as `u64`.
+pub fn unsigned(value: jlong, what: &str) -> Res<u64> {
+    u64::try_from(value).or_else(|_| fail(ILLEGAL_ARG, format!("negative {what} {value}")))
 }
 
 /// Writes `data` into `array` at `off` (bounds checked by JNI).

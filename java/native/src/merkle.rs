@@ -2,23 +2,25 @@
 //! Java arrays, direct buffers or files.
 
 use jni::JNIEnv;
-use jni::objects::{JByteArray, JByteBuffer, JClass, JObject, JObjectArray, JString};
-use jni::sys::{JNI_FALSE, JNI_TRUE, jboolean, jbyteArray, jint, jlong, jobjectArray};
+use jni::objects::{JByteArray, JByteBuffer, JClass, JObjectArray, JString};
+use jni::sys::{jboolean, jbyteArray, jint, jlong, jobjectArray};
 use parcrypt::merkle::{BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
 
 use crate::{
-    Fail, ILLEGAL_ARG, IO, PROVIDER, Res, array_of_arrays, bytes, direct, fail, guard, new_array, par,
-    read_region,
+    Fail, ILLEGAL_ARG, IO, PROVIDER, Res, array_of_arrays, bytes, direct, entry, fail, par, read_region,
+    unsigned,
 };
 
-fn err(e: Error) -> Fail {
-    let msg = e.to_string();
-    match e {
-        Error::Io(io) => Fail::Throw(IO, format!("{msg}: {io}")),
-        Error::Index { .. } | Error::Sizes { .. } | Error::LeafSize(_) | Error::PieceLength(_) => {
-            Fail::Throw(ILLEGAL_ARG, msg)
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        let msg = e.to_string();
+        match e {
+            Error::Io(io) => Fail::Throw(IO, format!("{msg}: {io}")),
+            Error::Index { .. } | Error::Sizes { .. } | Error::LeafSize(_) | Error::PieceLength(_) => {
+                Fail::Throw(ILLEGAL_ARG, msg)
+            }
+            _ => Fail::Throw(PROVIDER, msg),
         }
-        _ => Fail::Throw(PROVIDER, msg),
     }
 }
 
@@ -68,14 +70,21 @@ fn hashes_of(list: Vec<Vec<u8>>, what: &str) -> Res<Vec<Hash>> {
         .collect()
 }
 
-fn to_java_list(env: &mut JNIEnv<'_>, hashes: &[Hash]) -> Res<jobjectArray> {
-    let array = env.new_object_array(hashes.len() as jint, "[B", JObject::null())?;
-    for (i, h) in hashes.iter().enumerate() {
-        let item = env.byte_array_from_slice(h)?;
-        env.set_object_array_element(&array, i as jint, &item)?;
-        env.delete_local_ref(item)?;
-    }
-    Ok(array.into_raw())
+/// A hash, a proof and a root from Java: a wrong length makes the proof
+/// invalid (`None`), not the call.
+fn proof_parts(
+    env: &mut JNIEnv<'_>,
+    (hash, hash_name): (&JByteArray<'_>, &str),
+    (root, root_name): (&JByteArray<'_>, &str),
+    proof: &JObjectArray<'_>,
+) -> Res<Option<(Hash, Hash, Vec<Hash>)>> {
+    let hash = hash_of(&bytes(env, hash, hash_name)?, hash_name);
+    let root = hash_of(&bytes(env, root, root_name)?, root_name);
+    let proof = hashes_of(array_of_arrays(env, proof, "proof")?, "proof");
+    Ok(match (hash, root, proof) {
+        (Ok(hash), Ok(root), Ok(proof)) => Some((hash, root, proof)),
+        _ => None,
+    })
 }
 
 fn leaf_size(size: jint) -> Res<usize> {
@@ -94,10 +103,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleRoot<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let leaves = array_of_arrays(env, &leaves, "leaves")?;
-        new_array(env, &Rfc6962::root(leaves.as_slice(), &par))
+        Ok(Rfc6962::root(leaves.as_slice(), &par))
     })
 }
 
@@ -115,11 +124,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleRootChunks<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        let root = Rfc6962::root(&Chunks::new(data.bytes(), leaf_size(leaf)?), &par);
-        new_array(env, &root)
+        Ok(Rfc6962::root(&Chunks::new(data.bytes(), leaf_size(leaf)?), &par))
     })
 }
 
@@ -133,12 +141,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleInclusionProof<'l>(
     threads: jint,
     strategy: jint,
 ) -> jobjectArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let leaves = array_of_arrays(env, &leaves, "leaves")?;
-        let index = u64::try_from(index).or_else(|_| fail(ILLEGAL_ARG, format!("negative index {index}")))?;
-        let proof = Rfc6962::inclusion_proof(leaves.as_slice(), index, &par).map_err(err)?;
-        to_java_list(env, &proof)
+        Ok(Rfc6962::inclusion_proof(
+            leaves.as_slice(),
+            unsigned(index, "index")?,
+            &par,
+        )?)
     })
 }
 
@@ -153,15 +163,11 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleConsistencyProof<'l>(
     threads: jint,
     strategy: jint,
 ) -> jobjectArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let leaves = array_of_arrays(env, &leaves, "leaves")?;
-        let (old, new) = (
-            u64::try_from(old_size).or_else(|_| fail(ILLEGAL_ARG, "negative old size"))?,
-            u64::try_from(new_size).or_else(|_| fail(ILLEGAL_ARG, "negative new size"))?,
-        );
-        let proof = Rfc6962::consistency_proof(leaves.as_slice(), old, new, &par).map_err(err)?;
-        to_java_list(env, &proof)
+        let (old, new) = (unsigned(old_size, "old size")?, unsigned(new_size, "new size")?);
+        Ok(Rfc6962::consistency_proof(leaves.as_slice(), old, new, &par)?)
     })
 }
 
@@ -176,23 +182,15 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleVerifyInclusion<'l>(
     proof: JObjectArray<'l>,
     root: JByteArray<'l>,
 ) -> jboolean {
-    guard(&mut env, JNI_FALSE, |env| {
-        // A hash of the wrong length makes the proof invalid, not the call.
-        let leaf = hash_of(&bytes(env, &leaf_hash, "leafHash")?, "leafHash");
-        let root = hash_of(&bytes(env, &root, "root")?, "root");
-        let proof = hashes_of(array_of_arrays(env, &proof, "proof")?, "proof");
-        let (Ok(leaf), Ok(root), Ok(proof)) = (leaf, root, proof) else {
-            return Ok(JNI_FALSE);
+    entry(&mut env, |env| {
+        let parts = proof_parts(env, (&leaf_hash, "leafHash"), (&root, "root"), &proof)?;
+        let Some((leaf, root, proof)) = parts else {
+            return Ok(false);
         };
         let (Ok(index), Ok(size)) = (u64::try_from(index), u64::try_from(size)) else {
-            return Ok(JNI_FALSE);
+            return Ok(false);
         };
-        Ok(
-            match Rfc6962::verify_inclusion(&leaf, index, size, &proof, &root) {
-                Ok(()) => JNI_TRUE,
-                Err(_) => JNI_FALSE,
-            },
-        )
+        Ok(Rfc6962::verify_inclusion(&leaf, index, size, &proof, &root).is_ok())
     })
 }
 
@@ -207,20 +205,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleVerifyConsistency<'l>(
     new_root: JByteArray<'l>,
     proof: JObjectArray<'l>,
 ) -> jboolean {
-    guard(&mut env, JNI_FALSE, |env| {
-        // A hash of the wrong length makes the proof invalid, not the call.
-        let old = hash_of(&bytes(env, &old_root, "oldRoot")?, "oldRoot");
-        let new = hash_of(&bytes(env, &new_root, "newRoot")?, "newRoot");
-        let proof = hashes_of(array_of_arrays(env, &proof, "proof")?, "proof");
-        let (Ok(old), Ok(new), Ok(proof)) = (old, new, proof) else {
-            return Ok(JNI_FALSE);
+    entry(&mut env, |env| {
+        let parts = proof_parts(env, (&old_root, "oldRoot"), (&new_root, "newRoot"), &proof)?;
+        let Some((old, new, proof)) = parts else {
+            return Ok(false);
         };
         // Sizes are unsigned 64-bit (Java's `Long.parseUnsignedLong` convention).
         let (o, n) = (old_size as u64, new_size as u64);
-        Ok(match Rfc6962::verify_consistency(o, n, &old, &new, &proof) {
-            Ok(()) => JNI_TRUE,
-            Err(_) => JNI_FALSE,
-        })
+        Ok(Rfc6962::verify_consistency(o, n, &old, &new, &proof).is_ok())
     })
 }
 
@@ -231,9 +223,8 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleLeafHash<'l>(
     _class: JClass<'l>,
     data: JByteArray<'l>,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
-        let data = bytes(env, &data, "data")?;
-        new_array(env, &Rfc6962::leaf_hash(&data))
+    entry(&mut env, |env| {
+        Ok(Rfc6962::leaf_hash(&bytes(env, &data, "data")?))
     })
 }
 
@@ -251,22 +242,13 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleBitTorrentV2<'l>(
     threads: jint,
     strategy: jint,
 ) -> jobjectArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        let piece = u64::try_from(piece_length).or_else(|_| fail(ILLEGAL_ARG, "negative piece length"))?;
-        let hashes = BitTorrentV2::hash(data.bytes(), piece, &par).map_err(err)?;
-        let out = env.new_object_array(hashes.piece_layer.len() as jint + 1, "[B", JObject::null())?;
-        if let Some(root) = hashes.pieces_root {
-            let item = env.byte_array_from_slice(&root)?;
-            env.set_object_array_element(&out, 0, &item)?;
-        }
-        for (i, h) in hashes.piece_layer.iter().enumerate() {
-            let item = env.byte_array_from_slice(h)?;
-            env.set_object_array_element(&out, i as jint + 1, &item)?;
-            env.delete_local_ref(item)?;
-        }
-        Ok(out.into_raw())
+        let hashes = BitTorrentV2::hash(data.bytes(), unsigned(piece_length, "piece length")?, &par)?;
+        let mut out = vec![hashes.pieces_root];
+        out.extend(hashes.piece_layer.into_iter().map(Some));
+        Ok(out)
     })
 }
 
@@ -283,10 +265,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleGlacier<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        new_array(env, &Glacier::tree_hash(data.bytes(), &par))
+        Ok(Glacier::tree_hash(data.bytes(), &par))
     })
 }
 
@@ -303,7 +285,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleHashFile<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let path: String = env.get_string(&path)?.into();
         let format = match format {
@@ -316,9 +298,6 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleHashFile<'l>(
             other => return fail(ILLEGAL_ARG, format!("unknown format code {other}")),
         };
         let file = std::fs::File::open(&path).or_else(|e| fail(IO, format!("{path}: {e}")))?;
-        match parcrypt::merkle::hash_file(format, &file, &par, |_| {}).map_err(err)? {
-            Some(root) => new_array(env, &root),
-            None => Ok(std::ptr::null_mut()),
-        }
+        Ok(parcrypt::merkle::hash_file(format, &file, &par, |_| {})?)
     })
 }

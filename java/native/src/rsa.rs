@@ -3,28 +3,32 @@
 
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
-use jni::sys::{JNI_FALSE, JNI_TRUE, jboolean, jbyteArray, jint, jlong};
+use jni::sys::{JNI_TRUE, jboolean, jbyteArray, jint, jlong};
 use parcrypt::rsa::{Error, PrivateKey, PublicKey, Scheme};
+use parcrypt::secret::SecretBytes;
 
 use crate::digest::algorithm;
 use crate::{
-    BAD_PADDING, BLOCK_SIZE, Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, bytes,
-    bytes_opt, fail, free_fn, from_handle, guard, into_handle, new_array, par,
+    BAD_PADDING, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE,
+    bytes, bytes_opt, entry, fail, free_fn, from_handle, par, secret_bytes,
 };
 
-pub fn err(e: Error) -> Fail {
-    let msg = e.to_string();
-    let class = match e {
-        Error::MalformedKey(_) | Error::EncryptedKey | Error::WrongKeyType(_) | Error::UnsupportedKey(_) => {
-            INVALID_KEY
-        }
-        Error::KeySize(_) => INVALID_PARAM,
-        Error::MessageTooLong { .. } => BLOCK_SIZE,
-        Error::Decryption => BAD_PADDING,
-        Error::BadSignature | Error::DigestLength { .. } => SIGNATURE,
-        _ => PROVIDER,
-    };
-    Fail::Throw(class, msg)
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        let msg = e.to_string();
+        let class = match e {
+            Error::MalformedKey(_)
+            | Error::EncryptedKey
+            | Error::WrongKeyType(_)
+            | Error::UnsupportedKey(_) => INVALID_KEY,
+            Error::KeySize(_) => INVALID_PARAM,
+            Error::MessageTooLong { .. } => BLOCK_SIZE,
+            Error::Decryption => BAD_PADDING,
+            Error::BadSignature | Error::DigestLength { .. } => SIGNATURE,
+            _ => PROVIDER,
+        };
+        Fail::Throw(class, msg)
+    }
 }
 
 fn scheme(code: jint) -> Res<Scheme> {
@@ -44,11 +48,12 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaGenerate<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |_| {
         let par = par(threads, strategy)?;
         let bits = usize::try_from(bits).or_else(|_| fail(INVALID_PARAM, format!("key size {bits}")))?;
-        let key = PrivateKey::generate(bits, &par).map_err(err)?;
-        new_array(env, &key.to_pkcs8_der().map_err(err)?)
+        Ok(SecretBytes::from(
+            PrivateKey::generate(bits, &par)?.to_pkcs8_der()?.as_slice(),
+        ))
     })
 }
 
@@ -59,11 +64,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPrivateLoad<'l>(
     _class: JClass<'l>,
     der: JByteArray<'l>,
 ) -> jlong {
-    guard(&mut env, 0, |env| {
-        let mut der = bytes(env, &der, "encoded key")?;
-        let key = PrivateKey::from_bytes(&der).map_err(err);
-        parcrypt::secret::wipe(&mut der);
-        Ok(into_handle(key?))
+    entry(&mut env, |env| {
+        let der = secret_bytes(env, &der, "encoded key")?;
+        Ok(Handle(PrivateKey::from_bytes(der.expose())?))
     })
 }
 
@@ -74,9 +77,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPublicLoad<'l>(
     _class: JClass<'l>,
     der: JByteArray<'l>,
 ) -> jlong {
-    guard(&mut env, 0, |env| {
+    entry(&mut env, |env| {
         let der = bytes(env, &der, "encoded key")?;
-        Ok(into_handle(PublicKey::from_bytes(&der).map_err(err)?))
+        Ok(Handle(PublicKey::from_bytes(&der)?))
     })
 }
 
@@ -91,13 +94,13 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPrivateEncode<'l>(
     handle: jlong,
     what: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |_| {
         // SAFETY: a live RSA private key handle (see `from_handle`).
         let key = unsafe { from_handle::<PrivateKey>(handle)? };
         match what {
-            0 => new_array(env, &key.to_pkcs8_der().map_err(err)?),
-            1 => new_array(env, &key.to_pkcs1_der().map_err(err)?),
-            2 => new_array(env, &key.public_key().to_spki_der().map_err(err)?),
+            0 => Ok(SecretBytes::from(key.to_pkcs8_der()?.as_slice())),
+            1 => Ok(SecretBytes::from(key.to_pkcs1_der()?.as_slice())),
+            2 => Ok(SecretBytes::new(key.public_key().to_spki_der()?)),
             other => fail(ILLEGAL_ARG, format!("unknown encoding code {other}")),
         }
     })
@@ -111,12 +114,12 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPublicEncode<'l>(
     handle: jlong,
     what: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |_| {
         // SAFETY: a live RSA public key handle (see `from_handle`).
         let key = unsafe { from_handle::<PublicKey>(handle)? };
         match what {
-            0 => new_array(env, &key.to_spki_der().map_err(err)?),
-            1 => new_array(env, &key.to_pkcs1_der().map_err(err)?),
+            0 => Ok(key.to_spki_der()?),
+            1 => Ok(key.to_pkcs1_der()?),
             other => fail(ILLEGAL_ARG, format!("unknown encoding code {other}")),
         }
     })
@@ -134,15 +137,12 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaSignDigest<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         // SAFETY: a live RSA private key handle (see `from_handle`).
         let key = unsafe { from_handle::<PrivateKey>(handle)? };
         let par = par(threads, strategy)?;
         let digest = bytes(env, &digest, "digest")?;
-        let sig = key
-            .sign_digest(scheme(scheme_code)?, algorithm(hash)?, &digest, &par)
-            .map_err(err)?;
-        new_array(env, &sig)
+        Ok(key.sign_digest(scheme(scheme_code)?, algorithm(hash)?, &digest, &par)?)
     })
 }
 
@@ -160,7 +160,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaVerifyDigest<'l>(
     sig: JByteArray<'l>,
     salt_len: jint,
 ) -> jboolean {
-    guard(&mut env, JNI_FALSE, |env| {
+    entry(&mut env, |env| {
         // SAFETY: a live RSA public key handle (see `from_handle`).
         let key = unsafe { from_handle::<PublicKey>(handle)? };
         let (digest, sig) = (bytes(env, &digest, "digest")?, bytes(env, &sig, "signature")?);
@@ -170,9 +170,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaVerifyDigest<'l>(
             _ => key.verify_digest(scheme, hash, &digest, &sig),
         };
         match verified {
-            Ok(()) => Ok(JNI_TRUE),
-            Err(Error::BadSignature) => Ok(JNI_FALSE),
-            Err(e) => Err(err(e)),
+            Ok(()) => Ok(true),
+            Err(Error::BadSignature) => Ok(false),
+            Err(e) => Err(e.into()),
         }
     })
 }
@@ -185,13 +185,11 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaEncryptOaep<'l>(
     handle: jlong,
     msg: JByteArray<'l>,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         // SAFETY: a live RSA public key handle (see `from_handle`).
         let key = unsafe { from_handle::<PublicKey>(handle)? };
-        let mut msg = bytes(env, &msg, "input")?;
-        let ct = key.encrypt(&msg).map_err(err);
-        parcrypt::secret::wipe(&mut msg);
-        new_array(env, &ct?)
+        let msg = secret_bytes(env, &msg, "input")?;
+        Ok(key.encrypt(msg.expose())?)
     })
 }
 
@@ -210,16 +208,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaDecryptOaep<'l>(
     threads: jint,
     strategy: jint,
 ) -> jbyteArray {
-    guard(&mut env, std::ptr::null_mut(), |env| {
+    entry(&mut env, |env| {
         // SAFETY: a live RSA private key handle (see `from_handle`).
         let key = unsafe { from_handle::<PrivateKey>(handle)? };
         let par = par(threads, strategy)?;
         let ct = bytes(env, &ct, "input")?;
         let label = bytes_opt(env, &label)?.unwrap_or_default();
-        let plain = key
-            .decrypt_oaep(&ct, algorithm(hash)?, algorithm(mgf1)?, &label, &par)
-            .map_err(err)?;
-        new_array(env, &plain)
+        let plain = key.decrypt_oaep(&ct, algorithm(hash)?, algorithm(mgf1)?, &label, &par)?;
+        Ok(SecretBytes::from(plain.as_slice()))
     })
 }
 
@@ -231,14 +227,13 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaBits<'l>(
     handle: jlong,
     private: jboolean,
 ) -> jint {
-    guard(&mut env, 0, |_| {
-        let bits = if private == JNI_TRUE {
+    entry(&mut env, |_| {
+        Ok(if private == JNI_TRUE {
             // SAFETY: a live RSA private key handle (see `from_handle`).
             unsafe { from_handle::<PrivateKey>(handle)? }.bits()
         } else {
             // SAFETY: a live RSA public key handle (see `from_handle`).
             unsafe { from_handle::<PublicKey>(handle)? }.bits()
-        };
-        Ok(bits as jint)
+        })
     })
 }

@@ -30,7 +30,7 @@ fn err(e: Error) -> Fail {
             Fail::Throw("java/io/StreamCorruptedException", msg)
         }
         Error::Options(_) | Error::WorkFactor { .. } | Error::Range { .. } => Fail::Throw(ILLEGAL_ARG, msg),
-        Error::Rsa(e) => crate::rsa::err(e),
+        Error::Rsa(e) => e.into(),
         _ => Fail::Throw(PROVIDER, msg),
     }
 }
@@ -115,7 +115,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamEncrypt<'l>(
         } else {
             array_of_arrays(env, &rsa_keys, "recipients")?
                 .iter()
-                .map(|der| PublicKey::from_bytes(der).map_err(crate::rsa::err))
+                .map(|der| PublicKey::from_bytes(der).map_err(Fail::from))
                 .collect::<Res<_>>()?
         };
         let mut recipients: Vec<Recipient<'_>> = Vec::new();
@@ -173,7 +173,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
         );
         let rsa = match rsa {
             Some(mut der) => {
-                let key = PrivateKey::from_bytes(&der).map_err(crate::rsa::err);
+                let key = PrivateKey::from_bytes(&der).map_err(Fail::from);
                 parcrypt::secret::wipe(&mut der);
                 Some(key?)
             }

@@ -13,7 +13,6 @@ import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
-import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.NoSuchPaddingException;
 import javax.crypto.ShortBufferException;
@@ -29,7 +28,7 @@ import javax.crypto.spec.GCMParameterSpec;
  * path for the whole message. As SunJCE, an encrypting instance refuses to
  * run twice with the same key and nonce.
  */
-public final class AesGcmCipher extends CipherSpi {
+public final class AesGcmCipher extends BufferingCipher {
     private static final int TAG = 16;
     private static final int NONCE = 12;
 
@@ -41,9 +40,7 @@ public final class AesGcmCipher extends CipherSpi {
     private boolean initialized;
     /** After an encryption's doFinal: a new key or nonce is needed. */
     private boolean needsNewNonce;
-    private boolean dataStarted;
     private final Buf aad = new Buf();
-    private final Buf data = new Buf();
     private byte[] lastEncryptionKey;
     private byte[] lastEncryptionNonce;
 
@@ -72,7 +69,7 @@ public final class AesGcmCipher extends CipherSpi {
 
     @Override
     protected int engineGetOutputSize(int inputLen) {
-        long total = (long) data.size() + inputLen;
+        long total = (long) buffered.size() + inputLen;
         long out = encrypt ? total + TAG : Math.max(0, total - TAG);
         return (int) Math.min(Integer.MAX_VALUE, out);
     }
@@ -88,7 +85,8 @@ public final class AesGcmCipher extends CipherSpi {
             return null;
         }
         try {
-            AlgorithmParameters params = AlgorithmParameters.getInstance("GCM");
+            // This provider's own GCM parameters (GcmParameters).
+            AlgorithmParameters params = AlgorithmParameters.getInstance("GCM", provider);
             params.init(new GCMParameterSpec(TAG * 8, nonce));
             return params;
         } catch (NoSuchAlgorithmException | InvalidParameterSpecException e) {
@@ -201,11 +199,11 @@ public final class AesGcmCipher extends CipherSpi {
 
     private void reset() {
         aad.clear();
-        data.clear();
-        dataStarted = false;
+        buffered.clear();
     }
 
-    private void checkReady() {
+    @Override
+    void checkReady() {
         if (!initialized) {
             throw new IllegalStateException("Cipher not initialized");
         }
@@ -217,7 +215,7 @@ public final class AesGcmCipher extends CipherSpi {
     @Override
     protected void engineUpdateAAD(byte[] src, int offset, int len) {
         checkReady();
-        if (dataStarted) {
+        if (buffered.size() > 0) {
             throw new IllegalStateException("AAD must be supplied before encryption/decryption starts");
         }
         java.util.Objects.checkFromIndexSize(offset, len, src.length);
@@ -232,28 +230,11 @@ public final class AesGcmCipher extends CipherSpi {
     }
 
     @Override
-    protected byte[] engineUpdate(byte[] input, int inputOffset, int inputLen) {
-        checkReady();
-        if (input != null && inputLen > 0) {
-            java.util.Objects.checkFromIndexSize(inputOffset, inputLen, input.length);
-            data.append(input, inputOffset, inputLen);
-            dataStarted = true;
-        }
-        return new byte[0];
-    }
-
-    @Override
-    protected int engineUpdate(byte[] input, int inputOffset, int inputLen, byte[] output, int outputOffset) {
-        engineUpdate(input, inputOffset, inputLen);
-        return 0;
-    }
-
-    @Override
     protected byte[] engineDoFinal(byte[] input, int inputOffset, int inputLen)
             throws IllegalBlockSizeException, BadPaddingException {
         checkReady();
         int outLen = engineGetOutputSize(input == null ? 0 : inputLen);
-        if (!encrypt && (long) data.size() + (input == null ? 0 : inputLen) < TAG) {
+        if (!encrypt && (long) buffered.size() + (input == null ? 0 : inputLen) < TAG) {
             reset();
             throw new AEADBadTagException("Input data too short to contain an expected tag length of 16bytes");
         }
@@ -278,7 +259,7 @@ public final class AesGcmCipher extends CipherSpi {
         if (inputLen > 0) {
             java.util.Objects.checkFromIndexSize(inputOffset, inputLen, input.length);
         }
-        long total = (long) data.size() + inputLen;
+        long total = (long) buffered.size() + inputLen;
         if (!encrypt && total < TAG) {
             reset();
             throw new AEADBadTagException("Input data too short to contain an expected tag length of 16bytes");
@@ -293,9 +274,9 @@ public final class AesGcmCipher extends CipherSpi {
         // The whole message in one array: the caller's own when nothing was buffered.
         byte[] src = input;
         int off = inputOffset;
-        if (data.size() > 0) {
-            data.append(input, inputOffset, inputLen);
-            src = data.array();
+        if (buffered.size() > 0) {
+            buffered.append(input, inputOffset, inputLen);
+            src = buffered.array();
             off = 0;
         } else if (src == null) {
             src = new byte[0];
@@ -325,7 +306,7 @@ public final class AesGcmCipher extends CipherSpi {
             throws ShortBufferException, IllegalBlockSizeException, BadPaddingException {
         checkReady();
         // Direct buffers with nothing buffered: native code works on them in place, no copy.
-        if (input.isDirect() && output.isDirect() && !output.isReadOnly() && data.size() == 0) {
+        if (input.isDirect() && output.isDirect() && !output.isReadOnly() && buffered.size() == 0) {
             int len = input.remaining();
             if (!encrypt && len < TAG) {
                 reset();
@@ -358,28 +339,5 @@ public final class AesGcmCipher extends CipherSpi {
             return written;
         }
         return super.engineDoFinal(input, output);
-    }
-    @Override
-    protected byte[] engineWrap(Key key) throws javax.crypto.IllegalBlockSizeException, InvalidKeyException {
-        byte[] encoded = Wrap.encoding(key);
-        try {
-            return engineDoFinal(encoded, 0, encoded.length);
-        } catch (BadPaddingException e) {
-            throw new InvalidKeyException("wrapping failed", e);
-        } finally {
-            Arrays.fill(encoded, (byte) 0);
-        }
-    }
-
-    @Override
-    protected Key engineUnwrap(byte[] wrappedKey, String wrappedKeyAlgorithm, int wrappedKeyType)
-            throws InvalidKeyException, NoSuchAlgorithmException {
-        byte[] encoded;
-        try {
-            encoded = engineDoFinal(wrappedKey, 0, wrappedKey.length);
-        } catch (javax.crypto.IllegalBlockSizeException | BadPaddingException e) {
-            throw new InvalidKeyException("unwrapping failed: " + e.getMessage(), e);
-        }
-        return Wrap.unwrapped(encoded, wrappedKeyAlgorithm, wrappedKeyType);
     }
 }

@@ -110,6 +110,7 @@ public final class ParcryptProvider extends Provider {
         add("KeyPairGenerator", "EC", "EcKeyPairGenerator", List.of("EllipticCurve"));
         add("KeyFactory", "RSA", "RsaKeyFactory", List.of("1.2.840.113549.1.1.1"));
         add("KeyFactory", "EC", "EcKeyFactory", List.of("EllipticCurve"));
+        add("AlgorithmParameters", "GCM", "GcmParameters", List.of());
     }
 
     private void add(String type, String algorithm, String className, List<String> aliases) {

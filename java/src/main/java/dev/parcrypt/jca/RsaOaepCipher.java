@@ -13,7 +13,6 @@ import java.security.spec.MGF1ParameterSpec;
 import java.util.Arrays;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
-import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.NoSuchPaddingException;
 import javax.crypto.ShortBufferException;
@@ -31,7 +30,7 @@ import javax.crypto.spec.PSource;
  * PSource.PSpecified.DEFAULT)}. The private operation's CRT halves run on two
  * threads; a failed decryption is one opaque {@code BadPaddingException}.
  */
-public final class RsaOaepCipher extends CipherSpi {
+public final class RsaOaepCipher extends BufferingCipher {
     private final ParcryptProvider provider;
     private boolean encrypt;
     private RsaKeys.Public pub;
@@ -40,7 +39,6 @@ public final class RsaOaepCipher extends CipherSpi {
     private int hash;
     private int mgf1;
     private byte[] label;
-    private final Buf input = new Buf();
 
     public RsaOaepCipher(ParcryptProvider provider) {
         this.provider = provider;
@@ -176,36 +174,21 @@ public final class RsaOaepCipher extends CipherSpi {
         hash = h;
         mgf1 = m;
         label = l;
-        input.clear();
+        buffered.clear();
     }
 
-    private void checkInit() {
+    @Override
+    void checkReady() {
         if (pub == null && priv == null) {
             throw new IllegalStateException("Cipher not initialized");
         }
     }
 
     @Override
-    protected byte[] engineUpdate(byte[] in, int off, int len) {
-        checkInit();
-        if (in != null && len > 0) {
-            java.util.Objects.checkFromIndexSize(off, len, in.length);
-            input.append(in, off, len);
-        }
-        return new byte[0];
-    }
-
-    @Override
-    protected int engineUpdate(byte[] in, int off, int len, byte[] out, int outOff) {
-        engineUpdate(in, off, len);
-        return 0;
-    }
-
-    @Override
     protected byte[] engineDoFinal(byte[] in, int off, int len) throws IllegalBlockSizeException, BadPaddingException {
         engineUpdate(in, off, len);
-        byte[] data = input.copy(false);
-        input.clear();
+        byte[] data = buffered.copy(false);
+        buffered.clear();
         try {
             if (encrypt) {
                 NativeRef ref = pub.ref();
@@ -245,28 +228,5 @@ public final class RsaOaepCipher extends CipherSpi {
         System.arraycopy(result, 0, out, outOff, result.length);
         Arrays.fill(result, (byte) 0);
         return result.length;
-    }
-    @Override
-    protected byte[] engineWrap(Key key) throws javax.crypto.IllegalBlockSizeException, InvalidKeyException {
-        byte[] encoded = Wrap.encoding(key);
-        try {
-            return engineDoFinal(encoded, 0, encoded.length);
-        } catch (BadPaddingException e) {
-            throw new InvalidKeyException("wrapping failed", e);
-        } finally {
-            Arrays.fill(encoded, (byte) 0);
-        }
-    }
-
-    @Override
-    protected Key engineUnwrap(byte[] wrappedKey, String wrappedKeyAlgorithm, int wrappedKeyType)
-            throws InvalidKeyException, NoSuchAlgorithmException {
-        byte[] encoded;
-        try {
-            encoded = engineDoFinal(wrappedKey, 0, wrappedKey.length);
-        } catch (javax.crypto.IllegalBlockSizeException | BadPaddingException e) {
-            throw new InvalidKeyException("unwrapping failed: " + e.getMessage(), e);
-        }
-        return Wrap.unwrapped(encoded, wrappedKeyAlgorithm, wrappedKeyType);
     }
 }

@@ -41,7 +41,7 @@ class ProviderTest {
             for (Provider.Service s : Security.getProvider("Parcrypt").getServices()) {
                 assertNotNull(s.newInstance(null), s.getType() + "." + s.getAlgorithm());
             }
-            assertEquals(14, Security.getProvider("Parcrypt").getServices().size());
+            assertEquals(15, Security.getProvider("Parcrypt").getServices().size());
         } finally {
             Security.removeProvider("Parcrypt");
         }
