@@ -5,6 +5,7 @@ import java.security.AlgorithmParameters;
 import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.Key;
+import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
@@ -177,14 +178,20 @@ public final class AesGcmCipher extends BufferingCipher {
                 && Arrays.equals(iv, lastEncryptionNonce)) {
             throw new InvalidAlgorithmParameterException("Cannot reuse iv for GCM encryption");
         }
-        NativeRef fresh = new NativeRef(Native.gcmNew(raw), Native::gcmFree);
-        if (gcm != null) {
-            gcm.close();
+        // The same key again (a new nonce on the same Cipher, the common
+        // case) keeps its expanded native key: expanding it costs more than
+        // sealing a small message.
+        boolean sameKey = gcm != null && this.key != null && MessageDigest.isEqual(raw, this.key);
+        if (!sameKey) {
+            NativeRef fresh = new NativeRef(Native.gcmNew(raw), Native::gcmFree);
+            if (gcm != null) {
+                gcm.close();
+            }
+            gcm = fresh;
         }
         if (this.key != null) {
             Arrays.fill(this.key, (byte) 0);
         }
-        gcm = fresh;
         this.key = raw;
         this.nonce = iv;
         this.encrypt = enc;
