@@ -2,7 +2,7 @@
 //! `parcrypt decrypt -i FILE` do, in process. The input is a file of the
 //! size in the page cache (written and synced in setup, so no writeback runs
 //! during the timing), read through [`stream::encrypt_file`] /
-//! [`stream::decrypt_file`]'s memory maps; the output goes to
+//! [`stream::decrypt_file`]'s positional reads by the workers; the output goes to
 //! [`std::io::sink`], as the peers' goes to `/dev/null`. The recipient is a
 //! raw 32-byte key, so no scrypt runs in the timed region; the header (a
 //! random salt, HKDF, the key wrapped and the header MAC'd) is made on every
