@@ -12,7 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use crate::common::{data, entries, fails, ok_quietly, p, parcrypt, stderr, usage};
+use crate::common::{
+    data, entries, fails, fails_with_no_output_in, ok_quietly, ok_quietly_in, p, parcrypt, stderr, usage,
+};
 
 /// The segment size every test writes: small, so that a few KiB span many segments.
 const SEG: usize = 4096;
@@ -151,6 +153,7 @@ fn noise(len: usize, seed: u64) -> Vec<u8> {
 fn round_trips_through_files_at_segment_boundaries_on_1_2_4_threads() {
     let fx = Fixture::new();
     let key = p(&fx.key);
+    let key_hex = p(&fx.key_hex);
     let mut headers = Vec::new();
     for len in SIZES {
         let plain = data(len);
@@ -179,26 +182,30 @@ fn round_trips_through_files_at_segment_boundaries_on_1_2_4_threads() {
             assert!(stream.starts_with(b"PARCRYPT\x01\x0c"), "len {len}");
             assert!(stream.len() >= len + 16 * segments(len));
             headers.push(header_len(&stream, len));
-            ok_quietly(&parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--key-file",
-                    key,
-                    "--force",
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&back),
-                ],
-                b"",
-            ));
-            assert!(
-                std::fs::read(&back).unwrap() == plain,
-                "len {len}, {threads} threads"
-            );
-            assert_eq!(fx.out_entries(), ["back", "ct"], "len {len}");
+            // The key as 32 raw bytes and as hex opens what either wrote.
+            for dec_key in [key, key_hex] {
+                let case = format!("len {len}, {threads} threads, {dec_key}");
+                ok_quietly_in(
+                    &case,
+                    &parcrypt(
+                        &[
+                            "--threads",
+                            threads,
+                            "decrypt",
+                            "--key-file",
+                            dec_key,
+                            "--force",
+                            "-i",
+                            p(&ct),
+                            "-o",
+                            p(&back),
+                        ],
+                        b"",
+                    ),
+                );
+                assert!(std::fs::read(&back).unwrap() == plain, "{case}");
+                assert_eq!(fx.out_entries(), ["back", "ct"], "{case}");
+            }
         }
     }
     // One key-file stanza, whatever the length: the layout is header ‖ segments.
@@ -226,22 +233,15 @@ fn round_trips_through_pipes_at_segment_boundaries_on_1_2_4_threads() {
             );
             let stream = ok_quietly(&enc).stdout.clone();
             assert_eq!(header_len(&stream, len), KEY_HEADER, "len {len}");
-            // Explicit `-i -` / `-o -` are stdin and stdout too.
-            let dec = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--key-file",
-                    key,
-                    "-i",
-                    "-",
-                    "-o",
-                    "-",
-                ],
-                &stream,
-            );
-            assert!(ok_quietly(&dec).stdout == plain, "len {len}, {threads} threads");
+            // No `-i`/`-o`, and explicit `-i -` / `-o -`: stdin and stdout both.
+            for io in [&[][..], &["-i", "-", "-o", "-"]] {
+                let dec = parcrypt(
+                    &[&["--threads", threads, "decrypt", "--key-file", key][..], io].concat(),
+                    &stream,
+                );
+                let case = format!("len {len}, {threads} threads, {io:?}");
+                assert!(ok_quietly_in(&case, &dec).stdout == plain, "{case}");
+            }
         }
     }
 }
@@ -387,9 +387,11 @@ fn several_rsa_recipients_and_a_key_file_each_decrypt() {
         ["--key-file", p(&fx.other_key)],
         ["--passphrase-file", p(&fx.pass)],
     ] {
-        let out = parcrypt(&[&["decrypt"][..], &who, &["-i", p(&ct)]].concat(), b"");
-        fails(&out, 1, "wrong key or passphrase");
-        assert!(out.stdout.is_empty());
+        let case = format!("{who:?}");
+        let by_file = parcrypt(&[&["decrypt"][..], &who, &["-i", p(&ct)]].concat(), b"");
+        fails_with_no_output_in(&case, &by_file, 1, "wrong key or passphrase");
+        let by_pipe = parcrypt(&[&["decrypt"][..], &who].concat(), &stream);
+        fails_with_no_output_in(&case, &by_pipe, 1, "wrong key or passphrase");
     }
 }
 
@@ -398,10 +400,15 @@ fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
     let fx = Fixture::new();
     let rsa = rsa();
     let plain = data(SEG + 3);
-    let stream = fx.encrypt(
-        &["--recipient", p(&rsa.pubs[2]), "--key-file", p(&fx.key_hex)],
-        &plain,
-    );
+    // At the default segment size (no --segment-size).
+    let enc = [
+        "encrypt",
+        "--recipient",
+        p(&rsa.pubs[2]),
+        "--key-file",
+        p(&fx.key_hex),
+    ];
+    let stream = ok_quietly(&parcrypt(&enc, &plain)).stdout.clone();
     for who in [["--identity", p(&rsa.keys[2])], ["--key-file", p(&fx.key)]] {
         let out = parcrypt(&[&["decrypt"][..], &who].concat(), &stream);
         assert!(ok_quietly(&out).stdout == plain, "{who:?}");
@@ -612,6 +619,8 @@ fn a_failed_decrypt_with_force_keeps_the_existing_output() {
             &stream[..h + 2 * STORED + 1000],
             "segment 2 failed authentication",
         ),
+        (&data(500)[..], "not a parcrypt stream"),
+        (&[][..], "not a parcrypt stream"),
     ] {
         let ct = fx.file("damaged", damaged);
         for threads in ["1", "4"] {
@@ -802,11 +811,14 @@ fn range_equals_slicing_the_plaintext() {
     let ranges = [
         (0, 0),
         (0, 1),
+        (0, 10),
         (100, 200),      // inside one segment
+        (SEG - 3, 7),    // across one boundary
         (SEG - 1, 2),    // across one boundary
         (SEG, SEG),      // exactly segment 1
         (4000, 200),     // across one boundary
         (1000, 5 * SEG), // across several
+        (2 * SEG, 3 * SEG + 1),
         (len - 10, 10),  // the last bytes
         (len - 1, 1),    // the last byte
         (10 * SEG, 123), // all of the final segment
@@ -941,6 +953,7 @@ fn a_range_past_the_end_fails() {
     let back = fx.out("back");
     for range in [
         format!("{}:11", len - 10),
+        format!("{len}:1"),
         format!("{}:0", len + 1),
         format!("0:{}", len + 1),
         format!("{}:1", 100 * SEG),
@@ -983,6 +996,7 @@ fn range_needs_a_file_and_a_well_formed_start_len() {
     }
     for bad in [
         "",
+        "x",
         "10",
         ":",
         "5:",
@@ -1028,8 +1042,9 @@ fn input_that_is_not_a_stream_is_refused_without_panic() {
     no_stanzas[42] = 0;
     let mut many_stanzas = stream.clone();
     many_stanzas[42] = 200;
-    let cases: [(&str, Vec<u8>, &str); 11] = [
+    let cases: [(&str, Vec<u8>, &str); 12] = [
         ("noise", noise(10_000, 1), "not a parcrypt stream"),
+        ("i % 251", data(500), "not a parcrypt stream"),
         ("empty", Vec::new(), "not a parcrypt stream"),
         ("short", b"PARC".to_vec(), "not a parcrypt stream"),
         ("text", b"hello, world\n".to_vec(), "not a parcrypt stream"),
@@ -1163,6 +1178,7 @@ fn a_key_file_of_the_wrong_length_fails_with_a_hint() {
     let ct = fx.file("ct", &stream);
     for (name, contents) in [
         ("empty", Vec::new()),
+        ("16", vec![1u8; 16]),
         ("31", vec![7u8; 31]),
         ("33", vec![7u8; 33]),
         ("32+newline", [&[7u8; 32][..], b"\n"].concat()),
