@@ -13,7 +13,8 @@ use std::process::Output;
 use std::sync::OnceLock;
 
 use crate::common::{
-    data, entries, fails, fails_with_no_output_in, ok_quietly, ok_quietly_in, p, parcrypt, stderr, usage,
+    data, entries, fails, fails_in, fails_with_no_output_in, ok_quietly, ok_quietly_in, p, parcrypt, stderr,
+    usage, usage_in,
 };
 
 /// The segment size every test writes: small, so that a few KiB span many segments.
@@ -427,41 +428,28 @@ fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
 // ---------------------------------------------------------------------------
 // 2. Atomic output: a damaged stream leaves nothing, an existing file is kept
 
-/// Decrypting `stream` (damaged) must fail with `needle`, leave `out/` as it
-/// was, and release on stdout at most a verified prefix of `plain`.
-fn refuses_damaged(fx: &Fixture, stream: &[u8], plain: &[u8], needle: &str) {
+/// Decrypting `stream` (damaged; `case` names how) must fail with
+/// `needle`, leave `out/` as it was, and release on stdout at most a
+/// verified prefix of `plain`.
+fn refuses_damaged(fx: &Fixture, case: &str, stream: &[u8], plain: &[u8], needle: &str) {
     let before = fx.out_entries();
     let ct = fx.file("damaged", stream);
     let back = fx.out("back");
     let key = p(&fx.key);
     for threads in ["1", "4"] {
+        let case = format!("{case}, {threads} threads");
+        let decrypt = ["--threads", threads, "decrypt", "--key-file", key];
         // From a file (memory-mapped) and from a pipe, to -o: nothing written.
-        let by_file = parcrypt(
-            &[
-                "--threads",
-                threads,
-                "decrypt",
-                "--key-file",
-                key,
-                "-i",
-                p(&ct),
-                "-o",
-                p(&back),
-            ],
-            b"",
-        );
-        fails(&by_file, 1, needle);
-        assert!(stderr(&by_file).contains("nothing was written"));
-        let by_pipe = parcrypt(
-            &["--threads", threads, "decrypt", "--key-file", key, "-o", p(&back)],
-            stream,
-        );
-        fails(&by_pipe, 1, needle);
-        assert_eq!(fx.out_entries(), before, "{threads} threads");
+        let by_file = parcrypt(&[&decrypt[..], &["-i", p(&ct), "-o", p(&back)]].concat(), b"");
+        fails_in(&case, &by_file, 1, needle);
+        assert!(stderr(&by_file).contains("nothing was written"), "{case}");
+        let by_pipe = parcrypt(&[&decrypt[..], &["-o", p(&back)]].concat(), stream);
+        fails_in(&case, &by_pipe, 1, needle);
+        assert_eq!(fx.out_entries(), before, "{case}");
         // To stdout: whatever came out is authentic plaintext from the start.
-        let to_stdout = parcrypt(&["--threads", threads, "decrypt", "--key-file", key], stream);
-        fails(&to_stdout, 1, needle);
-        assert!(plain.starts_with(&to_stdout.stdout), "{threads} threads");
+        let to_stdout = parcrypt(&decrypt, stream);
+        fails_in(&case, &to_stdout, 1, needle);
+        assert!(plain.starts_with(&to_stdout.stdout), "{case}");
     }
 }
 
@@ -481,6 +469,7 @@ fn a_flipped_byte_in_a_middle_segment_fails_that_segment_and_writes_nothing() {
         damaged[offset] ^= 0x01;
         refuses_damaged(
             &fx,
+            &format!("byte {offset} flipped"),
             &damaged,
             &plain,
             &format!("segment {segment} failed authentication"),
@@ -497,12 +486,13 @@ fn truncation_at_a_segment_boundary_is_reported_as_truncation() {
     // After segments 0..=2, after segment 0, and a whole-segment stream cut after its first.
     for segments_kept in [3, 1] {
         let cut = &stream[..header + segments_kept * STORED];
-        refuses_damaged(&fx, cut, &plain, "truncated");
+        let case = format!("{segments_kept} segments kept");
+        refuses_damaged(&fx, &case, cut, &plain, "truncated");
     }
     let whole = data(4 * SEG);
     let stream = fx.encrypt_to_key(&whole);
     let cut = &stream[..header_len(&stream, whole.len()) + 3 * STORED];
-    refuses_damaged(&fx, cut, &whole, "truncated");
+    refuses_damaged(&fx, "3 of 4 whole segments kept", cut, &whole, "truncated");
 }
 
 #[test]
@@ -513,7 +503,8 @@ fn truncation_inside_a_segment_fails() {
     let header = header_len(&stream, plain.len());
     // Mid-segment the cut tail cannot verify as a final segment.
     let cut = &stream[..header + 2 * STORED + 1000];
-    refuses_damaged(&fx, cut, &plain, "segment 2 failed authentication");
+    let case = "cut 1000 bytes into segment 2";
+    refuses_damaged(&fx, case, cut, &plain, "segment 2 failed authentication");
     // Shorter than a tag, or one byte short of the end: still a failure.
     for len in [header + 2 * STORED + 5, stream.len() - 1] {
         let cut = &stream[..len];
@@ -548,7 +539,7 @@ fn truncation_inside_a_segment_fails() {
         assert!(fx.out_entries().is_empty());
     }
     // Nothing but the header: no final segment at all.
-    refuses_damaged(&fx, &stream[..header], &plain, "truncated");
+    refuses_damaged(&fx, "the header alone", &stream[..header], &plain, "truncated");
 }
 
 #[test]
@@ -558,27 +549,42 @@ fn reordered_duplicated_appended_and_spliced_segments_fail() {
     let stream = fx.encrypt_to_key(&plain);
     let h = header_len(&stream, plain.len());
     let seg = |i: usize| &stream[h + i * STORED..h + (i + 1) * STORED];
-    // Segments 1 and 2 swapped.
-    let swapped = [&stream[..h + STORED], seg(2), seg(1), &stream[h + 3 * STORED..]].concat();
-    refuses_damaged(&fx, &swapped, &plain, "segment 1 failed authentication");
-    // Segment 1 twice (dropping 2).
-    let twice = [&stream[..h + 2 * STORED], seg(1), &stream[h + 3 * STORED..]].concat();
-    refuses_damaged(&fx, &twice, &plain, "segment 2 failed authentication");
-    // Data after the final segment: the former final segment is now a middle one.
-    let appended = [&stream[..], &[0u8; 40][..]].concat();
-    let out = parcrypt(&["decrypt", "--key-file", p(&fx.key)], &appended);
-    fails(&out, 1, "failed authentication");
-    let appended = [&stream[..], seg(0)].concat();
-    let out = parcrypt(&["decrypt", "--key-file", p(&fx.key)], &appended);
-    fails(&out, 1, "failed authentication");
-    // Segment 1 of another stream of the same plaintext to the same key.
+    // Another stream of the same plaintext to the same key.
     let other = fx.encrypt_to_key(&plain);
     let other_seg = &other[h + STORED..h + 2 * STORED];
-    let spliced = [&stream[..h + STORED], other_seg, &stream[h + 2 * STORED..]].concat();
-    refuses_damaged(&fx, &spliced, &plain, "segment 1 failed authentication");
-    // Another stream's header on this stream's segments.
-    let spliced = [&other[..h], &stream[h..]].concat();
-    refuses_damaged(&fx, &spliced, &plain, "segment 0 failed authentication");
+    let cases = [
+        (
+            "segments 1 and 2 swapped",
+            [&stream[..h + STORED], seg(2), seg(1), &stream[h + 3 * STORED..]].concat(),
+            "segment 1 failed authentication",
+        ),
+        (
+            "segment 1 twice, 2 dropped",
+            [&stream[..h + 2 * STORED], seg(1), &stream[h + 3 * STORED..]].concat(),
+            "segment 2 failed authentication",
+        ),
+        (
+            "segment 1 of another stream",
+            [&stream[..h + STORED], other_seg, &stream[h + 2 * STORED..]].concat(),
+            "segment 1 failed authentication",
+        ),
+        (
+            "another stream's header",
+            [&other[..h], &stream[h..]].concat(),
+            "segment 0 failed authentication",
+        ),
+    ];
+    for (case, damaged, needle) in cases {
+        refuses_damaged(&fx, case, &damaged, &plain, needle);
+    }
+    // Data after the final segment: the former final segment is now a middle one.
+    for (case, appended) in [
+        ("40 zero bytes appended", [&stream[..], &[0u8; 40][..]].concat()),
+        ("segment 0 appended", [&stream[..], seg(0)].concat()),
+    ] {
+        let out = parcrypt(&["decrypt", "--key-file", p(&fx.key)], &appended);
+        fails_in(case, &out, 1, "failed authentication");
+    }
 }
 
 #[test]
@@ -591,7 +597,8 @@ fn a_modified_header_fails_authentication() {
     for offset in [10, 41, h - 1] {
         let mut damaged = stream.clone();
         damaged[offset] ^= 0x80;
-        refuses_damaged(&fx, &damaged, &plain, "header failed authentication");
+        let case = format!("byte {offset} flipped");
+        refuses_damaged(&fx, &case, &damaged, &plain, "header failed authentication");
     }
     // The segment size (2^12 → 2^13): caught by the MAC, whatever the layout then says.
     let mut damaged = stream.clone();
@@ -1135,38 +1142,71 @@ fn recipients_and_identities_are_checked() {
     let key = p(&fx.key);
     let pass = p(&fx.pass);
     let id = p(&rsa.keys[0]);
-    // No recipient, no identity.
-    usage(&parcrypt(&["encrypt"], b"x"), "required");
-    usage(
-        &parcrypt(
-            &["encrypt", "--segment-size", SEG_ARG, "-o", p(&fx.out("ct"))],
-            b"x",
+    let ct = fx.out("ct");
+    let ct = p(&ct);
+    let (x, stream) = (&b"x"[..], &stream[..]);
+    let cases: [(&str, &[&str], &[u8], &str); 11] = [
+        ("encrypt to no one", &["encrypt"], x, "required"),
+        (
+            "encrypt to no one, -o",
+            &["encrypt", "--segment-size", SEG_ARG, "-o", ct],
+            x,
+            "required",
         ),
-        "required",
-    );
-    usage(&parcrypt(&["decrypt"], &stream), "required");
-    // Two identities.
-    for two in [
-        ["--key-file", key, "--identity", id],
-        ["--key-file", key, "--passphrase-file", pass],
-        ["--passphrase-file", pass, "--identity", id],
-        ["--key-file", key, "--key-file", key],
-    ] {
-        usage(
-            &parcrypt(&[&["decrypt"][..], &two].concat(), &stream),
+        ("decrypt as no one", &["decrypt"], stream, "required"),
+        // Two identities.
+        (
+            "key file and RSA key",
+            &["decrypt", "--key-file", key, "--identity", id],
+            stream,
             "cannot be used",
-        );
-    }
-    usage(
-        &parcrypt(&["decrypt", "--identity", id, "--identity", id], &stream),
-        "cannot be used",
-    );
-    // scrypt cost outside 2^10..=2^22.
-    for wf in ["9", "23", "x"] {
-        usage(
-            &parcrypt(&["encrypt", "--passphrase-file", pass, "--work-factor", wf], b"x"),
+        ),
+        (
+            "key file and passphrase",
+            &["decrypt", "--key-file", key, "--passphrase-file", pass],
+            stream,
+            "cannot be used",
+        ),
+        (
+            "passphrase and RSA key",
+            &["decrypt", "--passphrase-file", pass, "--identity", id],
+            stream,
+            "cannot be used",
+        ),
+        (
+            "two key files",
+            &["decrypt", "--key-file", key, "--key-file", key],
+            stream,
+            "cannot be used",
+        ),
+        (
+            "two RSA keys",
+            &["decrypt", "--identity", id, "--identity", id],
+            stream,
+            "cannot be used",
+        ),
+        // scrypt cost outside 2^10..=2^22.
+        (
+            "work factor 9",
+            &["encrypt", "--passphrase-file", pass, "--work-factor", "9"],
+            x,
             "--work-factor",
-        );
+        ),
+        (
+            "work factor 23",
+            &["encrypt", "--passphrase-file", pass, "--work-factor", "23"],
+            x,
+            "--work-factor",
+        ),
+        (
+            "work factor x",
+            &["encrypt", "--passphrase-file", pass, "--work-factor", "x"],
+            x,
+            "--work-factor",
+        ),
+    ];
+    for (case, args, stdin, needle) in cases {
+        usage_in(case, &parcrypt(args, stdin), needle);
     }
     assert!(fx.out_entries().is_empty());
 }
@@ -1221,34 +1261,44 @@ fn bad_passphrase_files_and_keys_fail_with_a_hint() {
     let fx = Fixture::new();
     let rsa = rsa();
     let stream = fx.encrypt_to_key(&data(10));
+    let x = &b"x"[..];
     for contents in [&b""[..], b"\n", b"\r\n", b"\nsecret on line two\n"] {
         let pass = fx.file("empty-pass", contents);
-        fails(
-            &parcrypt(
-                &["encrypt", "--passphrase-file", p(&pass), "--work-factor", "10"],
-                b"x",
+        let pass = p(&pass);
+        let case = format!("passphrase file {:?}", String::from_utf8_lossy(contents));
+        for (args, stdin) in [
+            (
+                &["encrypt", "--passphrase-file", pass, "--work-factor", "10"][..],
+                x,
             ),
-            1,
-            "empty",
-        );
-        fails(
-            &parcrypt(&["decrypt", "--passphrase-file", p(&pass)], &stream),
-            1,
-            "empty",
-        );
+            (&["decrypt", "--passphrase-file", pass], &stream),
+        ] {
+            fails_in(&case, &parcrypt(args, stdin), 1, "empty");
+        }
     }
     let junk = fx.file(
         "junk.pem",
         b"-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----\n",
     );
-    let out = parcrypt(
-        &["encrypt", "--recipient", p(&junk), "-o", p(&fx.out("ct"))],
-        b"x",
-    );
-    fails(&out, 1, "junk.pem");
-    // A public key is no identity.
-    let out = parcrypt(&["decrypt", "--identity", p(&rsa.pubs[0])], &stream);
-    fails(&out, 1, "identity");
+    let ct = fx.out("ct");
+    let cases: [(&str, &[&str], &[u8], &str); 2] = [
+        (
+            "a recipient that is no key",
+            &["encrypt", "--recipient", p(&junk), "-o", p(&ct)],
+            x,
+            "junk.pem",
+        ),
+        // A public key is no identity.
+        (
+            "a public key as identity",
+            &["decrypt", "--identity", p(&rsa.pubs[0])],
+            &stream,
+            "identity",
+        ),
+    ];
+    for (case, args, stdin, needle) in cases {
+        fails_in(case, &parcrypt(args, stdin), 1, needle);
+    }
     assert!(fx.out_entries().is_empty());
 }
 
