@@ -334,7 +334,7 @@ fn passphrase_is_the_first_line_of_its_file() {
     ] {
         let pass = fx.file("wrong", wrong.as_bytes());
         let out = parcrypt(&["decrypt", "--passphrase-file", p(&pass)], &stream);
-        fails(&out, 1, "wrong key or passphrase");
+        fails_in(&format!("{wrong:?}"), &out, 1, "wrong key or passphrase");
     }
 }
 
@@ -421,7 +421,7 @@ fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
             &[&["encrypt", "--passphrase-file", p(&fx.pass)][..], &others].concat(),
             &plain,
         );
-        usage(&out, "cannot be used with");
+        usage_in(&format!("{others:?}"), &out, "cannot be used with");
     }
 }
 
@@ -509,34 +509,29 @@ fn truncation_inside_a_segment_fails() {
     for len in [header + 2 * STORED + 5, stream.len() - 1] {
         let cut = &stream[..len];
         let ct = fx.file("cut", cut);
-        for out in [
-            parcrypt(
-                &[
-                    "decrypt",
-                    "--key-file",
-                    p(&fx.key),
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&fx.out("back")),
-                ],
-                b"",
+        let back = fx.out("back");
+        let decrypt = ["decrypt", "--key-file", p(&fx.key)];
+        for (how, out) in [
+            (
+                "by file",
+                parcrypt(&[&decrypt[..], &["-i", p(&ct), "-o", p(&back)]].concat(), b""),
             ),
-            parcrypt(
-                &["decrypt", "--key-file", p(&fx.key), "-o", p(&fx.out("back"))],
-                cut,
+            (
+                "by pipe",
+                parcrypt(&[&decrypt[..], &["-o", p(&back)]].concat(), cut),
             ),
         ] {
             let err = stderr(&out);
-            assert_eq!(out.status.code(), Some(1), "{err}");
+            let case = format!("cut to {len} bytes, {how}");
+            assert_eq!(out.status.code(), Some(1), "{case}: {err}");
             assert!(
                 err.contains("truncated") || err.contains("failed authentication"),
-                "{err}"
+                "{case}: {err}"
             );
-            assert!(err.contains("hint: "), "{err}");
-            assert!(!err.contains("panicked"), "{err}");
+            assert!(err.contains("hint: "), "{case}: {err}");
+            assert!(!err.contains("panicked"), "{case}: {err}");
         }
-        assert!(fx.out_entries().is_empty());
+        assert!(fx.out_entries().is_empty(), "cut to {len} bytes");
     }
     // Nothing but the header: no final segment at all.
     refuses_damaged(&fx, "the header alone", &stream[..header], &plain, "truncated");
@@ -631,38 +626,21 @@ fn a_failed_decrypt_with_force_keeps_the_existing_output() {
     ] {
         let ct = fx.file("damaged", damaged);
         for threads in ["1", "4"] {
-            let by_file = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--force",
-                    "--key-file",
-                    p(&fx.key),
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&existing),
-                ],
-                b"",
-            );
-            fails(&by_file, 1, needle);
-            let by_pipe = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--force",
-                    "--key-file",
-                    p(&fx.key),
-                    "-o",
-                    p(&existing),
-                ],
-                damaged,
-            );
-            fails(&by_pipe, 1, needle);
-            assert!(std::fs::read(&existing).unwrap() == precious);
-            assert_eq!(fx.out_entries(), ["existing"]);
+            let case = format!("{needle}, {} bytes, {threads} threads", damaged.len());
+            let decrypt = [
+                "--threads",
+                threads,
+                "decrypt",
+                "--force",
+                "--key-file",
+                p(&fx.key),
+            ];
+            let by_file = parcrypt(&[&decrypt[..], &["-i", p(&ct), "-o", p(&existing)]].concat(), b"");
+            fails_in(&case, &by_file, 1, needle);
+            let by_pipe = parcrypt(&[&decrypt[..], &["-o", p(&existing)]].concat(), damaged);
+            fails_in(&case, &by_pipe, 1, needle);
+            assert!(std::fs::read(&existing).unwrap() == precious, "{case}");
+            assert_eq!(fx.out_entries(), ["existing"], "{case}");
         }
     }
     // The intact stream does replace it under --force.
@@ -695,37 +673,29 @@ fn an_existing_output_is_refused_without_force() {
     let precious = b"precious".to_vec();
     std::fs::write(&existing, &precious).unwrap();
     let key = p(&fx.key);
-    let refused = [
-        parcrypt(
-            &["encrypt", "--key-file", key, "-i", p(&input), "-o", p(&existing)],
+    let to = ["-o", p(&existing)];
+    let (enc, dec) = (["encrypt", "--key-file", key], ["decrypt", "--key-file", key]);
+    let cases: [(&str, Vec<&str>, &[u8]); 5] = [
+        (
+            "encrypt a file",
+            [&enc[..], &["-i", p(&input)], &to].concat(),
             b"",
         ),
-        parcrypt(&["encrypt", "--key-file", key, "-o", p(&existing)], &plain),
-        parcrypt(
-            &["decrypt", "--key-file", key, "-i", p(&ct), "-o", p(&existing)],
-            b"",
-        ),
-        parcrypt(&["decrypt", "--key-file", key, "-o", p(&existing)], &stream),
-        parcrypt(
-            &[
-                "decrypt",
-                "--key-file",
-                key,
-                "--range",
-                "0:10",
-                "-i",
-                p(&ct),
-                "-o",
-                p(&existing),
-            ],
+        ("encrypt a pipe", [&enc[..], &to].concat(), &plain),
+        ("decrypt a file", [&dec[..], &["-i", p(&ct)], &to].concat(), b""),
+        ("decrypt a pipe", [&dec[..], &to].concat(), &stream),
+        (
+            "decrypt a range",
+            [&dec[..], &["--range", "0:10", "-i", p(&ct)], &to].concat(),
             b"",
         ),
     ];
-    for out in &refused {
-        fails(out, 1, "exists");
-        assert!(stderr(out).contains("--force"), "{}", stderr(out));
-        assert!(std::fs::read(&existing).unwrap() == precious);
-        assert_eq!(fx.out_entries(), ["existing"]);
+    for (case, args, stdin) in cases {
+        let out = parcrypt(&args, stdin);
+        fails_in(case, &out, 1, "exists");
+        assert!(stderr(&out).contains("--force"), "{case}: {}", stderr(&out));
+        assert!(std::fs::read(&existing).unwrap() == precious, "{case}");
+        assert_eq!(fx.out_entries(), ["existing"], "{case}");
     }
     // --force replaces it, for both commands.
     ok_quietly(&parcrypt(
@@ -789,19 +759,19 @@ fn a_wrong_key_passphrase_or_rsa_identity_is_named_as_such() {
     let back = fx.out("back");
     for (stream, who) in cases {
         let ct = fx.file("ct", stream);
+        let case = format!("{who:?}");
         let by_pipe = parcrypt(&[&["decrypt"][..], &who].concat(), stream);
-        fails(&by_pipe, 1, "wrong key or passphrase");
-        assert!(by_pipe.stdout.is_empty(), "{who:?}");
+        fails_with_no_output_in(&case, &by_pipe, 1, "wrong key or passphrase");
         let by_file = parcrypt(
             &[&["decrypt"][..], &who, &["-i", p(&ct), "-o", p(&back)]].concat(),
             b"",
         );
-        fails(&by_file, 1, "wrong key or passphrase");
+        fails_in(&case, &by_file, 1, "wrong key or passphrase");
         let by_range = parcrypt(
             &[&["decrypt"][..], &who, &["--range", "0:1", "-i", p(&ct)]].concat(),
             b"",
         );
-        fails(&by_range, 1, "wrong key or passphrase");
+        fails_in(&case, &by_range, 1, "wrong key or passphrase");
         assert!(fx.out_entries().is_empty(), "{who:?}");
     }
 }
@@ -1067,27 +1037,12 @@ fn input_that_is_not_a_stream_is_refused_without_panic() {
     for (what, bytes, needle) in cases {
         let input = fx.file("input", &bytes);
         for threads in ["1", "4"] {
-            let by_file = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--key-file",
-                    p(&fx.key),
-                    "-i",
-                    p(&input),
-                    "-o",
-                    p(&back),
-                ],
-                b"",
-            );
-            fails(&by_file, 1, needle);
-            let by_pipe = parcrypt(
-                &["--threads", threads, "decrypt", "--key-file", p(&fx.key)],
-                &bytes,
-            );
-            fails(&by_pipe, 1, needle);
-            assert!(by_pipe.stdout.is_empty(), "{what}");
+            let case = format!("{what}, {threads} threads");
+            let decrypt = ["--threads", threads, "decrypt", "--key-file", p(&fx.key)];
+            let by_file = parcrypt(&[&decrypt[..], &["-i", p(&input), "-o", p(&back)]].concat(), b"");
+            fails_in(&case, &by_file, 1, needle);
+            let by_pipe = parcrypt(&decrypt, &bytes);
+            fails_with_no_output_in(&case, &by_pipe, 1, needle);
             let by_range = parcrypt(
                 &[
                     "decrypt",
@@ -1100,8 +1055,8 @@ fn input_that_is_not_a_stream_is_refused_without_panic() {
                 ],
                 b"",
             );
-            fails(&by_range, 1, needle);
-            assert!(fx.out_entries().is_empty(), "{what}");
+            fails_in(&case, &by_range, 1, needle);
+            assert!(fx.out_entries().is_empty(), "{case}");
         }
     }
     // A plaintext that merely starts with the magic is still not a stream.
@@ -1228,25 +1183,27 @@ fn a_key_file_of_the_wrong_length_fails_with_a_hint() {
         ("not hex", format!("{}\n", "zz".repeat(32)).into_bytes()),
     ] {
         let bad = fx.file("bad.key", &contents);
-        for out in [
-            parcrypt(&["encrypt", "--key-file", p(&bad), "-o", p(&fx.out("ct"))], b"hi"),
-            parcrypt(
-                &[
-                    "decrypt",
-                    "--key-file",
-                    p(&bad),
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&fx.out("pt")),
-                ],
-                b"",
+        let (bad, ct_out, pt_out) = (p(&bad), fx.out("ct"), fx.out("pt"));
+        for (how, out) in [
+            (
+                "encrypt",
+                parcrypt(&["encrypt", "--key-file", bad, "-o", p(&ct_out)], b"hi"),
             ),
-            parcrypt(&["decrypt", "--key-file", p(&bad)], &stream),
+            (
+                "decrypt a file",
+                parcrypt(
+                    &["decrypt", "--key-file", bad, "-i", p(&ct), "-o", p(&pt_out)],
+                    b"",
+                ),
+            ),
+            (
+                "decrypt a pipe",
+                parcrypt(&["decrypt", "--key-file", bad], &stream),
+            ),
         ] {
-            fails(&out, 1, "is not a 32-byte key");
-            assert!(stderr(&out).contains("bad.key"), "{name}: {}", stderr(&out));
-            assert!(out.stdout.is_empty(), "{name}");
+            let case = format!("{name}, {how}");
+            fails_with_no_output_in(&case, &out, 1, "is not a 32-byte key");
+            assert!(stderr(&out).contains("bad.key"), "{case}: {}", stderr(&out));
         }
         assert!(fx.out_entries().is_empty(), "{name}");
     }
@@ -1397,11 +1354,12 @@ fn a_full_disk_is_named_not_hidden() {
     let key = p(&fx.key);
     for threads in ["1", "4"] {
         for (cmd, input) in [("encrypt", &input), ("decrypt", &ct)] {
+            let case = format!("{cmd}, {threads} threads");
             let args = ["--threads", threads, cmd, "--key-file", key, "-o", p(full)];
             let by_file = parcrypt(&[&args[..], &["-i", p(input)]].concat(), b"");
-            fails(&by_file, 1, "No space left on device");
+            fails_in(&case, &by_file, 1, "No space left on device");
             let by_pipe = parcrypt(&args, &std::fs::read(input).unwrap());
-            fails(&by_pipe, 1, "No space left on device");
+            fails_in(&case, &by_pipe, 1, "No space left on device");
         }
     }
 }
