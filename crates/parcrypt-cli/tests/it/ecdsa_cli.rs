@@ -60,35 +60,22 @@ fn keys_interoperate_with_openssl_both_ways() {
         }
     }
     // openssl's keys: genpkey (PKCS#8), ecparam -genkey (SEC1 with a parameters block), DER.
-    let pk8 = dir.join("o8.pem");
-    ok(&openssl(&[
-        "genpkey",
-        "-algorithm",
-        "EC",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-out",
-        p(&pk8),
-    ]));
-    let sec1 = dir.join("sec1.pem");
-    ok(&openssl(&[
-        "ecparam",
-        "-name",
-        "prime256v1",
-        "-genkey",
-        "-out",
-        p(&sec1),
-    ]));
-    let der = dir.join("o.der");
-    ok(&openssl(&[
-        "pkey",
-        "-in",
-        p(&pk8),
-        "-outform",
-        "DER",
-        "-out",
-        p(&der),
-    ]));
+    let (pk8, sec1, der) = (dir.join("o8.pem"), dir.join("sec1.pem"), dir.join("o.der"));
+    for args in [
+        &[
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-out",
+            p(&pk8),
+        ][..],
+        &["ecparam", "-name", "prime256v1", "-genkey", "-out", p(&sec1)],
+        &["pkey", "-in", p(&pk8), "-outform", "DER", "-out", p(&der)],
+    ] {
+        ok_in(&format!("{args:?}"), &openssl(args));
+    }
     for key in [&pk8, &sec1, &der] {
         let ours = parcrypt(&["ecdsa", "pubkey", "-i", p(key)], b"");
         let inform: &[&str] = if key == &der { &["-inform", "DER"] } else { &[] };
