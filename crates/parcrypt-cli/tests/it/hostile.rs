@@ -335,10 +335,9 @@ fn hostile_sizes_are_usage_errors_that_name_the_maximum() {
 
 #[test]
 fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
+    // (Ranges past 2^63 for `decrypt --range`: in `stream_hostile`.)
     let fx = Fixture::new();
     let huge = "18446744073709551615";
-    let range_huge = format!("{huge}:{huge}");
-    let range_long = format!("0:{huge}");
     let cases: Vec<(Vec<&str>, i32)> = vec![
         (vec!["--threads", "0", "hash", "@a"], 2),
         (vec!["--threads", huge, "hash", "@a"], 2),
@@ -376,8 +375,6 @@ fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
             ],
             2,
         ),
-        ([&DECRYPT_CT[..], &["--range", &range_huge]].concat(), 2),
-        ([&DECRYPT_CT[..], &["--range", &range_long]].concat(), 2),
         (vec!["lab", "--repeats", "0", "--sizes", "10"], 2),
     ];
     for (args, status) in cases {
