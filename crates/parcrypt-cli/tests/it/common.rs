@@ -7,6 +7,21 @@ use std::process::{Command, Output, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_parcrypt");
 
+/// The smallest whole lab run: one workload, one size, one thread, one
+/// repeat, no peers (add `--out DIR` or run it in a scratch directory).
+pub const LAB_TINY: [&str; 10] = [
+    "lab",
+    "--only",
+    "aes-128-ctr",
+    "--sizes",
+    "1000",
+    "--threads-list",
+    "1",
+    "--repeats",
+    "1",
+    "--no-peers",
+];
+
 /// Runs parcrypt with `args`, feeding `stdin`.
 pub fn parcrypt(args: &[&str], stdin: &[u8]) -> Output {
     run(Command::new(BIN).args(args), stdin)
@@ -17,7 +32,8 @@ pub fn openssl_enc(args: &[&str], stdin: &[u8]) -> Output {
     run(Command::new("openssl").arg("enc").args(args), stdin)
 }
 
-fn run(cmd: &mut Command, stdin: &[u8]) -> Output {
+/// Runs `cmd`, feeding `stdin`, and collects both output streams.
+pub fn run(cmd: &mut Command, stdin: &[u8]) -> Output {
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -91,11 +107,27 @@ pub fn openssl(args: &[&str]) -> Output {
     Command::new("openssl").args(args).output().unwrap()
 }
 
+/// `case: ` before an assertion message, so that a failing row of a table
+/// of cases names itself; nothing for a test of one case.
+fn named(case: &str) -> String {
+    if case.is_empty() {
+        String::new()
+    } else {
+        format!("{case}: ")
+    }
+}
+
 /// Asserts success, showing both streams otherwise.
 pub fn ok(out: &Output) -> &Output {
+    ok_in("", out)
+}
+
+/// [`ok`], naming `case` (a row of a table) when it fails.
+pub fn ok_in<'a>(case: &str, out: &'a Output) -> &'a Output {
     assert!(
         out.status.success(),
-        "status {:?}\nstdout: {}\nstderr: {}",
+        "{}status {:?}\nstdout: {}\nstderr: {}",
+        named(case),
         out.status,
         String::from_utf8_lossy(&out.stdout),
         stderr(out)
@@ -106,37 +138,60 @@ pub fn ok(out: &Output) -> &Output {
 /// [`ok`], and nothing on standard error: for the commands that print no
 /// progress, warning or note when they succeed (`encrypt`, `decrypt`).
 pub fn ok_quietly(out: &Output) -> &Output {
-    ok(out);
-    assert!(out.stderr.is_empty(), "{}", stderr(out));
+    ok_quietly_in("", out)
+}
+
+/// [`ok_quietly`], naming `case` when it fails.
+pub fn ok_quietly_in<'a>(case: &str, out: &'a Output) -> &'a Output {
+    ok_in(case, out);
+    assert!(out.stderr.is_empty(), "{}{}", named(case), stderr(out));
     out
 }
 
 /// Asserts a clean failure: `status`, a `parcrypt:` message holding
 /// `needle`, a `  hint:` line under it, no panic.
 pub fn fails(out: &Output, status: i32, needle: &str) {
+    fails_in("", out, status, needle);
+}
+
+/// [`fails`], naming `case` (a row of a table) when it does not hold.
+pub fn fails_in(case: &str, out: &Output, status: i32, needle: &str) {
     let err = stderr(out);
-    assert_eq!(out.status.code(), Some(status), "{err}");
-    assert!(err.starts_with("parcrypt: "), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(err.contains("\n  hint: "), "no hint in {err}");
-    assert!(!err.contains("panicked"), "{err}");
+    let case = named(case);
+    assert_eq!(out.status.code(), Some(status), "{case}{err}");
+    assert!(err.starts_with("parcrypt: "), "{case}{err}");
+    assert!(err.contains(needle), "{case}wanted {needle:?} in {err}");
+    assert!(err.contains("\n  hint: "), "{case}no hint in {err}");
+    assert!(!err.contains("panicked"), "{case}{err}");
 }
 
 /// [`fails`], and nothing on standard output: for failures found before
 /// any output is due.
 pub fn fails_with_no_output(out: &Output, status: i32, needle: &str) {
-    fails(out, status, needle);
-    assert!(out.stdout.is_empty(), "{} bytes on stdout", out.stdout.len());
+    fails_with_no_output_in("", out, status, needle);
+}
+
+/// [`fails_with_no_output`], naming `case` when it does not hold.
+pub fn fails_with_no_output_in(case: &str, out: &Output, status: i32, needle: &str) {
+    fails_in(case, out, status, needle);
+    let len = out.stdout.len();
+    assert!(out.stdout.is_empty(), "{}{len} bytes on stdout", named(case));
 }
 
 /// A usage error (exit 2), found by the argument parser or by the command
 /// (only the command's come with a hint; see [`fails`]): a `parcrypt:`
 /// message holding `needle`, no panic, nothing on standard output.
 pub fn usage(out: &Output, needle: &str) {
+    usage_in("", out, needle);
+}
+
+/// [`usage`], naming `case` (a row of a table) when it does not hold.
+pub fn usage_in(case: &str, out: &Output, needle: &str) {
     let err = stderr(out);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.starts_with("parcrypt: "), "{err}");
-    assert!(err.contains(needle), "wanted {needle:?} in {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(out.stdout.is_empty());
+    let case = named(case);
+    assert_eq!(out.status.code(), Some(2), "{case}{err}");
+    assert!(err.starts_with("parcrypt: "), "{case}{err}");
+    assert!(err.contains(needle), "{case}wanted {needle:?} in {err}");
+    assert!(!err.contains("panicked"), "{case}{err}");
+    assert!(out.stdout.is_empty(), "{case}output on stdout");
 }

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
+use crate::common::{data, entries, fails, fails_in, ok, ok_in, openssl, p, parcrypt, require_tool, stderr};
 
 struct Keys {
     dir: tempfile::TempDir,
@@ -60,35 +60,22 @@ fn keys_interoperate_with_openssl_both_ways() {
         }
     }
     // openssl's keys: genpkey (PKCS#8), ecparam -genkey (SEC1 with a parameters block), DER.
-    let pk8 = dir.join("o8.pem");
-    ok(&openssl(&[
-        "genpkey",
-        "-algorithm",
-        "EC",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-out",
-        p(&pk8),
-    ]));
-    let sec1 = dir.join("sec1.pem");
-    ok(&openssl(&[
-        "ecparam",
-        "-name",
-        "prime256v1",
-        "-genkey",
-        "-out",
-        p(&sec1),
-    ]));
-    let der = dir.join("o.der");
-    ok(&openssl(&[
-        "pkey",
-        "-in",
-        p(&pk8),
-        "-outform",
-        "DER",
-        "-out",
-        p(&der),
-    ]));
+    let (pk8, sec1, der) = (dir.join("o8.pem"), dir.join("sec1.pem"), dir.join("o.der"));
+    for args in [
+        &[
+            "genpkey",
+            "-algorithm",
+            "EC",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-out",
+            p(&pk8),
+        ][..],
+        &["ecparam", "-name", "prime256v1", "-genkey", "-out", p(&sec1)],
+        &["pkey", "-in", p(&pk8), "-outform", "DER", "-out", p(&der)],
+    ] {
+        ok_in(&format!("{args:?}"), &openssl(args));
+    }
     for key in [&pk8, &sec1, &der] {
         let ours = parcrypt(&["ecdsa", "pubkey", "-i", p(key)], b"");
         let inform: &[&str] = if key == &der { &["-inform", "DER"] } else { &[] };
@@ -317,129 +304,105 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
         .stdout,
     );
     let der = std::fs::read(&sig).unwrap();
-    // Malformed DER, truncated, trailing junk, a fixed-width signature read as DER.
     let mut flipped = der.clone();
     flipped[0] = 0x31;
-    for (bad, needle) in [
-        (&flipped[..], "malformed signature"),
-        (&der[..der.len() - 1], "malformed signature"),
-        (&[&der[..], &[0u8][..]].concat()[..], "malformed signature"),
-        (&[7u8; 64][..], "malformed signature"),
-    ] {
-        let s = write("bad", bad);
-        fails(
-            &parcrypt(
-                &[
-                    "ecdsa",
-                    "verify",
-                    "--pub",
-                    p(&k.public),
-                    "--sig",
-                    p(&s),
-                    "-i",
-                    p(&msg),
-                ],
-                b"",
-            ),
-            1,
-            needle,
-        );
-    }
     // r or s out of range in the fixed form: parses, never verifies.
     let n = "ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551";
-    let big = write("big", &hex::decode(format!("{n}{n}")).unwrap());
-    fails(
-        &parcrypt(
-            &[
-                "ecdsa",
-                "verify",
-                "--sig-format",
-                "fixed",
-                "--pub",
-                p(&k.public),
-                "--sig",
-                p(&big),
-                "-i",
-                p(&msg),
-            ],
-            b"",
+    let r_s_n = hex::decode(format!("{n}{n}")).unwrap();
+    // (name, options to `ecdsa verify`, the signature, wanted on stderr)
+    let sigs: [(&str, &[&str], Vec<u8>, &str); 5] = [
+        ("malformed DER", &[], flipped, "malformed signature"),
+        (
+            "truncated",
+            &[],
+            der[..der.len() - 1].to_vec(),
+            "malformed signature",
         ),
-        1,
-        "verification failed",
-    );
+        (
+            "trailing junk",
+            &[],
+            [&der[..], &[0u8][..]].concat(),
+            "malformed signature",
+        ),
+        (
+            "a fixed-width signature read as DER",
+            &[],
+            vec![7u8; 64],
+            "malformed signature",
+        ),
+        (
+            "r = s = n, fixed",
+            &["--sig-format", "fixed"],
+            r_s_n,
+            "verification failed",
+        ),
+    ];
+    for (case, options, bad, needle) in sigs {
+        let s = write("bad", &bad);
+        let args = [
+            &["ecdsa", "verify"][..],
+            options,
+            &["--pub", p(&k.public), "--sig", p(&s), "-i", p(&msg)],
+        ]
+        .concat();
+        fails_in(case, &parcrypt(&args, b""), 1, needle);
+    }
     // Keys: garbage, a public key to sign with, missing, and (with openssl) other curves and RSA.
     let garbage = write(
         "garbage.pem",
         b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
     );
-    for (key, needle) in [
-        (&garbage, "malformed key"),
-        (&k.public, "public key where a private key is needed"),
-        (&dir.join("missing.pem"), "cannot open key file"),
+    let missing = dir.join("missing.pem");
+    let (msg, out) = (p(&msg), p(&out));
+    for (case, key, needle) in [
+        ("garbage", p(&garbage), "malformed key"),
+        (
+            "public key",
+            p(&k.public),
+            "public key where a private key is needed",
+        ),
+        ("missing", p(&missing), "cannot open key file"),
     ] {
-        fails(
-            &parcrypt(
-                &["ecdsa", "sign", "--key", p(key), "-i", p(&msg), "-o", p(&out)],
-                b"",
-            ),
-            1,
-            needle,
-        );
+        let args = ["ecdsa", "sign", "--key", key, "-i", msg, "-o", out];
+        fails_in(case, &parcrypt(&args, b""), 1, needle);
     }
     if require_tool("openssl") {
         let p384 = dir.join("p384.pem");
-        ok(&openssl(&[
-            "genpkey",
-            "-algorithm",
-            "EC",
-            "-pkeyopt",
-            "ec_paramgen_curve:P-384",
-            "-out",
-            p(&p384),
-        ]));
-        fails(
-            &parcrypt(
-                &["ecdsa", "sign", "--key", p(&p384), "-i", p(&msg), "-o", p(&out)],
-                b"",
-            ),
-            1,
-            "another curve",
-        );
         let rsa = dir.join("rsa.pem");
-        ok(&openssl(&[
-            "genpkey",
-            "-algorithm",
-            "RSA",
-            "-pkeyopt",
-            "rsa_keygen_bits:1024",
-            "-out",
-            p(&rsa),
-        ]));
-        fails(
-            &parcrypt(
-                &["ecdsa", "sign", "--key", p(&rsa), "-i", p(&msg), "-o", p(&out)],
-                b"",
+        for (key, algorithm, option) in [
+            (&p384, "EC", "ec_paramgen_curve:P-384"),
+            (&rsa, "RSA", "rsa_keygen_bits:1024"),
+        ] {
+            let args = [
+                "genpkey",
+                "-algorithm",
+                algorithm,
+                "-pkeyopt",
+                option,
+                "-out",
+                p(key),
+            ];
+            ok_in(option, &openssl(&args));
+        }
+        for (case, args, needle) in [
+            (
+                "P-384 key",
+                ["ecdsa", "sign", "--key", p(&p384), "-i", msg, "-o", out],
+                "another curve",
             ),
-            1,
-            "RSA key",
-        );
-        fails(
-            &parcrypt(
-                &[
-                    "ecdsa",
-                    "verify",
-                    "--pub",
-                    p(&rsa),
-                    "--sig",
-                    p(&sig),
-                    "-i",
-                    p(&msg),
-                ],
-                b"",
+            (
+                "RSA key",
+                ["ecdsa", "sign", "--key", p(&rsa), "-i", msg, "-o", out],
+                "RSA key",
             ),
-            1,
-            "RSA key",
-        );
+            (
+                "RSA public key",
+                ["ecdsa", "verify", "--pub", p(&rsa), "--sig", p(&sig), "-i", msg],
+                "RSA key",
+            ),
+        ] {
+            fails_in(case, &parcrypt(&args, b""), 1, needle);
+        }
     }
     let left: Vec<String> = entries(dir)
         .into_iter()

@@ -5,12 +5,12 @@
 #![allow(clippy::unwrap_used)]
 
 use std::ffi::{OsStr, OsString};
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, data, parcrypt, require_tool, stderr};
+use crate::common::{BIN, data, parcrypt, require_tool, run, stderr};
 use crate::vectors::rows;
 
 fn stdout(out: &std::process::Output) -> String {
@@ -410,21 +410,7 @@ fn bad_proofs_and_leaves_are_refused_without_panic() {
 
 /// Runs `program args…` with `stdin`, arguments as raw bytes.
 fn run_os(program: &str, args: &[OsString], stdin: &[u8]) -> Output {
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut pipe = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
+    run(Command::new(program).args(args), stdin)
 }
 
 /// `--threads T --strategy S` for every count and strategy worth checking.

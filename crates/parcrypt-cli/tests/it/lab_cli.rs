@@ -85,18 +85,7 @@ fn the_default_build_has_the_lab_and_writes_to_lab_out() {
     // lab library's default too.
     let dir = tempfile::tempdir().unwrap();
     let run = std::process::Command::new(crate::common::BIN)
-        .args([
-            "lab",
-            "--only",
-            "aes-128-ctr",
-            "--sizes",
-            "1000",
-            "--threads-list",
-            "1",
-            "--repeats",
-            "1",
-            "--no-peers",
-        ])
+        .args(crate::common::LAB_TINY)
         .current_dir(dir.path())
         .output()
         .unwrap();

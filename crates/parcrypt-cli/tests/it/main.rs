@@ -17,7 +17,6 @@ mod vectors;
 
 mod cli_errors;
 mod ecdsa_cli;
-mod encrypt_cli;
 mod fuzz_cli;
 mod gcm_cli;
 mod hash_cli;

@@ -9,7 +9,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{BIN, data, entries, fails, ok, p, parcrypt, stderr};
+use crate::common::{BIN, data, entries, fails_in, ok, ok_in, p, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "0f0e0d0c0b0a09080706050403020100";
@@ -77,7 +77,7 @@ fn concurrent_writers_without_force_never_replace_each_other() {
     );
     for (i, out) in outs.iter().enumerate() {
         if i != winners[0] {
-            fails(out, 1, "exists");
+            fails_in(&format!("writer {i}"), out, 1, "exists");
         }
     }
     // What survives is the winner's, whole.
@@ -145,12 +145,18 @@ fn keygen_refuses_an_existing_key_without_force() {
     for keygen in [&["rsa", "keygen", "--bits", "2048"][..], &["ecdsa", "keygen"]] {
         std::fs::write(&key, b"the only copy of an old key").unwrap();
         let out = parcrypt(&[keygen, &["-o", p(&key)]].concat(), b"");
-        fails(&out, 1, "exists");
-        assert!(stderr(&out).contains("--force"), "{}", stderr(&out));
-        assert_eq!(std::fs::read(&key).unwrap(), b"the only copy of an old key");
-        ok(&parcrypt(&[keygen, &["-o", p(&key), "--force"]].concat(), b""));
-        assert!(std::fs::read_to_string(&key).unwrap().contains("PRIVATE KEY"));
-        assert_eq!(entries(dir.path()), ["k.pem"]);
+        let case = keygen[0];
+        fails_in(case, &out, 1, "exists");
+        assert!(stderr(&out).contains("--force"), "{case}: {}", stderr(&out));
+        let kept = std::fs::read(&key).unwrap();
+        assert_eq!(kept, b"the only copy of an old key", "{case}");
+        ok_in(
+            case,
+            &parcrypt(&[keygen, &["-o", p(&key), "--force"]].concat(), b""),
+        );
+        let new = std::fs::read_to_string(&key).unwrap();
+        assert!(new.contains("PRIVATE KEY"), "{case}");
+        assert_eq!(entries(dir.path()), ["k.pem"], "{case}");
     }
 }
 

@@ -6,7 +6,7 @@
 
 use std::process::Command;
 
-use crate::common::{data, parcrypt, stderr};
+use crate::common::{data, fails_with_no_output_in, ok_in, parcrypt, stderr, usage_in};
 use crate::vectors::records;
 
 const K: &str = "0102030405060708090a0b0c0d0e0f10";
@@ -16,33 +16,24 @@ const NONCE: &str = "f0e1d2c3b4a5968778695a4b3c2d1e0f";
 fn both_refuse_without_hazmat() {
     for args in [&["rc4", "--key", K][..], &["parc4", "--key", K, "--nonce", NONCE]] {
         let out = parcrypt(args, b"secret");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
-        let err = stderr(&out);
-        assert!(
-            err.starts_with("parcrypt: ") && err.contains("needs --hazmat") && err.contains("hint:"),
-            "{err}"
-        );
-        assert!(out.stdout.is_empty());
+        fails_with_no_output_in(args[0], &out, 2, "needs --hazmat");
     }
 }
 
 #[test]
 fn both_warn_but_work_with_hazmat() {
-    let out = parcrypt(&["rc4", "--hazmat", "--key", K], &data(100));
-    assert!(out.status.success());
-    assert_eq!(out.stdout.len(), 100);
-    assert!(
-        stderr(&out).starts_with("parcrypt: warning: RC4"),
-        "{}",
-        stderr(&out)
-    );
-    let out = parcrypt(&["parc4", "--hazmat", "--key", K, "--nonce", NONCE], &data(100));
-    assert!(out.status.success());
-    assert!(
-        stderr(&out).starts_with("parcrypt: warning: PARC4"),
-        "{}",
-        stderr(&out)
-    );
+    for (args, warning) in [
+        (&["rc4", "--hazmat", "--key", K][..], "parcrypt: warning: RC4"),
+        (
+            &["parc4", "--hazmat", "--key", K, "--nonce", NONCE],
+            "parcrypt: warning: PARC4",
+        ),
+    ] {
+        let out = parcrypt(args, &data(100));
+        ok_in(args[0], &out);
+        assert_eq!(out.stdout.len(), 100, "{}", args[0]);
+        assert!(stderr(&out).starts_with(warning), "{}", stderr(&out));
+    }
 }
 
 #[test]
@@ -75,10 +66,8 @@ fn bad_input_is_a_usage_error() {
             "lots",
         ],
     ] {
-        let out = parcrypt(args, b"data");
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
-        assert!(stderr(&out).starts_with("parcrypt: "), "{args:?}");
-        assert!(out.stdout.is_empty());
+        // Exit 2, a `parcrypt:` message, nothing on stdout.
+        usage_in(&format!("{args:?}"), &parcrypt(args, b"data"), "");
     }
 }
 

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use crate::common::{data, entries, fails, ok, openssl, p, parcrypt, require_tool, stderr};
+use crate::common::{data, entries, fails, fails_in, ok, ok_in, openssl, p, parcrypt, require_tool, stderr};
 
 /// A directory holding a parcrypt-made 2048-bit key (PKCS#8 PEM) and its public key.
 fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
@@ -108,34 +108,24 @@ fn openssl_keys_work_in_parcrypt() {
     }
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("ossl.pem");
-    ok(&openssl(&[
-        "genpkey",
-        "-algorithm",
-        "RSA",
-        "-pkeyopt",
-        "rsa_keygen_bits:3072",
-        "-out",
-        p(&key),
-    ]));
     let trad = dir.path().join("trad.pem");
-    ok(&openssl(&[
-        "rsa",
-        "-in",
-        p(&key),
-        "-traditional",
-        "-out",
-        p(&trad),
-    ]));
     let der = dir.path().join("key.der");
-    ok(&openssl(&[
-        "pkey",
-        "-in",
-        p(&key),
-        "-outform",
-        "DER",
-        "-out",
-        p(&der),
-    ]));
+    // PKCS#8 PEM, then the same key as PKCS#1 ("traditional") PEM and as DER.
+    for args in [
+        &[
+            "genpkey",
+            "-algorithm",
+            "RSA",
+            "-pkeyopt",
+            "rsa_keygen_bits:3072",
+            "-out",
+            p(&key),
+        ][..],
+        &["rsa", "-in", p(&key), "-traditional", "-out", p(&trad)],
+        &["pkey", "-in", p(&key), "-outform", "DER", "-out", p(&der)],
+    ] {
+        ok_in(&format!("{args:?}"), &openssl(args));
+    }
     let theirs = ok(&openssl(&["pkey", "-in", p(&key), "-pubout"])).stdout.clone();
     for k in [&key, &trad, &der] {
         let ours = parcrypt(&["rsa", "pubkey", "-i", p(k)], b"");
@@ -181,65 +171,42 @@ fn parcrypt_signatures_verify_in_openssl() {
     let msg = dir.path().join("msg");
     std::fs::write(&msg, data(100_000)).unwrap();
     let sig = dir.path().join("sig");
-    for hash in ["sha256", "sha384", "sha512"] {
-        for threads in ["1", "2"] {
-            ok(&parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "rsa",
-                    "sign",
-                    "--key",
-                    p(key),
-                    "--hash",
-                    hash,
-                    "-i",
-                    p(&msg),
-                    "-o",
-                    p(&sig),
-                ],
-                b"",
-            ));
-            ok(&openssl(&[
-                "dgst",
-                &format!("-{hash}"),
-                "-verify",
-                p(public),
+    // (scheme, its options to `rsa sign`, openssl dgst's to verify it)
+    let schemes: [(&str, &[&str], &[&str]); 2] = [
+        (
+            "pss (the default)",
+            &[],
+            &[
                 "-sigopt",
                 "rsa_padding_mode:pss",
                 "-sigopt",
                 "rsa_pss_saltlen:digest",
-                "-signature",
-                p(&sig),
-                p(&msg),
-            ]));
-            ok(&parcrypt(
-                &[
-                    "rsa",
-                    "sign",
-                    "--key",
-                    p(key),
-                    "--scheme",
-                    "pkcs1",
-                    "--hash",
-                    hash,
-                    "-i",
-                    p(&msg),
-                    "-o",
-                    p(&sig),
-                ],
-                b"",
-            ));
-            let out = openssl(&[
-                "dgst",
-                &format!("-{hash}"),
-                "-verify",
-                p(public),
-                "-signature",
-                p(&sig),
-                p(&msg),
-            ]);
-            assert!(String::from_utf8_lossy(&ok(&out).stdout).contains("Verified OK"));
+            ],
+        ),
+        ("pkcs1", &["--scheme", "pkcs1"], &[]),
+    ];
+    for hash in ["sha256", "sha384", "sha512"] {
+        for threads in ["1", "2"] {
+            for (scheme, scheme_args, sigopts) in schemes {
+                let case = format!("{scheme} {hash}, {threads} threads");
+                let sign = [
+                    &["--threads", threads, "rsa", "sign", "--key", p(key)][..],
+                    scheme_args,
+                    &["--hash", hash, "-i", p(&msg), "-o", p(&sig)],
+                ]
+                .concat();
+                ok_in(&case, &parcrypt(&sign, b""));
+                let flag = format!("-{hash}");
+                let verify = [
+                    &["dgst", &flag, "-verify", p(public)][..],
+                    sigopts,
+                    &["-signature", p(&sig), p(&msg)],
+                ]
+                .concat();
+                let out = openssl(&verify);
+                let said = String::from_utf8_lossy(&ok_in(&case, &out).stdout).into_owned();
+                assert!(said.contains("Verified OK"), "{case}: {said}");
+            }
         }
     }
 }
@@ -286,58 +253,27 @@ fn openssl_signatures_verify_in_parcrypt() {
         ]
         .concat();
         ok(&openssl(&args));
-        let out = parcrypt(
-            &[
-                "rsa",
-                "verify",
-                "--pub",
-                p(public),
-                "--sig",
-                p(&sig),
-                "--scheme",
-                scheme,
-                "--hash",
-                hash,
-                "-i",
-                p(&msg),
-            ],
-            b"",
-        );
-        assert_eq!(String::from_utf8_lossy(&ok(&out).stdout), "Verified OK\n");
+        let verify = [
+            "rsa",
+            "verify",
+            "--pub",
+            p(public),
+            "--sig",
+            p(&sig),
+            "--scheme",
+            scheme,
+            "--hash",
+            hash,
+        ];
+        let case = format!("{scheme} {hash} {extra:?}");
+        let by_file = parcrypt(&[&verify[..], &["-i", p(&msg)]].concat(), b"");
+        let said = String::from_utf8_lossy(&ok_in(&case, &by_file).stdout).into_owned();
+        assert_eq!(said, "Verified OK\n", "{case}");
         // The message through stdin works the same.
-        let out = parcrypt(
-            &[
-                "rsa",
-                "verify",
-                "--pub",
-                p(public),
-                "--sig",
-                p(&sig),
-                "--scheme",
-                scheme,
-                "--hash",
-                hash,
-            ],
-            &data(5000),
-        );
-        ok(&out);
+        ok_in(&case, &parcrypt(&verify, &data(5000)));
         // A changed message or the wrong scheme fails with exit 1.
-        let out = parcrypt(
-            &[
-                "rsa",
-                "verify",
-                "--pub",
-                p(public),
-                "--sig",
-                p(&sig),
-                "--scheme",
-                scheme,
-                "--hash",
-                hash,
-            ],
-            &data(5001),
-        );
-        fails(&out, 1, "signature verification failed");
+        let changed = parcrypt(&verify, &data(5001));
+        fails_in(&case, &changed, 1, "signature verification failed");
     }
 }
 
@@ -498,86 +434,47 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
         (public, "public key where a private key is needed"),
         (&dir.path().join("missing.pem"), "cannot open key file"),
     ] {
-        fails(
-            &parcrypt(&["rsa", "sign", "--key", p(k), "-i", p(&msg), "-o", p(&out)], b""),
-            1,
-            needle,
-        );
-        fails(
-            &parcrypt(
-                &["rsa", "decrypt", "--key", p(k), "-i", p(&msg), "-o", p(&out)],
-                b"",
-            ),
-            1,
-            needle,
-        );
+        for cmd in ["sign", "decrypt"] {
+            let args = ["rsa", cmd, "--key", p(k), "-i", p(&msg), "-o", p(&out)];
+            fails_in(&format!("{args:?}"), &parcrypt(&args, b""), 1, needle);
+        }
     }
     if require_tool("openssl") {
         let encrypted = dir.path().join("enc.pem");
-        ok(&openssl(&[
-            "pkey",
-            "-in",
-            p(key),
-            "-aes256",
-            "-passout",
-            "pass:x",
-            "-out",
-            p(&encrypted),
-        ]));
-        fails(
-            &parcrypt(
-                &[
-                    "rsa",
-                    "sign",
-                    "--key",
-                    p(&encrypted),
-                    "-i",
-                    p(&msg),
-                    "-o",
-                    p(&out),
-                ],
-                b"",
-            ),
-            1,
-            "encrypted",
-        );
         let ec = dir.path().join("ec.pem");
-        ok(&openssl(&[
-            "genpkey",
-            "-algorithm",
-            "EC",
-            "-pkeyopt",
-            "ec_paramgen_curve:P-256",
-            "-out",
-            p(&ec),
-        ]));
-        fails(
-            &parcrypt(
-                &["rsa", "sign", "--key", p(&ec), "-i", p(&msg), "-o", p(&out)],
-                b"",
-            ),
-            1,
-            "not an RSA key",
-        );
         let ec_pub = dir.path().join("ecpub.pem");
-        ok(&openssl(&["pkey", "-in", p(&ec), "-pubout", "-out", p(&ec_pub)]));
-        fails(
-            &parcrypt(
-                &[
-                    "rsa",
-                    "encrypt",
-                    "--pub",
-                    p(&ec_pub),
-                    "-i",
-                    p(&msg),
-                    "-o",
-                    p(&out),
-                ],
-                b"",
-            ),
-            1,
-            "not an RSA key",
-        );
+        for args in [
+            &[
+                "pkey",
+                "-in",
+                p(key),
+                "-aes256",
+                "-passout",
+                "pass:x",
+                "-out",
+                p(&encrypted),
+            ][..],
+            &[
+                "genpkey",
+                "-algorithm",
+                "EC",
+                "-pkeyopt",
+                "ec_paramgen_curve:P-256",
+                "-out",
+                p(&ec),
+            ],
+            &["pkey", "-in", p(&ec), "-pubout", "-out", p(&ec_pub)],
+        ] {
+            ok_in(&format!("{args:?}"), &openssl(args));
+        }
+        for (args, needle) in [
+            (["rsa", "sign", "--key", p(&encrypted)], "encrypted"),
+            (["rsa", "sign", "--key", p(&ec)], "not an RSA key"),
+            (["rsa", "encrypt", "--pub", p(&ec_pub)], "not an RSA key"),
+        ] {
+            let args = [&args[..], &["-i", p(&msg), "-o", p(&out)]].concat();
+            fails_in(&format!("{args:?}"), &parcrypt(&args, b""), 1, needle);
+        }
     }
 
     // A modified signature, and a signature of the wrong length.
@@ -589,8 +486,9 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
     bad_sig[0] ^= 0x80;
     let bad_sig = write("badsig", &bad_sig);
     let short_sig = write("shortsig", &std::fs::read(&sig).unwrap()[1..]);
-    for s in [&bad_sig, &short_sig] {
-        fails(
+    for (case, s) in [("modified", &bad_sig), ("one byte short", &short_sig)] {
+        fails_in(
+            case,
             &parcrypt(
                 &["rsa", "verify", "--pub", p(public), "--sig", p(s), "-i", p(&msg)],
                 b"",
@@ -615,7 +513,8 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
 
     // Key sizes keygen does not make.
     for bits in ["1000", "512", "20000"] {
-        fails(
+        fails_in(
+            bits,
             &parcrypt(&["rsa", "keygen", "--bits", bits, "-o", p(&out)], b""),
             2,
             "cannot generate",

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::OnceLock;
 
-use crate::common::{data, entries, fails, ok_quietly, p, parcrypt, stderr, usage};
+use crate::common::{
+    data, entries, fails, fails_in, fails_with_no_output_in, ok_quietly, ok_quietly_in, p, parcrypt, stderr,
+    usage, usage_in,
+};
 
 /// The segment size every test writes: small, so that a few KiB span many segments.
 const SEG: usize = 4096;
@@ -151,6 +154,7 @@ fn noise(len: usize, seed: u64) -> Vec<u8> {
 fn round_trips_through_files_at_segment_boundaries_on_1_2_4_threads() {
     let fx = Fixture::new();
     let key = p(&fx.key);
+    let key_hex = p(&fx.key_hex);
     let mut headers = Vec::new();
     for len in SIZES {
         let plain = data(len);
@@ -179,26 +183,30 @@ fn round_trips_through_files_at_segment_boundaries_on_1_2_4_threads() {
             assert!(stream.starts_with(b"PARCRYPT\x01\x0c"), "len {len}");
             assert!(stream.len() >= len + 16 * segments(len));
             headers.push(header_len(&stream, len));
-            ok_quietly(&parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--key-file",
-                    key,
-                    "--force",
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&back),
-                ],
-                b"",
-            ));
-            assert!(
-                std::fs::read(&back).unwrap() == plain,
-                "len {len}, {threads} threads"
-            );
-            assert_eq!(fx.out_entries(), ["back", "ct"], "len {len}");
+            // The key as 32 raw bytes and as hex opens what either wrote.
+            for dec_key in [key, key_hex] {
+                let case = format!("len {len}, {threads} threads, {dec_key}");
+                ok_quietly_in(
+                    &case,
+                    &parcrypt(
+                        &[
+                            "--threads",
+                            threads,
+                            "decrypt",
+                            "--key-file",
+                            dec_key,
+                            "--force",
+                            "-i",
+                            p(&ct),
+                            "-o",
+                            p(&back),
+                        ],
+                        b"",
+                    ),
+                );
+                assert!(std::fs::read(&back).unwrap() == plain, "{case}");
+                assert_eq!(fx.out_entries(), ["back", "ct"], "{case}");
+            }
         }
     }
     // One key-file stanza, whatever the length: the layout is header ‖ segments.
@@ -226,22 +234,15 @@ fn round_trips_through_pipes_at_segment_boundaries_on_1_2_4_threads() {
             );
             let stream = ok_quietly(&enc).stdout.clone();
             assert_eq!(header_len(&stream, len), KEY_HEADER, "len {len}");
-            // Explicit `-i -` / `-o -` are stdin and stdout too.
-            let dec = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--key-file",
-                    key,
-                    "-i",
-                    "-",
-                    "-o",
-                    "-",
-                ],
-                &stream,
-            );
-            assert!(ok_quietly(&dec).stdout == plain, "len {len}, {threads} threads");
+            // No `-i`/`-o`, and explicit `-i -` / `-o -`: stdin and stdout both.
+            for io in [&[][..], &["-i", "-", "-o", "-"]] {
+                let dec = parcrypt(
+                    &[&["--threads", threads, "decrypt", "--key-file", key][..], io].concat(),
+                    &stream,
+                );
+                let case = format!("len {len}, {threads} threads, {io:?}");
+                assert!(ok_quietly_in(&case, &dec).stdout == plain, "{case}");
+            }
         }
     }
 }
@@ -333,7 +334,7 @@ fn passphrase_is_the_first_line_of_its_file() {
     ] {
         let pass = fx.file("wrong", wrong.as_bytes());
         let out = parcrypt(&["decrypt", "--passphrase-file", p(&pass)], &stream);
-        fails(&out, 1, "wrong key or passphrase");
+        fails_in(&format!("{wrong:?}"), &out, 1, "wrong key or passphrase");
     }
 }
 
@@ -387,9 +388,11 @@ fn several_rsa_recipients_and_a_key_file_each_decrypt() {
         ["--key-file", p(&fx.other_key)],
         ["--passphrase-file", p(&fx.pass)],
     ] {
-        let out = parcrypt(&[&["decrypt"][..], &who, &["-i", p(&ct)]].concat(), b"");
-        fails(&out, 1, "wrong key or passphrase");
-        assert!(out.stdout.is_empty());
+        let case = format!("{who:?}");
+        let by_file = parcrypt(&[&["decrypt"][..], &who, &["-i", p(&ct)]].concat(), b"");
+        fails_with_no_output_in(&case, &by_file, 1, "wrong key or passphrase");
+        let by_pipe = parcrypt(&[&["decrypt"][..], &who].concat(), &stream);
+        fails_with_no_output_in(&case, &by_pipe, 1, "wrong key or passphrase");
     }
 }
 
@@ -398,10 +401,15 @@ fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
     let fx = Fixture::new();
     let rsa = rsa();
     let plain = data(SEG + 3);
-    let stream = fx.encrypt(
-        &["--recipient", p(&rsa.pubs[2]), "--key-file", p(&fx.key_hex)],
-        &plain,
-    );
+    // At the default segment size (no --segment-size).
+    let enc = [
+        "encrypt",
+        "--recipient",
+        p(&rsa.pubs[2]),
+        "--key-file",
+        p(&fx.key_hex),
+    ];
+    let stream = ok_quietly(&parcrypt(&enc, &plain)).stdout.clone();
     for who in [["--identity", p(&rsa.keys[2])], ["--key-file", p(&fx.key)]] {
         let out = parcrypt(&[&["decrypt"][..], &who].concat(), &stream);
         assert!(ok_quietly(&out).stdout == plain, "{who:?}");
@@ -413,48 +421,35 @@ fn key_file_and_rsa_recipients_share_a_stream_and_a_passphrase_stands_alone() {
             &[&["encrypt", "--passphrase-file", p(&fx.pass)][..], &others].concat(),
             &plain,
         );
-        usage(&out, "cannot be used with");
+        usage_in(&format!("{others:?}"), &out, "cannot be used with");
     }
 }
 
 // ---------------------------------------------------------------------------
 // 2. Atomic output: a damaged stream leaves nothing, an existing file is kept
 
-/// Decrypting `stream` (damaged) must fail with `needle`, leave `out/` as it
-/// was, and release on stdout at most a verified prefix of `plain`.
-fn refuses_damaged(fx: &Fixture, stream: &[u8], plain: &[u8], needle: &str) {
+/// Decrypting `stream` (damaged; `case` names how) must fail with
+/// `needle`, leave `out/` as it was, and release on stdout at most a
+/// verified prefix of `plain`.
+fn refuses_damaged(fx: &Fixture, case: &str, stream: &[u8], plain: &[u8], needle: &str) {
     let before = fx.out_entries();
     let ct = fx.file("damaged", stream);
     let back = fx.out("back");
     let key = p(&fx.key);
     for threads in ["1", "4"] {
+        let case = format!("{case}, {threads} threads");
+        let decrypt = ["--threads", threads, "decrypt", "--key-file", key];
         // From a file (memory-mapped) and from a pipe, to -o: nothing written.
-        let by_file = parcrypt(
-            &[
-                "--threads",
-                threads,
-                "decrypt",
-                "--key-file",
-                key,
-                "-i",
-                p(&ct),
-                "-o",
-                p(&back),
-            ],
-            b"",
-        );
-        fails(&by_file, 1, needle);
-        assert!(stderr(&by_file).contains("nothing was written"));
-        let by_pipe = parcrypt(
-            &["--threads", threads, "decrypt", "--key-file", key, "-o", p(&back)],
-            stream,
-        );
-        fails(&by_pipe, 1, needle);
-        assert_eq!(fx.out_entries(), before, "{threads} threads");
+        let by_file = parcrypt(&[&decrypt[..], &["-i", p(&ct), "-o", p(&back)]].concat(), b"");
+        fails_in(&case, &by_file, 1, needle);
+        assert!(stderr(&by_file).contains("nothing was written"), "{case}");
+        let by_pipe = parcrypt(&[&decrypt[..], &["-o", p(&back)]].concat(), stream);
+        fails_in(&case, &by_pipe, 1, needle);
+        assert_eq!(fx.out_entries(), before, "{case}");
         // To stdout: whatever came out is authentic plaintext from the start.
-        let to_stdout = parcrypt(&["--threads", threads, "decrypt", "--key-file", key], stream);
-        fails(&to_stdout, 1, needle);
-        assert!(plain.starts_with(&to_stdout.stdout), "{threads} threads");
+        let to_stdout = parcrypt(&decrypt, stream);
+        fails_in(&case, &to_stdout, 1, needle);
+        assert!(plain.starts_with(&to_stdout.stdout), "{case}");
     }
 }
 
@@ -474,6 +469,7 @@ fn a_flipped_byte_in_a_middle_segment_fails_that_segment_and_writes_nothing() {
         damaged[offset] ^= 0x01;
         refuses_damaged(
             &fx,
+            &format!("byte {offset} flipped"),
             &damaged,
             &plain,
             &format!("segment {segment} failed authentication"),
@@ -490,12 +486,13 @@ fn truncation_at_a_segment_boundary_is_reported_as_truncation() {
     // After segments 0..=2, after segment 0, and a whole-segment stream cut after its first.
     for segments_kept in [3, 1] {
         let cut = &stream[..header + segments_kept * STORED];
-        refuses_damaged(&fx, cut, &plain, "truncated");
+        let case = format!("{segments_kept} segments kept");
+        refuses_damaged(&fx, &case, cut, &plain, "truncated");
     }
     let whole = data(4 * SEG);
     let stream = fx.encrypt_to_key(&whole);
     let cut = &stream[..header_len(&stream, whole.len()) + 3 * STORED];
-    refuses_damaged(&fx, cut, &whole, "truncated");
+    refuses_damaged(&fx, "3 of 4 whole segments kept", cut, &whole, "truncated");
 }
 
 #[test]
@@ -506,42 +503,38 @@ fn truncation_inside_a_segment_fails() {
     let header = header_len(&stream, plain.len());
     // Mid-segment the cut tail cannot verify as a final segment.
     let cut = &stream[..header + 2 * STORED + 1000];
-    refuses_damaged(&fx, cut, &plain, "segment 2 failed authentication");
+    let case = "cut 1000 bytes into segment 2";
+    refuses_damaged(&fx, case, cut, &plain, "segment 2 failed authentication");
     // Shorter than a tag, or one byte short of the end: still a failure.
     for len in [header + 2 * STORED + 5, stream.len() - 1] {
         let cut = &stream[..len];
         let ct = fx.file("cut", cut);
-        for out in [
-            parcrypt(
-                &[
-                    "decrypt",
-                    "--key-file",
-                    p(&fx.key),
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&fx.out("back")),
-                ],
-                b"",
+        let back = fx.out("back");
+        let decrypt = ["decrypt", "--key-file", p(&fx.key)];
+        for (how, out) in [
+            (
+                "by file",
+                parcrypt(&[&decrypt[..], &["-i", p(&ct), "-o", p(&back)]].concat(), b""),
             ),
-            parcrypt(
-                &["decrypt", "--key-file", p(&fx.key), "-o", p(&fx.out("back"))],
-                cut,
+            (
+                "by pipe",
+                parcrypt(&[&decrypt[..], &["-o", p(&back)]].concat(), cut),
             ),
         ] {
             let err = stderr(&out);
-            assert_eq!(out.status.code(), Some(1), "{err}");
+            let case = format!("cut to {len} bytes, {how}");
+            assert_eq!(out.status.code(), Some(1), "{case}: {err}");
             assert!(
                 err.contains("truncated") || err.contains("failed authentication"),
-                "{err}"
+                "{case}: {err}"
             );
-            assert!(err.contains("hint: "), "{err}");
-            assert!(!err.contains("panicked"), "{err}");
+            assert!(err.contains("hint: "), "{case}: {err}");
+            assert!(!err.contains("panicked"), "{case}: {err}");
         }
-        assert!(fx.out_entries().is_empty());
+        assert!(fx.out_entries().is_empty(), "cut to {len} bytes");
     }
     // Nothing but the header: no final segment at all.
-    refuses_damaged(&fx, &stream[..header], &plain, "truncated");
+    refuses_damaged(&fx, "the header alone", &stream[..header], &plain, "truncated");
 }
 
 #[test]
@@ -551,27 +544,42 @@ fn reordered_duplicated_appended_and_spliced_segments_fail() {
     let stream = fx.encrypt_to_key(&plain);
     let h = header_len(&stream, plain.len());
     let seg = |i: usize| &stream[h + i * STORED..h + (i + 1) * STORED];
-    // Segments 1 and 2 swapped.
-    let swapped = [&stream[..h + STORED], seg(2), seg(1), &stream[h + 3 * STORED..]].concat();
-    refuses_damaged(&fx, &swapped, &plain, "segment 1 failed authentication");
-    // Segment 1 twice (dropping 2).
-    let twice = [&stream[..h + 2 * STORED], seg(1), &stream[h + 3 * STORED..]].concat();
-    refuses_damaged(&fx, &twice, &plain, "segment 2 failed authentication");
-    // Data after the final segment: the former final segment is now a middle one.
-    let appended = [&stream[..], &[0u8; 40][..]].concat();
-    let out = parcrypt(&["decrypt", "--key-file", p(&fx.key)], &appended);
-    fails(&out, 1, "failed authentication");
-    let appended = [&stream[..], seg(0)].concat();
-    let out = parcrypt(&["decrypt", "--key-file", p(&fx.key)], &appended);
-    fails(&out, 1, "failed authentication");
-    // Segment 1 of another stream of the same plaintext to the same key.
+    // Another stream of the same plaintext to the same key.
     let other = fx.encrypt_to_key(&plain);
     let other_seg = &other[h + STORED..h + 2 * STORED];
-    let spliced = [&stream[..h + STORED], other_seg, &stream[h + 2 * STORED..]].concat();
-    refuses_damaged(&fx, &spliced, &plain, "segment 1 failed authentication");
-    // Another stream's header on this stream's segments.
-    let spliced = [&other[..h], &stream[h..]].concat();
-    refuses_damaged(&fx, &spliced, &plain, "segment 0 failed authentication");
+    let cases = [
+        (
+            "segments 1 and 2 swapped",
+            [&stream[..h + STORED], seg(2), seg(1), &stream[h + 3 * STORED..]].concat(),
+            "segment 1 failed authentication",
+        ),
+        (
+            "segment 1 twice, 2 dropped",
+            [&stream[..h + 2 * STORED], seg(1), &stream[h + 3 * STORED..]].concat(),
+            "segment 2 failed authentication",
+        ),
+        (
+            "segment 1 of another stream",
+            [&stream[..h + STORED], other_seg, &stream[h + 2 * STORED..]].concat(),
+            "segment 1 failed authentication",
+        ),
+        (
+            "another stream's header",
+            [&other[..h], &stream[h..]].concat(),
+            "segment 0 failed authentication",
+        ),
+    ];
+    for (case, damaged, needle) in cases {
+        refuses_damaged(&fx, case, &damaged, &plain, needle);
+    }
+    // Data after the final segment: the former final segment is now a middle one.
+    for (case, appended) in [
+        ("40 zero bytes appended", [&stream[..], &[0u8; 40][..]].concat()),
+        ("segment 0 appended", [&stream[..], seg(0)].concat()),
+    ] {
+        let out = parcrypt(&["decrypt", "--key-file", p(&fx.key)], &appended);
+        fails_in(case, &out, 1, "failed authentication");
+    }
 }
 
 #[test]
@@ -584,7 +592,8 @@ fn a_modified_header_fails_authentication() {
     for offset in [10, 41, h - 1] {
         let mut damaged = stream.clone();
         damaged[offset] ^= 0x80;
-        refuses_damaged(&fx, &damaged, &plain, "header failed authentication");
+        let case = format!("byte {offset} flipped");
+        refuses_damaged(&fx, &case, &damaged, &plain, "header failed authentication");
     }
     // The segment size (2^12 → 2^13): caught by the MAC, whatever the layout then says.
     let mut damaged = stream.clone();
@@ -612,41 +621,26 @@ fn a_failed_decrypt_with_force_keeps_the_existing_output() {
             &stream[..h + 2 * STORED + 1000],
             "segment 2 failed authentication",
         ),
+        (&data(500)[..], "not a parcrypt stream"),
+        (&[][..], "not a parcrypt stream"),
     ] {
         let ct = fx.file("damaged", damaged);
         for threads in ["1", "4"] {
-            let by_file = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--force",
-                    "--key-file",
-                    p(&fx.key),
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&existing),
-                ],
-                b"",
-            );
-            fails(&by_file, 1, needle);
-            let by_pipe = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--force",
-                    "--key-file",
-                    p(&fx.key),
-                    "-o",
-                    p(&existing),
-                ],
-                damaged,
-            );
-            fails(&by_pipe, 1, needle);
-            assert!(std::fs::read(&existing).unwrap() == precious);
-            assert_eq!(fx.out_entries(), ["existing"]);
+            let case = format!("{needle}, {} bytes, {threads} threads", damaged.len());
+            let decrypt = [
+                "--threads",
+                threads,
+                "decrypt",
+                "--force",
+                "--key-file",
+                p(&fx.key),
+            ];
+            let by_file = parcrypt(&[&decrypt[..], &["-i", p(&ct), "-o", p(&existing)]].concat(), b"");
+            fails_in(&case, &by_file, 1, needle);
+            let by_pipe = parcrypt(&[&decrypt[..], &["-o", p(&existing)]].concat(), damaged);
+            fails_in(&case, &by_pipe, 1, needle);
+            assert!(std::fs::read(&existing).unwrap() == precious, "{case}");
+            assert_eq!(fx.out_entries(), ["existing"], "{case}");
         }
     }
     // The intact stream does replace it under --force.
@@ -679,37 +673,29 @@ fn an_existing_output_is_refused_without_force() {
     let precious = b"precious".to_vec();
     std::fs::write(&existing, &precious).unwrap();
     let key = p(&fx.key);
-    let refused = [
-        parcrypt(
-            &["encrypt", "--key-file", key, "-i", p(&input), "-o", p(&existing)],
+    let to = ["-o", p(&existing)];
+    let (enc, dec) = (["encrypt", "--key-file", key], ["decrypt", "--key-file", key]);
+    let cases: [(&str, Vec<&str>, &[u8]); 5] = [
+        (
+            "encrypt a file",
+            [&enc[..], &["-i", p(&input)], &to].concat(),
             b"",
         ),
-        parcrypt(&["encrypt", "--key-file", key, "-o", p(&existing)], &plain),
-        parcrypt(
-            &["decrypt", "--key-file", key, "-i", p(&ct), "-o", p(&existing)],
-            b"",
-        ),
-        parcrypt(&["decrypt", "--key-file", key, "-o", p(&existing)], &stream),
-        parcrypt(
-            &[
-                "decrypt",
-                "--key-file",
-                key,
-                "--range",
-                "0:10",
-                "-i",
-                p(&ct),
-                "-o",
-                p(&existing),
-            ],
+        ("encrypt a pipe", [&enc[..], &to].concat(), &plain),
+        ("decrypt a file", [&dec[..], &["-i", p(&ct)], &to].concat(), b""),
+        ("decrypt a pipe", [&dec[..], &to].concat(), &stream),
+        (
+            "decrypt a range",
+            [&dec[..], &["--range", "0:10", "-i", p(&ct)], &to].concat(),
             b"",
         ),
     ];
-    for out in &refused {
-        fails(out, 1, "exists");
-        assert!(stderr(out).contains("--force"), "{}", stderr(out));
-        assert!(std::fs::read(&existing).unwrap() == precious);
-        assert_eq!(fx.out_entries(), ["existing"]);
+    for (case, args, stdin) in cases {
+        let out = parcrypt(&args, stdin);
+        fails_in(case, &out, 1, "exists");
+        assert!(stderr(&out).contains("--force"), "{case}: {}", stderr(&out));
+        assert!(std::fs::read(&existing).unwrap() == precious, "{case}");
+        assert_eq!(fx.out_entries(), ["existing"], "{case}");
     }
     // --force replaces it, for both commands.
     ok_quietly(&parcrypt(
@@ -773,19 +759,19 @@ fn a_wrong_key_passphrase_or_rsa_identity_is_named_as_such() {
     let back = fx.out("back");
     for (stream, who) in cases {
         let ct = fx.file("ct", stream);
+        let case = format!("{who:?}");
         let by_pipe = parcrypt(&[&["decrypt"][..], &who].concat(), stream);
-        fails(&by_pipe, 1, "wrong key or passphrase");
-        assert!(by_pipe.stdout.is_empty(), "{who:?}");
+        fails_with_no_output_in(&case, &by_pipe, 1, "wrong key or passphrase");
         let by_file = parcrypt(
             &[&["decrypt"][..], &who, &["-i", p(&ct), "-o", p(&back)]].concat(),
             b"",
         );
-        fails(&by_file, 1, "wrong key or passphrase");
+        fails_in(&case, &by_file, 1, "wrong key or passphrase");
         let by_range = parcrypt(
             &[&["decrypt"][..], &who, &["--range", "0:1", "-i", p(&ct)]].concat(),
             b"",
         );
-        fails(&by_range, 1, "wrong key or passphrase");
+        fails_in(&case, &by_range, 1, "wrong key or passphrase");
         assert!(fx.out_entries().is_empty(), "{who:?}");
     }
 }
@@ -802,11 +788,14 @@ fn range_equals_slicing_the_plaintext() {
     let ranges = [
         (0, 0),
         (0, 1),
+        (0, 10),
         (100, 200),      // inside one segment
+        (SEG - 3, 7),    // across one boundary
         (SEG - 1, 2),    // across one boundary
         (SEG, SEG),      // exactly segment 1
         (4000, 200),     // across one boundary
         (1000, 5 * SEG), // across several
+        (2 * SEG, 3 * SEG + 1),
         (len - 10, 10),  // the last bytes
         (len - 1, 1),    // the last byte
         (10 * SEG, 123), // all of the final segment
@@ -912,7 +901,7 @@ fn range_reads_only_its_segments_and_still_authenticates_them() {
     std::fs::remove_file(fx.out("back")).unwrap();
     // Touching segment 3, by one byte or many: nothing is written.
     for r in ["12287:2", "12288:1", "16383:1", "0:24581"] {
-        fails(&range(r), 1, "segment 3 failed authentication");
+        fails_in(r, &range(r), 1, "segment 3 failed authentication");
         assert!(fx.out_entries().is_empty(), "--range {r}");
     }
     // A stream cut at a segment boundary: its final segment is not final.
@@ -941,6 +930,7 @@ fn a_range_past_the_end_fails() {
     let back = fx.out("back");
     for range in [
         format!("{}:11", len - 10),
+        format!("{len}:1"),
         format!("{}:0", len + 1),
         format!("0:{}", len + 1),
         format!("{}:1", 100 * SEG),
@@ -960,7 +950,7 @@ fn a_range_past_the_end_fails() {
             ],
             b"",
         );
-        fails(&out, 1, "beyond the end of the plaintext");
+        fails_in(&range, &out, 1, "beyond the end of the plaintext");
         assert!(fx.out_entries().is_empty(), "--range {range}");
     }
 }
@@ -971,18 +961,15 @@ fn range_needs_a_file_and_a_well_formed_start_len() {
     let stream = fx.encrypt_to_key(&data(SEG));
     let ct = fx.file("ct", &stream);
     let key = p(&fx.key);
-    for out in [
-        parcrypt(&["decrypt", "--key-file", key, "--range", "0:10"], &stream),
-        parcrypt(
-            &["decrypt", "--key-file", key, "--range", "0:10", "-i", "-"],
-            &stream,
-        ),
-    ] {
-        usage(&out, "--range needs a seekable input file");
-        assert!(stderr(&out).contains("hint: "));
+    // A usage error (exit 2) with a hint.
+    let decrypt = ["decrypt", "--key-file", key, "--range", "0:10"];
+    for (case, io) in [("stdin", &[][..]), ("-i -", &["-i", "-"])] {
+        let out = parcrypt(&[&decrypt[..], io].concat(), &stream);
+        fails_with_no_output_in(case, &out, 2, "--range needs a seekable input file");
     }
     for bad in [
         "",
+        "x",
         "10",
         ":",
         "5:",
@@ -1006,8 +993,7 @@ fn range_needs_a_file_and_a_well_formed_start_len() {
             ],
             b"",
         );
-        usage(&out, "is not START:LEN");
-        assert!(stderr(&out).contains("hint: "));
+        fails_with_no_output_in(&format!("--range={bad}"), &out, 2, "is not START:LEN");
     }
 }
 
@@ -1028,8 +1014,9 @@ fn input_that_is_not_a_stream_is_refused_without_panic() {
     no_stanzas[42] = 0;
     let mut many_stanzas = stream.clone();
     many_stanzas[42] = 200;
-    let cases: [(&str, Vec<u8>, &str); 11] = [
+    let cases: [(&str, Vec<u8>, &str); 12] = [
         ("noise", noise(10_000, 1), "not a parcrypt stream"),
+        ("i % 251", data(500), "not a parcrypt stream"),
         ("empty", Vec::new(), "not a parcrypt stream"),
         ("short", b"PARC".to_vec(), "not a parcrypt stream"),
         ("text", b"hello, world\n".to_vec(), "not a parcrypt stream"),
@@ -1045,27 +1032,12 @@ fn input_that_is_not_a_stream_is_refused_without_panic() {
     for (what, bytes, needle) in cases {
         let input = fx.file("input", &bytes);
         for threads in ["1", "4"] {
-            let by_file = parcrypt(
-                &[
-                    "--threads",
-                    threads,
-                    "decrypt",
-                    "--key-file",
-                    p(&fx.key),
-                    "-i",
-                    p(&input),
-                    "-o",
-                    p(&back),
-                ],
-                b"",
-            );
-            fails(&by_file, 1, needle);
-            let by_pipe = parcrypt(
-                &["--threads", threads, "decrypt", "--key-file", p(&fx.key)],
-                &bytes,
-            );
-            fails(&by_pipe, 1, needle);
-            assert!(by_pipe.stdout.is_empty(), "{what}");
+            let case = format!("{what}, {threads} threads");
+            let decrypt = ["--threads", threads, "decrypt", "--key-file", p(&fx.key)];
+            let by_file = parcrypt(&[&decrypt[..], &["-i", p(&input), "-o", p(&back)]].concat(), b"");
+            fails_in(&case, &by_file, 1, needle);
+            let by_pipe = parcrypt(&decrypt, &bytes);
+            fails_with_no_output_in(&case, &by_pipe, 1, needle);
             let by_range = parcrypt(
                 &[
                     "decrypt",
@@ -1078,8 +1050,8 @@ fn input_that_is_not_a_stream_is_refused_without_panic() {
                 ],
                 b"",
             );
-            fails(&by_range, 1, needle);
-            assert!(fx.out_entries().is_empty(), "{what}");
+            fails_in(&case, &by_range, 1, needle);
+            assert!(fx.out_entries().is_empty(), "{case}");
         }
     }
     // A plaintext that merely starts with the magic is still not a stream.
@@ -1104,8 +1076,8 @@ fn a_tampered_scrypt_cost_is_refused_before_any_work() {
         let mut damaged = stream.clone();
         damaged[46] = log2_n;
         let out = parcrypt(&["decrypt", "--passphrase-file", p(&fx.pass)], &damaged);
-        fails(&out, 1, "malformed stream header");
-        assert!(out.stdout.is_empty());
+        let case = format!("log2 N = {log2_n}");
+        fails_with_no_output_in(&case, &out, 1, "malformed stream header");
     }
 }
 
@@ -1120,38 +1092,71 @@ fn recipients_and_identities_are_checked() {
     let key = p(&fx.key);
     let pass = p(&fx.pass);
     let id = p(&rsa.keys[0]);
-    // No recipient, no identity.
-    usage(&parcrypt(&["encrypt"], b"x"), "required");
-    usage(
-        &parcrypt(
-            &["encrypt", "--segment-size", SEG_ARG, "-o", p(&fx.out("ct"))],
-            b"x",
+    let ct = fx.out("ct");
+    let ct = p(&ct);
+    let (x, stream) = (&b"x"[..], &stream[..]);
+    let cases: [(&str, &[&str], &[u8], &str); 11] = [
+        ("encrypt to no one", &["encrypt"], x, "required"),
+        (
+            "encrypt to no one, -o",
+            &["encrypt", "--segment-size", SEG_ARG, "-o", ct],
+            x,
+            "required",
         ),
-        "required",
-    );
-    usage(&parcrypt(&["decrypt"], &stream), "required");
-    // Two identities.
-    for two in [
-        ["--key-file", key, "--identity", id],
-        ["--key-file", key, "--passphrase-file", pass],
-        ["--passphrase-file", pass, "--identity", id],
-        ["--key-file", key, "--key-file", key],
-    ] {
-        usage(
-            &parcrypt(&[&["decrypt"][..], &two].concat(), &stream),
+        ("decrypt as no one", &["decrypt"], stream, "required"),
+        // Two identities.
+        (
+            "key file and RSA key",
+            &["decrypt", "--key-file", key, "--identity", id],
+            stream,
             "cannot be used",
-        );
-    }
-    usage(
-        &parcrypt(&["decrypt", "--identity", id, "--identity", id], &stream),
-        "cannot be used",
-    );
-    // scrypt cost outside 2^10..=2^22.
-    for wf in ["9", "23", "x"] {
-        usage(
-            &parcrypt(&["encrypt", "--passphrase-file", pass, "--work-factor", wf], b"x"),
+        ),
+        (
+            "key file and passphrase",
+            &["decrypt", "--key-file", key, "--passphrase-file", pass],
+            stream,
+            "cannot be used",
+        ),
+        (
+            "passphrase and RSA key",
+            &["decrypt", "--passphrase-file", pass, "--identity", id],
+            stream,
+            "cannot be used",
+        ),
+        (
+            "two key files",
+            &["decrypt", "--key-file", key, "--key-file", key],
+            stream,
+            "cannot be used",
+        ),
+        (
+            "two RSA keys",
+            &["decrypt", "--identity", id, "--identity", id],
+            stream,
+            "cannot be used",
+        ),
+        // scrypt cost outside 2^10..=2^22.
+        (
+            "work factor 9",
+            &["encrypt", "--passphrase-file", pass, "--work-factor", "9"],
+            x,
             "--work-factor",
-        );
+        ),
+        (
+            "work factor 23",
+            &["encrypt", "--passphrase-file", pass, "--work-factor", "23"],
+            x,
+            "--work-factor",
+        ),
+        (
+            "work factor x",
+            &["encrypt", "--passphrase-file", pass, "--work-factor", "x"],
+            x,
+            "--work-factor",
+        ),
+    ];
+    for (case, args, stdin, needle) in cases {
+        usage_in(case, &parcrypt(args, stdin), needle);
     }
     assert!(fx.out_entries().is_empty());
 }
@@ -1163,6 +1168,7 @@ fn a_key_file_of_the_wrong_length_fails_with_a_hint() {
     let ct = fx.file("ct", &stream);
     for (name, contents) in [
         ("empty", Vec::new()),
+        ("16", vec![1u8; 16]),
         ("31", vec![7u8; 31]),
         ("33", vec![7u8; 33]),
         ("32+newline", [&[7u8; 32][..], b"\n"].concat()),
@@ -1172,25 +1178,27 @@ fn a_key_file_of_the_wrong_length_fails_with_a_hint() {
         ("not hex", format!("{}\n", "zz".repeat(32)).into_bytes()),
     ] {
         let bad = fx.file("bad.key", &contents);
-        for out in [
-            parcrypt(&["encrypt", "--key-file", p(&bad), "-o", p(&fx.out("ct"))], b"hi"),
-            parcrypt(
-                &[
-                    "decrypt",
-                    "--key-file",
-                    p(&bad),
-                    "-i",
-                    p(&ct),
-                    "-o",
-                    p(&fx.out("pt")),
-                ],
-                b"",
+        let (bad, ct_out, pt_out) = (p(&bad), fx.out("ct"), fx.out("pt"));
+        for (how, out) in [
+            (
+                "encrypt",
+                parcrypt(&["encrypt", "--key-file", bad, "-o", p(&ct_out)], b"hi"),
             ),
-            parcrypt(&["decrypt", "--key-file", p(&bad)], &stream),
+            (
+                "decrypt a file",
+                parcrypt(
+                    &["decrypt", "--key-file", bad, "-i", p(&ct), "-o", p(&pt_out)],
+                    b"",
+                ),
+            ),
+            (
+                "decrypt a pipe",
+                parcrypt(&["decrypt", "--key-file", bad], &stream),
+            ),
         ] {
-            fails(&out, 1, "is not a 32-byte key");
-            assert!(stderr(&out).contains("bad.key"), "{name}: {}", stderr(&out));
-            assert!(out.stdout.is_empty(), "{name}");
+            let case = format!("{name}, {how}");
+            fails_with_no_output_in(&case, &out, 1, "is not a 32-byte key");
+            assert!(stderr(&out).contains("bad.key"), "{case}: {}", stderr(&out));
         }
         assert!(fx.out_entries().is_empty(), "{name}");
     }
@@ -1205,34 +1213,44 @@ fn bad_passphrase_files_and_keys_fail_with_a_hint() {
     let fx = Fixture::new();
     let rsa = rsa();
     let stream = fx.encrypt_to_key(&data(10));
+    let x = &b"x"[..];
     for contents in [&b""[..], b"\n", b"\r\n", b"\nsecret on line two\n"] {
         let pass = fx.file("empty-pass", contents);
-        fails(
-            &parcrypt(
-                &["encrypt", "--passphrase-file", p(&pass), "--work-factor", "10"],
-                b"x",
+        let pass = p(&pass);
+        let case = format!("passphrase file {:?}", String::from_utf8_lossy(contents));
+        for (args, stdin) in [
+            (
+                &["encrypt", "--passphrase-file", pass, "--work-factor", "10"][..],
+                x,
             ),
-            1,
-            "empty",
-        );
-        fails(
-            &parcrypt(&["decrypt", "--passphrase-file", p(&pass)], &stream),
-            1,
-            "empty",
-        );
+            (&["decrypt", "--passphrase-file", pass], &stream),
+        ] {
+            fails_in(&case, &parcrypt(args, stdin), 1, "empty");
+        }
     }
     let junk = fx.file(
         "junk.pem",
         b"-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----\n",
     );
-    let out = parcrypt(
-        &["encrypt", "--recipient", p(&junk), "-o", p(&fx.out("ct"))],
-        b"x",
-    );
-    fails(&out, 1, "junk.pem");
-    // A public key is no identity.
-    let out = parcrypt(&["decrypt", "--identity", p(&rsa.pubs[0])], &stream);
-    fails(&out, 1, "identity");
+    let ct = fx.out("ct");
+    let cases: [(&str, &[&str], &[u8], &str); 2] = [
+        (
+            "a recipient that is no key",
+            &["encrypt", "--recipient", p(&junk), "-o", p(&ct)],
+            x,
+            "junk.pem",
+        ),
+        // A public key is no identity.
+        (
+            "a public key as identity",
+            &["decrypt", "--identity", p(&rsa.pubs[0])],
+            &stream,
+            "identity",
+        ),
+    ];
+    for (case, args, stdin, needle) in cases {
+        fails_in(case, &parcrypt(args, stdin), 1, needle);
+    }
     assert!(fx.out_entries().is_empty());
 }
 
@@ -1331,11 +1349,12 @@ fn a_full_disk_is_named_not_hidden() {
     let key = p(&fx.key);
     for threads in ["1", "4"] {
         for (cmd, input) in [("encrypt", &input), ("decrypt", &ct)] {
+            let case = format!("{cmd}, {threads} threads");
             let args = ["--threads", threads, cmd, "--key-file", key, "-o", p(full)];
             let by_file = parcrypt(&[&args[..], &["-i", p(input)]].concat(), b"");
-            fails(&by_file, 1, "No space left on device");
+            fails_in(&case, &by_file, 1, "No space left on device");
             let by_pipe = parcrypt(&args, &std::fs::read(input).unwrap());
-            fails(&by_pipe, 1, "No space left on device");
+            fails_in(&case, &by_pipe, 1, "No space left on device");
         }
     }
 }

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, data, fails_with_no_output, p, parcrypt, stderr, usage};
+use crate::common::{BIN, data, fails_with_no_output, fails_with_no_output_in, p, parcrypt, stderr, usage};
 
 /// Runs parcrypt with `args` and `stdin` under an address-space limit of
 /// `limit_mib` MiB. glibc's per-thread malloc arenas reserve 64 MiB of
@@ -223,9 +223,12 @@ fn ranges_ending_past_2_63_are_usage_errors() {
     )
     .unwrap();
     let max = i64::MAX as u64;
+    let huge = u64::MAX;
     for range in [
-        format!("{}:2", u64::MAX),
-        format!("1:{}", u64::MAX),
+        format!("{huge}:2"),
+        format!("1:{huge}"),
+        format!("{huge}:{huge}"),
+        format!("0:{huge}"),
         format!("{max}:1"),
         format!("1:{max}"),
     ] {
@@ -241,7 +244,7 @@ fn ranges_ending_past_2_63_are_usage_errors() {
             ],
             b"",
         );
-        fails_with_no_output(&out, 2, "2^63 - 1");
+        fails_with_no_output_in(&range, &out, 2, "2^63 - 1");
     }
     // At the maximum: a well-formed range, beyond this file's end.
     let out = parcrypt(
