@@ -182,7 +182,7 @@ def _batch_task(joined: str, format: str, leaf_size: int, part: int) -> Tuple[Li
 #: 10,000 (Dask's per-task overhead is one to two milliseconds, and the
 #: driver's and scheduler's work grows with the task count), and still
 #: enough that a slow worker does not hold the last one alone.
-BATCHES_PER_THREAD = 2
+BATCHES_PER_THREAD = 1
 BATCH_FILES = 256
 MAX_BATCH_FILES = 8192
 
