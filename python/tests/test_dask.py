@@ -228,7 +228,7 @@ def test_decrypt_files_reads_cli_streams_and_a_wrong_key_leaves_nothing(client, 
     assert os.listdir(wrong) == []
 
 
-def test_missing_inputs_fail_before_any_work(client, files, tmp_path):
+def test_missing_inputs_fail_clearly_with_no_output(client, files, tmp_path):
     with pytest.raises(FileNotFoundError):
         pdask.hash_files([files[1], str(tmp_path / "missing")], client=client)
     with pytest.raises(FileNotFoundError):
