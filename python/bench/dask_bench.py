@@ -41,6 +41,44 @@ def interleaved(runs, repeats):
     return {name: statistics.median(v) for name, v in samples.items()}
 
 
+def traffic(client, call):
+    """Runs ``call(client)`` once and says what crossed between processes:
+    the tasks run, their summed compute time on the workers against the
+    wall time (the rest, per task, is the cluster's overhead: scheduling,
+    transfers, the driver's own work), the pickled size of every task's
+    arguments sent from the driver (recorded around ``submit``, ``map`` and
+    ``scatter``), and Dask's size of each task's result."""
+    import pickle
+
+    sent = [0]
+    originals = {m: getattr(client, m) for m in ("submit", "map", "scatter")}
+
+    def recording(method):
+        def wrapper(*args, **kwargs):
+            sent[0] += len(pickle.dumps((args[1:] if method != "scatter" else args, kwargs)))
+            return originals[method](*args, **kwargs)
+        return wrapper
+
+    call(client)  # warm: the timed run below is like the rows' runs
+    for m in originals:
+        setattr(client, m, recording(m))
+    try:
+        with distributed.get_task_stream(client=client) as ts:
+            t = time.perf_counter()
+            call(client)
+            wall = time.perf_counter() - t
+    finally:
+        for m in originals:
+            delattr(client, m)
+    tasks = [x for x in ts.data if x.get("status") == "OK"]
+    compute = sum(s["stop"] - s["start"] for x in tasks for s in x["startstops"] if s["action"] == "compute")
+    back = sum(x.get("nbytes", 0) for x in tasks)
+    workers = len(client.scheduler_info()["workers"])
+    return (f"{len(tasks)} tasks, {wall:.3f} s wall, {compute:.3f} s of compute on the workers; overhead "
+            f"{(wall * workers - compute) / max(1, len(tasks)) * 1e3:.1f} ms per task ((wall x workers - compute) "
+            f"/ tasks); {sent[0]:,} bytes of task arguments to the workers, {back:,} bytes of results back.")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
@@ -72,14 +110,15 @@ def main():
         sigs1000 = [sk.sign(m) for m in msgs]
         sigs = [(pub, msgs[i % 1000], sigs1000[i % 1000]) for i in range(nsig)]
         out = os.path.join(d, "out.pc")
-        parts = {w: len(pdask._cut(size, 4096, part, w)) for w in (1, 2)}
+        parts = {w: len(pdask._cut(size, 4096, pdask.DEFAULT_PART, w)) for w in (1, 2)}
+        batches = {w: len(pdask._batches(nfiles, w)) for w in (1, 2)}
         packed = [pdask._pack(sigs[i:i + nsig // 8], False) for i in range(0, nsig, nsig // 8)]
         packed_bytes = sum(len(k) for p in packed for k in p[0]) + sum(len(b) for p in packed for b in p[1:])
         tasks = {
             f"merkle_root rfc6962, one {size >> 20} MiB file ({parts[2]} tasks of {size // parts[2] >> 20} MiB)": (
-                lambda c: pdask.merkle_root(big, "rfc6962", part_size=part, client=c),
+                lambda c: pdask.merkle_root(big, "rfc6962", client=c),
                 lambda t: merkle.hash_file(big, "rfc6962", threads=t), size, "B"),
-            f"hash_files sha256, {nfiles:,} files of 4 KiB ({-(-nfiles // pdask.BATCH_FILES)} tasks)": (
+            f"hash_files sha256, {nfiles:,} files of 4 KiB ({batches[2]} tasks on 2 workers, {batches[1]} on 1)": (
                 lambda c: pdask.hash_files(files, "sha256", client=c),
                 lambda t: merkle.hash_files(files, "sha256", threads=t), nfiles, "files"),
             f"verify_batch, {nsig:,} ECDSA signatures (8 tasks on 2 workers, 4 on 1)": (
@@ -104,6 +143,10 @@ def main():
                 for how, t in interleaved(runs, args.repeats).items():
                     rows.append((name, how, t, count, unit))
                     print(rows[-1], flush=True)
+                # Right after its timed rows, with the same inputs in the
+                # page cache (a later task may evict them).
+                notes.append(f"{name.split(',')[0]}, one more run on 2 workers: " + traffic(clients[2], on_cluster))
+                print(notes[-1], flush=True)
             c = clients[2]
             n = 1000
             t = interleaved({"trivial": lambda: c.gather([c.submit(int, i, pure=False) for i in range(n)])}, 3)
@@ -115,10 +158,6 @@ def main():
             for cl in clusters.values():
                 cl.close()
         load_after = os.getloadavg()
-        rng = pdask.CompactRange.from_leaves("rfc6962", 0, b"x" * (size // parts[2]), leaf_size=4096)
-        notes.append(f"Bytes moved per merkle_root task: one compact range of {len(rng.to_bytes())} bytes "
-                     f"(a {size // parts[2] >> 20} MiB part; parts are not powers of two in general, a range "
-                     f"is at most 22 + 128 x 32 bytes); the file's bytes are read by the workers, not sent.")
         notes.append(f"Bytes moved by verify_batch: {packed_bytes:,} bytes of flat buffers to the workers "
                      f"({packed_bytes / nsig:.0f} per signature, keys once per part) and one bool per signature "
                      "back.")

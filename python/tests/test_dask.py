@@ -66,6 +66,49 @@ def test_hash_files_is_the_clis_manifest(client, files, format):
         assert manifest == "".join(f"{hashlib.sha256(open(p, 'rb').read()).hexdigest()}  {p}\n" for p in paths)
 
 
+@pytest.mark.parametrize("format", ["sha256", "rfc6962", "glacier"])
+def test_hash_files_many_small_files_with_large_ones_mixed_in(client, tmp_path, format):
+    """Workers stat their own batch and send large files back for a second,
+    split round: large files first, last, in the middle and side by side
+    among many small ones (several batches) still give the CLI's manifest,
+    lines in argument order."""
+    paths = []
+    for i in range(700):
+        large = i in (0, 350, 351, 699)
+        n = (3 * PART + 4097 if format != "glacier" else (2 << 20) + 5) if large else i % 97
+        p = tmp_path / f"m{i:04}"
+        p.write_bytes(pattern(n + i % 3))
+        paths.append(str(p))
+    manifest = pdask.hash_files(paths, format, part_size=PART, client=client)
+    expected = subprocess.run([cli(), "hash", "--format", format, *paths], check=True,
+                              capture_output=True, text=True).stdout
+    assert manifest == expected
+    assert len(pdask._batches(len(paths), 2)) > 1
+
+
+def test_hash_files_batches_cover_every_file_once():
+    for n in (0, 1, 255, 256, 257, 10_000, 100_000):
+        for slots in (1, 2, 7):
+            cuts = pdask._batches(n, slots)
+            assert cuts[0][0] == 0 and cuts[-1][1] == n
+            assert all(a1 == b0 for (_, a1), (b0, _) in zip(cuts, cuts[1:]))
+            assert all(b - a <= pdask.MAX_BATCH_FILES for a, b in cuts)
+
+
+@pytest.mark.parametrize("format", ["sha256", "rfc6962"])
+def test_a_missing_file_among_many_fails_the_whole_manifest(client, tmp_path, format):
+    paths = []
+    for i in range(600):
+        p = tmp_path / f"s{i:04}"
+        p.write_bytes(b"x" * i)
+        paths.append(str(p))
+    paths.insert(437, str(tmp_path / "missing"))
+    with pytest.raises(FileNotFoundError, match="missing"):
+        pdask.hash_files(paths, format, part_size=PART, client=client)
+    with pytest.raises(ValueError, match="NUL"):
+        pdask.hash_files([paths[0], "a\0b"], format, client=client)
+
+
 @pytest.mark.parametrize("format", ["rfc6962", "bittorrent-v2", "glacier"])
 def test_merkle_root_of_one_big_file(client, files, format):
     for path in files[1:]:
@@ -185,7 +228,7 @@ def test_decrypt_files_reads_cli_streams_and_a_wrong_key_leaves_nothing(client, 
     assert os.listdir(wrong) == []
 
 
-def test_missing_inputs_fail_before_any_work(client, files, tmp_path):
+def test_missing_inputs_fail_clearly_with_no_output(client, files, tmp_path):
     with pytest.raises(FileNotFoundError):
         pdask.hash_files([files[1], str(tmp_path / "missing")], client=client)
     with pytest.raises(FileNotFoundError):
