@@ -25,6 +25,10 @@ pub struct Beside {
     pub openssl: Option<OpensslPeer>,
     /// `age` (or `rage`) doing the same job on a file.
     pub age: Option<AgePeer>,
+    /// `b3sum` (BLAKE3's tree, on all cores) hashing a file of the largest
+    /// size measured, not capped (1 GiB in a full study): beside the
+    /// SHA-256 tree formats, the fastest file hasher to set them against.
+    pub b3sum: bool,
 }
 
 /// What a workload's operation reads.
@@ -98,11 +102,14 @@ const SPEED_BLOCK: usize = 16384;
 /// workload ([`Input::Memory`]); a file workload's peers take its largest size.
 const ENC_MAX: usize = 64 << 20;
 
-/// Measures the peers of `w`: OpenSSL's, and age's where `w` has one.
+/// Measures the peers of `w`: OpenSSL's, and age's and b3sum's where `w`
+/// has them.
 /// `seconds` is `openssl speed`'s time per cipher; `repeats` the number of
 /// timed runs of a peer on a file (after one warm-up run); `size` the
 /// largest size measured for `w`. The file the file peers process is that
-/// size, capped at 64 MiB for an in-memory workload; an operation's peer row
+/// size, capped at 64 MiB for an in-memory workload (except b3sum's, which
+/// is never capped: its ratio is the point of the tree workloads at 1 GiB);
+/// an operation's peer row
 /// takes that size, so that it lines up with `seq`, and an item workload's
 /// peer row is the time `openssl speed`'s rate gives for that many items.
 pub fn measure(
@@ -159,6 +166,23 @@ pub fn measure(
     }
     if let Input::ManyFiles { file_size } = w.input {
         let (row, st) = measure_sha256sum(w, size, file_size, repeats, tmp);
+        rows.extend(row);
+        status.push(st);
+    }
+    if w.b3sum {
+        let (row, st) = time_file_command(
+            w,
+            "b3sum",
+            FileCommand {
+                program: Path::new("b3sum"),
+                args: &|file| vec![file.to_owned()],
+                prepare: &|file| Ok(file.to_path_buf()),
+                hide: &[],
+            },
+            size,
+            repeats,
+            tmp,
+        );
         rows.extend(row);
         status.push(st);
     }
@@ -688,6 +712,60 @@ mod tests {
                 w.name
             );
         }
+    }
+
+    #[test]
+    fn the_tree_formats_and_only_they_stand_beside_b3sum() {
+        use crate::workloads::id;
+        let beside: Vec<&str> = registry()
+            .iter()
+            .filter(|w| w.peers().b3sum)
+            .map(|w| w.name)
+            .collect();
+        assert_eq!(
+            beside,
+            [
+                id::MERKLE_RFC6962_4KIB,
+                id::MERKLE_BITTORRENT_V2,
+                id::MERKLE_GLACIER
+            ]
+        );
+    }
+
+    #[test]
+    fn b3sum_is_timed_on_the_whole_file_or_listed_absent_with_why() {
+        let w = super::Beside {
+            workload: "b3sum-test",
+            unit: crate::model::Unit::Bytes,
+            input: Input::Memory,
+            openssl: None,
+            age: None,
+            b3sum: true,
+        };
+        // Above the 64 MiB cap of the other file peers of an in-memory workload.
+        let size = (64 << 20) + 1;
+        let (rows, status) = super::measure(&w, 1, 1, size, &std::env::temp_dir());
+        assert_eq!(status.len(), 1);
+        let st = &status[0];
+        assert_eq!(st.peer, "b3sum");
+        assert!(st.detail.contains(&format!("FILE({size} B)")), "{}", st.detail);
+        if st.available {
+            assert_eq!(rows.len(), 1);
+            assert_eq!(rows[0].size_bytes, size);
+        } else {
+            assert!(rows.is_empty());
+            assert!(st.detail.contains("b3sum"), "{}", st.detail);
+        }
+        // Whichever it was, the file is gone.
+        let left = std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(Result::ok)
+            .any(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .contains(&format!("-b3sum-test-{size}"))
+            });
+        assert!(!left);
     }
 
     #[test]

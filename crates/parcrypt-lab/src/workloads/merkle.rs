@@ -20,6 +20,14 @@ const SHA256_PEER: OpensslPeer = OpensslPeer {
     dgst: Some(&["-sha256"]),
 };
 
+/// The tree formats, which `b3sum` (BLAKE3's own tree) stands beside on a
+/// file of the largest size measured.
+pub(super) const BESIDE_B3SUM: [&str; 3] = [
+    id::MERKLE_RFC6962_4KIB,
+    id::MERKLE_BITTORRENT_V2,
+    id::MERKLE_GLACIER,
+];
+
 pub(super) fn register(all: &mut Vec<Workload>) {
     let w = |name, description, setup, parallel| Workload {
         name,

@@ -101,6 +101,7 @@ impl Workload {
             input: self.input,
             openssl: self.openssl,
             age: self.age,
+            b3sum: merkle::BESIDE_B3SUM.contains(&self.name),
         }
     }
 }

@@ -54,7 +54,8 @@ pub fn markdown(summary: &Summary) -> String {
          Ratios between workloads (split vs joint, a batch vs one joint verification) use the same bootstrap on the two cells' samples. \
          Peers run in the same session: `openssl speed -mr` (16 KiB buffers, one core; for RSA its signatures per second, for ECDSA its verifications per second), \
          `openssl enc` or `dgst` on a file (process start and file I/O included, so it is the CLI-to-CLI comparison; the file is the largest size measured, capped at 64 MiB \
-         beside in-memory workloads and not capped beside the stream format's, which read files themselves) and, beside the stream format, age or rage on the same file. \
+         beside in-memory workloads and not capped beside the stream format's, which read files themselves), beside the stream format age or rage on the same file, \
+         and beside the tree formats (RFC 6962 4 KiB leaves, BitTorrent v2, Glacier) `b3sum` (BLAKE3's tree, all cores) on a file of the largest size measured, not capped. \
          Inputs are `i % 251`, identical for every implementation.",
         match summary.config.repeats {
             Some(n) => format!("{n}"),
