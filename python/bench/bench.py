@@ -184,7 +184,7 @@ def main():
     # Key generation times spread widely (22-219 ms for one size): many
     # samples, taken in turns so that a burst of load elsewhere on the
     # machine falls on every implementation alike rather than on one.
-    keys = 5 if quick else 41
+    keys = 5 if quick else 101
     task = f"RSA-2048 key generation (median of {keys}, in turns)"
     gens = {}
     if cryptography:

@@ -100,7 +100,7 @@ impl AesGcm {
         let aad = aad_of(associated_data)?;
         let aad = aad.as_ref().map_or(&[][..], In::as_slice);
         check_length(data.len())?;
-        bytes_from(py, data.as_slice(), GCM_TAG, |out| {
+        bytes_from(py, data.as_slice(), GCM_TAG, &par, |out| {
             let (body, tag) = out.split_at_mut(out.len() - GCM_TAG);
             tag.copy_from_slice(&self.gcm.seal_in_place(nonce, aad, body, &par));
             Ok(())
@@ -134,7 +134,7 @@ impl AesGcm {
             ));
         }
         let (body, tag) = sealed.split_at(sealed.len() - GCM_TAG);
-        bytes_from(py, body, 0, |out| {
+        bytes_from(py, body, 0, &par, |out| {
             self.gcm
                 .open_in_place(nonce, aad, out, tag, &par)
                 .map_err(|e| Python::attach(|py| errors::aes(py, e)))

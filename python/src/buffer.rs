@@ -4,6 +4,9 @@ use pyo3::buffer::PyUntypedBuffer;
 use pyo3::exceptions::{PyBufferError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use std::mem::MaybeUninit;
+
+use parcrypt::par::{Grain, Parallelism};
 
 /// Inputs from this many bytes on are processed with the GIL released (as
 /// `hashlib` and `cryptography` do from 2 KiB).
@@ -159,7 +162,20 @@ where
 /// in place by `fill` (with the GIL released for large outputs: the object is
 /// not visible to any other thread yet). One copy, no zero-filling pass over
 /// the data (`PyBytes::new_with` zero-fills first).
-pub fn bytes_from<'py, F>(py: Python<'py>, src: &[u8], extra: usize, fill: F) -> PyResult<Bound<'py, PyBytes>>
+///
+/// A fresh large allocation is untouched memory: its first write takes a
+/// page fault per 4 KiB page, which costs as much as the copy itself. So
+/// from [`FRESH_OUTPUT_FROM`] on, the output is advised `MADV_HUGEPAGE` (one
+/// fault per 2 MiB where the kernel allows it) and the copy is made by the
+/// call's own threads (`par`), each faulting in its part, rather than by
+/// the calling thread alone.
+pub fn bytes_from<'py, F>(
+    py: Python<'py>,
+    src: &[u8],
+    extra: usize,
+    par: &Parallelism,
+    fill: F,
+) -> PyResult<Bound<'py, PyBytes>>
 where
     F: FnOnce(&mut [u8]) -> PyResult<()> + Send,
 {
@@ -175,16 +191,69 @@ where
     // SAFETY: `bytes` is a bytes object; its storage is `len` bytes (plus a
     // NUL) owned by it and reachable by no one else until we return it.
     let data = unsafe { pyo3::ffi::PyBytes_AsString(bytes.as_ptr()) }.cast::<u8>();
-    // SAFETY: `data` has room for `len` = `src.len() + extra` bytes, and does
-    // not overlap `src` (a fresh allocation). After these two writes all
-    // `len` bytes are initialised, so the slice below is valid.
-    let out = unsafe {
-        std::ptr::copy_nonoverlapping(src.as_ptr(), data, src.len());
-        std::ptr::write_bytes(data.add(src.len()), 0, extra);
-        std::slice::from_raw_parts_mut(data, len)
-    };
-    detach_from(py, len, || fill(out))?;
+    if len >= FRESH_OUTPUT_FROM {
+        advise_huge_pages(data, len);
+    }
+    // SAFETY: `data` has room for `len` bytes, owned by `bytes` (alive until
+    // we return) and reachable by no one else. They are not initialised yet,
+    // so they are written as `MaybeUninit` below before any `u8` view exists.
+    let fresh = unsafe { std::slice::from_raw_parts_mut(data.cast::<MaybeUninit<u8>>(), len) };
+    detach_from(py, len, || {
+        let out = fill_fresh(fresh, src, par);
+        fill(out)
+    })?;
     Ok(bytes)
+}
+
+/// Outputs from this size on are advised huge pages and first written by
+/// the call's threads (see [`bytes_from`]).
+pub const FRESH_OUTPUT_FROM: usize = 4 << 20;
+
+/// How the first write of a large output is cut between threads: whole
+/// huge pages, a few per task.
+const FRESH_GRAIN: Grain = Grain {
+    unit: 2 << 20,
+    min_part: 2 << 20,
+    task: 4 << 20,
+};
+
+/// Writes `src` and then zeros into `fresh` (parallel from
+/// [`FRESH_OUTPUT_FROM`] on) and returns it, now initialised.
+fn fill_fresh<'a>(fresh: &'a mut [MaybeUninit<u8>], src: &[u8], par: &Parallelism) -> &'a mut [u8] {
+    let write = |offset: usize, part: &mut [MaybeUninit<u8>]| {
+        // The part of `src` that lands in this part (none past its end).
+        let from = src.get(offset..).unwrap_or_default();
+        let from = &from[..from.len().min(part.len())];
+        let (head, tail) = part.split_at_mut(from.len());
+        // SAFETY: `head` is `from.len()` writable bytes; `from` is the
+        // caller's input, which a fresh allocation cannot overlap.
+        unsafe { std::ptr::copy_nonoverlapping(from.as_ptr(), head.as_mut_ptr().cast::<u8>(), from.len()) };
+        tail.fill(MaybeUninit::new(0));
+    };
+    if fresh.len() >= FRESH_OUTPUT_FROM {
+        par.for_each_mut(fresh, &FRESH_GRAIN, |_, offset, part| write(offset, part));
+    } else {
+        write(0, fresh);
+    }
+    // SAFETY: every byte of `fresh` was written above (the parts cover it).
+    unsafe { &mut *(std::ptr::from_mut::<[MaybeUninit<u8>]>(fresh) as *mut [u8]) }
+}
+
+/// Asks the kernel to back the whole 2 MiB pages inside `[data, data + len)`
+/// with huge pages. Advice only: where it is refused (no THP, or THP off),
+/// the output is simply faulted in 4 KiB at a time.
+fn advise_huge_pages(data: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    let start = (data as usize).next_multiple_of(HUGE);
+    let end = (data as usize + len) / HUGE * HUGE;
+    if end > start {
+        // SAFETY: `[start, end)` lies inside the output allocation (mapped,
+        // ours alone); madvise only changes how it is backed, never its
+        // contents, and a refusal is harmless.
+        unsafe {
+            libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+        }
+    }
 }
 
 fn too_long() -> PyErr {

@@ -43,7 +43,7 @@ fn ctr_apply<'py>(
     let ctr = Ctr::new(In::get(key, "key")?.as_slice()).map_err(|e| errors::aes(py, e))?;
     let counter = iv_of(nonce, "nonce")?;
     let data = In::get(data, "data")?;
-    bytes_from(py, data.as_slice(), 0, |out| {
+    bytes_from(py, data.as_slice(), 0, &par, |out| {
         ctr.apply_keystream(&counter, out, &par);
         Ok(())
     })
@@ -161,7 +161,7 @@ impl CipherContext {
         let crypter = self.crypter()?;
         let src = data.as_slice();
         let ready = crypter.update_len(src.len());
-        bytes_from(py, &[], ready, |out| {
+        bytes_from(py, &[], ready, &par, |out| {
             crypter
                 .update_into(src, out, &par)
                 .map(|_| ())

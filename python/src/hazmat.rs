@@ -2,6 +2,7 @@
 //! per block) — for compatibility and study only.
 
 use parcrypt::hazmat::{DEFAULT_BLOCK_SIZE, Parc4, Rc4};
+use parcrypt::par::Parallelism;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -28,7 +29,7 @@ fn rc4_apply<'py>(
 ) -> PyResult<Bound<'py, PyBytes>> {
     let mut rc4 = Rc4::new(In::get(key, "key")?.as_slice()).map_err(err)?;
     let data = In::get(data, "data")?;
-    bytes_from(py, data.as_slice(), 0, |out| {
+    bytes_from(py, data.as_slice(), 0, &Parallelism::sequential(), |out| {
         rc4.apply_keystream(out);
         Ok(())
     })
@@ -56,7 +57,7 @@ fn parc4_apply<'py>(
     )
     .map_err(err)?;
     let data = In::get(data, "data")?;
-    bytes_from(py, data.as_slice(), 0, |out| {
+    bytes_from(py, data.as_slice(), 0, &par, |out| {
         parc4.apply_keystream_at(offset, out, &par);
         Ok(())
     })
