@@ -83,7 +83,9 @@ pub(super) fn seal_segments(
             let nonce = nonce(base + i as u64, final_batch && i + 1 == count);
             let (body, tag_room) = out.split_at_mut(out.len() - TAG);
             let tag = match plain {
-                Plain::Memory(bytes) => key.seal_into(&nonce, &bytes[i * seg..i * seg + body.len()], body),
+                Plain::Memory(bytes) => {
+                    key.seal_into(&nonce, &bytes[i * seg..i * seg + body.len()], body, &[])
+                }
                 Plain::File { file, at, .. } => {
                     read_exact_at(file, body, at + (i * seg) as u64)?;
                     key.seal_in_place(&nonce, body, &[])
