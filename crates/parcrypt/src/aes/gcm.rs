@@ -22,7 +22,11 @@
 //! matches, so no plaintext exists before verification. That CTR is AWS-LC's
 //! seal again, of the ciphertext at each part's counter (GCM encryption is
 //! CTR from J0 + 1), its tag dropped. The E(J0) values come from AWS-LC too:
-//! its tag over no AAD and no data is exactly E(J0).
+//! its tag over no AAD and no data is exactly E(J0). Messages of at most
+//! 4 KiB ([`SMALL_OPEN`]) are opened by AWS-LC's own one-pass open into a
+//! stack buffer instead, wiped afterwards: the caller's buffer still gets
+//! plaintext only once the tag matched, and the part arithmetic (which
+//! costs more than opening 1 KiB) is skipped.
 
 use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
@@ -30,7 +34,7 @@ use ghash::universal_hash::{KeyInit, UniversalHash};
 use super::{BLOCK, Error, GRAIN};
 use crate::ffi::{self, Direction, GcmKey};
 use crate::par::Parallelism;
-use crate::secret::SecretKey;
+use crate::secret::{SecretKey, wipe};
 
 type Block = [u8; 16];
 
@@ -39,6 +43,10 @@ pub const TAG: usize = 16;
 
 /// The nonce length (the standard 96 bits).
 pub const NONCE: usize = 12;
+
+/// Messages up to this length are opened in one AWS-LC pass into a wiped
+/// stack buffer (see the module notes).
+const SMALL_OPEN: usize = 4096;
 
 /// The field's multiplicative identity in GCM's bit order.
 const ONE: Block = {
@@ -307,6 +315,16 @@ impl Gcm {
         tag: &[u8],
         par: &Parallelism,
     ) -> Result<(), Error> {
+        if data.len() <= SMALL_OPEN {
+            let mut scratch = [0u8; SMALL_OPEN];
+            let plain = &mut scratch[..data.len()];
+            let opened = self.open_small(nonce, aad, data, tag, plain);
+            if opened.is_ok() {
+                data.copy_from_slice(plain);
+            }
+            wipe(plain);
+            return opened;
+        }
         self.verify(nonce, aad, data, tag, par)?;
         self.decrypt_parts(nonce, data, par, |nonce, _, part| {
             self.aead.seal_in_place(nonce, part, &[]);
@@ -339,12 +357,41 @@ impl Gcm {
             output.len(),
             "GCM output must be as long as the input"
         );
+        if input.len() <= SMALL_OPEN {
+            let mut scratch = [0u8; SMALL_OPEN];
+            let plain = &mut scratch[..input.len()];
+            let opened = self.open_small(nonce, aad, input, tag, plain);
+            if opened.is_ok() {
+                output.copy_from_slice(plain);
+            }
+            wipe(plain);
+            return opened;
+        }
         self.verify(nonce, aad, input, tag, par)?;
         self.decrypt_parts(nonce, output, par, |nonce, offset, part| {
             self.aead
                 .seal_into(nonce, &input[offset..offset + part.len()], part, &[]);
         });
         Ok(())
+    }
+
+    /// AWS-LC's one-pass open of a small message into `plain` (the caller's
+    /// scratch, as long as `input`; the caller wipes it): decrypted and
+    /// checked together, so it holds plaintext before the tag is known —
+    /// never the caller's buffer.
+    fn open_small(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        input: &[u8],
+        tag: &[u8],
+        plain: &mut [u8],
+    ) -> Result<(), Error> {
+        if tag.len() == TAG && self.aead.open_into(nonce, input, tag, plain, aad) {
+            Ok(())
+        } else {
+            Err(Error::Authentication)
+        }
     }
 
     /// Checks `tag` over `aad` and the ciphertext `data`; reads only.
@@ -510,6 +557,9 @@ mod tests {
             15,
             16,
             17,
+            SMALL_OPEN - 1,
+            SMALL_OPEN,
+            SMALL_OPEN + 1,
             grain - 1,
             grain,
             grain + 1,
@@ -538,7 +588,7 @@ mod tests {
     #[test]
     fn open_into_a_bad_tag_writes_nothing() {
         let gcm = Gcm::new(&[6; 16]).unwrap();
-        for len in [1, 17, (2 << 20) + 7] {
+        for len in [1, 17, SMALL_OPEN, SMALL_OPEN + 1, (2 << 20) + 7] {
             let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             let (ct, tag) = one_shot(&[6; 16], &[3; 12], b"aad", &pt);
             for par in [
@@ -568,6 +618,9 @@ mod tests {
                         out.iter().all(|&b| b == 0xC3),
                         "{len} bytes: output written on failure"
                     );
+                    let mut data = input.to_vec();
+                    assert!(gcm.open_in_place(&[3; 12], aad, &mut data, t, &par).is_err());
+                    assert!(data == input, "{len} bytes: data changed on failure");
                 }
             }
         }

@@ -235,12 +235,20 @@ impl GcmKey {
     }
 
     /// AES-GCM open of `input` with `tag` into `output` (same length) with a
-    /// 12-byte nonce and no AAD; false (and `output` wiped) if the tag fails.
-    pub(crate) fn open_into(&self, nonce: &[u8; 12], input: &[u8], tag: &[u8], output: &mut [u8]) -> bool {
+    /// 12-byte nonce and `aad`; false (and `output` wiped) if the tag fails.
+    pub(crate) fn open_into(
+        &self,
+        nonce: &[u8; 12],
+        input: &[u8],
+        tag: &[u8],
+        output: &mut [u8],
+        aad: &[u8],
+    ) -> bool {
         if input.len() != output.len() {
             return false;
         }
-        // SAFETY: ctx live; input/output valid and distinct; nonce/tag valid.
+        // SAFETY: ctx live; input/output valid and distinct; nonce, tag and
+        // aad valid for their lengths.
         let ok = unsafe {
             sys::EVP_AEAD_CTX_open_gather(
                 self.0.as_ptr(),
@@ -251,8 +259,8 @@ impl GcmKey {
                 input.len(),
                 tag.as_ptr(),
                 tag.len(),
-                std::ptr::null(),
-                0,
+                aad.as_ptr(),
+                aad.len(),
             )
         } == 1;
         if !ok {
