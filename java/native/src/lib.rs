@@ -175,6 +175,7 @@ pub fn range_in(off: jint, len: usize, array_len: jint, what: &str) -> Res<Range
 /// into the JVM.
 pub struct Pinned<'a> {
     env: *mut jni::sys::JNIEnv,
+    /// Null when nothing was pinned (an empty array the JVM gave no address).
     array: jni::sys::jarray,
     ptr: *mut u8,
     len: usize,
@@ -202,8 +203,21 @@ impl<'a> Pinned<'a> {
             }
         };
         if ptr.is_null() {
-            // Out of memory for a copy; the JVM has an OutOfMemoryError pending.
-            return Err(Fail::Pending);
+            if len == 0 {
+                // A JVM may have no address for an empty array; there is
+                // nothing to read or write, and nothing to release.
+                return Ok(Pinned {
+                    env: raw,
+                    array: std::ptr::null_mut(),
+                    ptr: std::ptr::NonNull::dangling().as_ptr(),
+                    len,
+                    write_back: false,
+                    _array: std::marker::PhantomData,
+                });
+            }
+            // Out of memory for a copy (the JVM may have an OutOfMemoryError
+            // pending, which `guard` then lets through instead).
+            return fail(PROVIDER, "GetPrimitiveArrayCritical failed: out of memory");
         }
         Ok(Pinned {
             env: raw,
@@ -218,8 +232,9 @@ impl<'a> Pinned<'a> {
     /// The elements.
     pub fn bytes(&mut self) -> &mut [u8] {
         // SAFETY: the JVM keeps `len` elements at `ptr` until the release in
-        // `drop`; `new`'s contract makes this the only view of them, and the
-        // `&mut self` borrow keeps it so.
+        // `drop` (or `len` is 0 and `ptr` is dangling but non-null and
+        // aligned, which an empty slice allows); `new`'s contract makes this
+        // the only view of them, and the `&mut self` borrow keeps it so.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
     }
 
@@ -241,6 +256,9 @@ impl std::fmt::Debug for Pinned<'_> {
 
 impl Drop for Pinned<'_> {
     fn drop(&mut self) {
+        if self.array.is_null() {
+            return;
+        }
         let mode = if self.write_back { 0 } else { jni::sys::JNI_ABORT };
         // SAFETY: releases exactly what `new` pinned, once, on the same thread.
         unsafe {
