@@ -278,15 +278,14 @@ impl Gcm {
         seal_part: impl Fn(&[u8], &[u8], usize, &mut [u8]) -> [u8; TAG] + Sync,
     ) -> [u8; TAG] {
         assert!((data.len() as u64) <= (1 << 36) - 32, "GCM message too long");
-        let plan = par.plan(data.len(), &GRAIN);
-        if !plan.is_parallel() {
+        if par.runs_inline(data.len(), &GRAIN) {
             // One part: AWS-LC seals the message itself, nonce and AAD
             // included. The part arithmetic below (a dozen field products
             // and two more AWS-LC calls) costs more than sealing 1 KiB.
             return seal_part(nonce, aad, 0, data);
         }
         let total = data.len() as u64;
-        let parts = par.run_mut(&plan, data, |_, offset, part| {
+        let parts = par.map_mut(data, &GRAIN, |_, offset, part| {
             let part_nonce = self.part_nonce(nonce, offset);
             let tag = seal_part(&part_nonce, &[], offset, part);
             Part {
