@@ -1,5 +1,6 @@
 //! AES-GCM (one message, parallel) and the streaming CTR / CBC crypter.
 
+use std::ops::Range;
 use std::sync::Mutex;
 
 use jni::JNIEnv;
@@ -11,9 +12,12 @@ use parcrypt::secret::SecretBytes;
 
 use crate::{
     BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, INVALID_KEY, INVALID_PARAM,
-    PROVIDER, Res, bytes, bytes_opt, direct, entry, fail, free_fn, from_handle, par, read_region,
-    secret_bytes, write_region,
+    PROVIDER, Pinned, Res, as_jbytes_mut, bytes, bytes_opt, direct, entry, fail, free_fn, from_handle,
+    len_of, par, range_in, read_region, secret_bytes, write_region,
 };
+
+/// The JCA's exception for an output buffer too small for the result.
+const SHORT_BUFFER: &str = "javax/crypto/ShortBufferException";
 
 impl From<Error> for Fail {
     fn from(e: Error) -> Self {
@@ -24,7 +28,7 @@ impl From<Error> for Fail {
             Error::NotBlockAligned => Fail::Throw(BLOCK_SIZE, msg),
             Error::Decrypt => Fail::Throw(BAD_PADDING, msg),
             Error::Authentication => Fail::Throw(BAD_TAG, "Tag mismatch: ".to_string() + &msg),
-            Error::OutputTooSmall { .. } => Fail::Throw("javax/crypto/ShortBufferException", msg),
+            Error::OutputTooSmall { .. } => Fail::Throw(SHORT_BUFFER, msg),
             _ => Fail::Throw(PROVIDER, msg),
         }
     }
@@ -35,7 +39,7 @@ impl From<Error> for Fail {
 struct GcmCall<'h> {
     gcm: &'h Gcm,
     nonce: [u8; GCM_NONCE],
-    aad: Vec<u8>,
+    aad: Option<Vec<u8>>,
     par: Parallelism,
 }
 
@@ -50,33 +54,215 @@ impl GcmCall<'_> {
     ) -> Res<Self> {
         // SAFETY: a live Gcm handle (see `from_handle`).
         let gcm = unsafe { from_handle::<Gcm>(handle)? };
-        let nonce = bytes(env, nonce, "nonce")?;
-        let nonce = nonce.as_slice().try_into().or_else(|_| {
-            fail(
+        if nonce.is_null() {
+            return fail("java/lang/NullPointerException", "nonce is null");
+        }
+        let n = env.get_array_length(nonce)?;
+        if n != GCM_NONCE as jint {
+            return fail(
                 INVALID_PARAM,
-                format!("GCM nonce must be {GCM_NONCE} bytes, got {}", nonce.len()),
-            )
-        })?;
-        let aad = bytes_opt(env, aad)?.unwrap_or_default();
+                format!("GCM nonce must be {GCM_NONCE} bytes, got {n}"),
+            );
+        }
+        let mut bytes = [0u8; GCM_NONCE];
+        env.get_byte_array_region(nonce, 0, as_jbytes_mut(&mut bytes))?;
         Ok(GcmCall {
             gcm,
-            nonce,
-            aad,
+            nonce: bytes,
+            aad: bytes_opt(env, aad)?,
             par: par(threads, strategy)?,
         })
     }
 
+    fn aad(&self) -> &[u8] {
+        self.aad.as_deref().unwrap_or_default()
+    }
+
     /// Encrypts `body` in place; the tag.
     fn seal(&self, body: &mut [u8]) -> [u8; GCM_TAG] {
-        self.gcm.seal_in_place(&self.nonce, &self.aad, body, &self.par)
+        self.gcm.seal_in_place(&self.nonce, self.aad(), body, &self.par)
     }
 
     /// Checks `tag` over `body` and only then decrypts it in place.
     fn open(&self, body: &mut [u8], tag: &[u8]) -> Res<()> {
         Ok(self
             .gcm
-            .open_in_place(&self.nonce, &self.aad, body, tag, &self.par)?)
+            .open_in_place(&self.nonce, self.aad(), body, tag, &self.par)?)
     }
+}
+
+/// Where a `byte[]` call's input and output are: ranges of two arrays, or
+/// of one.
+struct Regions {
+    input: Range<usize>,
+    output: Range<usize>,
+    input_len: usize,
+    output_len: usize,
+    same_array: bool,
+}
+
+impl Regions {
+    /// Checks the bounds before anything is pinned or written:
+    /// `ArrayIndexOutOfBoundsException` for an input outside its array,
+    /// `ShortBufferException` for an output that does not fit.
+    fn new(
+        env: &JNIEnv<'_>,
+        input: &JByteArray<'_>,
+        in_off: jint,
+        len: usize,
+        out: &JByteArray<'_>,
+        out_off: jint,
+        out_len: usize,
+    ) -> Res<Self> {
+        let input_len = env.get_array_length(input)?;
+        let output_len = env.get_array_length(out)?;
+        let input_range = range_in(in_off, len, input_len, "input")?;
+        let output = range_in(out_off, out_len, output_len, "output").or_else(|e| {
+            if out_off < 0 {
+                return Err(e);
+            }
+            fail(
+                SHORT_BUFFER,
+                format!("need {out_len} bytes of output space from {out_off} in an array of {output_len}"),
+            )
+        })?;
+        Ok(Regions {
+            input: input_range,
+            output,
+            input_len: input_len as usize,
+            output_len: output_len as usize,
+            same_array: env.is_same_object(input, out)?,
+        })
+    }
+
+    /// Whether the two ranges share bytes of one array without starting at
+    /// the same one: such calls take the copying path.
+    fn shifted_overlap(&self) -> bool {
+        self.same_array
+            && self.input.start != self.output.start
+            && self.input.start < self.output.end
+            && self.output.start < self.input.end
+    }
+}
+
+/// The input and output ranges of one pinned array, which do not overlap.
+fn split_disjoint(whole: &mut [u8], input: Range<usize>, output: Range<usize>) -> (&[u8], &mut [u8]) {
+    if input.end <= output.start {
+        let (head, tail) = whole.split_at_mut(output.start);
+        (&head[input], &mut tail[..output.len()])
+    } else {
+        let (head, tail) = whole.split_at_mut(input.start);
+        (&tail[..input.len()], &mut head[output])
+    }
+}
+
+/// [`Java_dev_parcrypt_jca_Native_gcmSeal`] on the pinned arrays: the
+/// ciphertext and tag written straight into `out`. `None` for ranges of one
+/// array that overlap shifted (the caller copies instead).
+fn seal_pinned(
+    env: &JNIEnv<'_>,
+    call: &GcmCall<'_>,
+    input: &JByteArray<'_>,
+    in_off: jint,
+    len: usize,
+    out: &JByteArray<'_>,
+    out_off: jint,
+) -> Res<Option<usize>> {
+    let r = Regions::new(env, input, in_off, len, out, out_off, len + GCM_TAG)?;
+    if r.shifted_overlap() {
+        return Ok(None);
+    }
+    let (body_end, tag_end) = (r.output.start + len, r.output.end);
+    if r.same_array {
+        // SAFETY: the array's length; the only pin of it.
+        let mut pin = unsafe { Pinned::new(env, out, r.output_len)? };
+        let whole = pin.bytes();
+        let tag = if r.input.start == r.output.start {
+            call.seal(&mut whole[r.output.start..body_end])
+        } else {
+            let (src, dst) = split_disjoint(whole, r.input.clone(), r.output.start..body_end);
+            call.gcm.seal(&call.nonce, call.aad(), src, dst, &call.par)
+        };
+        whole[body_end..tag_end].copy_from_slice(&tag);
+        pin.write_back();
+    } else {
+        // SAFETY: each array's own length; two different arrays, one pin each.
+        let (mut src, mut dst) = unsafe {
+            (
+                Pinned::new(env, input, r.input_len)?,
+                Pinned::new(env, out, r.output_len)?,
+            )
+        };
+        let whole = dst.bytes();
+        let tag = call.gcm.seal(
+            &call.nonce,
+            call.aad(),
+            &src.bytes()[r.input.clone()],
+            &mut whole[r.output.start..body_end],
+            &call.par,
+        );
+        whole[body_end..tag_end].copy_from_slice(&tag);
+        dst.write_back();
+    }
+    Ok(Some(len + GCM_TAG))
+}
+
+/// [`Java_dev_parcrypt_jca_Native_gcmOpen`] on the pinned arrays: the tag
+/// checked over the Java input, and only then the plaintext written
+/// straight into `out` (nothing is written on a wrong tag). `None` for
+/// ranges of one array that overlap shifted (the caller copies instead).
+fn open_pinned(
+    env: &JNIEnv<'_>,
+    call: &GcmCall<'_>,
+    input: &JByteArray<'_>,
+    in_off: jint,
+    len: usize,
+    out: &JByteArray<'_>,
+    out_off: jint,
+) -> Res<Option<usize>> {
+    let Some(n) = len.checked_sub(GCM_TAG) else {
+        return fail(BAD_TAG, SHORT);
+    };
+    let r = Regions::new(env, input, in_off, len, out, out_off, n)?;
+    if r.shifted_overlap() {
+        return Ok(None);
+    }
+    let body = r.input.start..r.input.start + n;
+    let mut tag = [0u8; GCM_TAG];
+    if r.same_array {
+        // SAFETY: the array's length; the only pin of it.
+        let mut pin = unsafe { Pinned::new(env, out, r.output_len)? };
+        let whole = pin.bytes();
+        tag.copy_from_slice(&whole[body.end..r.input.end]);
+        if r.input.start == r.output.start {
+            call.open(&mut whole[body], &tag)?;
+        } else {
+            let (src, dst) = split_disjoint(whole, body, r.output.clone());
+            call.gcm
+                .open(&call.nonce, call.aad(), src, &tag, dst, &call.par)?;
+        }
+        pin.write_back();
+    } else {
+        // SAFETY: each array's own length; two different arrays, one pin each.
+        let (mut src, mut dst) = unsafe {
+            (
+                Pinned::new(env, input, r.input_len)?,
+                Pinned::new(env, out, r.output_len)?,
+            )
+        };
+        let src = src.bytes();
+        tag.copy_from_slice(&src[body.end..r.input.end]);
+        call.gcm.open(
+            &call.nonce,
+            call.aad(),
+            &src[body],
+            &tag,
+            &mut dst.bytes()[r.output.clone()],
+            &call.par,
+        )?;
+        dst.write_back();
+    }
+    Ok(Some(n))
 }
 
 /// The message for input shorter than a tag.
@@ -108,6 +294,15 @@ free_fn!(Java_dev_parcrypt_jca_Native_gcmFree, Gcm);
 
 /// Seals `len` bytes of `input` from `in_off`; writes ciphertext ‖ tag
 /// (`len + 16` bytes) into `out` at `out_off`.
+///
+/// Works on the pinned arrays ([`Pinned`]), not on a native copy: copying
+/// in and out costs more than AES-GCM itself (AWS-LC seals at 10+ GB/s a
+/// core). Measured with `AesGcmBench` (JMH, 2-vCPU VM, init + doFinal):
+/// pinned from 64 KiB on and copied below, 16 KiB took 3.1 µs to encrypt
+/// and 4.6 µs to decrypt, pinned at every size 2.2 and 3.5 µs; at 4 KiB
+/// decryption 1.23 against 0.92 µs; at 256 B – 2 KiB the two were within
+/// the noise (pinned a little ahead). So every size is pinned, and only a
+/// call whose ranges share one array and overlap shifted takes the copy.
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSeal<'l>(
@@ -126,6 +321,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSeal<'l>(
 ) -> jint {
     entry(&mut env, |env| {
         let call = GcmCall::new(env, handle, &nonce, &aad, threads, strategy)?;
+        let n = len_of(len, "input")?;
+        if let Some(written) = seal_pinned(env, &call, &input, in_off, n, &out, out_off)? {
+            return Ok(written);
+        }
         let mut buf = read_region(env, &input, in_off, len, GCM_TAG)?;
         let n = buf.len() - GCM_TAG;
         let tag = call.seal(&mut buf[..n]);
@@ -137,7 +336,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSeal<'l>(
 
 /// Checks the tag of the `len` bytes (ciphertext ‖ tag) of `input` from
 /// `in_off`, and only then writes the plaintext (`len − 16` bytes) into
-/// `out` at `out_off`. A wrong tag throws `AEADBadTagException` and writes nothing.
+/// `out` at `out_off`. A wrong tag throws `AEADBadTagException` and writes
+/// nothing. Pinned, or copied for shifted overlaps, as
+/// [`Java_dev_parcrypt_jca_Native_gcmSeal`].
 #[unsafe(no_mangle)]
 #[allow(clippy::too_many_arguments)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpen<'l>(
@@ -156,6 +357,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpen<'l>(
 ) -> jint {
     entry(&mut env, |env| {
         let call = GcmCall::new(env, handle, &nonce, &aad, threads, strategy)?;
+        let n = len_of(len, "input")?;
+        if let Some(written) = open_pinned(env, &call, &input, in_off, n, &out, out_off)? {
+            return Ok(written);
+        }
         let mut buf = SecretBytes::new(read_region(env, &input, in_off, len, 0)?);
         let Some(n) = buf.len().checked_sub(GCM_TAG) else {
             return fail(BAD_TAG, SHORT);

@@ -18,8 +18,12 @@
 //!   reachable for the length of every call.
 //! - **Java arrays are copied once into native memory** (`GetByteArrayRegion`)
 //!   and the parallel work runs on that copy: no JVM array is pinned while
-//!   other threads work. Direct `ByteBuffer`s are used in place.
+//!   other threads work. Direct `ByteBuffer`s are used in place. The one
+//!   exception is AES-GCM's `doFinal` on `byte[]`s, which runs on the arrays
+//!   themselves inside a JNI critical region ([`Pinned`]): there the two
+//!   copies cost more than the cipher.
 
+use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use jni::JNIEnv;
@@ -127,7 +131,7 @@ pub fn as_jbytes_mut(b: &mut [u8]) -> &mut [jbyte] {
     unsafe { std::slice::from_raw_parts_mut(b.as_mut_ptr().cast::<jbyte>(), b.len()) }
 }
 
-fn len_of(len: jint, what: &str) -> Res<usize> {
+pub fn len_of(len: jint, what: &str) -> Res<usize> {
     usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, format!("{what}: negative length {len}")))
 }
 
@@ -145,6 +149,124 @@ pub fn read_region(
     let mut buf = vec![0u8; n + extra];
     env.get_byte_array_region(array, off, as_jbytes_mut(&mut buf[..n]))?;
     Ok(buf)
+}
+
+/// `len` bytes from `off` of an array of `array_len`: the range, or
+/// `ArrayIndexOutOfBoundsException` (what `GetByteArrayRegion` throws).
+pub fn range_in(off: jint, len: usize, array_len: jint, what: &str) -> Res<Range<usize>> {
+    let (off_u, array_u) = (usize::try_from(off).ok(), usize::try_from(array_len).unwrap_or(0));
+    match off_u.and_then(|o| Some(o..o.checked_add(len)?)) {
+        Some(r) if r.end <= array_u => Ok(r),
+        _ => fail(
+            "java/lang/ArrayIndexOutOfBoundsException",
+            format!("{what}: {len} bytes from {off} past an array of {array_len}"),
+        ),
+    }
+}
+
+/// A Java `byte[]`'s elements, pinned with `GetPrimitiveArrayCritical`
+/// until dropped: native code reads and writes the Java array itself.
+///
+/// While one is alive the thread must make no JNI call and must not wait on
+/// a Java thread (the collector may be held off): read every argument
+/// before pinning, and let exceptions be thrown after the drop (entry
+/// points return a [`Fail`], which [`guard`] throws once the body is done).
+/// Worker threads of the parallel code are not Java threads and never call
+/// into the JVM.
+pub struct Pinned<'a> {
+    env: *mut jni::sys::JNIEnv,
+    /// Null when nothing was pinned (an empty array the JVM gave no address).
+    array: jni::sys::jarray,
+    ptr: *mut u8,
+    len: usize,
+    /// Whether a copy (if the JVM made one) is written back on release.
+    write_back: bool,
+    _array: std::marker::PhantomData<&'a ()>,
+}
+
+impl<'a> Pinned<'a> {
+    /// Pins `array`, whose length (read before) is `len`. Nothing is written
+    /// back to the Java array unless [`Pinned::write_back`] is called.
+    ///
+    /// # Safety
+    /// `len` must be the array's length, and no other pin of the same array
+    /// may be alive (the slices handed out are exclusive).
+    pub unsafe fn new(env: &JNIEnv<'_>, array: &'a JByteArray<'_>, len: usize) -> Res<Self> {
+        let raw = env.get_native_interface();
+        let mut is_copy = 0;
+        // SAFETY: `raw` is this thread's live JNIEnv, whose function table
+        // JNI guarantees; `array` is a live local reference to a byte[].
+        let ptr = unsafe {
+            match (**raw).GetPrimitiveArrayCritical {
+                Some(get) => get(raw, array.as_raw(), &mut is_copy),
+                None => std::ptr::null_mut(),
+            }
+        };
+        if ptr.is_null() {
+            if len == 0 {
+                // A JVM may have no address for an empty array; there is
+                // nothing to read or write, and nothing to release.
+                return Ok(Pinned {
+                    env: raw,
+                    array: std::ptr::null_mut(),
+                    ptr: std::ptr::NonNull::dangling().as_ptr(),
+                    len,
+                    write_back: false,
+                    _array: std::marker::PhantomData,
+                });
+            }
+            // Out of memory for a copy (the JVM may have an OutOfMemoryError
+            // pending, which `guard` then lets through instead).
+            return fail(PROVIDER, "GetPrimitiveArrayCritical failed: out of memory");
+        }
+        Ok(Pinned {
+            env: raw,
+            array: array.as_raw(),
+            ptr: ptr.cast(),
+            len,
+            write_back: false,
+            _array: std::marker::PhantomData,
+        })
+    }
+
+    /// The elements.
+    pub fn bytes(&mut self) -> &mut [u8] {
+        // SAFETY: the JVM keeps `len` elements at `ptr` until the release in
+        // `drop` (or `len` is 0 and `ptr` is dangling but non-null and
+        // aligned, which an empty slice allows); `new`'s contract makes this
+        // the only view of them, and the `&mut self` borrow keeps it so.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+
+    /// Writes a copy back to the Java array on release (a no-op when the
+    /// JVM pinned the array itself, as HotSpot does).
+    pub fn write_back(&mut self) {
+        self.write_back = true;
+    }
+}
+
+impl std::fmt::Debug for Pinned<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The bytes may be plaintext: only the length.
+        f.debug_struct("Pinned")
+            .field("len", &self.len)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Pinned<'_> {
+    fn drop(&mut self) {
+        if self.array.is_null() {
+            return;
+        }
+        let mode = if self.write_back { 0 } else { jni::sys::JNI_ABORT };
+        // SAFETY: releases exactly what `new` pinned, once, on the same thread.
+        unsafe {
+            if let Some(release) = (**self.env).ReleasePrimitiveArrayCritical {
+                release(self.env, self.array, self.ptr.cast(), mode);
+            }
+        }
+    }
 }
 
 /// The whole of `array`; `None` for a null array.

@@ -19,15 +19,22 @@
 //! constant-time `ghash`: the GHASH of one block X under key A is X·A.
 //! Decryption verifies first — GHASH of each ciphertext part as AWS-LC AAD
 //! (`tag = E(J0') ⊕ GHASH(C ‖ L')` again) — and runs CTR only once the tag
-//! matches, so no plaintext exists before verification.
+//! matches, so no plaintext exists before verification. That CTR is AWS-LC's
+//! seal again, of the ciphertext at each part's counter (GCM encryption is
+//! CTR from J0 + 1), its tag dropped. The E(J0) values come from AWS-LC too:
+//! its tag over no AAD and no data is exactly E(J0). Messages of at most
+//! 4 KiB ([`SMALL_OPEN`]) are opened by AWS-LC's own one-pass open into a
+//! stack buffer instead, wiped afterwards: the caller's buffer still gets
+//! plaintext only once the tag matched, and the part arithmetic (which
+//! costs more than opening 1 KiB) is skipped.
 
 use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
 
-use super::{BLOCK, Ctr, Error, GRAIN};
+use super::{BLOCK, Error, GRAIN};
 use crate::ffi::{self, Direction, GcmKey};
 use crate::par::Parallelism;
-use crate::secret::{SecretBytes, SecretKey};
+use crate::secret::{SecretKey, wipe};
 
 type Block = [u8; 16];
 
@@ -36,6 +43,10 @@ pub const TAG: usize = 16;
 
 /// The nonce length (the standard 96 bits).
 pub const NONCE: usize = 12;
+
+/// Messages up to this length are opened in one AWS-LC pass into a wiped
+/// stack buffer (see the module notes).
+const SMALL_OPEN: usize = 4096;
 
 /// The field's multiplicative identity in GCM's bit order.
 const ONE: Block = {
@@ -94,26 +105,29 @@ fn lengths(first_bytes: u64, second_bytes: u64) -> Block {
 /// ```
 ///
 /// # Performance
-/// Inputs under 2 MiB are sealed by one AWS-LC call on the calling thread.
+/// Inputs under 2 MiB are sealed (or decrypted, once verified) by one AWS-LC
+/// call on the calling thread.
 ///
-/// `Debug` shows only the key size; the key, the hash key H and the values
-/// derived from H are wiped when the `Gcm` is dropped.
+/// `Debug` shows only the key size; the hash key H and the values derived
+/// from H are wiped when the `Gcm` is dropped (AWS-LC wipes its key).
 pub struct Gcm {
-    key: SecretBytes,
+    key_bits: usize,
     aead: GcmKey,
-    ctr: Ctr,
     /// The hash key H = E_K(0¹²⁸): with it, tags can be forged.
     h: SecretKey<16>,
     h_inv: SecretKey<16>,
     h_inv2: SecretKey<16>,
     /// `Lₙ·H` for a 16-byte nonce: what its J0 adds to `N·H²`.
     nonce_len_h: SecretKey<16>,
+    /// `E(Lₙ·H)`: the all-zero 16-byte nonce's encrypted J0, which opening
+    /// strips from every part's hash.
+    zero_nonce_mask: SecretKey<16>,
 }
 
 impl std::fmt::Debug for Gcm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gcm")
-            .field("key_bits", &(self.key.len() * 8))
+            .field("key_bits", &self.key_bits)
             .finish_non_exhaustive()
     }
 }
@@ -129,7 +143,6 @@ impl Gcm {
     /// [`Error::KeyLength`] unless the key is 16 or 32 bytes.
     pub fn new(key: &[u8]) -> Result<Gcm, Error> {
         let aead = GcmKey::new(key).ok_or(Error::KeyLength(key.len()))?;
-        let ctr = Ctr::new(key)?;
         let mut h = [0u8; 16];
         ffi::aes_ecb_in_place(key, Direction::Encrypt, &mut h);
         // H ≠ 0 (AES is a permutation and E(0) = 0 has probability 2⁻¹²⁸,
@@ -137,22 +150,17 @@ impl Gcm {
         let mut h_inv = pow(&h, u128::MAX - 1);
         let mut h_inv2 = mul(&h_inv, &h_inv);
         let mut nonce_len_h = mul(&lengths(0, 16), &h);
+        let mut zero_nonce_mask = mask(&aead, &[0; 16]);
         // `SecretKey::new` wipes these stack copies.
         Ok(Gcm {
-            key: SecretBytes::from(key),
+            key_bits: key.len() * 8,
             aead,
-            ctr,
             h: SecretKey::new(&mut h),
             h_inv: SecretKey::new(&mut h_inv),
             h_inv2: SecretKey::new(&mut h_inv2),
             nonce_len_h: SecretKey::new(&mut nonce_len_h),
+            zero_nonce_mask: SecretKey::new(&mut zero_nonce_mask),
         })
-    }
-
-    fn encrypt_block(&self, block: &Block) -> Block {
-        let mut b = *block;
-        ffi::aes_ecb_in_place(self.key.expose(), Direction::Encrypt, &mut b);
-        b
     }
 
     /// The counter block `nonce ‖ counter`.
@@ -168,32 +176,50 @@ impl Gcm {
         mul(&xor(j0, self.nonce_len_h.expose()), self.h_inv2.expose())
     }
 
-    /// The GHASH of a part, recovered from AWS-LC's tag over it.
-    fn part_ghash(&self, tag: &Block, j0: &Block, length_block: &Block) -> Block {
-        xor(
-            &mul(&xor(tag, &self.encrypt_block(j0)), self.h_inv.expose()),
-            length_block,
-        )
+    /// The nonce AWS-LC is given for the part at byte `offset`: its J0 is
+    /// the counter block before the part's first, `nonce ‖ 1 + offset/16`
+    /// (the message's own 12-byte nonce for the first part).
+    fn part_nonce(&self, nonce: &[u8; NONCE], offset: usize) -> Block {
+        // A message has under 2³² blocks, so the offset fits the counter.
+        self.nonce_for(&Self::counter_block(
+            nonce,
+            1u32.wrapping_add((offset / BLOCK) as u32),
+        ))
+    }
+
+    /// The GHASH of a part, recovered from AWS-LC's tag over it (`mask` is
+    /// the E(J0) of the nonce that tag was made with).
+    fn part_ghash(&self, tag: &Block, mask: &Block, length_block: &Block) -> Block {
+        xor(&mul(&xor(tag, mask), self.h_inv.expose()), length_block)
     }
 
     /// GHASH over AAD, the parts in order, and the length block: the tag's
     /// secret half.
     fn fold(&self, aad: &[u8], parts: &[Part], total: u64) -> Block {
         let h = self.h.expose();
-        let mut g = GHash::new(&(*h).into());
-        g.update_padded(aad);
-        let mut acc: Block = g.finalize().into();
+        // Without AAD the hash starts at zero, and zero times H^m is zero:
+        // the first part's GHASH is the running value as it is (the
+        // powers cost more than sealing a small message).
+        let mut acc: Option<Block> = (!aad.is_empty()).then(|| {
+            let mut g = GHash::new(&(*h).into());
+            g.update_padded(aad);
+            g.finalize().into()
+        });
         for part in parts {
-            acc = xor(&mul(&acc, &pow(h, u128::from(part.blocks))), &part.ghash);
+            acc = Some(match acc {
+                None => part.ghash,
+                Some(a) => xor(&mul(&a, &pow(h, u128::from(part.blocks))), &part.ghash),
+            });
         }
-        mul(&xor(&acc, &lengths(aad.len() as u64, total)), h)
+        mul(
+            &xor(&acc.unwrap_or_default(), &lengths(aad.len() as u64, total)),
+            h,
+        )
     }
 
     fn tag(&self, nonce: &[u8; NONCE], aad: &[u8], parts: &[Part], total: u64) -> Block {
-        xor(
-            &self.encrypt_block(&Self::counter_block(nonce, 1)),
-            &self.fold(aad, parts, total),
-        )
+        // The message's E(J0): J0 of a 12-byte nonce is `nonce ‖ 1`.
+        xor(&mask(&self.aead, nonce), &self.fold(aad, parts, total))
     }
 
     /// Encrypts `data` in place and returns the 16-byte tag; the ciphertext
@@ -208,14 +234,15 @@ impl Gcm {
         data: &mut [u8],
         par: &Parallelism,
     ) -> [u8; TAG] {
-        self.seal_parts(nonce, aad, data, par, |_, _| {})
+        self.seal_parts(nonce, aad, data, par, |nonce, aad, _, part| {
+            self.aead.seal_in_place(nonce, part, aad)
+        })
     }
 
     /// Encrypts `input` into `output` (of the same length) and returns the
-    /// 16-byte tag: [`Gcm::seal_in_place`] on a copy, without a separate
-    /// pass for the copy. Each part is copied by the thread that then
-    /// encrypts it, while it is still in that core's cache, so the copy
-    /// runs on all threads and memory is crossed once, not twice.
+    /// 16-byte tag: [`Gcm::seal_in_place`] on a copy, without the copy.
+    /// AWS-LC reads each part of `input` and writes its ciphertext to
+    /// `output` in one pass, so memory is crossed once, as in place.
     ///
     /// # Panics
     /// If `output.len() != input.len()`, or the message is longer than GCM
@@ -233,30 +260,40 @@ impl Gcm {
             output.len(),
             "GCM output must be as long as the input"
         );
-        self.seal_parts(nonce, aad, output, par, |offset, part| {
-            part.copy_from_slice(&input[offset..offset + part.len()]);
+        self.seal_parts(nonce, aad, output, par, |nonce, aad, offset, part| {
+            self.aead
+                .seal_into(nonce, &input[offset..offset + part.len()], part, aad)
         })
     }
 
-    /// Seals `data` in parts, after `fill(offset, part)` has written each
-    /// part's plaintext.
+    /// Seals `data` in parts: `seal_part(nonce, aad, offset, part)` is
+    /// AWS-LC's seal of the part at `offset`, leaving its ciphertext in
+    /// `part`, and returns AWS-LC's tag.
     fn seal_parts(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
         data: &mut [u8],
         par: &Parallelism,
-        fill: impl Fn(usize, &mut [u8]) + Sync,
+        seal_part: impl Fn(&[u8], &[u8], usize, &mut [u8]) -> [u8; TAG] + Sync,
     ) -> [u8; TAG] {
         assert!((data.len() as u64) <= (1 << 36) - 32, "GCM message too long");
+        if par.runs_inline(data.len(), &GRAIN) {
+            // One part: AWS-LC seals the message itself, nonce and AAD
+            // included. The part arithmetic below (a dozen field products
+            // and two more AWS-LC calls) costs more than sealing 1 KiB.
+            return seal_part(nonce, aad, 0, data);
+        }
         let total = data.len() as u64;
         let parts = par.map_mut(data, &GRAIN, |_, offset, part| {
-            fill(offset, part);
-            // The part's first counter is 2 + its block offset; J0 is one less.
-            let j0 = Self::counter_block(nonce, 1u32.wrapping_add((offset / BLOCK) as u32));
-            let tag = self.aead.seal_in_place(&self.nonce_for(&j0), part, &[]);
+            let part_nonce = self.part_nonce(nonce, offset);
+            let tag = seal_part(&part_nonce, &[], offset, part);
             Part {
-                ghash: self.part_ghash(&tag, &j0, &lengths(0, part.len() as u64)),
+                ghash: self.part_ghash(
+                    &tag,
+                    &mask(&self.aead, &part_nonce),
+                    &lengths(0, part.len() as u64),
+                ),
                 blocks: part.len().div_ceil(BLOCK) as u64,
             }
         });
@@ -277,18 +314,109 @@ impl Gcm {
         tag: &[u8],
         par: &Parallelism,
     ) -> Result<(), Error> {
+        if data.len() <= SMALL_OPEN {
+            let mut scratch = [0u8; SMALL_OPEN];
+            let plain = &mut scratch[..data.len()];
+            let opened = self.open_small(nonce, aad, data, tag, plain);
+            if opened.is_ok() {
+                data.copy_from_slice(plain);
+            }
+            wipe(plain);
+            return opened;
+        }
+        self.verify(nonce, aad, data, tag, par)?;
+        self.decrypt_parts(nonce, data, par, |nonce, _, part| {
+            self.aead.seal_in_place(nonce, part, &[]);
+        });
+        Ok(())
+    }
+
+    /// Verifies `tag` over `aad` and the ciphertext `input`, then — only if
+    /// it matches — decrypts `input` into `output` (of the same length):
+    /// [`Gcm::open_in_place`] on a copy, without the copy. Each part of
+    /// `input` is read and its plaintext written to `output` in one pass.
+    ///
+    /// # Errors
+    /// [`Error::Authentication`] if the tag does not match (wrong key, nonce,
+    /// AAD, or modified data); nothing is written to `output`.
+    ///
+    /// # Panics
+    /// If `output.len() != input.len()`.
+    pub fn open(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        input: &[u8],
+        tag: &[u8],
+        output: &mut [u8],
+        par: &Parallelism,
+    ) -> Result<(), Error> {
+        assert_eq!(
+            input.len(),
+            output.len(),
+            "GCM output must be as long as the input"
+        );
+        if input.len() <= SMALL_OPEN {
+            let mut scratch = [0u8; SMALL_OPEN];
+            let plain = &mut scratch[..input.len()];
+            let opened = self.open_small(nonce, aad, input, tag, plain);
+            if opened.is_ok() {
+                output.copy_from_slice(plain);
+            }
+            wipe(plain);
+            return opened;
+        }
+        self.verify(nonce, aad, input, tag, par)?;
+        self.decrypt_parts(nonce, output, par, |nonce, offset, part| {
+            self.aead
+                .seal_into(nonce, &input[offset..offset + part.len()], part, &[]);
+        });
+        Ok(())
+    }
+
+    /// AWS-LC's one-pass open of a small message into `plain` (the caller's
+    /// scratch, as long as `input`; the caller wipes it): decrypted and
+    /// checked together, so it holds plaintext before the tag is known —
+    /// never the caller's buffer.
+    fn open_small(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        input: &[u8],
+        tag: &[u8],
+        plain: &mut [u8],
+    ) -> Result<(), Error> {
+        if tag.len() == TAG && self.aead.open_into(nonce, input, tag, plain, aad) {
+            Ok(())
+        } else {
+            Err(Error::Authentication)
+        }
+    }
+
+    /// Checks `tag` over `aad` and the ciphertext `data`; reads only.
+    fn verify(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        data: &[u8],
+        tag: &[u8],
+        par: &Parallelism,
+    ) -> Result<(), Error> {
         if data.len() as u64 > (1 << 36) - 32 || tag.len() != TAG {
             return Err(Error::Authentication);
         }
         let total = data.len() as u64;
         // GHASH of each ciphertext part, as the AAD of an empty AWS-LC seal
         // under the all-zero 16-byte nonce (whose J0 is Lₙ·H).
-        let j0 = self.nonce_len_h.expose();
         let zero = [0u8; 16];
         let parts = par.map(data, &GRAIN, |_, _, part| {
             let tag = self.aead.seal_in_place(&zero, &mut [], part);
             Part {
-                ghash: self.part_ghash(&tag, j0, &lengths(part.len() as u64, 0)),
+                ghash: self.part_ghash(
+                    &tag,
+                    self.zero_nonce_mask.expose(),
+                    &lengths(part.len() as u64, 0),
+                ),
                 blocks: part.len().div_ceil(BLOCK) as u64,
             }
         });
@@ -296,10 +424,41 @@ impl Gcm {
         if aws_lc_rs::constant_time::verify_slices_are_equal(&expected, tag).is_err() {
             return Err(Error::Authentication);
         }
-        self.ctr
-            .apply_keystream(&Self::counter_block(nonce, 2), data, par);
         Ok(())
     }
+
+    /// GCM's CTR from counter 2 over the parts of `data`, after the tag has
+    /// been checked: `crypt_part(nonce, offset, part)` is AWS-LC's seal of
+    /// the ciphertext at `offset` under `nonce`, leaving it in `part`.
+    ///
+    /// GCM encryption is that CTR, so AWS-LC's stitched seal — started at
+    /// the part's counter like a sealed part — turns ciphertext into
+    /// plaintext; its tag (a hash of the plaintext) is dropped. That code
+    /// runs AES on 512-bit vectors where AWS-LC's plain CTR does not, so
+    /// the pass costs less than the CTR one even with its GHASH.
+    fn decrypt_parts(
+        &self,
+        nonce: &[u8; NONCE],
+        data: &mut [u8],
+        par: &Parallelism,
+        crypt_part: impl Fn(&[u8], usize, &mut [u8]) + Sync,
+    ) {
+        par.for_each_mut(data, &GRAIN, |_, offset, part| {
+            if offset == 0 {
+                // The message's own nonce: its J0 is `nonce ‖ 1`.
+                crypt_part(nonce, 0, part);
+            } else {
+                crypt_part(&self.part_nonce(nonce, offset), offset, part);
+            }
+        });
+    }
+}
+
+/// `E(J0)` for `nonce` (12 or 16 bytes): AWS-LC's tag over no AAD and no
+/// data, which is E(J0) ⊕ GHASH(the zero length block) = E(J0). One call
+/// on the already expanded key; nothing is set up per block.
+fn mask(aead: &GcmKey, nonce: &[u8]) -> Block {
+    aead.seal_in_place(nonce, &mut [], &[])
 }
 
 #[cfg(test)]
@@ -376,6 +535,108 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn open_into_equals_open_in_place_at_part_boundaries() {
+        let mib = 1 << 20;
+        let schedules = [
+            Parallelism::sequential(),
+            Parallelism::new(1, Strategy::WorkStealing),
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(3, Strategy::Static),
+            Parallelism::new(2, Strategy::WorkStealing),
+            Parallelism::new(3, Strategy::WorkStealing),
+        ];
+        let gcm = Gcm::new(&[0x33; 32]).unwrap();
+        let grain = GRAIN.min_part;
+        for len in [
+            0,
+            1,
+            15,
+            16,
+            17,
+            SMALL_OPEN - 1,
+            SMALL_OPEN,
+            SMALL_OPEN + 1,
+            grain - 1,
+            grain,
+            grain + 1,
+            2 * grain - 1,
+            2 * grain,
+            2 * grain + 1,
+            3 * grain + 1,
+            3 * mib + 5,
+            5 * mib - 16,
+        ] {
+            let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let nonce = [len as u8 ^ 0x5a; 12];
+            let aad = &pt[..len.min(20)];
+            let (ct, tag) = one_shot(&[0x33; 32], &nonce, aad, &pt);
+            for par in &schedules {
+                let mut out = vec![0xA5; len];
+                gcm.open(&nonce, aad, &ct, &tag, &mut out, par).unwrap();
+                assert!(out == pt, "open: {len} bytes, {par:?}");
+                let mut data = ct.clone();
+                gcm.open_in_place(&nonce, aad, &mut data, &tag, par).unwrap();
+                assert!(data == out, "open_in_place: {len} bytes, {par:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn open_into_a_bad_tag_writes_nothing() {
+        let gcm = Gcm::new(&[6; 16]).unwrap();
+        for len in [1, 17, SMALL_OPEN, SMALL_OPEN + 1, (2 << 20) + 7] {
+            let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let (ct, tag) = one_shot(&[6; 16], &[3; 12], b"aad", &pt);
+            for par in [
+                Parallelism::sequential(),
+                Parallelism::new(2, Strategy::WorkStealing),
+            ] {
+                let mut bad_tag = tag.clone();
+                bad_tag[15] ^= 0x80;
+                let mut out = vec![0xC3; len];
+                let bad_ct: Vec<u8> = ct
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| b ^ u8::from(i + 1 == len))
+                    .collect();
+                let attempts: [(&[u8], &[u8], &[u8]); 4] = [
+                    (&ct, &bad_tag, b"aad"),
+                    (&bad_ct, &tag, b"aad"),
+                    (&ct, &tag, b"aaD"),
+                    (&ct, &tag[..8], b"aad"),
+                ];
+                for (input, t, aad) in attempts {
+                    assert!(matches!(
+                        gcm.open(&[3; 12], aad, input, t, &mut out, &par),
+                        Err(Error::Authentication)
+                    ));
+                    assert!(
+                        out.iter().all(|&b| b == 0xC3),
+                        "{len} bytes: output written on failure"
+                    );
+                    let mut data = input.to_vec();
+                    assert!(gcm.open_in_place(&[3; 12], aad, &mut data, t, &par).is_err());
+                    assert!(data == input, "{len} bytes: data changed on failure");
+                }
+            }
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "as long as the input")]
+    fn open_into_wants_an_output_as_long_as_the_input() {
+        let gcm = Gcm::new(&[5; 32]).unwrap();
+        let _ = gcm.open(
+            &[0; 12],
+            b"",
+            &[1; 17],
+            &[0; 16],
+            &mut [0; 16],
+            &Parallelism::sequential(),
+        );
     }
 
     #[test]

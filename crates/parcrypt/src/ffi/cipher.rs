@@ -201,16 +201,18 @@ impl GcmKey {
     }
 
     /// AES-GCM seal of `input` into `output` (same length, no aliasing)
-    /// with a 12-byte nonce and no AAD: one pass over the data.
+    /// with `nonce` (12 or 16 bytes, as in [`GcmKey::seal_in_place`]) and
+    /// `aad`: one pass over the data, no copy first.
     ///
     /// # Panics
     /// If the lengths differ, or AWS-LC fails (inputs over 2^36 bytes).
-    pub(crate) fn seal_into(&self, nonce: &[u8; 12], input: &[u8], output: &mut [u8]) -> [u8; 16] {
+    pub(crate) fn seal_into(&self, nonce: &[u8], input: &[u8], output: &mut [u8], aad: &[u8]) -> [u8; 16] {
         assert_eq!(input.len(), output.len());
         let mut tag = [0u8; 16];
         let mut tag_len = 0usize;
         // SAFETY: ctx live; input/output valid, equal length, distinct
-        // (a & and a &mut cannot alias); nonce and tag valid.
+        // (a & and a &mut cannot alias); nonce, aad and tag valid for their
+        // lengths.
         let ok = unsafe {
             sys::EVP_AEAD_CTX_seal_scatter(
                 self.0.as_ptr(),
@@ -224,8 +226,8 @@ impl GcmKey {
                 input.len(),
                 std::ptr::null(),
                 0,
-                std::ptr::null(),
-                0,
+                aad.as_ptr(),
+                aad.len(),
             )
         };
         assert!(ok == 1 && tag_len == 16, "EVP_AEAD_CTX_seal_scatter failed");
@@ -233,12 +235,20 @@ impl GcmKey {
     }
 
     /// AES-GCM open of `input` with `tag` into `output` (same length) with a
-    /// 12-byte nonce and no AAD; false (and `output` wiped) if the tag fails.
-    pub(crate) fn open_into(&self, nonce: &[u8; 12], input: &[u8], tag: &[u8], output: &mut [u8]) -> bool {
+    /// 12-byte nonce and `aad`; false (and `output` wiped) if the tag fails.
+    pub(crate) fn open_into(
+        &self,
+        nonce: &[u8; 12],
+        input: &[u8],
+        tag: &[u8],
+        output: &mut [u8],
+        aad: &[u8],
+    ) -> bool {
         if input.len() != output.len() {
             return false;
         }
-        // SAFETY: ctx live; input/output valid and distinct; nonce/tag valid.
+        // SAFETY: ctx live; input/output valid and distinct; nonce, tag and
+        // aad valid for their lengths.
         let ok = unsafe {
             sys::EVP_AEAD_CTX_open_gather(
                 self.0.as_ptr(),
@@ -249,8 +259,8 @@ impl GcmKey {
                 input.len(),
                 tag.as_ptr(),
                 tag.len(),
-                std::ptr::null(),
-                0,
+                aad.as_ptr(),
+                aad.len(),
             )
         } == 1;
         if !ok {

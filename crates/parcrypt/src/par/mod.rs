@@ -213,19 +213,26 @@ impl Parallelism {
         self.threads.get() >= 2 && self.strategy != Strategy::Sequential
     }
 
+    /// Whether an input of `len` elements runs as one part on the calling
+    /// thread (the [`Plan`] would not be parallel), without building the
+    /// plan: a small message can then skip the per-part work altogether.
+    pub fn runs_inline(&self, len: usize, grain: &Grain) -> bool {
+        !self.is_parallel() || len < 2 * grain.align_up(grain.min_part.max(1))
+    }
+
     /// Cuts an input of `len` elements into parts for this strategy.
     pub fn plan(&self, len: usize, grain: &Grain) -> Plan {
         let min_part = grain.align_up(grain.min_part.max(1));
-        let inline = Plan {
+        let inline = || Plan {
             parts: std::iter::once(0..len).collect(),
             run: Run::Inline,
         };
-        if !self.is_parallel() || len < 2 * min_part {
-            return inline;
+        if self.runs_inline(len, grain) {
+            return inline();
         }
         let threads = self.threads.get();
         match self.strategy {
-            Strategy::Sequential => inline,
+            Strategy::Sequential => inline(),
             Strategy::Static => {
                 let n = threads.min(len / min_part).max(1);
                 Plan {

@@ -83,7 +83,9 @@ pub(super) fn seal_segments(
             let nonce = nonce(base + i as u64, final_batch && i + 1 == count);
             let (body, tag_room) = out.split_at_mut(out.len() - TAG);
             let tag = match plain {
-                Plain::Memory(bytes) => key.seal_into(&nonce, &bytes[i * seg..i * seg + body.len()], body),
+                Plain::Memory(bytes) => {
+                    key.seal_into(&nonce, &bytes[i * seg..i * seg + body.len()], body, &[])
+                }
                 Plain::File { file, at, .. } => {
                     read_exact_at(file, body, at + (i * seg) as u64)?;
                     key.seal_in_place(&nonce, body, &[])
@@ -199,7 +201,7 @@ pub(super) fn open_segments(
         let last = final_batch && i + 1 == count;
         let index = base + i as u64;
         let ok = sealed.with_segment(i, enc, |input| {
-            input.len() == TAG && key.open_into(&nonce(index, last), &[], input, &mut [])
+            input.len() == TAG && key.open_into(&nonce(index, last), &[], input, &mut [], &[])
         })?;
         if !ok {
             empty_failure = empty_failure.or(Some((index, false)));
@@ -215,13 +217,13 @@ pub(super) fn open_segments(
             let opened = sealed.with_segment(i, enc, |input| {
                 let (body, tag) = input.split_at(input.len() - TAG);
                 let out = &mut out[..body.len()];
-                if key.open_into(&nonce(index, last), body, tag, out) {
+                if key.open_into(&nonce(index, last), body, tag, out, &[]) {
                     return None;
                 }
                 // The stream's last segment, genuine but sealed as a middle
                 // one: the rest of the stream is missing.
                 let truncated =
-                    last && input.len() == enc && key.open_into(&nonce(index, false), body, tag, out);
+                    last && input.len() == enc && key.open_into(&nonce(index, false), body, tag, out, &[]);
                 out.fill(0);
                 Some(truncated)
             })?;

@@ -196,8 +196,16 @@ public final class AesGcmCipher extends BufferingCipher {
         this.nonce = iv;
         this.encrypt = enc;
         if (enc) {
-            lastEncryptionKey = raw.clone();
-            lastEncryptionNonce = iv.clone();
+            // A new init is the common case per message: copy the key only
+            // when it changed. The nonce is this cipher's own copy (from
+            // getIV or generated) and never written, so it is shared.
+            if (lastEncryptionKey == null || !MessageDigest.isEqual(raw, lastEncryptionKey)) {
+                if (lastEncryptionKey != null) {
+                    Arrays.fill(lastEncryptionKey, (byte) 0);
+                }
+                lastEncryptionKey = raw.clone();
+            }
+            lastEncryptionNonce = iv;
         }
         initialized = true;
         needsNewNonce = false;

@@ -177,6 +177,115 @@ class AesTest {
         assertEquals(26, c.doFinal(new byte[10], 0, 10, out, 0));
     }
 
+    /** A new cipher, initialised: each encryption needs one (a nonce is used once per instance). */
+    private static Cipher gcm(Provider p, int mode, SecretKeySpec k, GCMParameterSpec spec, byte[] aad) throws Exception {
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", p);
+        c.init(mode, k, spec);
+        c.updateAAD(aad);
+        return c;
+    }
+
+    /** {@code data} at {@code at} in an array of {@code size} bytes filled with 0x77 elsewhere. */
+    private static byte[] placed(byte[] data, int at, int size) {
+        byte[] a = new byte[size];
+        Arrays.fill(a, (byte) 0x77);
+        System.arraycopy(data, 0, a, at, data.length);
+        return a;
+    }
+
+    private static void assertRegion(byte[] expected, byte[] array, int at, String what) {
+        assertArrayEquals(expected, Arrays.copyOfRange(array, at, at + expected.length), what);
+    }
+
+    private static void assertUntouched(byte[] array, int from, int to, String what) {
+        for (int i = from; i < to; i++) {
+            assertEquals((byte) 0x77, array[i], what + ": byte " + i + " changed");
+        }
+    }
+
+    /**
+     * doFinal between byte arrays at offsets (native code works on the
+     * pinned arrays), empty, small, around the size up to which opening is
+     * one AWS-LC call, and parallel: separate arrays, one array in place,
+     * one array with the ranges apart, and one with them overlapping
+     * shifted either way (a native copy); a short output (nothing written,
+     * the call can be retried) and a tampered tag (no plaintext anywhere).
+     * Every result is SunJCE's.
+     */
+    @Test
+    void gcmArrayOffsetsInPlaceOverlapsAndShortOutput() throws Exception {
+        SecretKeySpec k = key(32, 6);
+        GCMParameterSpec spec = new GCMParameterSpec(128, Arrays.copyOf(pattern(40), 12));
+        byte[] aad = pattern(19);
+        for (int n : new int[] {0, 1000, 4096, 4097, TestSupport.MIB + 7, 2 * TestSupport.MIB + 17}) {
+            byte[] msg = pattern(n);
+            byte[] ct = run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, aad, msg);
+            for (Provider p : TestSupport.ALL_STRATEGIES) {
+                String at = n + " bytes, " + p;
+                // Separate arrays, both at offsets.
+                byte[] in = placed(msg, 5, n + 8);
+                byte[] out = placed(new byte[0], 0, n + 16 + 13);
+                assertEquals(n + 16, gcm(p, Cipher.ENCRYPT_MODE, k, spec, aad).doFinal(in, 5, n, out, 9), at);
+                assertRegion(ct, out, 9, "seal at offsets, " + at);
+                assertUntouched(out, 0, 9, at);
+                assertUntouched(out, 9 + n + 16, out.length, at);
+                in = placed(ct, 7, n + 16 + 9);
+                out = placed(new byte[0], 0, n + 8);
+                assertEquals(n, gcm(p, Cipher.DECRYPT_MODE, k, spec, aad).doFinal(in, 7, n + 16, out, 3), at);
+                assertRegion(msg, out, 3, "open at offsets, " + at);
+                assertUntouched(out, 0, 3, at);
+                assertUntouched(out, 3 + n, out.length, at);
+
+                // One array: in place (the same offset), ranges apart either
+                // way round, and ranges overlapping shifted either way.
+                int base = 40;
+                int size = 2 * n + 120;
+                for (int outAt : new int[] {base, base - 17, base - 1, base + 3, base + 16, base + 33,
+                        base + n + 20, 0}) {
+                    String how = "one array, input at " + base + ", output at " + outAt + ", " + at;
+                    byte[] both = placed(msg, base, size);
+                    assertEquals(n + 16, gcm(p, Cipher.ENCRYPT_MODE, k, spec, aad).doFinal(both, base, n, both, outAt), how);
+                    assertRegion(ct, both, outAt, "seal, " + how);
+                    both = placed(ct, base, size);
+                    assertEquals(n, gcm(p, Cipher.DECRYPT_MODE, k, spec, aad).doFinal(both, base, n + 16, both, outAt), how);
+                    assertRegion(msg, both, outAt, "open, " + how);
+                }
+
+                // A short output: ShortBufferException, nothing written, and
+                // the same cipher then finishes into a big enough one.
+                Cipher enc = gcm(p, Cipher.ENCRYPT_MODE, k, spec, aad);
+                byte[] shortOut = placed(new byte[0], 0, n + 16 + 2);
+                assertThrows(ShortBufferException.class, () -> enc.doFinal(msg, 0, n, shortOut, 3), at);
+                assertUntouched(shortOut, 0, shortOut.length, "short output, " + at);
+                assertEquals(n + 16, enc.doFinal(msg, 0, n, shortOut, 2), at);
+                assertRegion(ct, shortOut, 2, "seal after a short output, " + at);
+                Cipher dec = gcm(p, Cipher.DECRYPT_MODE, k, spec, aad);
+                byte[] shortPlain = placed(new byte[0], 0, n + 4);
+                assertThrows(ShortBufferException.class, () -> dec.doFinal(ct, 0, n + 16, shortPlain, 5), at);
+                assertUntouched(shortPlain, 0, shortPlain.length, "short output, " + at);
+                assertEquals(n, dec.doFinal(ct, 0, n + 16, shortPlain, 4), at);
+                assertRegion(msg, shortPlain, 4, "open after a short output, " + at);
+
+                // A tampered tag: AEADBadTagException, no plaintext written,
+                // separate or in place.
+                byte[] bad = placed(ct, 6, n + 16 + 6);
+                bad[6 + n + 15] ^= 0x40;
+                byte[] badOut = placed(new byte[0], 0, n + 1);
+                byte[] badCopy = bad.clone();
+                assertThrows(AEADBadTagException.class,
+                        () -> gcm(p, Cipher.DECRYPT_MODE, k, spec, aad).doFinal(bad, 6, n + 16, badOut, 1), at);
+                assertUntouched(badOut, 0, badOut.length, "bad tag, " + at);
+                assertArrayEquals(badCopy, bad, "bad tag: the input changed, " + at);
+                assertThrows(AEADBadTagException.class,
+                        () -> gcm(p, Cipher.DECRYPT_MODE, k, spec, aad).doFinal(bad, 6, n + 16, bad, 6), at);
+                assertArrayEquals(badCopy, bad, "bad tag in place: the ciphertext changed, " + at);
+                assertThrows(AEADBadTagException.class,
+                        () -> gcm(p, Cipher.DECRYPT_MODE, k, spec, aad).doFinal(bad, 6, n + 16, bad, 0), at);
+                assertArrayEquals(badCopy, bad, "bad tag shifted: the ciphertext changed, " + at);
+            }
+        }
+    }
+
     @Test
     void gcmDirectBuffersInPlaceAndSeparate() throws Exception {
         SecretKeySpec k = key(32, 4);
