@@ -134,9 +134,12 @@ impl AesGcm {
             ));
         }
         let (body, tag) = sealed.split_at(sealed.len() - GCM_TAG);
-        bytes_from(py, body, 0, &par, |out| {
+        // The result is a new bytes object that nobody can see until it is
+        // returned (and that is dropped on a wrong tag): `open_private` may
+        // write plaintext before the tag is known.
+        bytes_from(py, &[], body.len(), &par, |out| {
             self.gcm
-                .open_in_place(nonce, aad, out, tag, &par)
+                .open_private(nonce, aad, body, tag, out, &par)
                 .map_err(|e| Python::attach(|py| errors::aes(py, e)))
         })
     }
