@@ -315,14 +315,9 @@ impl Gcm {
         par: &Parallelism,
     ) -> Result<(), Error> {
         if data.len() <= SMALL_OPEN {
-            let mut scratch = [0u8; SMALL_OPEN];
-            let plain = &mut scratch[..data.len()];
-            let opened = self.open_small(nonce, aad, data, tag, plain);
-            if opened.is_ok() {
-                data.copy_from_slice(plain);
-            }
-            wipe(plain);
-            return opened;
+            let mut scratch = Scratch::new();
+            data.copy_from_slice(self.open_small(nonce, aad, data, tag, &mut scratch)?);
+            return Ok(());
         }
         self.verify(nonce, aad, data, tag, par)?;
         self.decrypt_parts(nonce, data, par, |nonce, _, part| {
@@ -357,14 +352,9 @@ impl Gcm {
             "GCM output must be as long as the input"
         );
         if input.len() <= SMALL_OPEN {
-            let mut scratch = [0u8; SMALL_OPEN];
-            let plain = &mut scratch[..input.len()];
-            let opened = self.open_small(nonce, aad, input, tag, plain);
-            if opened.is_ok() {
-                output.copy_from_slice(plain);
-            }
-            wipe(plain);
-            return opened;
+            let mut scratch = Scratch::new();
+            output.copy_from_slice(self.open_small(nonce, aad, input, tag, &mut scratch)?);
+            return Ok(());
         }
         self.verify(nonce, aad, input, tag, par)?;
         self.decrypt_parts(nonce, output, par, |nonce, offset, part| {
@@ -432,20 +422,22 @@ impl Gcm {
         }
     }
 
-    /// AWS-LC's one-pass open of a small message into `plain` (the caller's
-    /// scratch, as long as `input`; the caller wipes it): decrypted and
-    /// checked together, so it holds plaintext before the tag is known —
-    /// never the caller's buffer.
-    fn open_small(
+    /// AWS-LC's one-pass open of a message of at most [`SMALL_OPEN`] bytes
+    /// into `scratch` (wiped when the caller drops it); the plaintext, once
+    /// the tag matched. Decrypted and checked together, so the scratch holds
+    /// plaintext before the tag is known — never the caller's buffer.
+    fn open_small<'s>(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
         input: &[u8],
         tag: &[u8],
-        plain: &mut [u8],
-    ) -> Result<(), Error> {
+        scratch: &'s mut Scratch,
+    ) -> Result<&'s [u8], Error> {
+        scratch.used = input.len();
+        let plain = &mut scratch.buf[..input.len()];
         if tag.len() == TAG && self.aead.open_into(nonce, input, tag, plain, aad) {
-            Ok(())
+            Ok(plain)
         } else {
             Err(Error::Authentication)
         }
@@ -496,6 +488,28 @@ impl Gcm {
                 crypt_part(&self.part_nonce(nonce, offset), offset, part);
             }
         });
+    }
+}
+
+/// A small message's plaintext on the stack; the bytes used are wiped when
+/// it is dropped (whether or not the tag matched).
+struct Scratch {
+    buf: [u8; SMALL_OPEN],
+    used: usize,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            buf: [0; SMALL_OPEN],
+            used: 0,
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        wipe(&mut self.buf[..self.used]);
     }
 }
 
