@@ -156,6 +156,59 @@ fn split_disjoint(whole: &mut [u8], input: Range<usize>, output: Range<usize>) -
     }
 }
 
+/// A call's bytes in the pinned arrays.
+enum Span<'a> {
+    /// Input and output start at the same byte of one array: the longer of
+    /// the two ranges.
+    InPlace(&'a mut [u8]),
+    /// The input range and the output range, apart.
+    Apart(&'a [u8], &'a mut [u8]),
+}
+
+/// Pins the arrays of `r` (one pin when both ranges are in one array) and
+/// runs `f` on its ranges; the output is written back only if `f`
+/// succeeds. `None` for ranges of one array that overlap shifted (the
+/// caller copies instead).
+fn with_pinned<T>(
+    env: &JNIEnv<'_>,
+    r: &Regions,
+    input: &JByteArray<'_>,
+    out: &JByteArray<'_>,
+    f: impl FnOnce(Span<'_>) -> Res<T>,
+) -> Res<Option<T>> {
+    if r.shifted_overlap() {
+        return Ok(None);
+    }
+    if r.same_array {
+        // SAFETY: the array's length; the only pin of it.
+        let mut pin = unsafe { Pinned::new(env, out, r.output_len)? };
+        let whole = pin.bytes();
+        let result = if r.input.start == r.output.start {
+            f(Span::InPlace(
+                &mut whole[r.input.start..r.input.end.max(r.output.end)],
+            ))?
+        } else {
+            let (src, dst) = split_disjoint(whole, r.input.clone(), r.output.clone());
+            f(Span::Apart(src, dst))?
+        };
+        pin.write_back();
+        return Ok(Some(result));
+    }
+    // SAFETY: each array's own length; two different arrays, one pin each.
+    let (mut src, mut dst) = unsafe {
+        (
+            Pinned::new(env, input, r.input_len)?,
+            Pinned::new(env, out, r.output_len)?,
+        )
+    };
+    let result = f(Span::Apart(
+        &src.bytes()[r.input.clone()],
+        &mut dst.bytes()[r.output.clone()],
+    ))?;
+    dst.write_back();
+    Ok(Some(result))
+}
+
 /// [`Java_dev_parcrypt_jca_Native_gcmSeal`] on the pinned arrays: the
 /// ciphertext and tag written straight into `out`. `None` for ranges of one
 /// array that overlap shifted (the caller copies instead).
@@ -169,42 +222,20 @@ fn seal_pinned(
     out_off: jint,
 ) -> Res<Option<usize>> {
     let r = Regions::new(env, input, in_off, len, out, out_off, len + GCM_TAG)?;
-    if r.shifted_overlap() {
-        return Ok(None);
-    }
-    let (body_end, tag_end) = (r.output.start + len, r.output.end);
-    if r.same_array {
-        // SAFETY: the array's length; the only pin of it.
-        let mut pin = unsafe { Pinned::new(env, out, r.output_len)? };
-        let whole = pin.bytes();
-        let tag = if r.input.start == r.output.start {
-            call.seal(&mut whole[r.output.start..body_end])
-        } else {
-            let (src, dst) = split_disjoint(whole, r.input.clone(), r.output.start..body_end);
-            call.gcm.seal(&call.nonce, call.aad(), src, dst, &call.par)
+    with_pinned(env, &r, input, out, |span| {
+        let (tag, slot) = match span {
+            Span::InPlace(buf) => {
+                let (body, slot) = buf.split_at_mut(len);
+                (call.seal(body), slot)
+            }
+            Span::Apart(src, dst) => {
+                let (body, slot) = dst.split_at_mut(len);
+                (call.gcm.seal(&call.nonce, call.aad(), src, body, &call.par), slot)
+            }
         };
-        whole[body_end..tag_end].copy_from_slice(&tag);
-        pin.write_back();
-    } else {
-        // SAFETY: each array's own length; two different arrays, one pin each.
-        let (mut src, mut dst) = unsafe {
-            (
-                Pinned::new(env, input, r.input_len)?,
-                Pinned::new(env, out, r.output_len)?,
-            )
-        };
-        let whole = dst.bytes();
-        let tag = call.gcm.seal(
-            &call.nonce,
-            call.aad(),
-            &src.bytes()[r.input.clone()],
-            &mut whole[r.output.start..body_end],
-            &call.par,
-        );
-        whole[body_end..tag_end].copy_from_slice(&tag);
-        dst.write_back();
-    }
-    Ok(Some(len + GCM_TAG))
+        slot.copy_from_slice(&tag);
+        Ok(len + GCM_TAG)
+    })
 }
 
 /// [`Java_dev_parcrypt_jca_Native_gcmOpen`] on the pinned arrays: the tag
@@ -224,45 +255,20 @@ fn open_pinned(
         return fail(BAD_TAG, SHORT);
     };
     let r = Regions::new(env, input, in_off, len, out, out_off, n)?;
-    if r.shifted_overlap() {
-        return Ok(None);
-    }
-    let body = r.input.start..r.input.start + n;
-    let mut tag = [0u8; GCM_TAG];
-    if r.same_array {
-        // SAFETY: the array's length; the only pin of it.
-        let mut pin = unsafe { Pinned::new(env, out, r.output_len)? };
-        let whole = pin.bytes();
-        tag.copy_from_slice(&whole[body.end..r.input.end]);
-        if r.input.start == r.output.start {
-            call.open(&mut whole[body], &tag)?;
-        } else {
-            let (src, dst) = split_disjoint(whole, body, r.output.clone());
-            call.gcm
-                .open(&call.nonce, call.aad(), src, &tag, dst, &call.par)?;
+    with_pinned(env, &r, input, out, |span| {
+        match span {
+            Span::InPlace(buf) => {
+                let (body, tag) = buf.split_at_mut(n);
+                call.open(body, tag)?;
+            }
+            Span::Apart(src, dst) => {
+                let (body, tag) = src.split_at(n);
+                call.gcm
+                    .open(&call.nonce, call.aad(), body, tag, dst, &call.par)?;
+            }
         }
-        pin.write_back();
-    } else {
-        // SAFETY: each array's own length; two different arrays, one pin each.
-        let (mut src, mut dst) = unsafe {
-            (
-                Pinned::new(env, input, r.input_len)?,
-                Pinned::new(env, out, r.output_len)?,
-            )
-        };
-        let src = src.bytes();
-        tag.copy_from_slice(&src[body.end..r.input.end]);
-        call.gcm.open(
-            &call.nonce,
-            call.aad(),
-            &src[body],
-            &tag,
-            &mut dst.bytes()[r.output.clone()],
-            &call.par,
-        )?;
-        dst.write_back();
-    }
-    Ok(Some(n))
+        Ok(n)
+    })
 }
 
 /// The message for input shorter than a tag.
