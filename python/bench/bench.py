@@ -66,6 +66,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="smaller inputs and fewer repeats")
     ap.add_argument("--csv", help="write the rows here")
     ap.add_argument("--markdown", help="write the table here")
+    ap.add_argument("--keygen-threads", help="thread counts for RSA key generation, e.g. 1,2,4,8,16 "
+                    "(default: 1 and all cores)")
     args = ap.parse_args()
     quick = args.quick
     reps = 3 if quick else 7
@@ -196,8 +198,9 @@ def main():
     gens = {}
     if cryptography:
         gens["cryptography"] = lambda: ref_rsa.generate_private_key(65537, 2048)
-    gens["parcrypt threads=1"] = lambda: rsa.generate_private_key(2048, threads=1)
-    gens[f"parcrypt threads={cores}"] = lambda: rsa.generate_private_key(2048)
+    keygen_threads = [int(t) for t in args.keygen_threads.split(",")] if args.keygen_threads else [1, cores]
+    for t in dict.fromkeys(keygen_threads):
+        gens[f"parcrypt threads={t}"] = lambda t=t: rsa.generate_private_key(2048, threads=t)
     for impl, seconds in interleaved_medians(gens, keys).items():
         add(task, impl, seconds, 1, "keys")
 
