@@ -229,10 +229,15 @@ impl Crypter {
         let (head, body) = (&self.pending[..from_pending], &input[..from_input]);
         let out = &mut output[..ready];
         if let Engine::Ctr(ctr, counter) = &mut self.engine {
-            // Copied part by part by the threads that encrypt it.
-            ctr.apply_keystream_filled(counter, out, par, |offset, part| {
-                copy_from_concat(head, body, offset, part);
-            });
+            if head.is_empty() {
+                // Straight from the input, no copy first.
+                ctr.apply_keystream_into(counter, body, out, par);
+            } else {
+                // Copied part by part by the threads that encrypt it.
+                ctr.apply_keystream_filled(counter, out, par, |offset, part| {
+                    copy_from_concat(head, body, offset, part);
+                });
+            }
             *counter = add_blocks(counter, (ready / BLOCK) as u128);
         } else {
             out[..from_pending].copy_from_slice(head);

@@ -1,7 +1,15 @@
+use std::sync::OnceLock;
+
 use aws_lc_rs::cipher::{EncryptingKey, EncryptionContext};
 
-use super::{BLOCK, Error, GRAIN, unbound};
+use super::{BLOCK, Error, GRAIN, Gcm, unbound};
 use crate::par::Parallelism;
+use crate::secret::SecretKey;
+
+/// Parts of at least this many bytes go through AWS-LC's stitched GCM code
+/// ([`Gcm::ctr_in_place`]); shorter ones through AWS-LC's CTR, which has
+/// less to set up per call.
+const STITCHED_FROM: usize = 16 << 10;
 
 /// AES-CTR with a 128-bit big-endian counter, as NIST SP 800-38A and OpenSSL
 /// define it: the whole 16-byte block is the counter and wraps modulo 2¹²⁸.
@@ -19,6 +27,12 @@ use crate::par::Parallelism;
 pub struct Ctr {
     key: EncryptingKey,
     key_bits: usize,
+    /// The key again (zero-padded to 32 bytes, wiped on drop), for `stitched`.
+    raw: SecretKey<32>,
+    /// AES-GCM under the same key, built by the first part of at least
+    /// [`STITCHED_FROM`] bytes (its hash-key powers cost microseconds);
+    /// `None` for 24-byte keys, which AWS-LC's GCM does not take.
+    stitched: OnceLock<Option<Gcm>>,
 }
 
 impl std::fmt::Debug for Ctr {
@@ -36,8 +50,15 @@ impl Ctr {
     /// [`Error::KeyLength`] for any other key length.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         let key_bits = key.len() * 8;
-        let key = EncryptingKey::ctr(unbound(key)?).map_err(|_| Error::KeyLength(key.len()))?;
-        Ok(Ctr { key, key_bits })
+        let evp = EncryptingKey::ctr(unbound(key)?).map_err(|_| Error::KeyLength(key.len()))?;
+        let mut padded = [0u8; 32];
+        padded[..key.len()].copy_from_slice(key);
+        Ok(Ctr {
+            key: evp,
+            key_bits,
+            raw: SecretKey::new(&mut padded),
+            stitched: OnceLock::new(),
+        })
     }
 
     /// XORs the keystream that starts at counter block `counter` into `data`
@@ -66,7 +87,59 @@ impl Ctr {
         });
     }
 
+    /// The keystream from `counter` XORed into `input`, written to `output`
+    /// (same length); `input` is left as it was.
+    ///
+    /// # Performance
+    /// Parallel from 2 MiB, as [`Ctr::apply_keystream`]; parts of 16 KiB or
+    /// more go from `input` to `output` in one pass (no copy first).
+    ///
+    /// # Panics
+    /// If `input` and `output` differ in length.
+    pub fn apply_keystream_into(
+        &self,
+        counter: &[u8; BLOCK],
+        input: &[u8],
+        output: &mut [u8],
+        par: &Parallelism,
+    ) {
+        assert_eq!(
+            input.len(),
+            output.len(),
+            "CTR output must be as long as the input"
+        );
+        par.for_each_mut(output, &GRAIN, |_, offset, part| {
+            let at = add_blocks(counter, (offset / BLOCK) as u128);
+            let src = &input[offset..offset + part.len()];
+            match self.stitched(part.len()) {
+                Some(gcm) => gcm.ctr_into(&at, src, part),
+                None => {
+                    part.copy_from_slice(src);
+                    self.evp_at(&at, part);
+                }
+            }
+        });
+    }
+
     fn apply_at(&self, counter: &[u8; BLOCK], part: &mut [u8]) {
+        match self.stitched(part.len()) {
+            Some(gcm) => gcm.ctr_in_place(counter, part),
+            None => self.evp_at(counter, part),
+        }
+    }
+
+    /// The GCM key for a part of `len` bytes, if the part is long enough
+    /// and the key is 128 or 256 bits.
+    fn stitched(&self, len: usize) -> Option<&Gcm> {
+        if len < STITCHED_FROM {
+            return None;
+        }
+        let key = &self.raw.expose()[..self.key_bits / 8];
+        self.stitched.get_or_init(|| Gcm::new(key).ok()).as_ref()
+    }
+
+    /// AWS-LC's CTR over `part`, in place.
+    fn evp_at(&self, counter: &[u8; BLOCK], part: &mut [u8]) {
         let context = EncryptionContext::Iv128((*counter).into());
         // Fails only for a context of the wrong kind, which cannot happen here.
         self.key

@@ -464,6 +464,54 @@ impl Gcm {
         Ok(())
     }
 
+    /// AES-CTR with a 128-bit big-endian counter (SP 800-38A, as
+    /// [`super::Ctr`]) from `counter` over `data`, in place, by AWS-LC's
+    /// stitched GCM seal, whose AES runs on wider vectors than AWS-LC's CTR
+    /// (see [`Gcm::ctr_pieces`]). The tags are dropped.
+    pub(crate) fn ctr_in_place(&self, counter: &Block, data: &mut [u8]) {
+        self.ctr_pieces(counter, data.len(), |nonce, piece| {
+            self.aead.seal_in_place(nonce, &mut data[piece], &[]);
+        });
+    }
+
+    /// [`Gcm::ctr_in_place`] from `input` into `output` (same length): one
+    /// pass, no copy first.
+    ///
+    /// # Panics
+    /// If the lengths differ.
+    pub(crate) fn ctr_into(&self, counter: &Block, input: &[u8], output: &mut [u8]) {
+        assert_eq!(input.len(), output.len());
+        self.ctr_pieces(counter, input.len(), |nonce, piece| {
+            self.aead
+                .seal_into(nonce, &input[piece.clone()], &mut output[piece], &[]);
+        });
+    }
+
+    /// Cuts `len` bytes of CTR from `counter` into pieces GCM can seal, and
+    /// gives each to `seal` with its 16-byte nonce.
+    ///
+    /// GCM encrypts with the counter blocks after J0 under inc32, which
+    /// equal CTR's as long as the low 32 bits do not wrap: pieces end where
+    /// they do (and every 1 GiB, under GCM's per-message limit), and each
+    /// piece's nonce is the one whose J0 is the counter block before the
+    /// piece's first.
+    fn ctr_pieces(&self, counter: &Block, len: usize, mut seal: impl FnMut(&Block, std::ops::Range<usize>)) {
+        const MAX_PIECE: u64 = 1 << 30;
+        let mut counter = *counter;
+        let mut at = 0;
+        while at < len {
+            let low = u32::from_be_bytes([counter[12], counter[13], counter[14], counter[15]]);
+            let before_wrap = ((1u64 << 32) - u64::from(low)) * BLOCK as u64;
+            let rest = len - at;
+            let n = usize::try_from(before_wrap.min(MAX_PIECE)).map_or(rest, |max| max.min(rest));
+            let mut j0 = counter;
+            j0[12..].copy_from_slice(&low.wrapping_sub(1).to_be_bytes());
+            seal(&self.nonce_for(&j0), at..at + n);
+            counter = super::ctr::add_blocks(&counter, (n / BLOCK) as u128);
+            at += n;
+        }
+    }
+
     /// GCM's CTR from counter 2 over the parts of `data`, after the tag has
     /// been checked: `crypt_part(nonce, offset, part)` is AWS-LC's seal of
     /// the ciphertext at `offset` under `nonce`, leaving it in `part`.
