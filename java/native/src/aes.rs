@@ -13,9 +13,8 @@ use parcrypt::secret::{SecretBytes, wipe};
 
 use crate::{
     BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, INVALID_KEY, INVALID_PARAM,
-    PROVIDER, Pinned, Res, array_len, bytes, bytes_opt, direct, entry, fail, free_fn, from_handle, len_of,
-    par, range_in, read_into, read_region, same_object, secret_bytes, write_region, write_region_last,
-    zeroed,
+    PROVIDER, Pinned, Res, bytes, bytes_opt, direct, entry, fail, free_fn, from_handle, len_of, par,
+    range_in, read_into, read_region, secret_bytes, write_region, write_region_last, zeroed,
 };
 
 /// The JCA's exception for an output buffer too small for the result.
@@ -112,8 +111,8 @@ impl Regions {
         out_off: jint,
         out_len: usize,
     ) -> Res<Self> {
-        let input_len = array_len(env, input)?;
-        let output_len = array_len(env, out)?;
+        let input_len = env.get_array_length(input)?;
+        let output_len = env.get_array_length(out)?;
         let input_range = range_in(in_off, len, input_len, "input")?;
         let output = range_in(out_off, out_len, output_len, "output").or_else(|e| {
             if out_off < 0 {
@@ -129,7 +128,7 @@ impl Regions {
             output,
             input_len: input_len as usize,
             output_len: output_len as usize,
-            same_array: same_object(env, input, out)?,
+            same_array: env.is_same_object(input, out)?,
         })
     }
 

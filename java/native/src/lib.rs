@@ -154,37 +154,6 @@ pub fn read_region(
     Ok(buf)
 }
 
-/// The length of `array`: one JNI call, where jni-rs adds an exception
-/// check (`GetArrayLength` throws nothing) — per-message calls add up.
-pub fn array_len(env: &JNIEnv<'_>, array: &JByteArray<'_>) -> Res<jint> {
-    if array.is_null() {
-        return fail("java/lang/NullPointerException", "null argument (array)");
-    }
-    let raw = env.get_native_interface();
-    // SAFETY: `raw` is this thread's live JNIEnv, whose function table JNI
-    // guarantees; `array` is a live, non-null local reference to an array.
-    unsafe {
-        match (**raw).GetArrayLength {
-            Some(get) => Ok(get(raw, array.as_raw())),
-            None => fail(PROVIDER, "JNI has no GetArrayLength"),
-        }
-    }
-}
-
-/// Whether `a` and `b` are one object: one JNI call (`IsSameObject` throws
-/// nothing), as [`array_len`].
-pub fn same_object(env: &JNIEnv<'_>, a: &JObject<'_>, b: &JObject<'_>) -> Res<bool> {
-    let raw = env.get_native_interface();
-    // SAFETY: as in `array_len`; either reference may be null, which
-    // IsSameObject allows.
-    unsafe {
-        match (**raw).IsSameObject {
-            Some(same) => Ok(same(raw, a.as_raw(), b.as_raw()) == jni::sys::JNI_TRUE),
-            None => fail(PROVIDER, "JNI has no IsSameObject"),
-        }
-    }
-}
-
 /// `len` bytes of `array` from `off` into the front of `room`, which may be
 /// uninitialised, and zeros after them (JNI checks the bounds:
 /// `ArrayIndexOutOfBoundsException`): the whole of `room`, initialised.
