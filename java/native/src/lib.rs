@@ -21,8 +21,11 @@
 //!   other threads work. Direct `ByteBuffer`s are used in place. The one
 //!   exception is AES-GCM's `doFinal` on `byte[]`s, which runs on the arrays
 //!   themselves inside a JNI critical region ([`Pinned`]): there the two
-//!   copies cost more than the cipher.
+//!   copies cost more than the cipher — except for messages of 1–2 KiB and
+//!   less, copied onto the stack ([`read_into`]), where pinning's JNI calls
+//!   cost more than the copies.
 
+use std::mem::MaybeUninit;
 use std::ops::Range;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
@@ -149,6 +152,57 @@ pub fn read_region(
     let mut buf = vec![0u8; n + extra];
     env.get_byte_array_region(array, off, as_jbytes_mut(&mut buf[..n]))?;
     Ok(buf)
+}
+
+/// `len` bytes of `array` from `off` into the front of `room`, which may be
+/// uninitialised, and zeros after them (JNI checks the bounds:
+/// `ArrayIndexOutOfBoundsException`): the whole of `room`, initialised.
+/// Nothing is zeroed first, where [`read_region`]'s new buffer would be.
+///
+/// # Panics
+/// If `room` is shorter than `len`.
+pub fn read_into<'b>(
+    env: &JNIEnv<'_>,
+    array: &JByteArray<'_>,
+    off: jint,
+    len: usize,
+    room: &'b mut [MaybeUninit<u8>],
+) -> Res<&'b mut [u8]> {
+    if array.is_null() {
+        return fail("java/lang/NullPointerException", "null argument (array)");
+    }
+    let (head, tail) = room.split_at_mut(len);
+    let n =
+        jint::try_from(len).or_else(|_| fail(ILLEGAL_ARG, format!("{len} bytes do not fit a Java array")))?;
+    let raw = env.get_native_interface();
+    // SAFETY: `raw` is this thread's live JNIEnv, whose function table JNI
+    // guarantees; `array` is a live, non-null local reference to a byte[];
+    // `head` has room for `n` bytes, which JNI writes (raw bytes: MaybeUninit
+    // is fine) or, out of bounds, leaves alone and throws.
+    unsafe {
+        if let Some(get) = (**raw).GetByteArrayRegion {
+            get(raw, array.as_raw(), off, n, head.as_mut_ptr().cast());
+        }
+    }
+    if env.exception_check()? {
+        return Err(Fail::Pending);
+    }
+    for b in tail {
+        b.write(0);
+    }
+    // SAFETY: every byte of `room` is initialised: the head by JNI (no
+    // exception is pending, so all of it was copied), the tail just above;
+    // `[MaybeUninit<u8>]` and `[u8]` have the same layout.
+    Ok(unsafe { &mut *(std::ptr::from_mut(room) as *mut [u8]) })
+}
+
+/// `room` filled with zeros, as initialised bytes.
+pub fn zeroed(room: &mut [MaybeUninit<u8>]) -> &mut [u8] {
+    for b in room.iter_mut() {
+        b.write(0);
+    }
+    // SAFETY: every byte was just written; same layout as in `read_into`.
+    unsafe { &mut *(std::ptr::from_mut(room) as *mut [u8]) }
 }
 
 /// `len` bytes from `off` of an array of `array_len`: the range, or
@@ -297,6 +351,34 @@ pub fn unsigned(value: jlong, what: &str) -> Res<u64> {
 /// Writes `data` into `array` at `off` (bounds checked by JNI).
 pub fn write_region(env: &JNIEnv<'_>, array: &JByteArray<'_>, off: jint, data: &[u8]) -> Res<()> {
     env.set_byte_array_region(array, off, as_jbytes(data))?;
+    Ok(())
+}
+
+/// [`write_region`] as an entry point's last JNI call: out of bounds, JNI
+/// leaves an `ArrayIndexOutOfBoundsException` pending (and writes nothing),
+/// which Java receives when the native method returns; no exception check
+/// here, which would be one more JNI call per message. Make no JNI call
+/// after this one.
+pub fn write_region_last(env: &JNIEnv<'_>, array: &JByteArray<'_>, off: jint, data: &[u8]) -> Res<()> {
+    if array.is_null() {
+        return fail("java/lang/NullPointerException", "null argument (array)");
+    }
+    let n = jint::try_from(data.len()).or_else(|_| {
+        fail(
+            ILLEGAL_ARG,
+            format!("{} bytes do not fit a Java array", data.len()),
+        )
+    })?;
+    let raw = env.get_native_interface();
+    // SAFETY: `raw` is this thread's live JNIEnv, whose function table JNI
+    // guarantees; `array` is a live, non-null local reference to a byte[];
+    // JNI reads `n` bytes from `data`, which holds them.
+    unsafe {
+        match (**raw).SetByteArrayRegion {
+            Some(set) => set(raw, array.as_raw(), off, n, data.as_ptr().cast()),
+            None => return fail(PROVIDER, "JNI has no SetByteArrayRegion"),
+        }
+    }
     Ok(())
 }
 

@@ -18,6 +18,7 @@ import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.NoSuchPaddingException;
 import javax.crypto.ShortBufferException;
 import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * {@code AES/GCM/NoPadding}: standard AES-GCM (128- or 256-bit keys, 96-bit
@@ -37,6 +38,15 @@ public final class AesGcmCipher extends BufferingCipher {
     private NativeRef gcm;
     private byte[] key;
     private byte[] nonce;
+    /** The nonce as native code takes it: bytes 0–7 and 8–11, big-endian. */
+    private long nonceHead;
+    private int nonceTail;
+    /**
+     * The {@code Key} of the last init when it is a {@link SecretKeySpec}
+     * (whose bytes never change): an init with the same object skips
+     * {@code getEncoded} and every comparison of key bytes.
+     */
+    private Key keyObject;
     private boolean encrypt;
     private boolean initialized;
     /** After an encryption's doFinal: a new key or nonce is needed. */
@@ -44,6 +54,8 @@ public final class AesGcmCipher extends BufferingCipher {
     private final Buf aad = new Buf();
     private byte[] lastEncryptionKey;
     private byte[] lastEncryptionNonce;
+    /** Whether {@code lastEncryptionKey} holds the bytes of {@code key}. */
+    private boolean lastEncryptionKeyIsCurrent;
 
     public AesGcmCipher(ParcryptProvider provider) {
         this.provider = provider;
@@ -149,11 +161,17 @@ public final class AesGcmCipher extends BufferingCipher {
         } else {
             throw new java.security.InvalidParameterException("unknown mode " + opmode);
         }
-        byte[] raw = rawAesKey(key);
-        if (raw.length != 16 && raw.length != 32) {
-            int n = raw.length;
-            Arrays.fill(raw, (byte) 0);
-            throw new InvalidKeyException("AES-GCM key must be 16 or 32 bytes (AES-128/256), got " + n);
+        // The same SecretKeySpec again (a new nonce on the same Cipher, the
+        // common case): its bytes are this.key's, already checked.
+        boolean sameKeyObject = key != null && key == keyObject;
+        byte[] raw = null;
+        if (!sameKeyObject) {
+            raw = rawAesKey(key);
+            if (raw.length != 16 && raw.length != 32) {
+                int n = raw.length;
+                Arrays.fill(raw, (byte) 0);
+                throw new InvalidKeyException("AES-GCM key must be 16 or 32 bytes (AES-128/256), got " + n);
+            }
         }
         byte[] iv;
         if (params == null) {
@@ -174,42 +192,58 @@ public final class AesGcmCipher extends BufferingCipher {
         } else {
             throw new InvalidAlgorithmParameterException("GCM takes a GCMParameterSpec, not " + params.getClass().getName());
         }
-        if (enc && lastEncryptionKey != null && Arrays.equals(raw, lastEncryptionKey)
-                && Arrays.equals(iv, lastEncryptionNonce)) {
+        if (enc && lastEncryptionNonce != null && Arrays.equals(iv, lastEncryptionNonce)
+                && (sameKeyObject ? lastEncryptionKeyIsCurrent : Arrays.equals(raw, lastEncryptionKey))) {
             throw new InvalidAlgorithmParameterException("Cannot reuse iv for GCM encryption");
         }
-        // The same key again (a new nonce on the same Cipher, the common
-        // case) keeps its expanded native key: expanding it costs more than
-        // sealing a small message.
-        boolean sameKey = gcm != null && this.key != null && MessageDigest.isEqual(raw, this.key);
-        if (!sameKey) {
-            NativeRef fresh = new NativeRef(Native.gcmNew(raw), Native::gcmFree);
-            if (gcm != null) {
-                gcm.close();
+        if (!sameKeyObject) {
+            // The same key bytes again keep their expanded native key:
+            // expanding it costs more than sealing a small message.
+            boolean sameKey = gcm != null && this.key != null && MessageDigest.isEqual(raw, this.key);
+            if (!sameKey) {
+                NativeRef fresh = new NativeRef(Native.gcmNew(raw), Native::gcmFree);
+                if (gcm != null) {
+                    gcm.close();
+                }
+                gcm = fresh;
             }
-            gcm = fresh;
+            if (this.key != null) {
+                Arrays.fill(this.key, (byte) 0);
+            }
+            this.key = raw;
+            // Only the JDK's own class is known not to change its bytes.
+            keyObject = key.getClass() == SecretKeySpec.class ? key : null;
+            lastEncryptionKeyIsCurrent = lastEncryptionKey != null && MessageDigest.isEqual(raw, lastEncryptionKey);
         }
-        if (this.key != null) {
-            Arrays.fill(this.key, (byte) 0);
-        }
-        this.key = raw;
         this.nonce = iv;
+        this.nonceHead = bigEndian(iv, 0, 8);
+        this.nonceTail = (int) bigEndian(iv, 8, 4);
         this.encrypt = enc;
         if (enc) {
             // A new init is the common case per message: copy the key only
             // when it changed. The nonce is this cipher's own copy (from
             // getIV or generated) and never written, so it is shared.
-            if (lastEncryptionKey == null || !MessageDigest.isEqual(raw, lastEncryptionKey)) {
+            if (!lastEncryptionKeyIsCurrent) {
                 if (lastEncryptionKey != null) {
                     Arrays.fill(lastEncryptionKey, (byte) 0);
                 }
-                lastEncryptionKey = raw.clone();
+                lastEncryptionKey = this.key.clone();
+                lastEncryptionKeyIsCurrent = true;
             }
             lastEncryptionNonce = iv;
         }
         initialized = true;
         needsNewNonce = false;
         reset();
+    }
+
+    /** {@code n} (at most 8) bytes of {@code b} from {@code off}, big-endian. */
+    private static long bigEndian(byte[] b, int off, int n) {
+        long v = 0;
+        for (int i = off; i < off + n; i++) {
+            v = v << 8 | (b[i] & 0xff);
+        }
+        return v;
     }
 
     private void reset() {
@@ -302,10 +336,10 @@ public final class AesGcmCipher extends BufferingCipher {
         long h = gcm.acquire();
         try {
             if (encrypt) {
-                return Native.gcmSeal(h, nonce, aadBytes, src, off, len, output, outputOffset,
+                return Native.gcmSeal(h, nonceHead, nonceTail, aadBytes, src, off, len, output, outputOffset,
                         provider.threads(), provider.strategyCode());
             }
-            return Native.gcmOpen(h, nonce, aadBytes, src, off, len, output, outputOffset,
+            return Native.gcmOpen(h, nonceHead, nonceTail, aadBytes, src, off, len, output, outputOffset,
                     provider.threads(), provider.strategyCode());
         } finally {
             gcm.release();
@@ -336,10 +370,10 @@ public final class AesGcmCipher extends BufferingCipher {
             int written;
             try {
                 if (encrypt) {
-                    written = Native.gcmSealDirect(h, nonce, aadBytes, input, input.position(), len, output,
+                    written = Native.gcmSealDirect(h, nonceHead, nonceTail, aadBytes, input, input.position(), len, output,
                             output.position(), provider.threads(), provider.strategyCode());
                 } else {
-                    written = Native.gcmOpenDirect(h, nonce, aadBytes, input, input.position(), len, output,
+                    written = Native.gcmOpenDirect(h, nonceHead, nonceTail, aadBytes, input, input.position(), len, output,
                             output.position(), provider.threads(), provider.strategyCode());
                 }
             } finally {

@@ -25,16 +25,17 @@ final class Native {
 
     private Native() {}
 
-    // AES-GCM
+    // AES-GCM. The nonce is two primitives, its bytes 0-7 and 8-11 big-endian
+    // (no array to read per message).
     static native long gcmNew(byte[] key) throws InvalidKeyException;
     static native void gcmFree(long h);
-    static native int gcmSeal(long h, byte[] nonce, byte[] aad, byte[] in, int inOff, int len,
+    static native int gcmSeal(long h, long nonceHead, int nonceTail, byte[] aad, byte[] in, int inOff, int len,
             byte[] out, int outOff, int threads, int strategy);
-    static native int gcmOpen(long h, byte[] nonce, byte[] aad, byte[] in, int inOff, int len,
+    static native int gcmOpen(long h, long nonceHead, int nonceTail, byte[] aad, byte[] in, int inOff, int len,
             byte[] out, int outOff, int threads, int strategy) throws AEADBadTagException;
-    static native int gcmSealDirect(long h, byte[] nonce, byte[] aad, ByteBuffer in, int inPos, int len,
+    static native int gcmSealDirect(long h, long nonceHead, int nonceTail, byte[] aad, ByteBuffer in, int inPos, int len,
             ByteBuffer out, int outPos, int threads, int strategy);
-    static native int gcmOpenDirect(long h, byte[] nonce, byte[] aad, ByteBuffer in, int inPos, int len,
+    static native int gcmOpenDirect(long h, long nonceHead, int nonceTail, byte[] aad, ByteBuffer in, int inPos, int len,
             ByteBuffer out, int outPos, int threads, int strategy) throws AEADBadTagException;
 
     // AES-CTR, AES-CBC (PKCS#7): mode 0 = CTR, 1 = CBC encrypt, 2 = CBC decrypt

@@ -138,6 +138,79 @@ class AesTest {
                 new GCMParameterSpec(128, c.getIV()), null, ct));
     }
 
+    /** A key whose bytes its owner may change between two inits. */
+    private static final class MutableKey implements java.security.Key {
+        byte[] bytes;
+
+        MutableKey(byte[] bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public String getAlgorithm() {
+            return "AES";
+        }
+
+        @Override
+        public String getFormat() {
+            return "RAW";
+        }
+
+        @Override
+        public byte[] getEncoded() {
+            return bytes.clone();
+        }
+    }
+
+    /**
+     * Re-init with the same {@code SecretKeySpec} object skips reading its
+     * bytes again: the results stay SunJCE's, nonce reuse is refused
+     * whichever object carries the key, and a key of another class is read
+     * again on every init (its bytes may have changed).
+     */
+    @Test
+    void gcmReinitWithTheSameKeyObjectOrOtherBytes() throws Exception {
+        SecretKeySpec k = key(32, 11);
+        SecretKeySpec sameBytes = new SecretKeySpec(k.getEncoded(), "AES");
+        SecretKeySpec other = key(32, 12);
+        GCMParameterSpec a = new GCMParameterSpec(128, Arrays.copyOf(pattern(3), 12));
+        GCMParameterSpec b = new GCMParameterSpec(128, Arrays.copyOf(pattern(5), 12));
+        byte[] msg = pattern(300);
+        for (Provider p : new Provider[] {SUN, PARCRYPT}) {
+            String at = p.getName();
+            Cipher c = Cipher.getInstance("AES/GCM/NoPadding", p);
+            c.init(Cipher.ENCRYPT_MODE, k, a);
+            assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, a, null, msg), c.doFinal(msg), at);
+            assertThrows(InvalidAlgorithmParameterException.class, () -> c.init(Cipher.ENCRYPT_MODE, k, a), at);
+            assertThrows(InvalidAlgorithmParameterException.class, () -> c.init(Cipher.ENCRYPT_MODE, sameBytes, a), at);
+            // Decrypting with another key in between does not forget the last encryption.
+            c.init(Cipher.DECRYPT_MODE, other, a);
+            assertThrows(InvalidAlgorithmParameterException.class, () -> c.init(Cipher.ENCRYPT_MODE, k, a), at);
+            c.init(Cipher.DECRYPT_MODE, k, a);
+            assertThrows(InvalidAlgorithmParameterException.class, () -> c.init(Cipher.ENCRYPT_MODE, k, a), at);
+            c.init(Cipher.ENCRYPT_MODE, other, a);
+            assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, other, a, null, msg), c.doFinal(msg), at);
+            c.init(Cipher.ENCRYPT_MODE, k, a);
+            assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, a, null, msg), c.doFinal(msg), at);
+            c.init(Cipher.ENCRYPT_MODE, k, b);
+            byte[] ct = c.doFinal(msg);
+            assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, b, null, msg), ct, at);
+            c.init(Cipher.DECRYPT_MODE, k, b);
+            assertArrayEquals(msg, c.doFinal(ct), at);
+
+            // The same Key object with new bytes: the new key (and the
+            // same nonce again is no reuse).
+            GCMParameterSpec fresh = new GCMParameterSpec(128, Arrays.copyOf(pattern(7), 12));
+            MutableKey mutable = new MutableKey(k.getEncoded());
+            c.init(Cipher.ENCRYPT_MODE, mutable, fresh);
+            assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, fresh, null, msg), c.doFinal(msg), at);
+            mutable.bytes = other.getEncoded();
+            c.init(Cipher.ENCRYPT_MODE, mutable, fresh);
+            assertArrayEquals(run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, other, fresh, null, msg), c.doFinal(msg), at);
+            assertThrows(InvalidAlgorithmParameterException.class, () -> c.init(Cipher.ENCRYPT_MODE, mutable, fresh), at);
+        }
+    }
+
     @Test
     void gcmWrapsKeysBothWays() throws Exception {
         SecretKeySpec kek = key(32, 9);
@@ -204,9 +277,10 @@ class AesTest {
     }
 
     /**
-     * doFinal between byte arrays at offsets (native code works on the
-     * pinned arrays), empty, small, around the size up to which opening is
-     * one AWS-LC call, and parallel: separate arrays, one array in place,
+     * doFinal between byte arrays at offsets (native code works on a copy
+     * on the stack up to 1 KiB sealed and 2 KiB opened, on the pinned arrays
+     * above), empty, small, around those sizes and the one up to which
+     * opening is one AWS-LC call, and parallel: separate arrays, one array in place,
      * one array with the ranges apart, and one with them overlapping
      * shifted either way (a native copy); a short output (nothing written,
      * the call can be retried) and a tampered tag (no plaintext anywhere).
@@ -217,7 +291,10 @@ class AesTest {
         SecretKeySpec k = key(32, 6);
         GCMParameterSpec spec = new GCMParameterSpec(128, Arrays.copyOf(pattern(40), 12));
         byte[] aad = pattern(19);
-        for (int n : new int[] {0, 1000, 4096, 4097, TestSupport.MIB + 7, 2 * TestSupport.MIB + 17}) {
+        // 1 KiB and 2 KiB: the largest messages sealed and opened on a copy
+        // on the stack rather than on the pinned arrays.
+        for (int n : new int[] {0, 1, 15, 16, 17, 1000, 1023, 1024, 1025, 2047, 2048, 2049, 4096, 4097,
+                TestSupport.MIB + 7, 2 * TestSupport.MIB + 17}) {
             byte[] msg = pattern(n);
             byte[] ct = run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, aad, msg);
             for (Provider p : TestSupport.ALL_STRATEGIES) {

@@ -114,19 +114,29 @@ class ProviderTest {
     @Test
     void misusedHandlesAndNullsAreExceptionsNotCrashes() throws Exception {
         assertThrows(IllegalStateException.class,
-                () -> Native.gcmSeal(0, new byte[12], null, new byte[1], 0, 1, new byte[17], 0, 1, 0));
+                () -> Native.gcmSeal(0, 0L, 0, null, new byte[1], 0, 1, new byte[17], 0, 1, 0));
         assertThrows(NullPointerException.class, () -> Native.gcmNew(null));
         assertThrows(IllegalArgumentException.class, () -> Native.hasherNew(7));
         long h = Native.gcmNew(new byte[16]);
         NativeRef ref = new NativeRef(h, Native::gcmFree);
+        // Out of bounds, on the stack copy (small) and on the pinned arrays
+        // (large): ArrayIndexOutOfBoundsException, and nothing written.
         assertThrows(ArrayIndexOutOfBoundsException.class,
-                () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 2, 5, new byte[30], 0, 1, 0));
+                () -> Native.gcmSeal(h, 0L, 0, null, new byte[4], 2, 5, new byte[30], 0, 1, 0));
+        assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> Native.gcmSeal(h, 0L, 0, null, new byte[5000], 2, 4999, new byte[6000], 0, 1, 0));
+        byte[] tooShort = new byte[19];
+        assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> Native.gcmSeal(h, 0L, 0, null, new byte[4], 0, 4, tooShort, 0, 1, 0));
+        byte[] sealed = new byte[40];
+        assertEquals(40, Native.gcmSeal(h, 0L, 0, null, new byte[24], 0, 24, sealed, 0, 1, 0));
+        assertThrows(ArrayIndexOutOfBoundsException.class,
+                () -> Native.gcmOpen(h, 0L, 0, null, sealed, 0, 40, tooShort, 0, 1, 0));
+        assertArrayEquals(new byte[19], tooShort);
         assertThrows(IllegalArgumentException.class,
-                () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 0, -1, new byte[30], 0, 1, 0));
-        assertThrows(java.security.InvalidAlgorithmParameterException.class,
-                () -> Native.gcmSeal(h, new byte[11], null, new byte[4], 0, 4, new byte[30], 0, 1, 0));
+                () -> Native.gcmSeal(h, 0L, 0, null, new byte[4], 0, -1, new byte[30], 0, 1, 0));
         assertThrows(IllegalArgumentException.class,
-                () -> Native.gcmSeal(h, new byte[12], null, new byte[4], 0, 4, new byte[30], 0, 1, 9));
+                () -> Native.gcmSeal(h, 0L, 0, null, new byte[4], 0, 4, new byte[30], 0, 1, 9));
         ProviderException panic = assertThrows(ProviderException.class, Native::panicForTest);
         assertTrue(panic.getMessage().contains("panic"), panic.getMessage());
         assertEquals(32, Native.merkleLeafHash(new byte[3]).length, "the JVM and the library carry on after a panic");
