@@ -1,6 +1,7 @@
 //! AES-256-CTR on one thread: AWS-LC's CTR (what `Ctr` used for every size
-//! before) against `Ctr`, which sends parts of 16 KiB and more through
-//! AWS-LC's stitched GCM code; in place, and from one buffer into another
+//! before) against `Ctr`, which (once a key has been given 1 MiB) sends
+//! parts of 16 KiB and more through AWS-LC's stitched GCM code; in place,
+//! and from one buffer into another
 //! (AWS-LC's CTR: a copy, then in place; `Ctr::apply_keystream_into`: one
 //! pass). Medians of interleaved runs, per size.
 //!

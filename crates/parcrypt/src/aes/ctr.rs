@@ -1,4 +1,5 @@
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use aws_lc_rs::cipher::{EncryptingKey, EncryptionContext};
 
@@ -10,6 +11,13 @@ use crate::secret::SecretKey;
 /// ([`Gcm::ctr_in_place`]); shorter ones through AWS-LC's CTR, which has
 /// less to set up per call.
 const STITCHED_FROM: usize = 16 << 10;
+
+/// The GCM key is built once a `Ctr` has been given this many bytes in all
+/// (counting the call that reaches it): building it (the hash key's inverse,
+/// by exponentiation) takes about 15 µs, which the stitched code wins back
+/// only over about half a megabyte. A key used once for a short message
+/// never pays for it.
+const BUILD_FROM: u64 = 1 << 20;
 
 /// AES-CTR with a 128-bit big-endian counter, as NIST SP 800-38A and OpenSSL
 /// define it: the whole 16-byte block is the counter and wraps modulo 2¹²⁸.
@@ -29,10 +37,12 @@ pub struct Ctr {
     key_bits: usize,
     /// The key again (zero-padded to 32 bytes, wiped on drop), for `stitched`.
     raw: SecretKey<32>,
-    /// AES-GCM under the same key, built by the first part of at least
-    /// [`STITCHED_FROM`] bytes (its hash-key powers cost microseconds);
-    /// `None` for 24-byte keys, which AWS-LC's GCM does not take.
+    /// AES-GCM under the same key, built once [`BUILD_FROM`] bytes have been
+    /// given to this `Ctr`; `None` for 24-byte keys, which AWS-LC's GCM does
+    /// not take.
     stitched: OnceLock<Option<Gcm>>,
+    /// Bytes given to this `Ctr` so far (saturating).
+    seen: AtomicU64,
 }
 
 impl std::fmt::Debug for Ctr {
@@ -58,6 +68,7 @@ impl Ctr {
             key_bits,
             raw: SecretKey::new(&mut padded),
             stitched: OnceLock::new(),
+            seen: AtomicU64::new(0),
         })
     }
 
@@ -81,9 +92,10 @@ impl Ctr {
         par: &Parallelism,
         fill: impl Fn(usize, &mut [u8]) + Sync,
     ) {
+        let build = self.worth_building(data.len());
         par.for_each_mut(data, &GRAIN, |_, offset, part| {
             fill(offset, part);
-            self.apply_at(&add_blocks(counter, (offset / BLOCK) as u128), part);
+            self.apply_at(&add_blocks(counter, (offset / BLOCK) as u128), part, build);
         });
     }
 
@@ -108,10 +120,11 @@ impl Ctr {
             output.len(),
             "CTR output must be as long as the input"
         );
+        let build = self.worth_building(input.len());
         par.for_each_mut(output, &GRAIN, |_, offset, part| {
             let at = add_blocks(counter, (offset / BLOCK) as u128);
             let src = &input[offset..offset + part.len()];
-            match self.stitched(part.len()) {
+            match self.stitched(part.len(), build) {
                 Some(gcm) => gcm.ctr_into(&at, src, part),
                 None => {
                     part.copy_from_slice(src);
@@ -121,17 +134,32 @@ impl Ctr {
         });
     }
 
-    fn apply_at(&self, counter: &[u8; BLOCK], part: &mut [u8]) {
-        match self.stitched(part.len()) {
+    fn apply_at(&self, counter: &[u8; BLOCK], part: &mut [u8], build: bool) {
+        match self.stitched(part.len(), build) {
             Some(gcm) => gcm.ctr_in_place(counter, part),
             None => self.evp_at(counter, part),
         }
     }
 
-    /// The GCM key for a part of `len` bytes, if the part is long enough
-    /// and the key is 128 or 256 bits.
-    fn stitched(&self, len: usize) -> Option<&Gcm> {
+    /// Counts a call's `len` bytes; whether the GCM key is worth building
+    /// now ([`BUILD_FROM`]).
+    fn worth_building(&self, len: usize) -> bool {
+        let len = len as u64;
+        let before = self.seen.fetch_add(len.min(BUILD_FROM), Ordering::Relaxed);
+        before.saturating_add(len) >= BUILD_FROM
+    }
+
+    /// The GCM key for a part of `len` bytes, if the part is long enough,
+    /// the key is 128 or 256 bits, and the GCM key is built (or `build`
+    /// says to build it now).
+    fn stitched(&self, len: usize, build: bool) -> Option<&Gcm> {
         if len < STITCHED_FROM {
+            return None;
+        }
+        if let Some(built) = self.stitched.get() {
+            return built.as_ref();
+        }
+        if !build {
             return None;
         }
         let key = &self.raw.expose()[..self.key_bits / 8];
