@@ -79,6 +79,27 @@ fn pow(h: &Block, mut e: u128) -> Block {
     acc
 }
 
+/// `h⁻¹ = h^(2¹²⁸−2)` (the multiplicative group has 2¹²⁸−1 elements; H ≠ 0),
+/// by an addition chain: with `e_k = h^(2^k − 1)`, `e_(2k) = e_k^(2^k)·e_k`
+/// and `e_(k+1) = e_k²·h`, from `e_1 = h` up to `e_127`, then one squaring:
+/// 127 squarings and 12 products, where square-and-multiply takes 254
+/// products (each product re-keys a `GHash`, so their count is the cost).
+fn inverse(h: &Block) -> Block {
+    let square_times = |x: &Block, n: usize| (0..n).fold(*x, |y, _| mul(&y, &y));
+    let (mut e, mut k) = (*h, 1);
+    while k < 127 {
+        e = if k == 1 || k % 2 == 0 || 2 * k > 127 {
+            k += 1;
+            mul(&square_times(&e, 1), h)
+        } else {
+            let doubled = mul(&square_times(&e, k), &e);
+            k *= 2;
+            doubled
+        };
+    }
+    mul(&e, &e)
+}
+
 /// A length block: two 64-bit big-endian bit counts.
 fn lengths(first_bytes: u64, second_bytes: u64) -> Block {
     let mut b = [0u8; 16];
@@ -147,7 +168,7 @@ impl Gcm {
         ffi::aes_ecb_in_place(key, Direction::Encrypt, &mut h);
         // H ≠ 0 (AES is a permutation and E(0) = 0 has probability 2⁻¹²⁸,
         // in which case GCM itself is broken for that key).
-        let mut h_inv = pow(&h, u128::MAX - 1);
+        let mut h_inv = inverse(&h);
         let mut h_inv2 = mul(&h_inv, &h_inv);
         let mut nonce_len_h = mul(&lengths(0, 16), &h);
         let mut zero_nonce_mask = mask(&aead, &[0; 16]);
@@ -582,6 +603,11 @@ mod tests {
         assert_eq!(mul(&ONE, &h), h);
         let inv = pow(&h, u128::MAX - 1);
         assert_eq!(mul(&h, &inv), ONE);
+        // The addition chain gives the same inverse, for H and a few others.
+        for x in [h, ONE, mul(&h, &h), std::array::from_fn(|i| 0xff ^ i as u8)] {
+            assert_eq!(inverse(&x), pow(&x, u128::MAX - 1));
+            assert_eq!(mul(&x, &inverse(&x)), ONE);
+        }
         assert_eq!(pow(&h, 5), mul(&mul(&mul(&h, &h), &mul(&h, &h)), &h));
     }
 
