@@ -92,11 +92,7 @@ impl Ctr {
         par: &Parallelism,
         fill: impl Fn(usize, &mut [u8]) + Sync,
     ) {
-        let build = self.worth_building(data.len());
-        par.for_each_mut(data, &GRAIN, |_, offset, part| {
-            fill(offset, part);
-            self.apply_at(&add_blocks(counter, (offset / BLOCK) as u128), part, build);
-        });
+        self.run(counter, None, data, par, fill);
     }
 
     /// The keystream from `counter` XORed into `input`, written to `output`
@@ -120,25 +116,39 @@ impl Ctr {
             output.len(),
             "CTR output must be as long as the input"
         );
-        let build = self.worth_building(input.len());
-        par.for_each_mut(output, &GRAIN, |_, offset, part| {
-            let at = add_blocks(counter, (offset / BLOCK) as u128);
-            let src = &input[offset..offset + part.len()];
-            match self.stitched(part.len(), build) {
-                Some(gcm) => gcm.ctr_into(&at, src, part),
-                None => {
-                    part.copy_from_slice(src);
-                    self.evp_at(&at, part);
-                }
-            }
-        });
+        self.run(counter, Some(input), output, par, |_, _| {});
     }
 
-    fn apply_at(&self, counter: &[u8; BLOCK], part: &mut [u8], build: bool) {
-        match self.stitched(part.len(), build) {
-            Some(gcm) => gcm.ctr_in_place(counter, part),
-            None => self.evp_at(counter, part),
-        }
+    /// The one CTR loop: each part of `data` gets its input — read from
+    /// `input` (at the part's offset) when there is one, else written by
+    /// `fill` — and the keystream at its counter. A part on the stitched
+    /// path with an `input` goes from it to `data` in one pass; every other
+    /// part is filled first and encrypted in place.
+    fn run(
+        &self,
+        counter: &[u8; BLOCK],
+        input: Option<&[u8]>,
+        data: &mut [u8],
+        par: &Parallelism,
+        fill: impl Fn(usize, &mut [u8]) + Sync,
+    ) {
+        let build = self.worth_building(data.len());
+        par.for_each_mut(data, &GRAIN, |_, offset, part| {
+            let at = add_blocks(counter, (offset / BLOCK) as u128);
+            let src = input.map(|input| &input[offset..offset + part.len()]);
+            let gcm = self.stitched(part.len(), build);
+            if let (Some(gcm), Some(src)) = (gcm, src) {
+                return gcm.ctr_into(&at, src, part);
+            }
+            match src {
+                Some(src) => part.copy_from_slice(src),
+                None => fill(offset, part),
+            }
+            match gcm {
+                Some(gcm) => gcm.ctr_in_place(&at, part),
+                None => self.evp_at(&at, part),
+            }
+        });
     }
 
     /// Counts a call's `len` bytes; whether the GCM key is worth building
