@@ -98,22 +98,25 @@ struct Regions {
     same_array: bool,
 }
 
+/// The arrays and ranges of one `doFinal` on `byte[]`s: `len` bytes of
+/// `input` from `in_off`, and `out` from `out_off`.
+struct Arrays<'a, 'l> {
+    input: &'a JByteArray<'l>,
+    in_off: jint,
+    len: usize,
+    out: &'a JByteArray<'l>,
+    out_off: jint,
+}
+
 impl Regions {
     /// Checks the bounds before anything is pinned or written:
     /// `ArrayIndexOutOfBoundsException` for an input outside its array,
     /// `ShortBufferException` for an output that does not fit.
-    fn new(
-        env: &JNIEnv<'_>,
-        input: &JByteArray<'_>,
-        in_off: jint,
-        len: usize,
-        out: &JByteArray<'_>,
-        out_off: jint,
-        out_len: usize,
-    ) -> Res<Self> {
-        let input_len = env.get_array_length(input)?;
+    fn new(env: &JNIEnv<'_>, a: &Arrays<'_, '_>, out_len: usize) -> Res<Self> {
+        let (out_off, out) = (a.out_off, a.out);
+        let input_len = env.get_array_length(a.input)?;
         let output_len = env.get_array_length(out)?;
-        let input_range = range_in(in_off, len, input_len, "input")?;
+        let input_range = range_in(a.in_off, a.len, input_len, "input")?;
         let output = range_in(out_off, out_len, output_len, "output").or_else(|e| {
             if out_off < 0 {
                 return Err(e);
@@ -128,7 +131,7 @@ impl Regions {
             output,
             input_len: input_len as usize,
             output_len: output_len as usize,
-            same_array: env.is_same_object(input, out)?,
+            same_array: env.is_same_object(a.input, out)?,
         })
     }
 
@@ -169,10 +172,10 @@ enum Span<'a> {
 fn with_pinned<T>(
     env: &JNIEnv<'_>,
     r: &Regions,
-    input: &JByteArray<'_>,
-    out: &JByteArray<'_>,
+    a: &Arrays<'_, '_>,
     f: impl FnOnce(Span<'_>) -> Res<T>,
 ) -> Res<Option<T>> {
+    let (input, out) = (a.input, a.out);
     if r.shifted_overlap() {
         return Ok(None);
     }
@@ -209,17 +212,10 @@ fn with_pinned<T>(
 /// [`Java_dev_parcrypt_jca_Native_gcmSeal`] on the pinned arrays: the
 /// ciphertext and tag written straight into `out`. `None` for ranges of one
 /// array that overlap shifted (the caller copies instead).
-fn seal_pinned(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteArray<'_>,
-    in_off: jint,
-    len: usize,
-    out: &JByteArray<'_>,
-    out_off: jint,
-) -> Res<Option<usize>> {
-    let r = Regions::new(env, input, in_off, len, out, out_off, len + GCM_TAG)?;
-    with_pinned(env, &r, input, out, |span| {
+fn seal_pinned(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<Option<usize>> {
+    let len = a.len;
+    let r = Regions::new(env, a, len + GCM_TAG)?;
+    with_pinned(env, &r, a, |span| {
         let (tag, slot) = match span {
             Span::InPlace(buf) => {
                 let (body, slot) = buf.split_at_mut(len);
@@ -239,20 +235,12 @@ fn seal_pinned(
 /// checked over the Java input, and only then the plaintext written
 /// straight into `out` (nothing is written on a wrong tag). `None` for
 /// ranges of one array that overlap shifted (the caller copies instead).
-fn open_pinned(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteArray<'_>,
-    in_off: jint,
-    len: usize,
-    out: &JByteArray<'_>,
-    out_off: jint,
-) -> Res<Option<usize>> {
-    let Some(n) = len.checked_sub(GCM_TAG) else {
+fn open_pinned(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<Option<usize>> {
+    let Some(n) = a.len.checked_sub(GCM_TAG) else {
         return fail(BAD_TAG, SHORT);
     };
-    let r = Regions::new(env, input, in_off, len, out, out_off, n)?;
-    with_pinned(env, &r, input, out, |span| {
+    let r = Regions::new(env, a, n)?;
+    with_pinned(env, &r, a, |span| {
         match span {
             Span::InPlace(buf) => {
                 let (body, tag) = buf.split_at_mut(n);
@@ -308,21 +296,14 @@ impl Drop for StackPlain<'_> {
 /// in place, and ciphertext ‖ tag copied out. Java has checked both ranges
 /// (JNI checks them again: `ArrayIndexOutOfBoundsException`, nothing
 /// written).
-fn seal_copied(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteArray<'_>,
-    in_off: jint,
-    len: usize,
-    out: &JByteArray<'_>,
-    out_off: jint,
-) -> Res<usize> {
+fn seal_copied(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<usize> {
+    let len = a.len;
     let mut room: StackRoom = [MaybeUninit::uninit(); COPY_MAX + GCM_TAG];
-    let sealed = read_into(env, input, in_off, len, &mut room[..len + GCM_TAG])?;
+    let sealed = read_into(env, a.input, a.in_off, len, &mut room[..len + GCM_TAG])?;
     let (body, slot) = sealed.split_at_mut(len);
     // The plaintext on the stack becomes ciphertext: nothing to wipe.
     slot.copy_from_slice(&call.seal(body));
-    write_region_last(env, out, out_off, sealed)?;
+    write_region_last(env, a.out, a.out_off, sealed)?;
     Ok(sealed.len())
 }
 
@@ -331,20 +312,12 @@ fn seal_copied(
 /// stack, opened by one AWS-LC call into a second stack buffer (wiped on
 /// return), and the plaintext copied out only once the tag matched (a wrong
 /// tag writes nothing).
-fn open_copied(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteArray<'_>,
-    in_off: jint,
-    len: usize,
-    out: &JByteArray<'_>,
-    out_off: jint,
-) -> Res<usize> {
-    let Some(n) = len.checked_sub(GCM_TAG) else {
+fn open_copied(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<usize> {
+    let Some(n) = a.len.checked_sub(GCM_TAG) else {
         return fail(BAD_TAG, SHORT);
     };
     let mut room: StackRoom = [MaybeUninit::uninit(); COPY_MAX + GCM_TAG];
-    let sealed = read_into(env, input, in_off, len, &mut room[..len])?;
+    let sealed = read_into(env, a.input, a.in_off, a.len, &mut room[..a.len])?;
     let (body, tag) = sealed.split_at(n);
     let mut plain_room: StackRoom = [MaybeUninit::uninit(); COPY_MAX + GCM_TAG];
     let wiped = StackPlain(zeroed(&mut plain_room[..n]));
@@ -354,7 +327,7 @@ fn open_copied(
     // on a wrong tag, and on return).
     call.gcm
         .open_private(&call.nonce, call.aad(), body, tag, plain, &call.par)?;
-    write_region_last(env, out, out_off, plain)?;
+    write_region_last(env, a.out, a.out_off, plain)?;
     Ok(n)
 }
 
@@ -417,11 +390,17 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSeal<'l>(
 ) -> jint {
     entry(&mut env, |env| {
         let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-        let n = len_of(len, "input")?;
-        if n <= SEAL_COPY_MAX {
-            return seal_copied(env, &call, &input, in_off, n, &out, out_off);
+        let a = Arrays {
+            input: &input,
+            in_off,
+            len: len_of(len, "input")?,
+            out: &out,
+            out_off,
+        };
+        if a.len <= SEAL_COPY_MAX {
+            return seal_copied(env, &call, &a);
         }
-        if let Some(written) = seal_pinned(env, &call, &input, in_off, n, &out, out_off)? {
+        if let Some(written) = seal_pinned(env, &call, &a)? {
             return Ok(written);
         }
         let mut buf = read_region(env, &input, in_off, len, GCM_TAG)?;
@@ -458,11 +437,17 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpen<'l>(
 ) -> jint {
     entry(&mut env, |env| {
         let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-        let n = len_of(len, "input")?;
-        if n <= OPEN_COPY_MAX + GCM_TAG {
-            return open_copied(env, &call, &input, in_off, n, &out, out_off);
+        let a = Arrays {
+            input: &input,
+            in_off,
+            len: len_of(len, "input")?,
+            out: &out,
+            out_off,
+        };
+        if a.len <= OPEN_COPY_MAX + GCM_TAG {
+            return open_copied(env, &call, &a);
         }
-        if let Some(written) = open_pinned(env, &call, &input, in_off, n, &out, out_off)? {
+        if let Some(written) = open_pinned(env, &call, &a)? {
             return Ok(written);
         }
         let mut buf = SecretBytes::new(read_region(env, &input, in_off, len, 0)?);
