@@ -31,6 +31,10 @@ fn main() -> ExitCode {
             "{e}; the SHA-256 backend is chosen for this CPU instead"
         ));
     }
+    // So is a PARCRYPT_CPU_MASK naming no feature (nothing is masked then).
+    if let Err(e) = parcrypt::cpu::mask() {
+        error::warn(format_args!("{e}; no CPU feature is masked"));
+    }
     // Pipes in and out move 1 MiB per read/write instead of 64 KiB.
     parcrypt::io::grow_pipe(std::io::stdin(), PIPE_BUFFER);
     parcrypt::io::grow_pipe(std::io::stdout(), PIPE_BUFFER);

@@ -8,6 +8,8 @@
 //! - [`digest`]: SHA-256/384/512 — the one hash-algorithm type, one-shot and
 //!   incremental hashing (every module hashes through it), and many
 //!   SHA-256s at once (SHA-NI, AVX2, AVX-512 kernels) for Merkle trees.
+//! - [`cpu`]: the CPU features every dispatch point asks for, and
+//!   `PARCRYPT_CPU_MASK`, which masks some for tests and measurements.
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
 //! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
 //! - [`hazmat`]: raw ECB and unpadded CBC, RC4 and PARC4, the research
@@ -76,6 +78,7 @@ compile_error!(
 );
 
 pub mod aes;
+pub mod cpu;
 pub mod digest;
 pub mod ecdsa;
 mod ffi;
@@ -266,14 +269,15 @@ mod layering {
         // What each bottom layer may import: `io` is the plumbing (fill,
         // positional reads, map windows, the pipeline) and `pipe` the
         // streaming transforms built on it.
-        let allowed: [(&str, &[&str]); 7] = [
+        let allowed: [(&str, &[&str]); 8] = [
             ("secret", &[]),
             ("name", &[]),
+            ("cpu", &[]),
             ("par", &["name"]),
             ("io", &["par", "secret"]),
-            ("digest", &["io", "name", "par"]),
+            ("digest", &["cpu", "io", "name", "par"]),
             ("pipe", &["io", "par", "secret"]),
-            ("ffi", &["digest", "secret"]),
+            ("ffi", &["cpu", "digest", "secret"]),
         ];
         for (module, may) in allowed {
             let Some(deps) = graph.get(module) else {

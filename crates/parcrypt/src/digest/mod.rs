@@ -237,24 +237,45 @@ pub(crate) fn sha256(parts: &[&[u8]]) -> [u8; 32] {
 }
 
 /// The crate's SHA-256 (the backend chosen in the module docs), with a
-/// fixed 32-byte output: what Merkle trees hash with.
+/// fixed 32-byte output: what Merkle trees hash with. RustCrypto `sha2` on
+/// CPUs with the SHA extensions; AWS-LC's assembly (AVX2/AVX/SSSE3) where
+/// they are absent or masked by `PARCRYPT_CPU_MASK` — `sha2` would fall back
+/// to portable Rust there, and it cannot be masked (it detects the CPU
+/// itself), while AWS-LC honours the mask.
 #[derive(Clone)]
-pub(crate) struct Sha256(sha2::Sha256);
+pub(crate) enum Sha256 {
+    Sha2(sha2::Sha256),
+    AwsLc(aws_lc_rs::digest::Context),
+}
 
 impl Sha256 {
     pub(crate) fn new() -> Sha256 {
         use sha2::Digest as _;
-        Sha256(sha2::Sha256::new())
+        if crate::cpu::has(crate::cpu::Feature::ShaNi) {
+            Sha256::Sha2(sha2::Sha256::new())
+        } else {
+            Sha256::AwsLc(aws_lc_rs::digest::Context::new(&aws_lc_rs::digest::SHA256))
+        }
     }
 
     pub(crate) fn update(&mut self, data: &[u8]) {
         use sha2::Digest as _;
-        self.0.update(data);
+        match self {
+            Sha256::Sha2(h) => h.update(data),
+            Sha256::AwsLc(h) => h.update(data),
+        }
     }
 
     pub(crate) fn finish(self) -> [u8; 32] {
         use sha2::Digest as _;
-        self.0.finalize().into()
+        match self {
+            Sha256::Sha2(h) => h.finalize().into(),
+            Sha256::AwsLc(h) => {
+                let mut out = [0u8; 32];
+                out.copy_from_slice(h.finish().as_ref());
+                out
+            }
+        }
     }
 }
 

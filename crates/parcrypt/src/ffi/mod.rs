@@ -15,16 +15,20 @@
 //!   makes one C call per 16-byte block, 1.5 GB/s measured here; the EVP
 //!   interface hands the whole buffer to the pipelined AES-NI/VAES code,
 //!   6.8 GB/s), RC4, AES-GCM with 16-byte nonces;
-//! - [`kdf`], key derivation: scrypt.
+//! - [`kdf`], key derivation: scrypt;
+//! - [`cpucap`]: `PARCRYPT_CPU_MASK` handed to AWS-LC as its own
+//!   `OPENSSL_ia32cap`, at load time.
 //!
 //! This layer sits below the algorithm families and imports none of them
-//! (only [`crate::digest`], for the hash names the padding functions take).
+//! (only [`crate::digest`], for the hash names the padding functions take,
+//! and [`crate::cpu`], for the mask).
 //! Every `unsafe` block states why it is sound. `README.md` beside this file
 //! explains how the internal functions are linked and how to upgrade aws-lc-sys.
 #![allow(unsafe_code)]
 
 pub(crate) mod bn;
 pub(crate) mod cipher;
+mod cpucap;
 pub(crate) mod der;
 pub(crate) mod ec;
 pub(crate) mod error;

@@ -55,23 +55,12 @@ impl std::str::FromStr for CrtMode {
 
 /// Whether AWS-LC's AVX-512 IFMA dual exponentiation runs for primes of
 /// `p_bits` and `q_bits`: the CPU test is AWS-LC's own
-/// (`CRYPTO_is_AVX512IFMA_capable`: F, DQ, IFMA, BW and VL).
+/// (`CRYPTO_is_AVX512IFMA_capable`: F, DQ, IFMA, BW and VL), under
+/// `PARCRYPT_CPU_MASK` as AWS-LC is.
 fn dual_simd_applies(p_bits: usize, q_bits: usize) -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        p_bits == q_bits
-            && matches!(p_bits, 1024 | 1536 | 2048)
-            && std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512dq")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-            && std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vl")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let _ = (p_bits, q_bits);
-        false
-    }
+    p_bits == q_bits
+        && matches!(p_bits, 1024 | 1536 | 2048)
+        && crate::cpu::has(crate::cpu::Feature::Avx512Ifma)
 }
 
 /// `r^e` and `r⁻¹` mod n, both in Montgomery form.

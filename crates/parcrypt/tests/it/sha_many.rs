@@ -29,19 +29,19 @@ fn backends_under_test(test: &str) -> Vec<Backend> {
         }
     }
     let names: Vec<&str> = available.iter().map(|b| b.name()).collect();
-    let missing: Vec<&str> = Backend::ALL
+    let missing: Vec<String> = Backend::ALL
         .iter()
-        .filter(|b| !b.is_available())
-        .map(|b| b.name())
+        .filter_map(|b| b.missing().map(|why| format!("{} needs {why}", b.name())))
         .collect();
     eprintln!(
-        "{test}: SHA-256 backends run: {} (not available here: {})",
+        "{test}: SHA-256 backends run: {} (skipped: {}; {})",
         names.join(", "),
         if missing.is_empty() {
             "none".to_owned()
         } else {
             missing.join(", ")
-        }
+        },
+        parcrypt::cpu::report()
     );
     available
 }

@@ -125,27 +125,45 @@ impl Backend {
         }
     }
 
-    /// Whether this CPU has the instructions the backend needs (detected
-    /// once; later calls are a load).
+    /// Whether this CPU has the instructions the backend needs and
+    /// `PARCRYPT_CPU_MASK` does not mask them ([`crate::cpu::has`]).
     pub fn is_available(self) -> bool {
+        use crate::cpu::{Feature, has};
         match self {
             Backend::Sha2 => true,
             #[cfg(target_arch = "x86_64")]
-            Backend::ShaNiX2 | Backend::ShaNiX4 => {
-                std::is_x86_feature_detected!("sha")
-                    && std::is_x86_feature_detected!("sse2")
-                    && std::is_x86_feature_detected!("ssse3")
-                    && std::is_x86_feature_detected!("sse4.1")
-            }
+            Backend::ShaNiX2 | Backend::ShaNiX4 => has(Feature::ShaNi),
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx2X8 => std::is_x86_feature_detected!("avx2"),
+            Backend::Avx2X8 => has(Feature::Avx2),
             #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
-            Backend::Avx512X16 => {
-                std::is_x86_feature_detected!("avx512f") && std::is_x86_feature_detected!("avx512bw")
-            }
+            Backend::Avx512X16 => has(Feature::Avx512),
             #[allow(unreachable_patterns)]
             _ => false,
         }
+    }
+
+    /// What this backend needs that this CPU lacks or the mask takes away,
+    /// for a skipped test or workload to say (`None`: available).
+    pub fn missing(self) -> Option<String> {
+        use crate::cpu::Feature;
+        if self.is_available() {
+            return None;
+        }
+        let needs = match self {
+            Backend::Sha2 => return None,
+            Backend::ShaNiX2 | Backend::ShaNiX4 => Feature::ShaNi,
+            Backend::Avx2X8 => Feature::Avx2,
+            Backend::Avx512X16 => Feature::Avx512,
+        };
+        Some(if !cfg!(target_arch = "x86_64") {
+            format!("{needs} (an x86-64 feature; this is {})", std::env::consts::ARCH)
+        } else if self == Backend::Avx512X16 && !cfg!(parcrypt_avx512) {
+            "a compiler with AVX-512 intrinsics (Rust 1.89 or later)".to_owned()
+        } else if needs.detected() {
+            format!("{needs} (masked by {})", crate::cpu::MASK_ENV)
+        } else {
+            format!("{needs} (not on this CPU)")
+        })
     }
 
     /// The backends this CPU can run, in [`Backend::ALL`] order.
