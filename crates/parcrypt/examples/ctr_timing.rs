@@ -1,9 +1,11 @@
-//! AES-256-CTR on one thread: AWS-LC's CTR (what `Ctr` used for every size
-//! before) against `Ctr`, which (once a key has been given 1 MiB) sends
-//! parts of 16 KiB and more through AWS-LC's stitched GCM code; in place,
-//! and from one buffer into another
-//! (AWS-LC's CTR: a copy, then in place; `Ctr::apply_keystream_into`: one
-//! pass). Medians of interleaved runs, per size.
+//! AES-256-CTR on one thread, on its two kernels: `Ctr` on AWS-LC's CTR
+//! (`CtrKernel::Ctr`) against `Ctr` sending parts of 16 KiB and more through
+//! AWS-LC's stitched GCM code (`CtrKernel::Gcm`, once a key has been given
+//! 1 MiB); in place, and from one buffer into another (AWS-LC's CTR: a
+//! copy, then in place; the GCM kernel: one pass). Medians of interleaved
+//! runs, per size. Prints which kernel `Ctr::new` picks on this CPU (under
+//! `PARCRYPT_CPU_MASK`, which also masks AWS-LC: `PARCRYPT_CPU_MASK=x86-64-v3`
+//! shows what a CPU without VAES/AVX-512 runs).
 //!
 //! ```text
 //! cargo run --release -p parcrypt --example ctr_timing -- [rounds]
@@ -12,8 +14,7 @@
 
 use std::time::{Duration, Instant};
 
-use aws_lc_rs::cipher::{AES_256, EncryptingKey, EncryptionContext, UnboundCipherKey};
-use parcrypt::aes::Ctr;
+use parcrypt::aes::{Ctr, CtrKernel};
 use parcrypt::par::Parallelism;
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -25,12 +26,17 @@ fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(15);
     let key = [7u8; 32];
     let counter = [3u8; 16];
-    let evp = EncryptingKey::ctr(UnboundCipherKey::new(&AES_256, &key).unwrap()).unwrap();
-    let ctr = Ctr::new(&key).unwrap();
+    let evp = Ctr::with_kernel(&key, CtrKernel::Ctr).unwrap();
+    let ctr = Ctr::with_kernel(&key, CtrKernel::Gcm).unwrap();
     let seq = Parallelism::sequential();
+    println!("{}", parcrypt::cpu::report());
+    println!(
+        "Ctr::new picks the {} kernel here",
+        Ctr::new(&key).unwrap().kernel().name()
+    );
     println!(
         "{:>10} | in place: {:>11} {:>11} {:>7} | into another buffer: {:>11} {:>11} {:>7}",
-        "bytes", "AWS-LC CTR", "Ctr", "ratio", "AWS-LC CTR", "Ctr", "ratio"
+        "bytes", "ctr kernel", "gcm kernel", "gcm/ctr", "ctr kernel", "gcm kernel", "gcm/ctr"
     );
     for size in [1usize << 10, 4 << 10, 16 << 10, 64 << 10, 1 << 20, 64 << 20] {
         let input = vec![5u8; size];
@@ -41,8 +47,7 @@ fn main() {
         for _ in 0..rounds {
             let start = Instant::now();
             for _ in 0..calls {
-                evp.less_safe_encrypt(&mut data, EncryptionContext::Iv128(counter.into()))
-                    .unwrap();
+                evp.apply_keystream(&counter, &mut data, &seq);
             }
             t[0].push(start.elapsed() / calls as u32);
             let start = Instant::now();
@@ -52,9 +57,7 @@ fn main() {
             t[1].push(start.elapsed() / calls as u32);
             let start = Instant::now();
             for _ in 0..calls {
-                data.copy_from_slice(&input);
-                evp.less_safe_encrypt(&mut data, EncryptionContext::Iv128(counter.into()))
-                    .unwrap();
+                evp.apply_keystream_into(&counter, &input, &mut data, &seq);
             }
             t[2].push(start.elapsed() / calls as u32);
             let start = Instant::now();

@@ -8,9 +8,54 @@ use crate::par::Parallelism;
 use crate::secret::SecretKey;
 
 /// Parts of at least this many bytes go through AWS-LC's stitched GCM code
-/// ([`Gcm::ctr_in_place`]); shorter ones through AWS-LC's CTR, which has
-/// less to set up per call.
+/// ([`Gcm::ctr_in_place`]) when the [`CtrKernel`] is [`CtrKernel::Gcm`];
+/// shorter ones through AWS-LC's CTR, which has less to set up per call.
 const STITCHED_FROM: usize = 16 << 10;
+
+/// Which AWS-LC code a [`Ctr`] runs its keystream through; both give the
+/// same bytes.
+///
+/// AWS-LC's own CTR (`aes_hw_ctr32_encrypt_blocks`) has no VAES path. Its
+/// AES-GCM seal does on CPUs with VAES, VPCLMULQDQ and AVX-512, and there it
+/// outruns the CTR even with the GHASH it computes for nothing (Zen 4:
+/// 9.6 against 7.0 GB/s); everywhere else the GCM code is AVX "aesni_gcm",
+/// which runs at half the CTR's speed (Zen 3: 3.1 against 6.5 GB/s). So
+/// [`CtrKernel::Auto`] picks [`CtrKernel::Gcm`] exactly where
+/// [`crate::cpu::aws_lc_gcm_is_vaes_avx512`] (`aes/README.md` has the
+/// measurements).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CtrKernel {
+    /// [`CtrKernel::Gcm`] where AWS-LC's GCM has its VAES/AVX-512 code,
+    /// else [`CtrKernel::Ctr`].
+    #[default]
+    Auto,
+    /// AWS-LC's CTR.
+    Ctr,
+    /// AWS-LC's stitched GCM seal, its tag dropped (parts of 16 KiB or
+    /// more; 128- and 256-bit keys).
+    Gcm,
+}
+
+impl CtrKernel {
+    /// `Auto` decided for this CPU (under `PARCRYPT_CPU_MASK`).
+    pub fn resolve(self) -> CtrKernel {
+        match self {
+            CtrKernel::Auto if crate::cpu::aws_lc_gcm_is_vaes_avx512() => CtrKernel::Gcm,
+            CtrKernel::Auto => CtrKernel::Ctr,
+            other => other,
+        }
+    }
+
+    /// `auto`, `ctr` or `gcm`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            CtrKernel::Auto => "auto",
+            CtrKernel::Ctr => "ctr",
+            CtrKernel::Gcm => "gcm",
+        }
+    }
+}
 
 /// The GCM key is built once a `Ctr` has been given this many bytes in all
 /// (counting the call that reaches it): building it (the hash key's inverse,
@@ -43,6 +88,8 @@ pub struct Ctr {
     stitched: OnceLock<Option<Gcm>>,
     /// Bytes given to this `Ctr` so far (saturating).
     seen: AtomicU64,
+    /// [`CtrKernel::Ctr`] or [`CtrKernel::Gcm`], never `Auto`.
+    kernel: CtrKernel,
 }
 
 impl std::fmt::Debug for Ctr {
@@ -59,6 +106,15 @@ impl Ctr {
     /// # Errors
     /// [`Error::KeyLength`] for any other key length.
     pub fn new(key: &[u8]) -> Result<Self, Error> {
+        Ctr::with_kernel(key, CtrKernel::Auto)
+    }
+
+    /// [`Ctr::new`] on a chosen [`CtrKernel`] (to compare the two on one
+    /// machine; [`Ctr::new`] picks the faster for the CPU).
+    ///
+    /// # Errors
+    /// [`Error::KeyLength`] for a key that is not 16, 24 or 32 bytes.
+    pub fn with_kernel(key: &[u8], kernel: CtrKernel) -> Result<Self, Error> {
         let key_bits = key.len() * 8;
         let evp = EncryptingKey::ctr(unbound(key)?).map_err(|_| Error::KeyLength(key.len()))?;
         let mut padded = [0u8; 32];
@@ -69,7 +125,13 @@ impl Ctr {
             raw: SecretKey::new(&mut padded),
             stitched: OnceLock::new(),
             seen: AtomicU64::new(0),
+            kernel: kernel.resolve(),
         })
+    }
+
+    /// The kernel this `Ctr` runs on (`Auto` resolved).
+    pub fn kernel(&self) -> CtrKernel {
+        self.kernel
     }
 
     /// XORs the keystream that starts at counter block `counter` into `data`
@@ -163,7 +225,7 @@ impl Ctr {
     /// the key is 128 or 256 bits, and the GCM key is built (or `build`
     /// says to build it now).
     fn stitched(&self, len: usize, build: bool) -> Option<&Gcm> {
-        if len < STITCHED_FROM {
+        if len < STITCHED_FROM || self.kernel != CtrKernel::Gcm {
             return None;
         }
         if let Some(built) = self.stitched.get() {

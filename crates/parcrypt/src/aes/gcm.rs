@@ -28,6 +28,7 @@
 //! plaintext only once the tag matched, and the part arithmetic (which
 //! costs more than opening 1 KiB) is skipped.
 
+use aws_lc_rs::cipher::{EncryptingKey, EncryptionContext};
 use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
 
@@ -143,6 +144,10 @@ pub struct Gcm {
     /// `E(Lₙ·H)`: the all-zero 16-byte nonce's encrypted J0, which opening
     /// strips from every part's hash.
     zero_nonce_mask: SecretKey<16>,
+    /// AWS-LC's CTR under the same key, for decryption's CTR pass on CPUs
+    /// where AWS-LC's GCM has no VAES/AVX-512 code (`None` where it has,
+    /// and the pass runs through the GCM seal): see [`super::CtrKernel`].
+    ctr: Option<EncryptingKey>,
 }
 
 impl std::fmt::Debug for Gcm {
@@ -172,6 +177,10 @@ impl Gcm {
         let mut h_inv2 = mul(&h_inv, &h_inv);
         let mut nonce_len_h = mul(&lengths(0, 16), &h);
         let mut zero_nonce_mask = mask(&aead, &[0; 16]);
+        let ctr = match super::CtrKernel::Auto.resolve() {
+            super::CtrKernel::Gcm => None,
+            _ => Some(EncryptingKey::ctr(super::unbound(key)?).map_err(|_| Error::KeyLength(key.len()))?),
+        };
         // `SecretKey::new` wipes these stack copies.
         Ok(Gcm {
             key_bits: key.len() * 8,
@@ -181,6 +190,7 @@ impl Gcm {
             h_inv2: SecretKey::new(&mut h_inv2),
             nonce_len_h: SecretKey::new(&mut nonce_len_h),
             zero_nonce_mask: SecretKey::new(&mut zero_nonce_mask),
+            ctr,
         })
     }
 
@@ -341,9 +351,7 @@ impl Gcm {
             return Ok(());
         }
         self.verify(nonce, aad, data, tag, par)?;
-        self.decrypt_parts(nonce, data, par, |nonce, _, part| {
-            self.aead.seal_in_place(nonce, part, &[]);
-        });
+        self.decrypt_parts(nonce, None, data, par);
         Ok(())
     }
 
@@ -378,10 +386,7 @@ impl Gcm {
             return Ok(());
         }
         self.verify(nonce, aad, input, tag, par)?;
-        self.decrypt_parts(nonce, output, par, |nonce, offset, part| {
-            self.aead
-                .seal_into(nonce, &input[offset..offset + part.len()], part, &[]);
-        });
+        self.decrypt_parts(nonce, Some(input), output, par);
         Ok(())
     }
 
@@ -533,29 +538,44 @@ impl Gcm {
         }
     }
 
-    /// GCM's CTR from counter 2 over the parts of `data`, after the tag has
-    /// been checked: `crypt_part(nonce, offset, part)` is AWS-LC's seal of
-    /// the ciphertext at `offset` under `nonce`, leaving it in `part`.
+    /// GCM's CTR from counter 2 over the parts of `data` (the ciphertext
+    /// `input` when there is one, else `data` itself), after the tag has
+    /// been checked.
     ///
-    /// GCM encryption is that CTR, so AWS-LC's stitched seal — started at
-    /// the part's counter like a sealed part — turns ciphertext into
-    /// plaintext; its tag (a hash of the plaintext) is dropped. That code
-    /// runs AES on 512-bit vectors where AWS-LC's plain CTR does not, so
-    /// the pass costs less than the CTR one even with its GHASH.
-    fn decrypt_parts(
-        &self,
-        nonce: &[u8; NONCE],
-        data: &mut [u8],
-        par: &Parallelism,
-        crypt_part: impl Fn(&[u8], usize, &mut [u8]) + Sync,
-    ) {
+    /// Where AWS-LC's GCM has its VAES/AVX-512 code, that is AWS-LC's seal
+    /// of each ciphertext part, started at the part's counter like a sealed
+    /// part (GCM encryption is that CTR; the tag, a hash of the plaintext,
+    /// is dropped): its AES runs on 512-bit vectors where AWS-LC's plain CTR
+    /// does not, so the pass costs less than the CTR one even with its
+    /// GHASH. Elsewhere the seal is AWS-LC's AVX code at half the CTR's
+    /// speed, and the pass is AWS-LC's CTR from the part's counter block
+    /// (inc32 and a 128-bit counter agree: a message's counter starts at 2
+    /// and has under 2³² blocks).
+    fn decrypt_parts(&self, nonce: &[u8; NONCE], input: Option<&[u8]>, data: &mut [u8], par: &Parallelism) {
         par.for_each_mut(data, &GRAIN, |_, offset, part| {
-            if offset == 0 {
-                // The message's own nonce: its J0 is `nonce ‖ 1`.
-                crypt_part(nonce, 0, part);
-            } else {
-                crypt_part(&self.part_nonce(nonce, offset), offset, part);
+            let src = input.map(|input| &input[offset..offset + part.len()]);
+            if let Some(ctr) = &self.ctr {
+                if let Some(src) = src {
+                    part.copy_from_slice(src);
+                }
+                let counter = Self::counter_block(nonce, 2u32.wrapping_add((offset / BLOCK) as u32));
+                // Fails only for a context of the wrong kind, which cannot happen here.
+                ctr.less_safe_encrypt(part, EncryptionContext::Iv128(counter.into()))
+                    .expect("AES-CTR with a 16-byte counter block");
+                return;
             }
+            // The message's own nonce for the first part: its J0 is `nonce ‖ 1`.
+            let part_nonce;
+            let gcm_nonce: &[u8] = if offset == 0 {
+                nonce
+            } else {
+                part_nonce = self.part_nonce(nonce, offset);
+                &part_nonce
+            };
+            match src {
+                Some(src) => self.aead.seal_into(gcm_nonce, src, part, &[]),
+                None => self.aead.seal_in_place(gcm_nonce, part, &[]),
+            };
         });
     }
 }

@@ -30,7 +30,7 @@ pub(crate) mod padding;
 pub use cbc::Cbc;
 pub(crate) use crypter::BlockMode;
 pub use crypter::{Crypter, DEFAULT_BUFFER};
-pub use ctr::Ctr;
+pub use ctr::{Ctr, CtrKernel};
 pub use gcm::{Gcm, NONCE as GCM_NONCE, TAG as GCM_TAG};
 
 use crate::par::Grain;

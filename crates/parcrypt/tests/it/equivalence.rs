@@ -6,7 +6,7 @@
 use std::io::Read;
 
 use crate::common::{data, every_parallelism, openssl_enc, require_tool};
-use parcrypt::aes::{BLOCK, Cbc, Crypter, Ctr, Error, GRAIN};
+use parcrypt::aes::{BLOCK, Cbc, Crypter, Ctr, CtrKernel, Error, GRAIN};
 use parcrypt::hazmat::{self, Ecb};
 use parcrypt::par::{Parallelism, Strategy};
 use proptest::prelude::*;
@@ -111,8 +111,13 @@ fn ctr_equals_the_backends_ctr_across_the_low_word_wrap() {
         u32::MAX - (GRAIN.min_part / BLOCK) as u32 + 1,
         0x1234_5678,
     ];
-    for (key, alg) in KEYS.iter().zip([&AES_128, &AES_192, &AES_256]) {
-        let ctr = Ctr::new(key).unwrap();
+    // Both kernels, whichever this CPU picks (`Ctr::new`).
+    for (key, alg, kernel) in KEYS
+        .iter()
+        .zip([&AES_128, &AES_192, &AES_256])
+        .flat_map(|(k, a)| [CtrKernel::Ctr, CtrKernel::Gcm].map(|kernel| (k, a, kernel)))
+    {
+        let ctr = Ctr::with_kernel(key, kernel).unwrap();
         let backend = EncryptingKey::ctr(UnboundCipherKey::new(alg, key).unwrap()).unwrap();
         for low in low_words {
             let mut counter = [0u8; 16];
@@ -129,14 +134,14 @@ fn ctr_equals_the_backends_ctr_across_the_low_word_wrap() {
                     ctr.apply_keystream(&counter, &mut got, &par);
                     assert!(
                         got == want,
-                        "in place: key {} low {low:#x} len {len} {par:?}",
+                        "in place: key {} {kernel:?} low {low:#x} len {len} {par:?}",
                         key.len()
                     );
                     let mut out = vec![0u8; len];
                     ctr.apply_keystream_into(&counter, &input, &mut out, &par);
                     assert!(
                         out == want,
-                        "into: key {} low {low:#x} len {len} {par:?}",
+                        "into: key {} {kernel:?} low {low:#x} len {len} {par:?}",
                         key.len()
                     );
                 }
