@@ -13,6 +13,11 @@ pub struct Machine {
     pub cores: usize,
     /// Relevant CPU flags present (aes, vaes, vpclmulqdq, sha_ni, avx2, avx512f, …).
     pub cpu_flags: Vec<String>,
+    /// The CPU features parcrypt's code paths used in this run
+    /// (`parcrypt::cpu`: detected, minus `PARCRYPT_CPU_MASK`).
+    pub cpu_features_used: Vec<&'static str>,
+    /// `PARCRYPT_CPU_MASK` and what it did, when set (one line).
+    pub cpu_mask: Option<String>,
     /// Whether the CPU reports running under a hypervisor.
     pub virtualized: bool,
     /// Total memory in bytes.
@@ -86,6 +91,11 @@ impl Machine {
             cpu_model: field("model name"),
             cores: parcrypt::par::available_threads(),
             cpu_flags,
+            cpu_features_used: parcrypt::cpu::enabled()
+                .iter()
+                .map(parcrypt::cpu::Feature::name)
+                .collect(),
+            cpu_mask: std::env::var_os(parcrypt::cpu::MASK_ENV).map(|_| parcrypt::cpu::report()),
             virtualized: present.contains(&"hypervisor"),
             memory_bytes,
             os,

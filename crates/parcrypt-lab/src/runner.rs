@@ -219,7 +219,19 @@ fn impls(threads: &[usize]) -> Vec<Impl> {
 /// for empty or zero thread/size lists, [`LabError::Io`] if the output
 /// directory cannot be created.
 pub fn measure_all(config: &LabConfig) -> Result<Summary, LabError> {
-    let workloads = config.workloads()?;
+    // Workloads this machine cannot run (a kernel for a CPU feature it
+    // lacks or `PARCRYPT_CPU_MASK` masks) are left out, and the report says so.
+    let (workloads, left_out): (Vec<Workload>, Vec<String>) = {
+        let mut runnable = Vec::new();
+        let mut left_out = Vec::new();
+        for w in config.workloads()? {
+            match (w.missing)() {
+                Some(why) => left_out.push(format!("{} left out: this machine lacks {why}", w.name)),
+                None => runnable.push(w),
+            }
+        }
+        (runnable, left_out)
+    };
     let threads = config.threads();
     if threads.is_empty() || threads.contains(&0) {
         return Err(LabError::Config("thread counts must be at least 1".into()));
@@ -281,6 +293,7 @@ pub fn measure_all(config: &LabConfig) -> Result<Summary, LabError> {
     }
     bar.finish_and_clear();
     let mut summary = summarize(config, &machine, &workloads, rows, started.elapsed());
+    summary.notes.extend(left_out);
     summary.peers = peer_status;
     Ok(summary)
 }
@@ -295,6 +308,9 @@ fn summarize(
     wall: Duration,
 ) -> Summary {
     let mut notes = Vec::new();
+    if let Some(mask) = &machine.cpu_mask {
+        notes.push(format!("CPU features masked for this run: {mask}"));
+    }
     if let Some(load) = machine.load_before.filter(|l| *l > 0.5) {
         notes.push(format!(
             "the 1-minute load average was {load:.2} before the run: other work may have disturbed the timings"

@@ -33,6 +33,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -51,6 +52,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -69,6 +71,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -87,6 +90,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -105,6 +109,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         // `openssl enc` has no AEAD modes (it refuses GCM), so the GCM
@@ -126,6 +131,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -144,6 +150,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 dgst: None,
             }),
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
     ]);

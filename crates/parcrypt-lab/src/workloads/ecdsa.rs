@@ -45,6 +45,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         samples,
         openssl,
         input: Input::Memory,
+        missing: super::runs_anywhere,
         age: None,
     };
     all.extend([
@@ -90,6 +91,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
     ]);

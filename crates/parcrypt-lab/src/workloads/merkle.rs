@@ -40,6 +40,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         samples: adaptive,
         openssl: Some(SHA256_PEER),
         input: Input::Memory,
+        missing: super::runs_anywhere,
         age: None,
     };
     let small = |mut w: Workload| {
@@ -107,6 +108,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::ManyFiles {
                 file_size: MANY_FILES_SIZE,
             },
+            missing: super::runs_anywhere,
             age: None,
         },
     ]);
@@ -133,14 +135,17 @@ fn many<const B: usize>(name: &'static str) -> Workload {
         samples: adaptive,
         openssl: Some(SHA256_PEER),
         input: Input::Memory,
+        missing: many_missing::<B>,
         age: None,
     }
 }
 
+/// What the CPU lacks (or `PARCRYPT_CPU_MASK` masks) to run backend `B`.
+fn many_missing<const B: usize>() -> Option<String> {
+    Backend::ALL[B].missing()
+}
+
 fn many_sizes<const B: usize>(quick: bool) -> Vec<usize> {
-    if !Backend::ALL[B].is_available() {
-        return Vec::new();
-    }
     if quick {
         vec![16 << 20]
     } else {
@@ -154,7 +159,8 @@ fn many_setup<const B: usize>(size: usize) -> Operation {
     Box::new(move |_par, output| {
         let leaves: Vec<&[u8]> = black_box(&data).chunks(MANY_LEAF).collect();
         let mut hashes = vec![[0u8; 32]; leaves.len()];
-        // Unavailable backends have no sizes, so this always hashes.
+        // The runner never sets up a workload that is `missing`, so this
+        // always hashes.
         if backend.sha256_many_prefixed(&[0], &leaves, &mut hashes).is_ok() {
             output(black_box(hashes.as_flattened()));
         }
@@ -266,7 +272,7 @@ mod tests {
             .collect();
         assert_eq!(many, want);
         // Each one hashes through its own backend: equal to the reference
-        // where the CPU has it, left out (no sizes) where not.
+        // where the CPU has it, `missing` (and left out of a study) where not.
         let data = input(3 * MANY_LEAF + 100);
         let want = Rfc6962::leaf_hash(&data[..MANY_LEAF]);
         for (w, backend) in all
@@ -274,9 +280,10 @@ mod tests {
             .filter(|w| w.name.starts_with("sha256-many-"))
             .zip(Backend::ALL)
         {
-            let sizes = (w.sizes.unwrap())(true);
-            assert_eq!(sizes.is_empty(), !backend.is_available(), "{}", w.name);
-            if sizes.is_empty() {
+            assert_eq!((w.missing)(), backend.missing(), "{}", w.name);
+            assert!(!(w.sizes.unwrap())(true).is_empty(), "{}", w.name);
+            if let Some(why) = (w.missing)() {
+                eprintln!("{}: skipped, this machine lacks {why}", w.name);
                 continue;
             }
             let mut op = (w.setup)(3 * MANY_LEAF + 100);

@@ -87,6 +87,10 @@ pub struct Workload {
     /// What the operation reads, which decides how large the peers' files
     /// are.
     pub input: Input,
+    /// What this machine lacks to run the workload (a CPU feature, for the
+    /// kernels written for one), or `None` where it runs: a study leaves it
+    /// out and says why ([`runs_anywhere`] for most).
+    pub missing: fn() -> Option<String>,
     /// `age` (or `rage`) doing the same job on a file, measured as a peer in
     /// the same run when either is installed.
     pub age: Option<AgePeer>,
@@ -139,7 +143,12 @@ pub(crate) fn aead_samples(_quick: bool, size: usize) -> Option<usize> {
     (size >= 256 << 20).then_some(5)
 }
 
-/// The lab's adaptive sample count, for [`Workload::samples`].
+/// [`Workload::missing`] for a workload that runs on any machine.
+pub fn runs_anywhere() -> Option<String> {
+    None
+}
+
+/// [`Workload::samples`] for the lab's adaptive count.
 pub fn adaptive(_quick: bool, _size: usize) -> Option<usize> {
     None
 }

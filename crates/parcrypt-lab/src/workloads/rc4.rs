@@ -55,6 +55,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             dgst: None,
         }),
         input: Input::Memory,
+        missing: super::runs_anywhere,
         age: None,
     });
     all.extend([
@@ -69,6 +70,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -82,6 +84,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -95,6 +98,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -108,6 +112,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
     ]);

@@ -44,6 +44,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         samples,
         openssl: None,
         input: Input::Memory,
+        missing: super::runs_anywhere,
         age: None,
     };
     let sign = |name, description, setup, sizes, speed: Option<&'static [&'static str]>| Workload {
@@ -62,6 +63,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             dgst: None,
         }),
         input: Input::Memory,
+        missing: super::runs_anywhere,
         age: None,
     };
     all.extend([
@@ -125,6 +127,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: adaptive,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
         Workload {
@@ -138,6 +141,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             samples: bulk_decrypt_samples,
             openssl: None,
             input: Input::Memory,
+            missing: super::runs_anywhere,
             age: None,
         },
     ]);

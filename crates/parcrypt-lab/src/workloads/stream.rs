@@ -48,6 +48,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             dgst: None,
         }),
         input: Input::File,
+        missing: super::runs_anywhere,
         age: Some(age),
     };
     all.extend([

@@ -29,6 +29,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         samples: |_, size| (size >= 1_000_000).then_some(7),
         openssl: None,
         input: Input::Memory,
+        missing: super::runs_anywhere,
         age: None,
     });
 }
