@@ -67,8 +67,7 @@ pub enum Feature {
 
 /// The names [`MASK_ENV`] accepts besides each [`Feature::name`]: presets
 /// and aliases.
-pub const MASK_NAMES: &str =
-    "aesni, pclmul, avx2, shani, vaes, vpclmulqdq, avx512, ifma, or x86-64-v3 (= avx512,ifma,shani,vaes,vpclmulqdq)";
+pub const MASK_NAMES: &str = "aesni, pclmul, avx2, shani, vaes, vpclmulqdq, avx512, ifma, or x86-64-v3 (= avx512,ifma,shani,vaes,vpclmulqdq)";
 
 impl Feature {
     /// Every feature, in order.
@@ -217,7 +216,10 @@ impl Features {
     /// The value of AWS-LC's `OPENSSL_ia32cap` that masks these features
     /// (`~0x…:~0x…`: each word inverted and ANDed with what CPUID reports).
     pub fn ia32cap(self) -> String {
-        let (low, high) = self.iter().map(Feature::ia32cap_bits).fold((0u64, 0u64), |(a, b), (x, y)| (a | x, b | y));
+        let (low, high) = self
+            .iter()
+            .map(Feature::ia32cap_bits)
+            .fold((0u64, 0u64), |(a, b), (x, y)| (a | x, b | y));
         format!("~{low:#x}:~{high:#x}")
     }
 }
@@ -398,7 +400,10 @@ mod tests {
         assert_eq!(w2 & (1 << 5), 0, "AVX2 kept");
         assert_ne!(w3 & (1 << 9), 0, "VAES");
         assert_ne!(w3 & (1 << 10), 0, "VPCLMULQDQ");
-        assert_eq!(Features::parse_mask("aesni").unwrap().ia32cap(), "~0x200000000000000:~0x20000000000");
+        assert_eq!(
+            Features::parse_mask("aesni").unwrap().ia32cap(),
+            "~0x200000000000000:~0x20000000000"
+        );
     }
 
     #[test]
