@@ -242,6 +242,7 @@ fn fill_fresh<'a>(fresh: &'a mut [MaybeUninit<u8>], src: &[u8], par: &Parallelis
 /// Asks the kernel to back the whole 2 MiB pages inside `[data, data + len)`
 /// with huge pages. Advice only: where it is refused (no THP, or THP off),
 /// the output is simply faulted in 4 KiB at a time.
+#[cfg(target_os = "linux")]
 fn advise_huge_pages(data: *mut u8, len: usize) {
     const HUGE: usize = 2 << 20;
     let start = (data as usize).next_multiple_of(HUGE);
@@ -255,6 +256,11 @@ fn advise_huge_pages(data: *mut u8, len: usize) {
         }
     }
 }
+
+/// Elsewhere (macOS, the BSDs: not built or tested) there is no such
+/// advice: the output is faulted in page by page.
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_data: *mut u8, _len: usize) {}
 
 fn too_long() -> PyErr {
     pyo3::exceptions::PyOverflowError::new_err("output too large")

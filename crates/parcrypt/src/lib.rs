@@ -28,10 +28,17 @@
 //! strategy is the reference.
 //!
 //! # Platforms
-//! Unix only (Linux, macOS, the BSDs): files are read with positional reads
-//! (`std::os::unix::fs::FileExt`, `pread(2)`) and memory maps (`mmap(2)`),
-//! in one module of I/O plumbing. Other targets fail to build with a
-//! message saying so.
+//! Built and tested on Linux, x86-64 (natively, on every CPU level: see
+//! [`cpu`]) and aarch64 (under emulation). Unix only by design: files are
+//! read with positional reads (`std::os::unix::fs::FileExt`, `pread(2)`)
+//! and memory maps (`mmap(2)`), in one module of I/O plumbing ([`io`]);
+//! other targets fail to build with a message saying so. The Linux-only
+//! calls each sit behind a function with a portable fallback: the pipe
+//! size (`F_SETPIPE_SZ`, [`io::grow_pipe`]; elsewhere the pipe keeps its
+//! size), the CLI's no-replace rename (`tempfile`'s `persist_noclobber`:
+//! `renameat2` on Linux, a link and an unlink elsewhere) and the Python package's huge-page advice (`MADV_HUGEPAGE`;
+//! elsewhere none). macOS and the BSDs should build with those fallbacks,
+//! but are neither built nor tested here.
 //!
 //! # API conventions
 //!
