@@ -33,9 +33,10 @@ use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
 
 use super::{BLOCK, Error, GRAIN};
-use crate::ffi::{self, Direction, GcmKey};
+use crate::ffi::{self, Direction, GcmDecrypter, GcmKey};
 use crate::par::Parallelism;
 use crate::secret::{SecretKey, wipe};
+use std::sync::OnceLock;
 
 type Block = [u8; 16];
 
@@ -148,6 +149,32 @@ pub struct Gcm {
     /// where AWS-LC's GCM has no VAES/AVX-512 code (`None` where it has,
     /// and the pass runs through the GCM seal): see [`super::CtrKernel`].
     ctr: Option<EncryptingKey>,
+    /// How messages over [`SMALL_OPEN`] are opened (never `Auto`).
+    open: GcmOpen,
+    /// The key again (zero-padded, wiped on drop), for `decrypter`.
+    key: SecretKey<32>,
+    /// AWS-LC's one-pass decrypt-and-hash under this key, built at the
+    /// first one-pass open (`None` inside: AWS-LC has no CTR kernel here).
+    decrypter: OnceLock<Option<GcmDecrypter>>,
+}
+
+/// How [`Gcm`] opens a message of more than 4 KiB; both give the same
+/// plaintext and accept the same tags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum GcmOpen {
+    /// [`GcmOpen::OnePass`] (`aes/README.md` has the measurements behind it).
+    #[default]
+    Auto,
+    /// Each part decrypted and hashed together by AWS-LC's
+    /// decrypt-and-hash, the parts' hashes folded into the tag, the tag
+    /// compared: one pass over the data. The output holds plaintext before
+    /// the tag is known; on a wrong tag it is wiped (`open`) or turned back
+    /// into the ciphertext (`open_in_place`) before the error returns.
+    OnePass,
+    /// The tag checked over the ciphertext first (one pass), then the data
+    /// decrypted (a second): no plaintext exists before the tag matched.
+    VerifyThenDecrypt,
 }
 
 impl std::fmt::Debug for Gcm {
@@ -168,6 +195,15 @@ impl Gcm {
     /// # Errors
     /// [`Error::KeyLength`] unless the key is 16 or 32 bytes.
     pub fn new(key: &[u8]) -> Result<Gcm, Error> {
+        Gcm::with_open(key, GcmOpen::Auto)
+    }
+
+    /// [`Gcm::new`] opening messages as `open` says (to compare the two
+    /// ways on one machine).
+    ///
+    /// # Errors
+    /// [`Error::KeyLength`] unless the key is 16 or 32 bytes.
+    pub fn with_open(key: &[u8], open: GcmOpen) -> Result<Gcm, Error> {
         let aead = GcmKey::new(key).ok_or(Error::KeyLength(key.len()))?;
         let mut h = [0u8; 16];
         ffi::aes_ecb_in_place(key, Direction::Encrypt, &mut h);
@@ -181,8 +217,11 @@ impl Gcm {
             super::CtrKernel::Gcm => None,
             _ => Some(EncryptingKey::ctr(super::unbound(key)?).map_err(|_| Error::KeyLength(key.len()))?),
         };
+        let mut padded = [0u8; 32];
+        padded[..key.len()].copy_from_slice(key);
         // `SecretKey::new` wipes these stack copies.
         Ok(Gcm {
+            key: SecretKey::new(&mut padded),
             key_bits: key.len() * 8,
             aead,
             h: SecretKey::new(&mut h),
@@ -191,7 +230,17 @@ impl Gcm {
             nonce_len_h: SecretKey::new(&mut nonce_len_h),
             zero_nonce_mask: SecretKey::new(&mut zero_nonce_mask),
             ctr,
+            open: match open {
+                GcmOpen::Auto => GcmOpen::OnePass,
+                other => other,
+            },
+            decrypter: OnceLock::new(),
         })
+    }
+
+    /// How this `Gcm` opens messages of more than 4 KiB (`Auto` resolved).
+    pub fn open_kind(&self) -> GcmOpen {
+        self.open
     }
 
     /// The counter block `nonce ‖ counter`.
@@ -350,6 +399,9 @@ impl Gcm {
             data.copy_from_slice(self.open_small(nonce, aad, data, tag, &mut scratch)?);
             return Ok(());
         }
+        if let Some(decrypter) = self.one_pass() {
+            return self.open_one_pass(decrypter, nonce, aad, None, data, tag, par);
+        }
         self.verify(nonce, aad, data, tag, par)?;
         self.decrypt_parts(nonce, None, data, par);
         Ok(())
@@ -384,6 +436,9 @@ impl Gcm {
             let mut scratch = Scratch::new();
             output.copy_from_slice(self.open_small(nonce, aad, input, tag, &mut scratch)?);
             return Ok(());
+        }
+        if let Some(decrypter) = self.one_pass() {
+            return self.open_one_pass(decrypter, nonce, aad, Some(input), output, tag, par);
         }
         self.verify(nonce, aad, input, tag, par)?;
         self.decrypt_parts(nonce, Some(input), output, par);
@@ -467,6 +522,69 @@ impl Gcm {
         } else {
             Err(Error::Authentication)
         }
+    }
+
+    /// The one-pass decrypter, if this `Gcm` opens in one pass and AWS-LC
+    /// can here.
+    fn one_pass(&self) -> Option<&GcmDecrypter> {
+        if self.open != GcmOpen::OnePass {
+            return None;
+        }
+        let key = self.key.expose();
+        self.decrypter
+            .get_or_init(|| GcmDecrypter::new(&key[..self.key_bits / 8]))
+            .as_ref()
+    }
+
+    /// [`GcmOpen::OnePass`]: each part of `data` (read from `input` when
+    /// there is one, else decrypted in place) decrypted and hashed by
+    /// AWS-LC in one go from the part's counter; the parts' hashes folded
+    /// into the tag; on a mismatch the output wiped, or in place turned
+    /// back into the ciphertext, before the error returns.
+    #[allow(clippy::too_many_arguments)]
+    fn open_one_pass(
+        &self,
+        decrypter: &GcmDecrypter,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        input: Option<&[u8]>,
+        data: &mut [u8],
+        tag: &[u8],
+        par: &Parallelism,
+    ) -> Result<(), Error> {
+        if data.len() as u64 > (1 << 36) - 32 || tag.len() != TAG {
+            return Err(Error::Authentication);
+        }
+        let h = self.h.expose();
+        let parts = par.map_mut(data, &GRAIN, |_, offset, part| {
+            let src = input.map(|input| &input[offset..offset + part.len()]);
+            // The message's own nonce for the first part (J0 = nonce ‖ 1).
+            let hashed = if offset == 0 {
+                decrypter.decrypt_part(nonce, src, part)
+            } else {
+                decrypter.decrypt_part(&self.part_nonce(nonce, offset), src, part)
+            };
+            Part {
+                // A partial last block is added in but not yet multiplied.
+                ghash: if hashed.pending {
+                    mul(&hashed.xi, h)
+                } else {
+                    hashed.xi
+                },
+                blocks: part.len().div_ceil(BLOCK) as u64,
+            }
+        });
+        let expected = self.tag(nonce, aad, &parts, data.len() as u64);
+        if aws_lc_rs::constant_time::verify_slices_are_equal(&expected, tag).is_ok() {
+            return Ok(());
+        }
+        match input {
+            // CTR is its own inverse: the keystream again gives back the
+            // ciphertext the caller handed over.
+            None => self.decrypt_parts(nonce, None, data, par),
+            Some(_) => wipe(data),
+        }
+        Err(Error::Authentication)
     }
 
     /// Checks `tag` over `aad` and the ciphertext `data`; reads only.
@@ -656,14 +774,18 @@ mod tests {
             Parallelism::new(2, Strategy::WorkStealing),
             Parallelism::new(4, Strategy::WorkStealing),
         ];
-        for key in [&[0x11u8; 16][..], &[0x22u8; 32][..]] {
-            let gcm = Gcm::new(key).unwrap();
+        let keys = [&[0x11u8; 16][..], &[0x22u8; 32][..]];
+        let kinds = [GcmOpen::OnePass, GcmOpen::VerifyThenDecrypt];
+        for (key, kind) in keys.iter().flat_map(|k| kinds.map(|kind| (*k, kind))) {
+            let gcm = Gcm::with_open(key, kind).unwrap();
             for len in [
                 0,
                 1,
                 15,
                 16,
                 17,
+                4097,
+                (1 << 20) + 15,
                 2 * mib - 1,
                 2 * mib,
                 2 * mib + 1,
@@ -701,27 +823,31 @@ mod tests {
             Parallelism::new(2, Strategy::WorkStealing),
             Parallelism::new(3, Strategy::WorkStealing),
         ];
-        let gcm = Gcm::new(&[0x33; 32]).unwrap();
         let grain = GRAIN.min_part;
-        for len in [
-            0,
-            1,
-            15,
-            16,
-            17,
-            SMALL_OPEN - 1,
-            SMALL_OPEN,
-            SMALL_OPEN + 1,
-            grain - 1,
-            grain,
-            grain + 1,
-            2 * grain - 1,
-            2 * grain,
-            2 * grain + 1,
-            3 * grain + 1,
-            3 * mib + 5,
-            5 * mib - 16,
-        ] {
+        let kinds = [GcmOpen::OnePass, GcmOpen::VerifyThenDecrypt];
+        for (gcm, len) in kinds.iter().flat_map(|k| {
+            let gcm = std::sync::Arc::new(Gcm::with_open(&[0x33; 32], *k).unwrap());
+            [
+                0,
+                1,
+                15,
+                16,
+                17,
+                SMALL_OPEN - 1,
+                SMALL_OPEN,
+                SMALL_OPEN + 1,
+                grain - 1,
+                grain,
+                grain + 1,
+                2 * grain - 1,
+                2 * grain,
+                2 * grain + 1,
+                3 * grain + 1,
+                3 * mib + 5,
+                5 * mib - 16,
+            ]
+            .map(move |len| (gcm.clone(), len))
+        }) {
             let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             let nonce = [len as u8 ^ 0x5a; 12];
             let aad = &pt[..len.min(20)];
@@ -729,10 +855,14 @@ mod tests {
             for par in &schedules {
                 let mut out = vec![0xA5; len];
                 gcm.open(&nonce, aad, &ct, &tag, &mut out, par).unwrap();
-                assert!(out == pt, "open: {len} bytes, {par:?}");
+                assert!(out == pt, "open: {len} bytes, {:?}, {par:?}", gcm.open_kind());
                 let mut data = ct.clone();
                 gcm.open_in_place(&nonce, aad, &mut data, &tag, par).unwrap();
-                assert!(data == out, "open_in_place: {len} bytes, {par:?}");
+                assert!(
+                    data == out,
+                    "open_in_place: {len} bytes, {:?}, {par:?}",
+                    gcm.open_kind()
+                );
             }
         }
     }
@@ -796,9 +926,15 @@ mod tests {
     }
 
     #[test]
-    fn open_into_a_bad_tag_writes_nothing() {
-        let gcm = Gcm::new(&[6; 16]).unwrap();
-        for len in [1, 17, SMALL_OPEN, SMALL_OPEN + 1, (2 << 20) + 7] {
+    fn open_into_a_bad_tag_releases_no_plaintext() {
+        for (gcm, len) in [GcmOpen::OnePass, GcmOpen::VerifyThenDecrypt]
+            .iter()
+            .flat_map(|k| {
+                let gcm = std::sync::Arc::new(Gcm::with_open(&[6; 16], *k).unwrap());
+                [1, 17, SMALL_OPEN, SMALL_OPEN + 1, (1 << 20) + 3, (2 << 20) + 7]
+                    .map(move |len| (gcm.clone(), len))
+            })
+        {
             let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
             let (ct, tag) = one_shot(&[6; 16], &[3; 12], b"aad", &pt);
             for par in [
@@ -824,13 +960,27 @@ mod tests {
                         gcm.open(&[3; 12], aad, input, t, &mut out, &par),
                         Err(Error::Authentication)
                     ));
+                    // Verify-then-decrypt (and any message of at most 4 KiB,
+                    // or a tag of the wrong length) writes nothing; one pass
+                    // wipes what it wrote. Never plaintext.
+                    let untouched = out.iter().all(|&b| b == 0xC3);
+                    let wiped = out.iter().all(|&b| b == 0);
+                    let one_pass = gcm.open_kind() == GcmOpen::OnePass && len > SMALL_OPEN && t.len() == TAG;
                     assert!(
-                        out.iter().all(|&b| b == 0xC3),
-                        "{len} bytes: output written on failure"
+                        if one_pass { wiped } else { untouched },
+                        "{len} bytes, {:?}: output not {} on failure",
+                        gcm.open_kind(),
+                        if one_pass { "wiped" } else { "untouched" }
                     );
+                    out.fill(0xC3);
+                    // In place, the caller gets its ciphertext back.
                     let mut data = input.to_vec();
                     assert!(gcm.open_in_place(&[3; 12], aad, &mut data, t, &par).is_err());
-                    assert!(data == input, "{len} bytes: data changed on failure");
+                    assert!(
+                        data == input,
+                        "{len} bytes, {:?}: data changed on failure",
+                        gcm.open_kind()
+                    );
                 }
             }
         }

@@ -31,7 +31,7 @@ pub use cbc::Cbc;
 pub(crate) use crypter::BlockMode;
 pub use crypter::{Crypter, DEFAULT_BUFFER};
 pub use ctr::{Ctr, CtrKernel};
-pub use gcm::{Gcm, NONCE as GCM_NONCE, TAG as GCM_TAG};
+pub use gcm::{Gcm, GcmOpen, NONCE as GCM_NONCE, TAG as GCM_TAG};
 
 use crate::par::Grain;
 

@@ -271,3 +271,159 @@ impl GcmKey {
         ok
     }
 }
+
+/// AES-GCM decryption of a message's parts in one pass each: AWS-LC's
+/// `CRYPTO_gcm128_decrypt_ctr32` decrypts a part and hashes its ciphertext
+/// together (its VAES/AVX-512 code, else AES-NI + PCLMULQDQ "aesni_gcm",
+/// else CTR and GHASH block by block), from any starting nonce. AWS-LC
+/// offers this only internally (its own `EVP_AEAD` open is one-shot over a
+/// whole message); `internal.rs` links it, with the context layout of the
+/// pinned version.
+pub(crate) struct GcmDecrypter {
+    aes: Box<sys::AES_KEY>,
+    gcm: Box<super::internal::Gcm128Key>,
+    ctr: super::internal::Ctr128,
+}
+
+// SAFETY: both keys are written once, in `new`, and only read afterwards
+// (`decrypt_part` copies the GCM key into a context of its own).
+unsafe impl Send for GcmDecrypter {}
+// SAFETY: as above.
+unsafe impl Sync for GcmDecrypter {}
+
+impl std::fmt::Debug for GcmDecrypter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GcmDecrypter")
+    }
+}
+
+impl Drop for GcmDecrypter {
+    fn drop(&mut self) {
+        use zeroize::Zeroize;
+        self.aes.rd_key.zeroize();
+        self.gcm.0.zeroize();
+    }
+}
+
+/// What one part's pass leaves: GHASH over its ciphertext blocks (no
+/// length block), except that a partial last block has been added in but
+/// not yet multiplied by H (`pending`), as AWS-LC leaves it.
+pub(crate) struct PartHash {
+    pub(crate) xi: [u8; 16],
+    pub(crate) pending: bool,
+}
+
+impl GcmDecrypter {
+    /// `None` for a key that is not 16, 24 or 32 bytes, or where AWS-LC
+    /// has no CTR kernel (a CPU without hardware AES or vector permutes).
+    pub(crate) fn new(key: &[u8]) -> Option<GcmDecrypter> {
+        if !matches!(key.len(), 16 | 24 | 32) {
+            return None;
+        }
+        let mut aes = Box::new(sys::AES_KEY {
+            rd_key: [0; 60],
+            rounds: 0,
+        });
+        let mut gcm = Box::new(super::internal::Gcm128Key([0; 288]));
+        let mut block = None;
+        // SAFETY: `aes` and `gcm` are valid for writes of their types (the
+        // GCM key's size is the pinned version's, see `internal.rs`), `key`
+        // is `key.len()` ∈ {16, 24, 32} bytes as the function requires.
+        let ctr = unsafe {
+            super::internal::aes_ctr_set_key(&mut *aes, &mut *gcm, &mut block, key.as_ptr(), key.len())
+        }?;
+        Some(GcmDecrypter { aes, gcm, ctr })
+    }
+
+    /// Decrypts a part (from `input` into `output`, or `output` in place
+    /// when `input` is `None`) as GCM started with `nonce` (12 bytes: the
+    /// message's own, J0 = nonce ‖ 1; 16 bytes: hashed into J0 as GCM
+    /// defines), hashing the ciphertext as it goes.
+    ///
+    /// # Panics
+    /// If `input` and `output` differ in length, or the part is longer than
+    /// GCM allows (2³⁶ − 32 bytes; callers pass parts of a message checked
+    /// against that).
+    pub(crate) fn decrypt_part(&self, nonce: &[u8], input: Option<&[u8]>, output: &mut [u8]) -> PartHash {
+        use super::internal::{GCM128_KEY_AT, GCM128_MRES, GCM128_XI, Gcm128Context};
+        if let Some(input) = input {
+            assert_eq!(input.len(), output.len());
+        }
+        let mut ctx = Gcm128Context([0; super::internal::GCM128_CONTEXT_SIZE]);
+        ctx.0[GCM128_KEY_AT..GCM128_KEY_AT + self.gcm.0.len()].copy_from_slice(&self.gcm.0);
+        let src = input.map_or(output.as_ptr(), <[u8]>::as_ptr);
+        // SAFETY: `ctx` is a zeroed context holding the key's GCM key, as
+        // AWS-LC's own open builds it; the nonce is valid for its length;
+        // `src` and `output` are valid for `output.len()` bytes and either
+        // the same buffer (AWS-LC reads each block before writing it) or
+        // disjoint (a & and a &mut cannot overlap).
+        let ok = unsafe {
+            super::internal::CRYPTO_gcm128_setiv(&mut ctx, &*self.aes, nonce.as_ptr(), nonce.len());
+            super::internal::CRYPTO_gcm128_decrypt_ctr32(
+                &mut ctx,
+                &*self.aes,
+                src,
+                output.as_mut_ptr(),
+                output.len(),
+                self.ctr,
+            )
+        };
+        assert_eq!(ok, 1, "GCM part longer than 2^36 - 32 bytes");
+        let mut xi = [0u8; 16];
+        xi.copy_from_slice(&ctx.0[GCM128_XI..GCM128_XI + 16]);
+        let mres = u32::from_ne_bytes(ctx.0[GCM128_MRES..GCM128_MRES + 4].try_into().unwrap_or_default());
+        // The context holds keystream and the hash table: wipe it.
+        crate::secret::wipe(&mut ctx.0);
+        PartHash {
+            xi,
+            pending: mres != 0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::super::internal::{self, GCM128_KEY_AT, Gcm128Context};
+    use super::*;
+
+    /// AWS-LC writes no byte past the 384 of the pinned `GCM128_CONTEXT`
+    /// (a canary behind it stays), on every code path this CPU runs, for
+    /// parts with and without a partial last block. (That `Xi` and `mres`
+    /// are where `internal.rs` says is proved by the tags `aes::gcm`'s
+    /// tests compare with AWS-LC's one-shot GCM.)
+    #[test]
+    fn the_context_layout_is_the_pinned_one() {
+        #[repr(C, align(16))]
+        struct Guarded {
+            ctx: Gcm128Context,
+            canary: [u8; 64],
+        }
+        for key_len in [16, 24, 32] {
+            let d = GcmDecrypter::new(&vec![9u8; key_len]).unwrap();
+            for len in [0, 15, 16, 17, 4096 + 3, 70_000] {
+                let mut g = Guarded {
+                    ctx: Gcm128Context([0; internal::GCM128_CONTEXT_SIZE]),
+                    canary: [0xA5; 64],
+                };
+                g.ctx.0[GCM128_KEY_AT..GCM128_KEY_AT + d.gcm.0.len()].copy_from_slice(&d.gcm.0);
+                let mut data = vec![1u8; len];
+                // SAFETY: as in `GcmDecrypter::decrypt_part`, in place.
+                let ok = unsafe {
+                    internal::CRYPTO_gcm128_setiv(&mut g.ctx, &*d.aes, [7u8; 16].as_ptr(), 16);
+                    internal::CRYPTO_gcm128_decrypt_ctr32(
+                        &mut g.ctx,
+                        &*d.aes,
+                        data.as_ptr(),
+                        data.as_mut_ptr(),
+                        data.len(),
+                        d.ctr,
+                    )
+                };
+                assert_eq!(ok, 1);
+                assert_eq!(g.canary, [0xA5; 64], "key {key_len}, {len} bytes");
+            }
+        }
+        println!("{}", crate::cpu::report());
+    }
+}

@@ -11,7 +11,7 @@
 //! RSA known-answer tests, never silently.
 #![allow(unsafe_code)]
 
-use aws_lc_sys::{BIGNUM, BN_CTX, BN_MONT_CTX, EVP_MD};
+use aws_lc_sys::{AES_KEY, BIGNUM, BN_CTX, BN_MONT_CTX, EVP_MD};
 use std::os::raw::c_int;
 
 /// Declares each function under its own name, linked as
@@ -36,6 +36,40 @@ macro_rules! aws_lc_internal {
         }
     };
 }
+
+/// AWS-LC's `block128_f`: one AES block.
+pub(super) type Block128 = unsafe extern "C" fn(input: *const u8, output: *mut u8, key: *const AES_KEY);
+/// AWS-LC's `ctr128_f`: AES-CTR over whole blocks with a 32-bit counter.
+pub(super) type Ctr128 = unsafe extern "C" fn(
+    input: *const u8,
+    output: *mut u8,
+    blocks: usize,
+    key: *const AES_KEY,
+    ivec: *const u8,
+);
+
+/// AWS-LC's `GCM128_KEY` (crypto/fipsmodule/modes/internal.h in the pinned
+/// version): `Htable` (16 × 16 bytes), `gmult`, `ghash` and `block` (three
+/// pointers) and a one-bit flag, 288 bytes; aligned as `Htable` wants.
+#[repr(C, align(16))]
+pub(super) struct Gcm128Key(pub(super) [u8; 288]);
+
+/// AWS-LC's `GCM128_CONTEXT`: `Yi`, `EKi`, `EK0`, the two lengths, `Xi` at
+/// byte 64, the `GCM128_KEY` at 80, then `mres` and `ares` at 368 and 372:
+/// 384 bytes with its 16-byte alignment. `ffi::cipher`'s tests check the
+/// size (a canary after it stays untouched) and the offsets (the tag they
+/// give equals AWS-LC's one-shot tag).
+#[repr(C, align(16))]
+pub(super) struct Gcm128Context(pub(super) [u8; GCM128_CONTEXT_SIZE]);
+
+/// The size of [`Gcm128Context`].
+pub(super) const GCM128_CONTEXT_SIZE: usize = 384;
+/// Where `Xi`, the GHASH accumulator, lies in a [`Gcm128Context`].
+pub(super) const GCM128_XI: usize = 64;
+/// Where the `GCM128_KEY` lies in a [`Gcm128Context`].
+pub(super) const GCM128_KEY_AT: usize = 80;
+/// Where `mres`, the bytes of a partial block not yet multiplied in, lies.
+pub(super) const GCM128_MRES: usize = 368;
 
 aws_lc_internal! {
     fn RSA_padding_check_PKCS1_OAEP_mgf1(
@@ -97,6 +131,22 @@ aws_lc_internal! {
         ctx: *mut BN_CTX,
     ) -> c_int;
     fn bn_resize_words(bn: *mut BIGNUM, words: usize) -> c_int;
+    fn aes_ctr_set_key(
+        aes_key: *mut AES_KEY,
+        gcm_key: *mut Gcm128Key,
+        out_block: *mut Option<Block128>,
+        key: *const u8,
+        key_bytes: usize,
+    ) -> Option<Ctr128>;
+    fn CRYPTO_gcm128_setiv(ctx: *mut Gcm128Context, key: *const AES_KEY, iv: *const u8, len: usize) -> ();
+    fn CRYPTO_gcm128_decrypt_ctr32(
+        ctx: *mut Gcm128Context,
+        key: *const AES_KEY,
+        input: *const u8,
+        output: *mut u8,
+        len: usize,
+        stream: Ctr128,
+    ) -> c_int;
     fn bn_mod_inverse_secret_prime(
         out: *mut BIGNUM,
         a: *const BIGNUM,
