@@ -231,10 +231,11 @@ fn seal_pinned(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<
     })
 }
 
-/// [`Java_dev_parcrypt_jca_Native_gcmOpen`] on the pinned arrays: the tag
-/// checked over the Java input, and only then the plaintext written
-/// straight into `out` (nothing is written on a wrong tag). `None` for
-/// ranges of one array that overlap shifted (the caller copies instead).
+/// [`Java_dev_parcrypt_jca_Native_gcmOpen`] on the pinned arrays: the
+/// plaintext written straight into `out` while the tag is computed (one
+/// pass, `GcmOpen::OnePass`); on a wrong tag `out` is wiped (in place: the
+/// ciphertext restored) before the exception is thrown. `None` for ranges
+/// of one array that overlap shifted (the caller copies instead).
 fn open_pinned(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<Option<usize>> {
     let Some(n) = a.len.checked_sub(GCM_TAG) else {
         return fail(BAD_TAG, SHORT);
