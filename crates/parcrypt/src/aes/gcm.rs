@@ -17,11 +17,15 @@
 //! final length block, giving exactly the one-shot tag. Field products (a few
 //! dozen per part, a few hundred per message for H⁻¹) use RustCrypto's
 //! constant-time `ghash`: the GHASH of one block X under key A is X·A.
-//! Decryption verifies first — GHASH of each ciphertext part as AWS-LC AAD
-//! (`tag = E(J0') ⊕ GHASH(C ‖ L')` again) — and runs CTR only once the tag
-//! matches, so no plaintext exists before verification. That CTR is AWS-LC's
-//! seal again, of the ciphertext at each part's counter (GCM encryption is
-//! CTR from J0 + 1), its tag dropped. The E(J0) values come from AWS-LC too:
+//! Decryption ([`GcmOpen::OnePass`]) decrypts and hashes each part in one
+//! pass with AWS-LC's internal decrypt-and-hash started at the part's nonce;
+//! the context's hash accumulator is the part's GHASH, folded as above, and
+//! the output is wiped (in place: the ciphertext restored) if the tag fails.
+//! [`GcmOpen::VerifyThenDecrypt`] verifies first — GHASH of each ciphertext
+//! part as AWS-LC AAD (`tag = E(J0') ⊕ GHASH(C ‖ L')` again) — and runs CTR
+//! only once the tag matches; that CTR is AWS-LC's seal again, of the
+//! ciphertext at each part's counter, its tag dropped (on CPUs where
+//! AWS-LC's GCM has VAES/AVX-512; AWS-LC's CTR elsewhere). The E(J0) values come from AWS-LC too:
 //! its tag over no AAD and no data is exactly E(J0). Messages of at most
 //! 4 KiB ([`SMALL_OPEN`]) are opened by AWS-LC's own one-pass open into a
 //! stack buffer instead, wiped afterwards: the caller's buffer still gets
