@@ -45,14 +45,25 @@ use std::fmt;
 use std::num::NonZeroUsize;
 use std::ops::Range;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+#[cfg(test)]
+use std::sync::Arc;
+use std::sync::OnceLock;
 
 use crate::name::UnknownName;
 
+mod executor;
 mod ordered;
+mod plan;
+mod pool;
 
+use executor::execute;
+#[cfg(test)]
+use executor::execute_on;
 pub use ordered::Step;
+pub use plan::{Grain, Plan};
+use plan::{Run, near_equal_parts};
+#[cfg(test)]
+use pool::{Registry, build_pool, spawn_worker};
 
 /// How work is scheduled across threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -125,52 +136,6 @@ impl Default for Parallelism {
 pub fn available_threads() -> usize {
     static THREADS: OnceLock<usize> = OnceLock::new();
     *THREADS.get_or_init(|| std::thread::available_parallelism().map_or(1, usize::from))
-}
-
-/// How an algorithm wants its input cut. All sizes are in elements of the
-/// slice being processed (bytes for ciphers).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Grain {
-    /// Parts start at multiples of this (the cipher block size, say).
-    pub unit: usize,
-    /// The smallest part worth handing to another thread. Inputs shorter than
-    /// twice this run as one part on the calling thread.
-    pub min_part: usize,
-    /// The task size for [`Strategy::WorkStealing`].
-    pub task: usize,
-}
-
-impl Grain {
-    fn align_up(&self, n: usize) -> usize {
-        n.div_ceil(self.unit.max(1)) * self.unit.max(1)
-    }
-}
-
-/// The parts an input of a given length is cut into, in order; they cover the
-/// input exactly and do not overlap.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    parts: Vec<Range<usize>>,
-    run: Run,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Run {
-    Inline,
-    Team(usize),
-    Pool(usize),
-}
-
-impl Plan {
-    /// The parts, in input order.
-    pub fn parts(&self) -> &[Range<usize>] {
-        &self.parts
-    }
-
-    /// Whether the plan runs on more than the calling thread.
-    pub fn is_parallel(&self) -> bool {
-        self.run != Run::Inline
-    }
 }
 
 impl Parallelism {
@@ -395,223 +360,6 @@ impl Parallelism {
             _ => unreachable!("join's two results come back in order"),
         }
     }
-}
-
-/// Cuts `len` into `n` parts whose lengths are multiples of `unit` (except the
-/// last) and differ by at most one unit.
-fn near_equal_parts(len: usize, n: usize, unit: usize) -> Vec<Range<usize>> {
-    let units = len.div_ceil(unit);
-    let n = n.min(units).max(1);
-    let (base, extra) = (units / n, units % n);
-    let mut start = 0;
-    (0..n)
-        .map(|i| {
-            let end = (start + (base + usize::from(i < extra)) * unit).min(len);
-            let range = start..end;
-            start = end;
-            range
-        })
-        .collect()
-}
-
-/// Runs `f(i, piece)` for every piece as `run` says, returning the results in
-/// piece order.
-///
-/// A parallel run uses `threads` threads: the calling thread and `threads − 1`
-/// pool workers. The caller works instead of sleeping, and at the end waits
-/// for the others by spinning briefly: a sleeping thread takes 30–60 µs to
-/// wake on a VM (`examples/par_overhead.rs`), which is what made 1 MiB jobs
-/// lose 10% of their speed-up when the caller only waited.
-///
-/// If the pool's workers cannot be started (the process is out of threads
-/// or memory), the pieces run in order on the calling thread: the results
-/// are the same, only slower.
-fn execute<P, R, F>(run: Run, pieces: Vec<P>, f: F) -> Vec<R>
-where
-    P: Send,
-    R: Send,
-    F: Fn(usize, P) -> R + Sync,
-{
-    execute_on(run, pieces, f, pool)
-}
-
-/// [`execute`] with the pool of `helpers` workers from `pool_for`.
-fn execute_on<P, R, F>(
-    run: Run,
-    pieces: Vec<P>,
-    f: F,
-    pool_for: impl FnOnce(usize) -> Option<Arc<rayon::ThreadPool>>,
-) -> Vec<R>
-where
-    P: Send,
-    R: Send,
-    F: Fn(usize, P) -> R + Sync,
-{
-    let inline = |pieces: Vec<P>| pieces.into_iter().enumerate().map(|(i, p)| f(i, p)).collect();
-    let threads = match run {
-        Run::Inline => return inline(pieces),
-        Run::Pool(t) | Run::Team(t) => t,
-    };
-    let helpers = threads.max(2) - 1;
-    let Some(pool) = pool_for(helpers) else {
-        return inline(pieces);
-    };
-    let n = pieces.len();
-    let slots: Vec<Mutex<Option<P>>> = pieces.into_iter().map(|p| Mutex::new(Some(p))).collect();
-    let results: Vec<Mutex<Option<R>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let run_piece = |i: usize| {
-        let piece = slots
-            .get(i)
-            .and_then(|slot| slot.lock().unwrap_or_else(PoisonError::into_inner).take());
-        if let Some(p) = piece {
-            let r = f(i, p);
-            *results[i].lock().unwrap_or_else(PoisonError::into_inner) = Some(r);
-        }
-    };
-    let next = AtomicUsize::new(0);
-    // Dynamic: every thread takes the next task when it is done with one.
-    let take_tasks = || {
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= n {
-                break;
-            }
-            run_piece(i);
-        }
-    };
-    let finished = AtomicUsize::new(0);
-    pool.in_place_scope(|scope| {
-        scope.spawn_broadcast(|_, ctx| {
-            // Counted even if the piece panics, so the caller never waits forever.
-            let _done = Finished(&finished);
-            match run {
-                // Helper k runs part k + 1; the caller runs part 0.
-                Run::Team(_) => run_piece(ctx.index() + 1),
-                _ => take_tasks(),
-            }
-        });
-        match run {
-            Run::Team(_) => run_piece(0),
-            _ => take_tasks(),
-        }
-        await_helpers(&finished, helpers, threads);
-    });
-    results
-        .into_iter()
-        .map(|r| {
-            r.into_inner()
-                .unwrap_or_else(PoisonError::into_inner)
-                // Every piece ran: a panicking piece re-panics out of the scope above.
-                .expect("every piece ran")
-        })
-        .collect()
-}
-
-/// Increments its counter when dropped.
-struct Finished<'a>(&'a AtomicUsize);
-
-impl Drop for Finished<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_add(1, Ordering::Release);
-    }
-}
-
-/// Spins until `helpers` have finished, for up to ~1 ms, when every thread
-/// has a core of its own; otherwise (or after that) the scope's own blocking
-/// wait takes over. Spinning on an oversubscribed machine would take the
-/// core a helper needs.
-fn await_helpers(finished: &AtomicUsize, helpers: usize, threads: usize) {
-    if threads > available_threads() {
-        return;
-    }
-    let start = std::time::Instant::now();
-    while finished.load(Ordering::Acquire) < helpers {
-        std::hint::spin_loop();
-        if start.elapsed().as_micros() > 1000 {
-            return;
-        }
-    }
-}
-
-/// The process-wide pool with `threads` workers, built on first use, or
-/// `None` if its workers cannot be started (out of threads or memory): the
-/// caller then runs the work itself. A failed build is not remembered, so
-/// a later call tries again once resources are back.
-fn pool(threads: usize) -> Option<Arc<rayon::ThreadPool>> {
-    static POOLS: Mutex<Registry> = Mutex::new(Registry::new());
-    let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
-    pools.get(std::process::id(), threads, spawn_worker)
-}
-
-/// The pools of one process, by number of workers.
-///
-/// Pools belong to the process that built them. A child made by `fork(2)`
-/// inherits this registry but none of the pools' worker threads (fork
-/// copies only the calling thread), so work handed to them would wait
-/// forever. The registry remembers the process it was filled in; in another
-/// process it forgets what it holds and builds new pools. (rayon's own
-/// global pool, which a child could not rebuild, is never used.)
-struct Registry {
-    pid: u32,
-    pools: Vec<(usize, Arc<rayon::ThreadPool>)>,
-}
-
-impl Registry {
-    const fn new() -> Self {
-        Registry {
-            pid: 0,
-            pools: Vec::new(),
-        }
-    }
-
-    /// The pool with `threads` workers for process `pid`, built with `spawn` if needed.
-    fn get(
-        &mut self,
-        pid: u32,
-        threads: usize,
-        spawn: impl FnMut(rayon::ThreadBuilder) -> std::io::Result<()>,
-    ) -> Option<Arc<rayon::ThreadPool>> {
-        if self.pid != pid {
-            // Leaked, not dropped: dropping a pool signals its workers and
-            // waits on their locks, and in a forked child they do not exist.
-            for inherited in self.pools.drain(..) {
-                std::mem::forget(inherited);
-            }
-            self.pid = pid;
-        }
-        if let Some((_, p)) = self.pools.iter().find(|(n, _)| *n == threads) {
-            return Some(Arc::clone(p));
-        }
-        let p = Arc::new(build_pool(threads, spawn).ok()?);
-        self.pools.push((threads, Arc::clone(&p)));
-        Some(p)
-    }
-}
-
-/// A pool of `threads` workers, each started by `spawn`. If one cannot be
-/// started, rayon stops those already running and this returns the error.
-fn build_pool(
-    threads: usize,
-    spawn: impl FnMut(rayon::ThreadBuilder) -> std::io::Result<()>,
-) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(move |i| format!("parcrypt-{threads}-{i}"))
-        .spawn_handler(spawn)
-        .build()
-}
-
-/// Starts a pool worker on a new OS thread (what rayon does by default).
-fn spawn_worker(worker: rayon::ThreadBuilder) -> std::io::Result<()> {
-    let mut thread = std::thread::Builder::new();
-    if let Some(name) = worker.name() {
-        thread = thread.name(name.to_owned());
-    }
-    if let Some(size) = worker.stack_size() {
-        thread = thread.stack_size(size);
-    }
-    thread.spawn(|| worker.run())?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@ use std::collections::VecDeque;
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::{Parallelism, Strategy, pool};
+use super::pool::pool;
+use super::{Parallelism, Strategy};
 
 /// What [`Parallelism::map_ordered`]'s `work` made of one item.
 #[derive(Debug)]
