@@ -22,7 +22,7 @@ pub struct Cli {
 
 #[derive(Debug, Args)]
 pub struct Global {
-    /// Worker threads [default: available cores]
+    /// Worker threads; 0 = every available core [default: available cores]
     #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// How work is scheduled across threads

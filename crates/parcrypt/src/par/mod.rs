@@ -115,7 +115,7 @@ impl FromStr for Strategy {
 /// how to run in parallel.
 ///
 /// The fields are private so that the thread count is at least 1 by
-/// construction ([`Parallelism::new`] takes 0 as 1).
+/// construction ([`Parallelism::new`] takes 0 as every core).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Parallelism {
     threads: NonZeroUsize,
@@ -139,18 +139,15 @@ pub fn available_threads() -> usize {
 }
 
 impl Parallelism {
-    /// `threads` workers scheduled by `strategy`.
-    ///
-    /// A thread count of 0 is taken as 1 rather than refused: every count a
-    /// caller can compute (from a configuration, from
-    /// [`available_threads`], from a division) has one sensible meaning
-    /// at 0, "no helpers", and an error here would only move the clamp into
-    /// every caller.
+    /// `threads` workers scheduled by `strategy`; 0 threads means every
+    /// core the process may use ([`available_threads`]), as it does for
+    /// the CLI's `--threads 0`, Python's `threads=0` (or `None`) and the
+    /// Java provider's `threads` 0 — and for rayon.
     pub fn new(threads: usize, strategy: Strategy) -> Self {
-        Parallelism {
-            threads: NonZeroUsize::new(threads).unwrap_or(NonZeroUsize::MIN),
-            strategy,
-        }
+        let threads = NonZeroUsize::new(threads)
+            .or_else(|| NonZeroUsize::new(available_threads()))
+            .unwrap_or(NonZeroUsize::MIN);
+        Parallelism { threads, strategy }
     }
 
     /// The sequential reference: one thread.
@@ -459,11 +456,11 @@ mod tests {
     }
 
     #[test]
-    fn zero_threads_is_one_and_plans_without_dividing_by_zero() {
+    fn zero_threads_is_every_core_and_plans_without_dividing_by_zero() {
         for strategy in Strategy::ALL {
             let par = Parallelism::new(0, strategy);
-            assert_eq!(par.threads().get(), 1);
-            assert!(!par.is_parallel());
+            assert_eq!(par.threads().get(), available_threads());
+            assert_eq!(par, Parallelism::new(available_threads(), strategy));
             covers(&par.plan(100_001, &G), 100_001);
         }
     }
@@ -471,7 +468,7 @@ mod tests {
     #[test]
     fn is_parallel_needs_two_threads_and_a_parallel_strategy() {
         for strategy in Strategy::ALL {
-            for threads in 0..=4 {
+            for threads in 1..=4 {
                 let par = Parallelism::new(threads, strategy);
                 let want = threads >= 2 && strategy != Strategy::Sequential;
                 assert_eq!(par.is_parallel(), want, "{threads} {strategy:?}");
