@@ -165,7 +165,9 @@ impl Bn {
         let w = sys::BN_ULONG::try_from(w).expect("a divisor that fits a BN_ULONG");
         assert!(w != 0);
         // SAFETY: self is live; w is not zero.
-        u64::from(unsafe { sys::BN_mod_word(self.cptr(), w) })
+        let r = unsafe { sys::BN_mod_word(self.cptr(), w) };
+        #[allow(clippy::useless_conversion)] // BN_ULONG is u32 on 32-bit targets
+        u64::from(r)
     }
 
     /// Whether `gcd(self, other) = 1`, for `self` > 0, by AWS-LC's `BN_nnmod`
