@@ -134,8 +134,9 @@ impl Search {
 
 /// One prime candidate of `prime_bits` bits: uniform over the odd numbers
 /// with the top two bits set, so at least 2^(b−1) + 2^(b−2) = 1.5·2^(b−1),
-/// above FIPS 186-5's √2·2^(b−1) (A.1.3 allows fixing those bits; Go does
-/// too). Two such primes multiply to exactly nlen bits.
+/// above FIPS 186-5's √2·2^(b−1), so no candidate is drawn only to fail
+/// that bound (Go's FIPS 140-3 module draws its candidates the same way).
+/// Two such primes multiply to exactly nlen bits.
 fn draw(prime_bits: usize) -> Result<Bn, Error> {
     Ok(bn::random_odd_top_two(prime_bits)?)
 }
