@@ -21,7 +21,8 @@ pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
     }
     let crypter = crypter(args)?;
     warn_if_hazardous(args);
-    let buffer = parcrypt::aes::DEFAULT_BUFFER;
+    // Two 1 MiB parts per thread in every buffer (8 MiB at least).
+    let buffer = parcrypt::aes::buffer_for(par);
     transfer(
         &args.io,
         Policy::REPLACE,

@@ -18,6 +18,7 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
     let key = hex_key("key", &args.key)?;
     let rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
     warn("RC4 is broken; use it only to read or write legacy data");
+    // RC4 is serial: one thread works on a buffer, whatever --threads says.
     let buffer = parcrypt::aes::DEFAULT_BUFFER;
     transfer(
         &args.io,
@@ -42,7 +43,7 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
         .map_err(explain)
         .usage()?;
     warn("PARC4 is an RC4-based research cipher without integrity; prefer AES");
-    let buffer = parcrypt::aes::DEFAULT_BUFFER;
+    let buffer = parcrypt::aes::buffer_for(par);
     transfer(
         &args.io,
         Policy::REPLACE,

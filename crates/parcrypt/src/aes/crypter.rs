@@ -7,9 +7,18 @@ use super::{BLOCK, Error, iv16, padding};
 use crate::par::Parallelism;
 use crate::secret::{wipe, wipe_vec};
 
-/// The read buffer [`Crypter::process`] uses: 8 MiB, 32 work-stealing tasks,
-/// enough for 8 threads and little enough that memory stays bounded.
-pub const DEFAULT_BUFFER: usize = 8 << 20;
+/// The smallest read buffer [`Crypter::process`] uses: 8 MiB, 8 tasks of
+/// [`GRAIN`](super::GRAIN), enough for 4 threads; [`buffer_for`] grows it
+/// with the threads.
+pub const DEFAULT_BUFFER: usize = crate::pipe::MIN_BUFFER;
+
+/// The read buffer [`Crypter::process`] (and every streaming cipher) uses on
+/// the threads of `par`: max([`DEFAULT_BUFFER`], 2 MiB × threads), so that
+/// each of up to 128 threads gets two 1 MiB parts of every buffer; at most
+/// 256 MiB (three buffers are in flight).
+pub fn buffer_for(par: &Parallelism) -> usize {
+    crate::pipe::buffer_for(par)
+}
 
 /// Incremental AES encryption or decryption in ECB, CBC or CTR mode, with the
 /// exact semantics of `openssl enc -aes-*-{ecb,cbc,ctr} -K … -iv …`: PKCS#7
@@ -295,7 +304,7 @@ impl Crypter {
     }
 
     /// Streams `input` to `output` through this crypter in bounded memory
-    /// (three buffers of [`DEFAULT_BUFFER`]) and ends the message. Returns the
+    /// (three buffers of [`buffer_for`]`(par)`) and ends the message. Returns the
     /// number of bytes written.
     ///
     /// Inputs longer than one buffer are pipelined: a reader thread fills the
@@ -315,7 +324,7 @@ impl Crypter {
         output: impl Write + Send,
         par: &Parallelism,
     ) -> Result<u64, Error> {
-        self.process_with(input, output, DEFAULT_BUFFER, par, |_| {})
+        self.process_with(input, output, buffer_for(par), par, |_| {})
     }
 
     /// [`Crypter::process`] with a chosen buffer size (rounded up to whole
@@ -495,5 +504,58 @@ mod tests {
                 assert_eq!(out_a, out_b, "{name} cut at {cut}");
             }
         }
+    }
+
+    /// A crypter that records how many parts each buffer it is given is
+    /// cut into (the cut its own `blocks` makes: `par.plan(len, &GRAIN)`).
+    struct Counting<'a> {
+        inner: Crypter,
+        parts: &'a mut Vec<(usize, usize)>,
+    }
+
+    impl crate::pipe::Transform for Counting<'_> {
+        type Error = Error;
+        fn unit(&self) -> usize {
+            crate::pipe::Transform::unit(&self.inner)
+        }
+        fn hold_back(&self, len: usize) -> usize {
+            crate::pipe::Transform::hold_back(&self.inner, len)
+        }
+        fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
+            let parts = par.plan(data.len(), &crate::aes::GRAIN).parts().len();
+            self.parts.push((data.len(), parts));
+            crate::pipe::Transform::apply(&mut self.inner, data, par);
+        }
+        fn finish(self, tail: &[u8]) -> Result<Vec<u8>, Error> {
+            crate::pipe::Transform::finish(self.inner, tail)
+        }
+    }
+
+    /// With 16 threads, every buffer of a stream is 32 MiB and cut into 16
+    /// parts (`Static`) or 32 tasks of 1 MiB (`WorkStealing`): at least one
+    /// per thread, where a fixed 8 MiB buffer gave at most 8.
+    #[test]
+    fn sixteen_threads_get_sixteen_parts_per_buffer() {
+        for (strategy, want) in [(Strategy::Static, 16), (Strategy::WorkStealing, 32)] {
+            let par = Parallelism::new(16, strategy);
+            let size = buffer_for(&par);
+            assert_eq!(size, 32 << 20);
+            let mut parts = Vec::new();
+            let counting = Counting {
+                inner: Crypter::ctr(&[7; 16], &[0; 16]).expect("key"),
+                parts: &mut parts,
+            };
+            let input = std::io::repeat(0x5a).take(2 * size as u64 + 100);
+            let written = crate::pipe::run(counting, input, std::io::sink(), size, &par, |_| {});
+            assert_eq!(written.ok(), Some(2 * size as u64 + 100));
+            assert_eq!(parts.len(), 3, "{strategy:?}");
+            assert_eq!(parts[..2], [(size, want), (size, want)], "{strategy:?}");
+            // What a fixed 8 MiB buffer gives 16 threads.
+            assert_eq!(par.plan(DEFAULT_BUFFER, &crate::aes::GRAIN).parts().len(), 8);
+        }
+        assert_eq!(
+            buffer_for(&Parallelism::new(2, Strategy::WorkStealing)),
+            DEFAULT_BUFFER
+        );
     }
 }

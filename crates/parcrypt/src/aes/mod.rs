@@ -29,7 +29,7 @@ pub(crate) mod padding;
 
 pub use cbc::Cbc;
 pub(crate) use crypter::BlockMode;
-pub use crypter::{Crypter, DEFAULT_BUFFER};
+pub use crypter::{Crypter, DEFAULT_BUFFER, buffer_for};
 pub use ctr::{Ctr, CtrKernel};
 pub use gcm::{Gcm, GcmOpen, NONCE as GCM_NONCE, TAG as GCM_TAG};
 

@@ -142,6 +142,57 @@ impl Bn {
         self.write_be_padded(&mut out).then_some(out)
     }
 
+    /// Writes the value into all of `out` as little-endian 64-bit words,
+    /// leading zero words kept (AWS-LC's `BN_bn2le_padded`, which runs in
+    /// time independent of the value); false if it does not fit.
+    pub(crate) fn write_le_words(&self, out: &mut [u64]) -> bool {
+        let len = std::mem::size_of_val(out);
+        // SAFETY: out is len initialized, writable bytes, and every byte
+        // pattern is a valid u64.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr().cast::<u8>(), len) };
+        // SAFETY: bytes is a valid writable slice of len bytes; self is live.
+        let ok = unsafe { sys::BN_bn2le_padded(bytes.as_mut_ptr(), len, self.cptr()) } == 1;
+        for w in out.iter_mut() {
+            *w = u64::from_le(*w);
+        }
+        ok
+    }
+
+    /// The remainder of a division by `w` (AWS-LC's `BN_mod_word`:
+    /// variable-time; the test oracle for `rsa::trial`).
+    #[cfg(test)]
+    pub(crate) fn mod_word_vartime(&self, w: u64) -> u64 {
+        let w = sys::BN_ULONG::try_from(w).expect("a divisor that fits a BN_ULONG");
+        assert!(w != 0);
+        // SAFETY: self is live; w is not zero.
+        let r = unsafe { sys::BN_mod_word(self.cptr(), w) };
+        #[allow(clippy::useless_conversion)] // BN_ULONG is u32 on 32-bit targets
+        u64::from(r)
+    }
+
+    /// Whether `gcd(self, other) = 1`, for `self` > 0, by AWS-LC's `BN_nnmod`
+    /// (of `other`, which may be much wider) and `BN_gcd`: the test oracle
+    /// for `rsa::trial`.
+    #[cfg(test)]
+    pub(crate) fn coprime_to_vartime(&self, other: &Bn, ctx: &mut Ctx) -> bool {
+        // SAFETY: all live; r is distinct from the inputs; self is not zero.
+        let r =
+            Bn::out(|r| unsafe { sys::BN_nnmod(r, other.cptr(), self.cptr(), ctx.ptr()) }).expect("BN_nnmod");
+        // SAFETY: all live; g is distinct from the inputs.
+        let g = Bn::out(|g| unsafe { sys::BN_gcd(g, self.cptr(), r.cptr(), ctx.ptr()) }).expect("BN_gcd");
+        // SAFETY: g is live.
+        unsafe { sys::BN_is_one(g.cptr()) == 1 }
+    }
+
+    /// Whether AWS-LC's own trial division rejects this odd number
+    /// (`bn_odd_number_is_obviously_composite`: its first 512 primes, or
+    /// 1024 for numbers wider than 1024 bits), for tests of `rsa::trial`.
+    #[cfg(test)]
+    pub(crate) fn aws_lc_obviously_composite(&self) -> bool {
+        // SAFETY: self is live.
+        unsafe { internal::bn_odd_number_is_obviously_composite(self.cptr()) != 0 }
+    }
+
     /// The number of significant bits.
     pub(crate) fn bits(&self) -> usize {
         // SAFETY: self is live.
@@ -438,19 +489,24 @@ pub(crate) fn rem_consttime(a: &Bn, d: &Bn, d_bits: usize, ctx: &mut Ctx) -> Res
     })
 }
 
-/// A random odd number of exactly `bits` bits (top bit set).
-pub(crate) fn random_odd(bits: usize) -> Result<Bn> {
+/// A uniformly random odd number of exactly `bits` bits with the top two
+/// bits set: uniform over the odd numbers in `[2^(bits−1) + 2^(bits−2), 2^bits)`
+/// (AWS-LC's `BN_rand` with `BN_RAND_TOP_TWO`). All of them are above
+/// √2·2^(bits−1), FIPS 186-5 A.1.3's lower bound for a prime factor.
+pub(crate) fn random_odd_top_two(bits: usize) -> Result<Bn> {
     let bits = c_int::try_from(bits).map_err(|_| BackendError)?;
     // SAFETY: r is live.
-    Bn::out(|r| unsafe { sys::BN_rand(r, bits, sys::BN_RAND_TOP_ONE, sys::BN_RAND_BOTTOM_ODD) })
+    Bn::out(|r| unsafe { sys::BN_rand(r, bits, sys::BN_RAND_TOP_TWO, sys::BN_RAND_BOTTOM_ODD) })
 }
 
-/// Asks AWS-LC whether `candidate` is prime: trial division, then as many
-/// Miller–Rabin rounds as its key generation uses (`BN_prime_checks_for_generation`,
-/// error probability ≤ 2⁻¹²⁸ for random candidates). `Ok(None)` when `stop`
-/// was raised while the test ran: the callback AWS-LC calls between rounds
-/// aborts it.
-pub(crate) fn is_probable_prime(candidate: &Bn, ctx: &mut Ctx, stop: &AtomicBool) -> Result<Option<bool>> {
+/// Asks AWS-LC whether `candidate` is prime with as many Miller–Rabin
+/// rounds as its key generation uses (`BN_primality_test` with
+/// `BN_prime_checks_for_generation`: error probability ≤ 2⁻¹²⁸ for random
+/// candidates), without AWS-LC's own trial division: the caller has divided
+/// by more primes already (`rsa::trial`), as AWS-LC's `generate_prime` does
+/// before it calls the same test. `Ok(None)` when `stop` was raised while
+/// the test ran: the callback AWS-LC calls between rounds aborts it.
+pub(crate) fn miller_rabin(candidate: &Bn, ctx: &mut Ctx, stop: &AtomicBool) -> Result<Option<bool>> {
     /// Called by AWS-LC between rounds; returning 0 aborts the test.
     unsafe extern "C" fn keep_going(_event: c_int, _n: c_int, cb: *mut sys::BN_GENCB) -> c_int {
         // SAFETY: the argument was set below to a &AtomicBool that outlives
@@ -476,14 +532,14 @@ pub(crate) fn is_probable_prime(candidate: &Bn, ctx: &mut Ctx, stop: &AtomicBool
         )
     };
     let mut prime: c_int = 0;
-    // SAFETY: all live; trial division is on (1).
+    // SAFETY: all live; trial division is off (0).
     let ok = unsafe {
         sys::BN_primality_test(
             &mut prime,
             candidate.cptr(),
             sys::BN_prime_checks_for_generation,
             ctx.ptr(),
-            1,
+            0,
             cb.0.as_ptr(),
         )
     };

@@ -18,9 +18,10 @@ use std::os::raw::c_int;
 /// `PARCRYPT_AWS_LC_SYMBOL_PREFIX` + name, and lists them all for the
 /// test that every one resolves.
 macro_rules! aws_lc_internal {
-    ($(fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
+    ($($(#[$attr:meta])* fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty;)*) => {
         unsafe extern "C" {
             $(
+                $(#[$attr])*
                 #[link_name = concat!(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX"), stringify!($name))]
                 pub(super) fn $name($($arg: $ty),*) -> $ret;
             )*
@@ -154,4 +155,8 @@ aws_lc_internal! {
         ctx: *mut BN_CTX,
         mont_p: *const BN_MONT_CTX,
     ) -> c_int;
+    /// AWS-LC's trial division: the reference in the tests of key
+    /// generation's own (`rsa::trial`).
+    #[cfg_attr(not(test), allow(dead_code))]
+    fn bn_odd_number_is_obviously_composite(bn: *const BIGNUM) -> c_int;
 }

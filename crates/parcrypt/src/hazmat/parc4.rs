@@ -190,7 +190,7 @@ impl Parc4 {
         output: impl Write + Send,
         par: &Parallelism,
     ) -> Result<u64, Rc4Error> {
-        self.process_with(input, output, crate::aes::DEFAULT_BUFFER, par, |_| {})
+        self.process_with(input, output, crate::aes::buffer_for(par), par, |_| {})
     }
 
     /// [`Parc4::process`] with a buffer size (rounded up to whole blocks) and

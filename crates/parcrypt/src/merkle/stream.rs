@@ -12,8 +12,9 @@ use crate::io::Windows;
 use crate::par::Parallelism;
 use crate::pipe::{self, Transform};
 
-/// Buffers of about this many bytes (rounded up to whole blocks of leaves).
-const BUFFER: usize = 8 << 20;
+/// Buffers of about this many bytes for one thread (rounded up to whole
+/// blocks of leaves); [`pipe::buffer_for`] grows them with the threads.
+const BUFFER: usize = pipe::MIN_BUFFER;
 
 /// Feeds buffers of the stream, cut into leaves, to a tree builder.
 struct Feed<'a, R> {
@@ -68,7 +69,7 @@ fn build<R: Rule + Send>(
         leaf_size,
         out: &mut out,
     };
-    pipe::run(feed, input, io::sink(), BUFFER, par, progress)?;
+    pipe::run(feed, input, io::sink(), pipe::buffer_for(par), par, progress)?;
     Ok(out.unwrap_or_default())
 }
 

@@ -1,11 +1,13 @@
 //! RSA key generation with prime candidates raced across threads.
 //!
-//! The steps are FIPS 186-5 appendix A.1.3 as AWS-LC implements them in
-//! `RSA_generate_key_ex`, made of the same AWS-LC functions: random odd
-//! candidates of nlen/2 bits, the √2·2^(nlen/2−1) lower bound, trial division
-//! and Miller–Rabin with AWS-LC's round count for generation, gcd(p−1, e) = 1,
-//! |p − q| > 2^(nlen/2−100), d > 2^(nlen/2), d = e⁻¹ mod lcm(p−1, q−1), all
-//! secret-dependent arithmetic constant-time, and `RSA_check_key` at the end.
+//! The steps are FIPS 186-5 appendix A.1.3, made of AWS-LC's functions as
+//! its `RSA_generate_key_ex` is: independent uniform odd candidates of
+//! nlen/2 bits with the top two bits set (so all are above the
+//! √2·2^(nlen/2−1) lower bound, as in Go), trial division by the odd primes
+//! below 2^16 ([`super::trial`]), Miller–Rabin with AWS-LC's round count for
+//! generation, gcd(p−1, e) = 1, |p − q| > 2^(nlen/2−100), d > 2^(nlen/2),
+//! d = e⁻¹ mod lcm(p−1, q−1), all arithmetic on the primes constant-time,
+//! and `RSA_check_key` at the end.
 //!
 //! How the threads share the search:
 //! - `Sequential`: one thread finds p, then q.
@@ -23,6 +25,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+use zeroize::Zeroizing;
+
+use super::trial::TrialDivision;
 use super::{Error, PrivateKey};
 use crate::ffi::bn::{self, Bn, Ctx, Mont};
 use crate::ffi::rsa::{Components, RsaKey};
@@ -75,17 +80,23 @@ impl Search {
         };
         let mut ctx = Ctx::new();
         let one = Bn::from_u64(1);
+        let trial = TrialDivision::standard();
+        // The candidate's words for trial division; they end up holding a
+        // prime, so they are wiped when the race ends.
+        let mut words = Zeroizing::new(vec![0u64; self.prime_bits.div_ceil(64)]);
         while !stop.load(Ordering::Relaxed) {
             self.candidates.fetch_add(1, Ordering::Relaxed);
-            let candidate = bn::random_odd(self.prime_bits)?;
-            // candidate ≥ √2·2^(b−1)  ⇔  candidate² ≥ 2^(2b−1) (never equal:
-            // an odd power of two is not a square). Rejected candidates are
-            // thrown away, so the comparison may leak (as in AWS-LC).
-            let square = bn::mul_consttime(&candidate, &candidate, &mut ctx)?;
-            if square.bits() < 2 * self.prime_bits {
+            let candidate = draw(self.prime_bits)?;
+            if !candidate.write_le_words(&mut words) {
+                return Err(Error::Backend);
+            }
+            // A candidate with a small factor is thrown away at its first
+            // one; one without takes the same path whatever its value
+            // (README.md: "Key generation").
+            if trial.has_small_factor(&words) {
                 continue;
             }
-            match bn::is_probable_prime(&candidate, &mut ctx, stop)? {
+            match bn::miller_rabin(&candidate, &mut ctx, stop)? {
                 None => break,
                 Some(false) => continue,
                 Some(true) => {}
@@ -119,6 +130,15 @@ impl Search {
         }
         Ok(())
     }
+}
+
+/// One prime candidate of `prime_bits` bits: uniform over the odd numbers
+/// with the top two bits set, so at least 2^(b−1) + 2^(b−2) = 1.5·2^(b−1),
+/// above FIPS 186-5's √2·2^(b−1), so no candidate is drawn only to fail
+/// that bound (Go's FIPS 140-3 module draws its candidates the same way).
+/// Two such primes multiply to exactly nlen bits.
+fn draw(prime_bits: usize) -> Result<Bn, Error> {
+    Ok(bn::random_odd_top_two(prime_bits)?)
 }
 
 /// Two primes for a `bits`-bit key, found by the threads of `par`.
@@ -221,5 +241,127 @@ impl PrivateKey {
     /// (for the lab).
     pub fn generate_with_stats(bits: usize, par: &Parallelism) -> Result<(PrivateKey, KeygenStats), Error> {
         generate(bits, par)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pearson's χ² statistic of `counts` against equal expected counts.
+    fn chi_squared(counts: &[u64]) -> f64 {
+        let total: u64 = counts.iter().sum();
+        let expected = total as f64 / counts.len() as f64;
+        counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum()
+    }
+
+    /// The χ² value a uniform sample exceeds with probability 10⁻⁶, for
+    /// `dof` degrees of freedom (Wilson–Hilferty; z = 4.753).
+    fn critical(dof: usize) -> f64 {
+        let k = dof as f64;
+        let a = 2.0 / (9.0 * k);
+        k * (1.0 - a + 4.753 * a.sqrt()).powi(3)
+    }
+
+    /// What one draw is counted by: the 8 bits under the two fixed top
+    /// bits, bits 1..=8 (bit 0 is always 1), and the residue modulo
+    /// 3·5·7·11 (uniform for uniform odd numbers, as 2 is invertible).
+    fn buckets(words: &[u64], bits: usize) -> [usize; 3] {
+        let bit = |i: usize| ((words[i / 64] >> (i % 64)) & 1) as usize;
+        let top = (0..8).fold(0, |acc, i| acc << 1 | bit(bits - 3 - i));
+        let low = (words[0] >> 1 & 0xff) as usize;
+        let modulus = 3 * 5 * 7 * 11u128;
+        let residue = words
+            .iter()
+            .rev()
+            .fold(0u128, |acc, &w| ((acc << 64) + u128::from(w)) % modulus);
+        [top, low, residue as usize]
+    }
+
+    /// Counts for `draws` candidates from `source`, per kind of bucket.
+    fn histograms(draws: usize, bits: usize, mut source: impl FnMut() -> Bn) -> [Vec<u64>; 3] {
+        let mut h = [vec![0u64; 256], vec![0u64; 256], vec![0u64; 1155]];
+        let mut words = vec![0u64; bits / 64];
+        for _ in 0..draws {
+            let c = source();
+            assert!(c.write_le_words(&mut words));
+            for (hist, b) in h.iter_mut().zip(buckets(&words, bits)) {
+                hist[b] += 1;
+            }
+        }
+        h
+    }
+
+    fn uniform(h: &[u64]) -> bool {
+        chi_squared(h) < critical(h.len() - 1)
+    }
+
+    /// The candidates themselves, before any test, are uniform over the odd
+    /// numbers with the top two bits set: their exact size and fixed bits
+    /// always, and by χ² (10^5 draws, false alarm 10⁻⁶ per histogram) the
+    /// bits below the fixed ones, the lowest bits and the residues modulo
+    /// 1155. The same statistic flags the survivors of trial division (no
+    /// multiple of 3, 5, 7 or 11 among them), so it can fail.
+    #[test]
+    fn candidates_are_uniform_over_their_range() {
+        let bits = 1024;
+        let mut fixed_ok = true;
+        let h = histograms(100_000, bits, || {
+            let c = draw(bits).unwrap();
+            let mut w = vec![0u64; bits / 64];
+            assert!(c.write_le_words(&mut w));
+            fixed_ok &= c.bits() == bits && w[bits / 64 - 1] >> 62 == 0b11 && w[0] & 1 == 1;
+            c
+        });
+        assert!(
+            fixed_ok,
+            "every candidate has exactly {bits} bits, the top two set, and is odd"
+        );
+        for (name, hist) in ["top bits", "low bits", "mod 1155"].iter().zip(&h) {
+            assert!(
+                uniform(hist),
+                "{name}: χ² {} over {} buckets (critical {})",
+                chi_squared(hist),
+                hist.len(),
+                critical(hist.len() - 1)
+            );
+        }
+        // The control: candidates that passed trial division are not uniform.
+        let trial = TrialDivision::standard();
+        let survivors = histograms(20_000, bits, || {
+            loop {
+                let c = draw(bits).unwrap();
+                let mut w = vec![0u64; bits / 64];
+                assert!(c.write_le_words(&mut w));
+                if !trial.has_small_factor(&w) {
+                    break c;
+                }
+            }
+        });
+        assert!(
+            !uniform(&survivors[2]),
+            "the χ² test cannot see a filtered sample"
+        );
+    }
+
+    /// The primes of a key have the size asked and the top two bits set.
+    #[test]
+    fn primes_have_their_top_two_bits_set() {
+        for par in [
+            Parallelism::sequential(),
+            Parallelism::new(3, Strategy::WorkStealing),
+        ] {
+            let (p, q, candidates) = find_primes(1024, &par, &Bn::from_u64(E)).unwrap();
+            assert!(candidates >= 2);
+            for prime in [p, q] {
+                let mut w = vec![0u64; 8];
+                assert!(prime.write_le_words(&mut w));
+                assert_eq!(prime.bits(), 512);
+                assert_eq!(w[7] >> 62, 0b11);
+            }
+        }
     }
 }

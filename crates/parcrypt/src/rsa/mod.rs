@@ -44,6 +44,7 @@ mod crt;
 mod key;
 mod keygen;
 mod scheme;
+mod trial;
 
 pub use crt::CrtMode;
 pub use key::{PrivateKey, PublicKey};

@@ -318,3 +318,110 @@ fn one_key_serves_many_threads_at_once() {
         }
     });
 }
+
+/// Runs `openssl` with `args` and returns its standard output, failing the
+/// test on a non-zero exit.
+fn openssl(args: &[&str], input: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("openssl")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn openssl");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "openssl {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// The hex of one multi-line field (`prime1:`, `prime2:`) of
+/// `openssl pkey -text`, leading zero bytes dropped.
+fn text_field(text: &str, name: &str) -> Vec<u8> {
+    let mut lines = text
+        .lines()
+        .skip_while(|l| l.trim() != format!("{name}:"))
+        .skip(1);
+    let mut hex = String::new();
+    for line in lines.by_ref() {
+        if !line.starts_with("    ") {
+            break;
+        }
+        hex.extend(line.trim().chars().filter(|c| c.is_ascii_hexdigit()));
+    }
+    let bytes = hex::decode(hex).unwrap();
+    bytes.into_iter().skip_while(|&b| b == 0).collect()
+}
+
+/// Keys of several sizes from every strategy pass OpenSSL's key check
+/// (`pkey -check`, as `RSA_check_key` in parcrypt), have primes of exactly
+/// half the size with the top two bits set, and interoperate: OpenSSL
+/// verifies their PSS and PKCS#1 v1.5 signatures, and OAEP ciphertexts it
+/// makes decrypt.
+#[test]
+fn generated_keys_pass_openssl_checks_and_interoperate() {
+    if !crate::common::require_tool("openssl") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_owned();
+    let (key_pem, pub_pem, msg, sig) = (path("key.pem"), path("pub.pem"), path("msg"), path("sig"));
+    std::fs::write(&msg, b"parcrypt keygen").unwrap();
+    let cases = [
+        (1024, Parallelism::sequential()),
+        (2048, Parallelism::new(2, Strategy::Static)),
+        (2048, Parallelism::new(3, Strategy::WorkStealing)),
+        (3072, Parallelism::new(2, Strategy::WorkStealing)),
+    ];
+    for (bits, par) in cases {
+        let key = PrivateKey::generate(bits, &par).unwrap();
+        std::fs::write(&key_pem, key.to_pkcs8_pem().unwrap().as_bytes()).unwrap();
+        std::fs::write(&pub_pem, key.public_key().to_spki_pem().unwrap()).unwrap();
+        let check = openssl(&["pkey", "-in", &key_pem, "-check", "-noout"], b"");
+        assert!(String::from_utf8_lossy(&check).contains("valid"), "{par:?}");
+        let text = String::from_utf8(openssl(&["pkey", "-in", &key_pem, "-noout", "-text"], b"")).unwrap();
+        for prime in ["prime1", "prime2"] {
+            let p = text_field(&text, prime);
+            assert_eq!(p.len() * 8, bits / 2, "{prime} of {bits}");
+            assert_eq!(p[0] >> 6, 0b11, "{prime} of {bits}: top two bits");
+            assert_eq!(p[p.len() - 1] & 1, 1);
+        }
+        for (scheme, opts) in [
+            (Scheme::Pss, &["-sigopt", "rsa_padding_mode:pss"][..]),
+            (Scheme::Pkcs1v15, &[][..]),
+        ] {
+            let s = key.sign(scheme, Hash::Sha256, b"parcrypt keygen", &par).unwrap();
+            std::fs::write(&sig, &s).unwrap();
+            let args = [
+                &["dgst", "-sha256", "-verify", &pub_pem, "-signature", &sig][..],
+                opts,
+                &[&msg],
+            ]
+            .concat();
+            openssl(&args, b"");
+        }
+        let ct = openssl(
+            &[
+                "pkeyutl",
+                "-encrypt",
+                "-pubin",
+                "-inkey",
+                &pub_pem,
+                "-pkeyopt",
+                "rsa_padding_mode:oaep",
+                "-pkeyopt",
+                "rsa_oaep_md:sha256",
+                "-pkeyopt",
+                "rsa_mgf1_md:sha256",
+            ],
+            b"a secret",
+        );
+        assert_eq!(&key.decrypt(&ct, &par).unwrap()[..], b"a secret", "{par:?}");
+    }
+}
