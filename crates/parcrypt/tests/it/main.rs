@@ -10,6 +10,7 @@ mod common;
 mod tools;
 mod vectors;
 
+mod age;
 mod age_testkit;
 mod ecdsa;
 mod ecdsa_wycheproof;
