@@ -11,6 +11,7 @@ mod tools;
 mod vectors;
 
 mod age;
+mod age_interop;
 mod age_testkit;
 mod ecdsa;
 mod ecdsa_wycheproof;
