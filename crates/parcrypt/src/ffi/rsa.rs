@@ -104,6 +104,13 @@ impl RsaKey {
         Pkey(pkey).into_rsa()
     }
 
+    /// A public key from its modulus and exponent (AWS-LC checks them).
+    pub(crate) fn from_public_components(n: &Bn, e: &Bn) -> Result<RsaKey> {
+        // SAFETY: both are live BIGNUMs; AWS-LC copies them.
+        let rsa = unsafe { sys::RSA_new_public_key(n.cptr(), e.cptr()) };
+        Ok(RsaKey(non_null(rsa)?))
+    }
+
     /// A private key from all its parts (AWS-LC checks them).
     pub(crate) fn from_private_components(c: &Components) -> Result<RsaKey> {
         let get = |b: &Option<Bn>| b.as_ref().map_or(Err(BackendError), |b| Ok(b.cptr()));
@@ -282,17 +289,18 @@ impl RsaKey {
     }
 }
 
-/// EME-OAEP encoding of `msg` with an empty label into all of `em`.
-pub(crate) fn oaep_encode(em: &mut [u8], msg: &[u8], hash: Algorithm) -> Result<()> {
-    // SAFETY: em and msg are valid slices; a null label of length 0 is allowed.
+/// EME-OAEP encoding of `msg` with `label` into all of `em`.
+pub(crate) fn oaep_encode(em: &mut [u8], msg: &[u8], label: &[u8], hash: Algorithm) -> Result<()> {
+    // SAFETY: em, msg and label are valid slices (an empty label's pointer
+    // is dangling but never read: its length is 0).
     check(unsafe {
         sys::RSA_padding_add_PKCS1_OAEP_mgf1(
             em.as_mut_ptr(),
             em.len(),
             msg.as_ptr(),
             msg.len(),
-            ptr::null(),
-            0,
+            label.as_ptr(),
+            label.len(),
             md(hash),
             md(hash),
         )

@@ -190,12 +190,22 @@ impl PublicKey {
     }
 
     pub(crate) fn encrypt_oaep(&self, msg: &[u8], hash: Hash) -> Result<Vec<u8>, Error> {
+        self.encrypt_oaep_labeled(msg, hash, &[])
+    }
+
+    /// Encrypts one RSAES-OAEP block with `hash` (and MGF1 with it) and
+    /// `label` (age's `ssh-rsa` recipients use SHA-256 and a label);
+    /// [`PublicKey::encrypt`] is the default.
+    ///
+    /// # Errors
+    /// [`Error::MessageTooLong`] above what the key and hash leave room for.
+    pub fn encrypt_oaep_labeled(&self, msg: &[u8], hash: Hash, label: &[u8]) -> Result<Vec<u8>, Error> {
         let max = oaep_capacity(self.size(), hash);
         if msg.len() > max {
             return Err(Error::MessageTooLong { len: msg.len(), max });
         }
         let mut em = Zeroizing::new(vec![0; self.size()]);
-        ffi_rsa::oaep_encode(&mut em, msg, hash)?;
+        ffi_rsa::oaep_encode(&mut em, msg, label, hash)?;
         Ok(self.rsa().public_raw(&em)?)
     }
 }

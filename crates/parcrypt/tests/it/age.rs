@@ -101,8 +101,13 @@ fn every_schedule_writes_the_same_file_and_reads_it_back() {
                 assert_eq!(got.unwrap(), len as u64);
                 assert!(out == plain, "{len} bytes, {par:?}");
             }
-            let mem =
-                age::decrypt_to_vec(&[id.clone()], &reference, &DecryptOptions::default(), &par).unwrap();
+            let mem = age::decrypt_to_vec(
+                std::slice::from_ref(&id),
+                &reference,
+                &DecryptOptions::default(),
+                &par,
+            )
+            .unwrap();
             assert!(mem == plain);
         }
     }
@@ -225,7 +230,7 @@ fn post_quantum_and_passphrase_files_round_trip() {
         max_work_factor: 9,
         ..DecryptOptions::default()
     };
-    let err = age::decrypt(&[right], &sealed[..], &mut Vec::new(), &opts, &par, |_| {}).unwrap_err();
+    let err = age::decrypt(&[right], &sealed[..], Vec::new(), &opts, &par, |_| {}).unwrap_err();
     assert!(matches!(err, Error::WorkFactor { log2_n: 10, max: 9 }), "{err}");
 }
 
@@ -562,7 +567,7 @@ fn ranges_read_exactly_their_bytes() {
                     Cursor::new(f),
                     start,
                     len,
-                    &mut Vec::new(),
+                    Vec::new(),
                     &DecryptOptions::default(),
                     &par,
                 )
@@ -594,7 +599,7 @@ fn ranges_read_exactly_their_bytes() {
             Cursor::new(&bad),
             0,
             10,
-            &mut Vec::new(),
+            Vec::new(),
             &DecryptOptions::default(),
             &par,
         )
