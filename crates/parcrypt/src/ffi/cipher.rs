@@ -1,7 +1,7 @@
 //! Symmetric ciphers through AWS-LC's C interface: bulk AES-ECB through EVP
 //! (the safe API makes one C call per block), the RC4 key schedule and
-//! keystream, and AES-GCM through the AEAD interface with nonces of any
-//! length.
+//! keystream, and AES-GCM (nonces of any length) and ChaCha20-Poly1305
+//! through the AEAD interface.
 #![allow(unsafe_code)]
 
 use aws_lc_sys as sys;
@@ -126,34 +126,40 @@ impl Drop for Rc4State {
     }
 }
 
-/// An AES-GCM key in AWS-LC's AEAD interface, which — unlike `aws-lc-rs` —
-/// accepts nonces of any length. parcrypt's parallel GCM uses 16-byte nonces
-/// chosen so that AWS-LC's own (stitched AES-NI + carry-less multiply) code
-/// starts each chunk at the chunk's counter value (see `aes/gcm.rs`).
-pub(crate) struct GcmKey(std::ptr::NonNull<sys::EVP_AEAD_CTX>);
+/// A key in AWS-LC's AEAD interface (`EVP_AEAD_CTX`): AES-GCM, which —
+/// unlike `aws-lc-rs` — accepts nonces of any length (parcrypt's parallel
+/// GCM uses 16-byte nonces chosen so that AWS-LC's own stitched AES-NI +
+/// carry-less multiply code starts each chunk at the chunk's counter value,
+/// see `aes/gcm.rs`), or ChaCha20-Poly1305 (age's payload and stanzas).
+/// Sealing and opening run out of place in one pass where `aws-lc-rs` would
+/// copy first.
+pub(crate) struct AeadKey(std::ptr::NonNull<sys::EVP_AEAD_CTX>);
+
+/// The AES-GCM keys of `aes` and `stream` (constructed by [`AeadKey::new`]).
+pub(crate) type GcmKey = AeadKey;
 
 // SAFETY: the EVP_AEAD_CTX is not modified after EVP_AEAD_CTX_new; sealing
 // takes it as `const EVP_AEAD_CTX *` and keeps per-call state on the stack.
-unsafe impl Send for GcmKey {}
+unsafe impl Send for AeadKey {}
 // SAFETY: as above.
-unsafe impl Sync for GcmKey {}
+unsafe impl Sync for AeadKey {}
 
-impl std::fmt::Debug for GcmKey {
+impl std::fmt::Debug for AeadKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("GcmKey")
+        f.write_str("AeadKey(redacted)")
     }
 }
 
-impl Drop for GcmKey {
+impl Drop for AeadKey {
     fn drop(&mut self) {
         // SAFETY: from EVP_AEAD_CTX_new, freed only here (which wipes the key).
         unsafe { sys::EVP_AEAD_CTX_free(self.0.as_ptr()) }
     }
 }
 
-impl GcmKey {
-    /// `None` unless `key` is 16 or 32 bytes.
-    pub(crate) fn new(key: &[u8]) -> Option<GcmKey> {
+impl AeadKey {
+    /// An AES-GCM key; `None` unless `key` is 16 or 32 bytes.
+    pub(crate) fn new(key: &[u8]) -> Option<AeadKey> {
         // SAFETY: the EVP_aead_* functions return pointers to static tables.
         let aead = unsafe {
             match key.len() {
@@ -162,14 +168,29 @@ impl GcmKey {
                 _ => return None,
             }
         };
-        // SAFETY: key is key.len() bytes, the AEAD's key length; 16-byte tags.
-        let ctx = unsafe { sys::EVP_AEAD_CTX_new(aead, key.as_ptr(), key.len(), 16) };
-        std::ptr::NonNull::new(ctx).map(GcmKey)
+        Self::with(aead, key)
     }
 
-    /// AES-GCM seal of `data` in place with `nonce` (12 bytes as the
-    /// standard's nonce, or 16: hashed into J0 as GCM defines) and `aad`;
-    /// returns the tag.
+    /// A ChaCha20-Poly1305 (RFC 8439) key; 12-byte nonces.
+    ///
+    /// # Panics
+    /// If AWS-LC cannot allocate the context (a few hundred bytes).
+    pub(crate) fn chacha20_poly1305(key: &[u8; 32]) -> AeadKey {
+        // SAFETY: EVP_aead_chacha20_poly1305 returns a pointer to a static table.
+        let aead = unsafe { sys::EVP_aead_chacha20_poly1305() };
+        Self::with(aead, key).expect("EVP_AEAD_CTX_new: out of memory")
+    }
+
+    fn with(aead: *const sys::EVP_AEAD, key: &[u8]) -> Option<AeadKey> {
+        // SAFETY: aead is a static table; key is key.len() bytes, the
+        // AEAD's key length (the callers match it); 16-byte tags.
+        let ctx = unsafe { sys::EVP_AEAD_CTX_new(aead, key.as_ptr(), key.len(), 16) };
+        std::ptr::NonNull::new(ctx).map(AeadKey)
+    }
+
+    /// Seal of `data` in place with `nonce` (AES-GCM: 12 bytes as the
+    /// standard's nonce, or 16: hashed into J0 as GCM defines; ChaCha20-Poly1305:
+    /// 12) and `aad`; returns the tag.
     ///
     /// # Panics
     /// If AWS-LC reports a failure (it fails only for inputs over 2^36 bytes,
@@ -200,8 +221,8 @@ impl GcmKey {
         tag
     }
 
-    /// AES-GCM seal of `input` into `output` (same length, no aliasing)
-    /// with `nonce` (12 or 16 bytes, as in [`GcmKey::seal_in_place`]) and
+    /// Seal of `input` into `output` (same length, no aliasing)
+    /// with `nonce` (as in [`AeadKey::seal_in_place`]) and
     /// `aad`: one pass over the data, no copy first.
     ///
     /// # Panics
@@ -234,7 +255,7 @@ impl GcmKey {
         tag
     }
 
-    /// AES-GCM open of `input` with `tag` into `output` (same length) with a
+    /// Open of `input` with `tag` into `output` (same length) with a
     /// 12-byte nonce and `aad`; false (and `output` wiped) if the tag fails.
     pub(crate) fn open_into(
         &self,

@@ -15,7 +15,9 @@
 //!   makes one C call per 16-byte block, 1.5 GB/s measured here; the EVP
 //!   interface hands the whole buffer to the pipelined AES-NI/VAES code,
 //!   6.8 GB/s), RC4, AES-GCM with 16-byte nonces;
-//! - [`kdf`], key derivation: scrypt;
+//! - [`kdf`], key derivation: scrypt, SHAKE256;
+//! - [`kem`]: ML-KEM-768 key pairs from their seed and encapsulation with
+//!   given randomness (age's post-quantum recipients);
 //! - [`cpucap`]: `PARCRYPT_CPU_MASK` handed to AWS-LC as its own
 //!   `OPENSSL_ia32cap`, at load time.
 //!
@@ -34,11 +36,12 @@ pub(crate) mod ec;
 pub(crate) mod error;
 mod internal;
 pub(crate) mod kdf;
+pub(crate) mod kem;
 pub(crate) mod rsa;
 
-pub(crate) use cipher::{Direction, GcmDecrypter, GcmKey, Rc4State, aes_ecb_in_place};
+pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, GcmKey, Rc4State, aes_ecb_in_place};
 pub(crate) use error::BackendError;
-pub(crate) use kdf::scrypt;
+pub(crate) use kdf::{scrypt, shake256};
 
 #[cfg(test)]
 mod tests {

@@ -41,7 +41,7 @@ const FIRST_READ: usize = 64 << 10;
 static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
 
 /// A byte buffer, wiped when dropped or recycled if it may hold plaintext.
-pub(super) struct Buffer {
+pub(crate) struct Buffer {
     /// The allocation, initialised up to its length (zeros, or bytes held
     /// now or before).
     bytes: Vec<u8>,
@@ -56,7 +56,7 @@ pub(super) struct Buffer {
 impl Buffer {
     /// An empty buffer with no allocation; `secret` if it may ever hold
     /// plaintext.
-    pub(super) fn new(secret: bool) -> Self {
+    pub(crate) fn new(secret: bool) -> Self {
         Buffer {
             bytes: Vec::new(),
             len: 0,
@@ -67,7 +67,7 @@ impl Buffer {
 
     /// A spare buffer from an earlier call if there is one, else an empty
     /// one; `secret` if it may ever hold plaintext.
-    pub(super) fn spare(secret: bool) -> Self {
+    pub(crate) fn spare(secret: bool) -> Self {
         let bytes = SPARE.lock().unwrap_or_else(PoisonError::into_inner).pop();
         Buffer {
             // Spare buffers hold zeros or ciphertext, which need no wipe.
@@ -77,14 +77,14 @@ impl Buffer {
     }
 
     /// `count` spare buffers (see [`Buffer::spare`]).
-    pub(super) fn spares(count: usize, secret: bool) -> Vec<Self> {
+    pub(crate) fn spares(count: usize, secret: bool) -> Vec<Self> {
         (0..count).map(|_| Buffer::spare(secret)).collect()
     }
 
     /// Makes the buffer `len` bytes long for the caller to overwrite whole,
     /// without a pass over it: bytes it held stay; growing beyond its
     /// allocation replaces it (the old one wiped) by a zeroed one.
-    pub(super) fn sized(&mut self, len: usize) {
+    pub(crate) fn sized(&mut self, len: usize) {
         if len > self.bytes.len() {
             if len > self.bytes.capacity() {
                 *self = Buffer {
@@ -105,7 +105,7 @@ impl Buffer {
     /// arrives, doubling from `expect` (at least 64 KiB) up to `limit`: a
     /// reader that has seen a full batch expects another, and allocates it
     /// at once instead of copying its way up.
-    pub(super) fn fill_from(
+    pub(crate) fn fill_from(
         &mut self,
         input: &mut impl Read,
         first: Option<u8>,
@@ -166,7 +166,7 @@ impl Buffer {
     }
 
     /// The bytes held, as a vector: for a buffer that never holds plaintext.
-    pub(super) fn into_ciphertext(mut self) -> Vec<u8> {
+    pub(crate) fn into_ciphertext(mut self) -> Vec<u8> {
         debug_assert!(!self.secret, "plaintext leaves through a copy the caller owns");
         let mut bytes = std::mem::take(&mut self.bytes);
         bytes.truncate(self.len);
@@ -175,7 +175,7 @@ impl Buffer {
 
     /// Gives the buffer back for a later call (wiped first if it may hold
     /// plaintext), or frees it if the pool is full.
-    pub(super) fn recycle(self) {
+    pub(crate) fn recycle(self) {
         let bytes = self.into_spare();
         let mut spare = SPARE.lock().unwrap_or_else(PoisonError::into_inner);
         let held: usize = spare.iter().map(Vec::capacity).sum();

@@ -31,12 +31,12 @@
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
 
-mod buffer;
+pub(crate) mod buffer;
 mod error;
 mod file;
 mod header;
-mod pipe;
-mod segment;
+pub(crate) mod pipe;
+pub(crate) mod segment;
 mod segments;
 
 pub use error::Error;
@@ -133,20 +133,21 @@ impl Default for DecryptOptions {
     }
 }
 
-/// How the work on a stream is cut, within the memory budget.
+/// How the work on a stream is cut, within the memory budget (also age's,
+/// whose 64 KiB chunks are budgeted in groups: see `age/payload.rs`).
 #[derive(Clone, Copy, Debug)]
-struct Budget {
+pub(crate) struct Budget {
     /// Segments per batch.
-    batch: usize,
+    pub(crate) batch: usize,
     /// Batch buffers circulating on each side (input, output).
-    depth: usize,
+    pub(crate) depth: usize,
 }
 
 impl Budget {
     /// For sealed segments of `enc` bytes (a segment and its tag) on
     /// `threads` threads: [`BATCH_PER_THREAD`] segments a thread, within
     /// [`BATCH_BYTES`] a batch.
-    fn new(enc: usize, threads: usize) -> Budget {
+    pub(crate) fn new(enc: usize, threads: usize) -> Budget {
         let fit = (BATCH_BYTES / enc).max(1);
         Budget {
             batch: threads.saturating_mul(BATCH_PER_THREAD).min(fit),
@@ -156,7 +157,7 @@ impl Budget {
 
     /// Bytes of a batch of units of `unit` bytes (segments, or segments and
     /// their tags): at most `max(BATCH_BYTES, one sealed segment)`.
-    fn bytes(&self, unit: usize) -> Result<usize, Error> {
+    pub(crate) fn bytes(&self, unit: usize) -> Result<usize, Error> {
         self.batch
             .checked_mul(unit)
             .ok_or_else(|| Error::Options("batch size overflows".into()))

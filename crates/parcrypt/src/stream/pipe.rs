@@ -3,7 +3,7 @@
 //! with one byte of look-ahead, since only the end of the input tells
 //! which segment is the last.
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 
 use super::buffer::Buffer;
 use super::header::Header;
@@ -50,7 +50,7 @@ pub fn encrypt(
             )?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
-            Ok(())
+            Ok::<(), Error>(())
         },
     )?;
     Ok(total)
@@ -99,7 +99,7 @@ pub fn decrypt(
             index += open_segments(&keys.payload, sealed, plain, seg, index, !more, par)?;
             total += plain.len() as u64;
             progress(plain.len() as u64);
-            Ok(())
+            Ok::<(), Error>(())
         },
     )?;
     Ok(total)
@@ -112,18 +112,18 @@ pub fn decrypt(
 /// more input follows (one byte of look-ahead tells), and an output buffer
 /// to fill; an error stops everything before that batch's output is
 /// written. `plaintext_in` says which side holds plaintext (the input when
-/// encrypting), whose buffers are wiped.
-fn pipelined<R: Read + Send, W: Write + Send>(
+/// encrypting), whose buffers are wiped. (Also age's payload pipeline.)
+pub(crate) fn pipelined<R: Read + Send, W: Write + Send, E: From<io::Error>>(
     input: R,
     output: W,
     in_size: usize,
     depth: usize,
     plaintext_in: bool,
-    mut work: impl FnMut(&[u8], bool, &mut Buffer) -> Result<(), Error>,
-) -> Result<(), Error> {
+    mut work: impl FnMut(&[u8], bool, &mut Buffer) -> Result<(), E>,
+) -> Result<(), E> {
     let limit = in_size
         .checked_add(1)
-        .ok_or_else(|| Error::Options("batch size overflows".into()))?;
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "batch size overflows"))?;
     // Each batch keeps one byte of look-ahead for the next.
     let (mut carry, mut expect) = (None, 0);
     let fill = move |input: &mut R, buf: &mut Buffer| {

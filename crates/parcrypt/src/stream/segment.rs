@@ -1,21 +1,22 @@
 //! One segment's cryptography, a batch of segments at a time: the nonce,
-//! sealing, opening (each segment one AES-256-GCM call, out of place), and
-//! where a batch's sealed bytes come from.
+//! sealing, opening (each segment one AEAD call, out of place: AES-256-GCM
+//! for the stream format, ChaCha20-Poly1305 for age's chunks, whose STREAM
+//! nonce this is), and where a batch's sealed bytes come from.
 
 use std::fs::File;
 use std::io;
 
 use super::Error;
 use super::buffer::Buffer;
-use crate::ffi::GcmKey;
+use crate::ffi::AeadKey;
 use crate::io::read_exact_at;
 use crate::par::{Grain, Parallelism};
 
 /// The GCM tag at the end of every segment.
-pub(super) const TAG: usize = 16;
+pub(crate) const TAG: usize = 16;
 
 /// The segment nonce: 88-bit big-endian counter ‖ last flag.
-fn nonce(index: u64, last: bool) -> [u8; 12] {
+pub(crate) fn nonce(index: u64, last: bool) -> [u8; 12] {
     let mut n = [0u8; 12];
     n[3..11].copy_from_slice(&index.to_be_bytes());
     n[11] = u8::from(last);
@@ -34,7 +35,7 @@ fn grain(unit: usize) -> Grain {
 
 /// Where the plaintext of a batch comes from.
 #[derive(Clone, Copy)]
-pub(super) enum Plain<'a> {
+pub(crate) enum Plain<'a> {
     /// Bytes in memory, sealed out of place in one pass.
     Memory(&'a [u8]),
     /// `len` bytes of `file` from `at`, each segment read with a positional
@@ -61,8 +62,8 @@ impl Plain<'_> {
 /// # Errors
 /// [`Error::Options`] for a batch whose size overflows; a read error (the
 /// file shrank while it was read).
-pub(super) fn seal_segments(
-    key: &GcmKey,
+pub(crate) fn seal_segments(
+    key: &AeadKey,
     plain: Plain<'_>,
     sealed: &mut Buffer,
     seg: usize,
@@ -70,13 +71,40 @@ pub(super) fn seal_segments(
     final_batch: bool,
     par: &Parallelism,
 ) -> Result<u64, Error> {
-    let enc = seg + TAG;
     let count = plain.len().div_ceil(seg).max(1);
     let len = count
         .checked_mul(TAG)
         .and_then(|tags| tags.checked_add(plain.len()))
         .ok_or_else(|| Error::Options("batch size overflows".into()))?;
     sealed.sized(len);
+    seal_into(key, plain, sealed, seg, base, final_batch, par)?;
+    Ok(count as u64)
+}
+
+/// [`seal_segments`] into `sealed`, which must be exactly as long as the
+/// sealed segments (`plain` plus a tag per segment; one tag for nothing).
+///
+/// # Errors
+/// A read error (the file shrank while it was read).
+///
+/// # Panics
+/// If `sealed` has the wrong length.
+pub(crate) fn seal_into(
+    key: &AeadKey,
+    plain: Plain<'_>,
+    sealed: &mut [u8],
+    seg: usize,
+    base: u64,
+    final_batch: bool,
+    par: &Parallelism,
+) -> io::Result<()> {
+    let enc = seg + TAG;
+    let count = plain.len().div_ceil(seg).max(1);
+    assert_eq!(
+        sealed.len(),
+        plain.len() + count * TAG,
+        "sealed segments sized for their plaintext"
+    );
     let results = par.map_mut(sealed, &grain(enc), |_, offset, part| {
         for (j, out) in part.chunks_mut(enc).enumerate() {
             let i = offset / enc + j;
@@ -95,13 +123,12 @@ pub(super) fn seal_segments(
         }
         Ok::<(), io::Error>(())
     });
-    results.into_iter().collect::<io::Result<()>>()?;
-    Ok(count as u64)
+    results.into_iter().collect::<io::Result<()>>()
 }
 
 /// Where the sealed segments of a batch come from.
 #[derive(Clone, Copy)]
-pub(super) enum Sealed<'a> {
+pub(crate) enum Sealed<'a> {
     /// Bytes already in this process's private memory (read from a pipe).
     Memory(&'a [u8]),
     /// `len` bytes of `file` from `at`, read segment by segment into
@@ -146,7 +173,7 @@ impl Sealed<'_> {
 /// workers of one call: at most one per segment being opened at a time, so
 /// they never hold more than a batch. They hold only ciphertext.
 #[derive(Default)]
-pub(super) struct Scratch(std::sync::Mutex<Vec<Vec<u8>>>);
+pub(crate) struct Scratch(std::sync::Mutex<Vec<Vec<u8>>>);
 
 impl Scratch {
     /// A buffer of at least `len` bytes.
@@ -175,8 +202,8 @@ impl Scratch {
 /// (stride `seg`), sized to hold them, in one pass per segment; returns the
 /// number of segments. On failure the error names the first failing
 /// segment and `plain` holds nothing of it.
-pub(super) fn open_segments(
-    key: &GcmKey,
+pub(crate) fn open_segments(
+    key: &AeadKey,
     sealed: Sealed<'_>,
     plain: &mut Buffer,
     seg: usize,
@@ -184,9 +211,24 @@ pub(super) fn open_segments(
     final_batch: bool,
     par: &Parallelism,
 ) -> Result<u64, Error> {
+    plain.sized(plain_len(sealed.len(), seg));
+    open_into(key, sealed, plain, seg, base, final_batch, par)
+}
+
+/// [`open_segments`] into `plain`, which must be exactly
+/// [`plain_len`]`(sealed.len(), seg)` bytes long.
+pub(crate) fn open_into(
+    key: &AeadKey,
+    sealed: Sealed<'_>,
+    plain: &mut [u8],
+    seg: usize,
+    base: u64,
+    final_batch: bool,
+    par: &Parallelism,
+) -> Result<u64, Error> {
     let enc = seg + TAG;
     let count = sealed.len().div_ceil(enc);
-    plain.sized(plain_len(sealed.len(), seg));
+    debug_assert_eq!(plain.len(), plain_len(sealed.len(), seg));
     let last_len = sealed.len() - (count.max(1) - 1) * enc;
     if count == 0 || last_len < TAG {
         return Err(Error::SegmentAuthentication {
@@ -250,7 +292,7 @@ pub(super) fn open_segments(
 
 /// The plaintext length of `sealed_len` bytes of sealed segments (0 if the
 /// last is too short to hold a tag, which opening then reports).
-pub(super) fn plain_len(sealed_len: usize, seg: usize) -> usize {
+pub(crate) fn plain_len(sealed_len: usize, seg: usize) -> usize {
     let enc = seg + TAG;
     let count = sealed_len.div_ceil(enc);
     sealed_len.saturating_sub(count * TAG)

@@ -10,6 +10,9 @@ mod common;
 mod tools;
 mod vectors;
 
+mod age;
+mod age_interop;
+mod age_testkit;
 mod ecdsa;
 mod ecdsa_wycheproof;
 mod equivalence;

@@ -1,0 +1,172 @@
+//! What can go wrong reading or writing an age file, or its keys.
+
+use std::io;
+
+/// What can go wrong reading or writing an age file, or parsing its keys.
+///
+/// The C2SP test kit's outcomes map onto it as [`Error::outcome`] says;
+/// authentication failures are opaque (which chunk, never why).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Reading or writing failed; the [`io::Error`] is the source.
+    #[error("I/O error")]
+    Io(#[from] io::Error),
+    /// The input is neither a binary age file (`age-encryption.org/…`) nor
+    /// an armored one (`-----BEGIN AGE ENCRYPTED FILE-----`).
+    #[error("not an age file (it starts with neither \"age-encryption.org/\" nor an armor line)")]
+    NotAge,
+    /// The header does not parse, breaks a rule of the format, or holds a
+    /// malformed stanza of a type an identity given reads (age's fatal
+    /// errors): the file is damaged or was not written by age.
+    #[error("malformed age header: {0}")]
+    Header(String),
+    /// The ASCII armor is malformed (age's armor is strict: 64-column lines of
+    /// canonical base64, no headers, nothing but whitespace around it).
+    #[error("malformed ASCII armor: {0}")]
+    Armor(String),
+    /// No identity given opens any recipient stanza of the header.
+    #[error("no identity matched any of the file's recipients{}", no_match_hint(.stanzas))]
+    NoMatch {
+        /// The header's stanza types, in order (what the file was encrypted to).
+        stanzas: Vec<String>,
+    },
+    /// The header MAC does not verify: the header was modified (or a
+    /// stanza was forged for the identity that opened it).
+    #[error("the header failed authentication (bad header MAC)")]
+    HeaderMac,
+    /// A scrypt stanza asks for more work than the reader allows; nothing
+    /// was computed.
+    #[error(
+        "the passphrase stanza asks for scrypt work factor {log2_n} (N = 2^{log2_n}), above the limit of {max}"
+    )]
+    WorkFactor {
+        /// log2 of scrypt's N in the header.
+        log2_n: u8,
+        /// The reader's limit.
+        max: u8,
+    },
+    /// The payload ends before its last chunk: a chunk that is the end of
+    /// the file verifies only as a middle chunk, or no chunk follows the nonce.
+    #[error("the file is truncated ({})", truncated_after(*.chunk))]
+    Truncated {
+        /// The last chunk present; `None` when nothing follows the nonce.
+        chunk: Option<u64>,
+    },
+    /// A payload chunk does not verify: modified, reordered, duplicated, or
+    /// cut mid-chunk.
+    #[error("payload chunk {chunk} failed authentication (modified, reordered or truncated)")]
+    ChunkAuthentication {
+        /// The chunk's index.
+        chunk: u64,
+    },
+    /// The last chunk is empty although chunks precede it (age never writes
+    /// one: only an empty payload has an empty chunk).
+    #[error("payload chunk {chunk} is empty; only an empty file ends with an empty chunk")]
+    EmptyLastChunk {
+        /// The empty chunk's index.
+        chunk: u64,
+    },
+    /// Bytes follow the chunk sealed as the last one.
+    #[error("trailing data after the end of the payload (after chunk {chunk})")]
+    TrailingData {
+        /// The last chunk's index.
+        chunk: u64,
+    },
+    /// A byte range beyond the end of the plaintext.
+    #[error("range {start}+{len} is beyond the end of the plaintext ({total} bytes)")]
+    Range {
+        /// The first byte asked for.
+        start: u64,
+        /// How many bytes.
+        len: u64,
+        /// The plaintext length.
+        total: u64,
+    },
+    /// A recipient, identity, key file or recipients file that does not
+    /// parse (the message never quotes secret key material).
+    #[error("{0}")]
+    Key(String),
+    /// Bad arguments for writing: no recipients, a passphrase beside other
+    /// recipients, post-quantum and classic recipients mixed, a bad work factor.
+    #[error("invalid options: {0}")]
+    Options(String),
+    /// An RSA operation of an `ssh-rsa` recipient failed unexpectedly.
+    #[error("RSA recipient: {0}")]
+    Rsa(#[from] crate::rsa::Error),
+}
+
+/// The outcomes the C2SP age test kit (`c2sp.org/CCTV/age`) tells apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The header does not parse, or a stanza is malformed.
+    HeaderFailure,
+    /// No identity matched.
+    NoMatch,
+    /// A file key was unwrapped but the header MAC is wrong.
+    HmacFailure,
+    /// The payload does not decrypt to its end.
+    PayloadFailure,
+    /// The ASCII armor is malformed.
+    ArmorFailure,
+    /// Anything else (I/O, bad options, keys).
+    Other,
+}
+
+impl Error {
+    /// Which of the test kit's outcomes this error is (the CLI's exit codes
+    /// and messages may group them the same way).
+    pub fn outcome(&self) -> Outcome {
+        match self {
+            Error::NotAge | Error::Header(_) | Error::WorkFactor { .. } => Outcome::HeaderFailure,
+            Error::Armor(_) => Outcome::ArmorFailure,
+            Error::NoMatch { .. } => Outcome::NoMatch,
+            Error::HeaderMac => Outcome::HmacFailure,
+            Error::Truncated { .. }
+            | Error::ChunkAuthentication { .. }
+            | Error::EmptyLastChunk { .. }
+            | Error::TrailingData { .. } => Outcome::PayloadFailure,
+            Error::Io(e) => match e.get_ref().and_then(|inner| inner.downcast_ref::<ArmorError>()) {
+                Some(_) => Outcome::ArmorFailure,
+                None => Outcome::Other,
+            },
+            Error::Range { .. } | Error::Key(_) | Error::Options(_) | Error::Rsa(_) => Outcome::Other,
+        }
+    }
+
+    /// Turns an I/O error from the armor decoder back into [`Error::Armor`].
+    pub(super) fn from_io(e: io::Error) -> Error {
+        if e.get_ref().is_some_and(|inner| inner.is::<ArmorError>()) {
+            let inner = e.into_inner().map(|b| b.to_string()).unwrap_or_default();
+            return Error::Armor(inner);
+        }
+        Error::Io(e)
+    }
+}
+
+/// An armor error travelling through `io::Read` as the source of an
+/// `io::Error` (the payload pipeline reads the decoded bytes as any reader).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct ArmorError(pub(super) String);
+
+impl ArmorError {
+    pub(super) fn io(msg: impl Into<String>) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, ArmorError(msg.into()))
+    }
+}
+
+fn truncated_after(chunk: Option<u64>) -> String {
+    match chunk {
+        Some(c) => format!("it ends after payload chunk {c}"),
+        None => "no payload chunk follows the header".to_owned(),
+    }
+}
+
+fn no_match_hint(stanzas: &[String]) -> String {
+    if stanzas.is_empty() {
+        return String::new();
+    }
+    format!(" (the file is encrypted to: {})", stanzas.join(", "))
+}
