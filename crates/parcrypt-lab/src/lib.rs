@@ -68,172 +68,31 @@ pub fn run(config: &LabConfig) -> Result<Summary, LabError> {
     Ok(summary)
 }
 
+/// The lab's layering, checked by the workspace's one checker
+/// (`crates/layering`, shared with the library).
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used)]
-
-    use std::collections::{BTreeMap, BTreeSet};
-    use std::path::Path;
-
-    /// The top-level modules each top-level module names as `crate::X`
-    /// (in `use` lines and paths alike), from the source files under
-    /// `dir`. Comments are skipped, and so are `#[cfg(test)]` items
-    /// (tests may reach up: they are not what the layers are about).
-    fn dependencies(dir: &Path) -> BTreeMap<String, BTreeSet<String>> {
-        let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-        let mut stack = vec![dir.to_path_buf()];
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    stack.push(path);
-                    continue;
-                }
-                if path.extension().is_none_or(|e| e != "rs") {
-                    continue;
-                }
-                let relative = path.strip_prefix(dir).unwrap();
-                let first = relative.components().next().unwrap();
-                let module = first
-                    .as_os_str()
-                    .to_str()
-                    .unwrap()
-                    .trim_end_matches(".rs")
-                    .to_owned();
-                if module == "lib" {
-                    continue; // the crate root declares every module
-                }
-                let text = std::fs::read_to_string(&path).unwrap();
-                let deps = graph.entry(module.clone()).or_default();
-                for target in crate_references(&text) {
-                    if target != module {
-                        deps.insert(target);
-                    }
-                }
-            }
-        }
-        graph
-    }
-
-    /// The names `crate::NAME` and `crate::{NAME, …}` refer to in `source`,
-    /// outside comments and `#[cfg(test)]` items.
-    fn crate_references(source: &str) -> Vec<String> {
-        // Lines outside comments and `#[cfg(test)]` items (skipped up to
-        // the brace that closes them).
-        let mut code = String::new();
-        let mut skipping = false;
-        let mut depth = 0i32;
-        for line in source.lines() {
-            let line = line.split("//").next().unwrap_or("");
-            if line.trim() == "#[cfg(test)]" {
-                skipping = true;
-                depth = 0;
-                continue;
-            }
-            if skipping {
-                depth += line.matches('{').count() as i32 - line.matches('}').count() as i32;
-                if depth <= 0 && line.contains('}') {
-                    skipping = false;
-                }
-                continue;
-            }
-            code.push_str(line);
-            code.push('\n');
-        }
-        let ident = |s: &str| -> String {
-            s.trim_start()
-                .chars()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect()
-        };
-        let mut names = Vec::new();
-        for (at, _) in code.match_indices("crate::") {
-            let after = &code[at + "crate::".len()..];
-            if let Some(group) = after.strip_prefix('{') {
-                // The first name of each item at depth 1 of the braces.
-                let mut depth = 1;
-                let mut item_start = true;
-                for (i, c) in group.char_indices() {
-                    match c {
-                        '{' => depth += 1,
-                        '}' if depth == 1 => break,
-                        '}' => depth -= 1,
-                        ',' if depth == 1 => item_start = true,
-                        c if item_start && depth == 1 && !c.is_whitespace() => {
-                            names.push(ident(&group[i..]));
-                            item_start = false;
-                        }
-                        _ => {}
-                    }
-                }
-            } else {
-                names.push(ident(after));
-            }
-        }
-        names.retain(|n| !n.is_empty());
-        names
-    }
-
-    /// A cycle in `graph`, as the modules along it, if there is one.
-    fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
-        fn visit(
-            node: &str,
-            graph: &BTreeMap<String, BTreeSet<String>>,
-            path: &mut Vec<String>,
-            done: &mut BTreeSet<String>,
-        ) -> Option<Vec<String>> {
-            if let Some(at) = path.iter().position(|n| n == node) {
-                let mut cycle = path[at..].to_vec();
-                cycle.push(node.to_owned());
-                return Some(cycle);
-            }
-            if done.contains(node) {
-                return None;
-            }
-            path.push(node.to_owned());
-            for next in graph.get(node).into_iter().flatten() {
-                if let Some(cycle) = visit(next, graph, path, done) {
-                    return Some(cycle);
-                }
-            }
-            path.pop();
-            done.insert(node.to_owned());
-            None
-        }
-        let mut done = BTreeSet::new();
-        graph
-            .keys()
-            .find_map(|n| visit(n, graph, &mut Vec::new(), &mut done))
-    }
+mod layering_tests {
+    /// Bottom first: units → model → peers → workloads → runner → writers.
+    const LAYERS: [&[&str]; 6] = [
+        &["error", "inputs", "machine", "pattern", "stats", "units"],
+        &["compare", "model"],
+        &["analysis", "peers"],
+        &["workloads"],
+        &["papers", "runner"],
+        &["writers"],
+    ];
 
     #[test]
-    fn no_import_cycle_between_the_labs_modules() {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let graph = dependencies(&src);
+    fn the_labs_modules_import_only_lower_layers() {
+        let graph = layering::graph(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
         // The reader sees the modules it must (or the check would pass on nothing).
         assert!(graph["writers"].contains("model"), "{graph:?}");
         assert!(graph["workloads"].contains("peers"), "{graph:?}");
         assert!(graph["papers"].contains("workloads"), "{graph:?}");
-        if let Some(cycle) = find_cycle(&graph) {
+        if let Some(cycle) = layering::find_cycle(&graph) {
             panic!("import cycle between the lab's modules: {}", cycle.join(" → "));
         }
-    }
-
-    #[test]
-    fn the_cycle_check_sees_use_lines_groups_and_paths() {
-        let source = "use crate::a::B;\nuse crate::{b, c::{D, E}};\n// crate::commented\nfn f() { crate::d::g(); }\n#[cfg(test)]\nmod tests {\n    use crate::e;\n}\nfn h() { crate::f::g() }\n";
-        assert_eq!(crate_references(source), ["a", "b", "c", "d", "f"]);
-        let graph = |edges: &[(&str, &str)]| {
-            let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-            for (a, b) in edges {
-                g.entry((*a).to_owned()).or_default().insert((*b).to_owned());
-            }
-            g
-        };
-        assert_eq!(find_cycle(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])), None);
-        assert_eq!(
-            find_cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "a")])).unwrap(),
-            ["a", "b", "c", "a"]
-        );
+        let problems = layering::check_layers(&graph, &LAYERS, &[]);
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
     }
 }
