@@ -53,13 +53,14 @@ pub enum Source<'a> {
     Reader(&'a mut (dyn Read + Send)),
 }
 
-/// Runs `op` from `-i` to `-o` (written atomically) with a progress bar: a
+/// Runs `op` from `-i` to `-o` (written atomically, as `policy` says) with a progress bar: a
 /// regular file (`-i file`, or stdin redirected from a file at its start)
 /// as [`Source::File`], so that it can be read in parallel (memory maps,
 /// positional reads), any other input as [`Source::Reader`]; `explain` turns the
 /// operation's error into the command's.
 pub fn transfer<E>(
     io: &InOut,
+    policy: Policy,
     op: impl FnOnce(Source<'_>, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, E>,
     explain: impl FnOnce(E) -> anyhow::Error,
 ) -> Result<()> {
@@ -72,7 +73,7 @@ pub fn transfer<E>(
         .and_then(|f| f.metadata().ok())
         .filter(|m| m.is_file())
         .map(|m| m.len());
-    let mut output = Output::create(io.output.as_deref())?;
+    let mut output = Output::create(io.output.as_deref(), policy)?;
     let bar = progress_bar(regular_len);
     let mut tick = |n| {
         if let Some(b) = &bar {
@@ -120,12 +121,10 @@ impl Read for Input {
 /// A file is written to a temporary file beside the target (mode 0600) that
 /// becomes the target only on [`Output::commit`]; dropping an uncommitted
 /// output, or a SIGINT/SIGTERM/SIGHUP, removes it, so a failed or
-/// interrupted command leaves nothing. The commit replaces the target only
-/// if it was a regular file when the output was created (then keeping its
-/// mode, and its owner and group where permitted); a file that appeared
-/// since, such as another parcrypt's output, is never replaced: the commit
-/// fails with "exists". A symbolic link is followed, so the file it points to
-/// is replaced and the link stays.
+/// interrupted command leaves nothing. What happens to a file already at the
+/// target is the command's [`Policy`], applied by the final rename alone. A
+/// symbolic link is followed, so the file it points to is replaced and the
+/// link stays.
 ///
 /// `-`, `/dev/stdout`, `/dev/fd/1` and `/proc/self/fd/1` all mean standard
 /// output, written directly (so `-o /dev/stdout >> log` appends). Other
@@ -151,9 +150,59 @@ enum Sink {
 struct Temp {
     file: Option<tempfile::NamedTempFile>,
     target: PathBuf,
-    /// Whether `target` was a regular file when the output was created: only
-    /// then may the commit replace it.
+    policy: Policy,
+}
+
+/// What a command does with a file already at its `-o` path, and whether
+/// what it writes is secret: decided by the command and its flags, never by
+/// what exists when it starts, since other programs (another parcrypt) may
+/// create or remove the file while it runs.
+///
+/// - [`Policy::REPLACE`]: the commit renames over whatever file is there
+///   then, also one that appeared during the run (`aes`, `rc4`, `parc4`,
+///   signatures, public keys, proofs, manual pages). A replaced file's mode
+///   is kept, and its owner and group where permitted; with concurrent
+///   writers the last rename wins and the file holds one whole output.
+/// - [`Policy::refuse_unless`]`(force)`: without `force` an existing file is
+///   refused when the command starts (before any work) and again by the
+///   commit, which creates the name only if nothing holds it (Linux's
+///   `renameat2(RENAME_NOREPLACE)`, a hard link elsewhere; both through
+///   `tempfile`), so of concurrent writers exactly one succeeds; with
+///   `force` it is [`Policy::REPLACE`] (`encrypt`, `decrypt`, `keygen`).
+/// - [`Policy::secret`]: the output is secret key material (private keys):
+///   the file is mode 0600 whether new or replacing, whatever the umask or
+///   the replaced file's mode; the replaced file's owner is kept as above.
+///   A command that writes a key declares it here and needs nothing else.
+///
+/// The policy applies to files `Output` creates; standard output, devices
+/// and descriptor paths are written directly whatever it says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Policy {
     replace: bool,
+    secret: bool,
+}
+
+impl Policy {
+    /// Replace a file at the target, whenever it appeared.
+    pub const REPLACE: Policy = Policy {
+        replace: true,
+        secret: false,
+    };
+
+    /// Refuse a file at the target, whenever it appeared, unless `force`:
+    /// then replace it as [`Policy::REPLACE`] does.
+    pub const fn refuse_unless(force: bool) -> Policy {
+        Policy {
+            replace: force,
+            secret: false,
+        }
+    }
+
+    /// The same policy for an output holding secret key material: the file
+    /// is always mode 0600.
+    pub const fn secret(self) -> Policy {
+        Policy { secret: true, ..self }
+    }
 }
 
 impl Drop for Temp {
@@ -200,9 +249,11 @@ impl Output {
         }
     }
 
-    /// The output `-o` names (standard output for `None`); an existing
-    /// regular file is replaced on commit.
-    pub fn create(path: Option<&Path>) -> Result<Self> {
+    /// The output `-o` names (standard output for `None`), treating a file
+    /// at the target as `policy` says: a refusing policy refuses one that is
+    /// there now (exit 1, with a hint to use `--force`), and the commit
+    /// decides again.
+    pub fn create(path: Option<&Path>, policy: Policy) -> Result<Self> {
         let Some(target) = path.filter(|p| !names_stdout(p)) else {
             return Ok(Self::stdout());
         };
@@ -223,11 +274,15 @@ impl Output {
             options.write(true).append(regular);
             return direct(options.open(target));
         }
-        if let Ok(meta) = std::fs::metadata(target)
-            && !meta.is_file()
-            && !meta.is_dir()
-        {
-            return direct(std::fs::OpenOptions::new().write(true).open(target));
+        match std::fs::metadata(target) {
+            Ok(meta) if meta.is_file() && !policy.replace => {
+                return Err(anyhow::anyhow!("{name} exists"))
+                    .hint("add --force to replace it, or choose another -o");
+            }
+            Ok(meta) if !meta.is_file() && !meta.is_dir() => {
+                return direct(std::fs::OpenOptions::new().write(true).open(target));
+            }
+            _ => {}
         }
         let resolved;
         let final_path = match std::fs::symlink_metadata(target) {
@@ -253,7 +308,6 @@ impl Output {
             ))
             .hint("create the directory first, or fix the path given to -o");
         }
-        let replace = std::fs::symlink_metadata(final_path).is_ok_and(|m| m.is_file());
         let mut live = signals::live();
         let file = tempfile::Builder::new()
             .prefix(".parcrypt-")
@@ -270,28 +324,20 @@ impl Output {
             }
         };
         live.register(file.path());
+        let temp = Temp {
+            file: Some(file),
+            target: final_path.to_path_buf(),
+            policy,
+        };
+        if policy.secret {
+            // 0600 already, unless the umask took bits away.
+            temp.make_private()
+                .with_context(|| format!("cannot create output {name}"))?;
+        }
         Ok(Output {
-            sink: Sink::Temp(Temp {
-                file: Some(file),
-                target: final_path.to_path_buf(),
-                replace,
-            }),
+            sink: Sink::Temp(temp),
             name,
         })
-    }
-
-    /// Like [`Output::create`], but an existing regular file is refused
-    /// (exit 1, with a hint to use `--force`).
-    pub fn create_new(path: Option<&Path>) -> Result<Self> {
-        if let Some(p) = path
-            && !names_stdout(p)
-            && descriptor(p).is_none()
-            && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-        {
-            return Err(anyhow::anyhow!("{} exists", p.display()))
-                .hint("add --force to replace it, or choose another -o");
-        }
-        Self::create(path)
     }
 
     /// Makes the output final: flushes standard output or the device, or
@@ -313,8 +359,8 @@ impl Output {
             return Ok(());
         };
         live.forget(file.path());
-        let persisted = if temp.replace {
-            keep_owner_and_mode(file.as_file(), &temp.target);
+        let persisted = if temp.policy.replace {
+            keep_owner_and_mode(file.as_file(), &temp.target, temp.policy.secret);
             file.persist(&temp.target)
         } else {
             file.persist_noclobber(&temp.target)
@@ -326,7 +372,7 @@ impl Output {
             Err(e) if e.error.kind() == io::ErrorKind::AlreadyExists => Err(anyhow::anyhow!(
                 "cannot create {name}: it exists (another program created it while parcrypt was writing)"
             ))
-            .hint("nothing was replaced; remove it (or use --force where the command has it) or choose another -o"),
+            .hint("nothing was replaced; add --force to replace it, or choose another -o"),
             Err(e) => {
                 let kind = e.error.kind();
                 Err(anyhow::Error::new(e.error))
@@ -337,18 +383,35 @@ impl Output {
     }
 }
 
-/// Gives the temporary file the replaced file's owner, group and
-/// permission bits: the owner only where permitted (as root, or one's own
-/// file), since a `--force` run as root must not turn another user's file
-/// into root's. Set-id and sticky bits are not carried over to new
-/// contents. Best effort: where this fails the file stays 0600 and ours.
-fn keep_owner_and_mode(temp: &File, target: &Path) {
+impl Temp {
+    /// Sets the temporary file's mode to 0600, whatever the umask did.
+    fn make_private(&self) -> io::Result<()> {
+        use std::os::unix::fs::PermissionsExt;
+        let file = self.file.as_ref().map(tempfile::NamedTempFile::as_file);
+        file.map_or(Ok(()), |f| {
+            f.set_permissions(std::fs::Permissions::from_mode(0o600))
+        })
+    }
+}
+
+/// Gives the temporary file the owner and group of the regular file at
+/// `target` now (where one is) and, unless `secret`, its permission bits:
+/// the owner only where permitted (as root, or one's own file), since a
+/// `--force` run as root must not turn another user's file into root's.
+/// Set-id and sticky bits are not carried over to new contents; a secret
+/// output stays 0600, whatever the replaced file allowed. Best effort: where
+/// this fails the file stays 0600 and ours.
+fn keep_owner_and_mode(temp: &File, target: &Path, secret: bool) {
     use std::os::unix::fs::{MetadataExt, PermissionsExt, fchown};
     let Ok(meta) = std::fs::metadata(target) else {
         return;
     };
+    if !meta.is_file() {
+        return;
+    }
     let _ = fchown(temp, Some(meta.uid()), Some(meta.gid()));
-    let _ = temp.set_permissions(std::fs::Permissions::from_mode(meta.mode() & 0o777));
+    let mode = if secret { 0o600 } else { meta.mode() & 0o777 };
+    let _ = temp.set_permissions(std::fs::Permissions::from_mode(mode));
 }
 
 /// What to tell the user when `path` cannot be opened or created.

@@ -177,19 +177,24 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaVerifyDigest<'l>(
     })
 }
 
-/// RSAES-OAEP encryption with SHA-256, MGF1-SHA-256 and an empty label.
+/// RSAES-OAEP encryption with the given hashes and label (the JCA's names
+/// and defaults are resolved on the Java side).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaEncryptOaep<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     handle: jlong,
     msg: JByteArray<'l>,
+    hash: jint,
+    mgf1: jint,
+    label: JByteArray<'l>,
 ) -> jbyteArray {
     entry(&mut env, |env| {
         // SAFETY: a live RSA public key handle (see `from_handle`).
         let key = unsafe { from_handle::<PublicKey>(handle)? };
         let msg = secret_bytes(env, &msg, "input")?;
-        Ok(key.encrypt(msg.expose())?)
+        let label = bytes_opt(env, &label)?.unwrap_or_default();
+        Ok(key.encrypt_oaep(msg.expose(), algorithm(hash)?, algorithm(mgf1)?, &label)?)
     })
 }
 

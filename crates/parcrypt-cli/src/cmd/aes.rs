@@ -8,7 +8,7 @@ use parcrypt::par::Parallelism;
 use super::{hex_arg, hex_key};
 use crate::cli::{AesArgs, AesMode, Direction};
 use crate::error::{Hint, HintMsg, warn};
-use crate::io::{Input, Output, Source, transfer};
+use crate::io::{Input, Output, Policy, Source, transfer};
 
 pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
     if args.mode == AesMode::Gcm {
@@ -24,6 +24,7 @@ pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
     let buffer = parcrypt::aes::DEFAULT_BUFFER;
     transfer(
         &args.io,
+        Policy::REPLACE,
         |source, out, tick| match source {
             Source::File(file) => crypter.process_file_with(file, out, buffer, par, tick),
             Source::Reader(input) => crypter.process_with(input, out, buffer, par, tick),
@@ -74,7 +75,7 @@ fn gcm(args: &AesArgs, par: &Parallelism) -> Result<()> {
     input
         .read_to_end(&mut data)
         .map_err(|e| anyhow::Error::new(e).context("cannot read the input"))?;
-    let mut output = Output::create(args.io.output.as_deref())?;
+    let mut output = Output::create(args.io.output.as_deref(), Policy::REPLACE)?;
     if args.direction == Direction::Encrypt {
         let tag = gcm.seal_in_place(&nonce, &aad, &mut data, par);
         output.write_all(&data)?;

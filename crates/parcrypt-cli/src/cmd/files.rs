@@ -9,7 +9,7 @@ use parcrypt::digest::{self, Algorithm};
 use zeroize::Zeroizing;
 
 use crate::error::Hint;
-use crate::io::{Input, Output};
+use crate::io::{Input, Output, Policy};
 
 /// Key and signature files are small; anything bigger is not one.
 const MAX_KEY_FILE: u64 = 1 << 20;
@@ -57,18 +57,15 @@ pub fn hash_reader(reader: impl Read, hash: Algorithm) -> std::io::Result<digest
     Ok(hasher.finish())
 }
 
-/// The output for a new private key: an existing file is refused unless
-/// `force`.
+/// The output for a new private key: secret (always mode 0600), and an
+/// existing file is refused unless `force`.
 pub fn key_output(path: Option<&Path>, force: bool) -> Result<Output> {
-    if force {
-        Output::create(path)
-    } else {
-        Output::create_new(path)
-    }
+    Output::create(path, Policy::refuse_unless(force).secret())
 }
 
+/// Writes `bytes` to `-o` (replacing a file there) or standard output.
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<()> {
-    let mut out = Output::create(path)?;
+    let mut out = Output::create(path, Policy::REPLACE)?;
     out.write_all(bytes)?;
     out.commit()
 }

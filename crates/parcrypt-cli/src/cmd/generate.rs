@@ -15,7 +15,7 @@ use clap_complete::Shell;
 
 use crate::cli::Cli;
 use crate::error::{Hint, note};
-use crate::io::Output;
+use crate::io::{Output, Policy};
 
 /// `parcrypt completions SHELL`: the completion script on standard output.
 pub fn completions(shell: Shell) -> Result<()> {
@@ -38,7 +38,7 @@ pub fn man(out_dir: Option<&Path>) -> Result<()> {
         .with_context(|| format!("cannot create directory {}", dir.display()))
         .hint("give --out a directory you can write, e.g. ~/.local/share/man/man1")?;
     for (name, page) in &pages {
-        let mut out = Output::create(Some(&dir.join(name)))?;
+        let mut out = Output::create(Some(&dir.join(name)), Policy::REPLACE)?;
         out.write_all(page)?;
         out.commit()?;
     }

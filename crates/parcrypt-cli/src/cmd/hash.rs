@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
 use crate::error::{Hint, eprint_line};
-use crate::io::{Output, println, progress_bar};
+use crate::io::{Output, Policy, println, progress_bar};
 
 /// Leaf size for `--format rfc6962` when none is given.
 const DEFAULT_LEAF: usize = 4096;
@@ -305,7 +305,7 @@ fn hex_list(hashes: &[Hash]) -> Vec<String> {
 }
 
 fn write_json(value: &Value, output: Option<&Path>) -> Result<()> {
-    let mut out = Output::create(output)?;
+    let mut out = Output::create(output, Policy::REPLACE)?;
     let text = serde_json::to_string_pretty(value).context("cannot format the proof")?;
     writeln!(out, "{text}").context("cannot write the proof")?;
     out.commit()

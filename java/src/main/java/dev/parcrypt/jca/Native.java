@@ -64,7 +64,7 @@ final class Native {
     static native byte[] rsaPublicEncode(long h, int what);
     static native byte[] rsaSignDigest(long h, int scheme, int hash, byte[] digest, int threads, int strategy) throws SignatureException;
     static native boolean rsaVerifyDigest(long h, int scheme, int hash, byte[] digest, byte[] sig, int saltLen) throws SignatureException;
-    static native byte[] rsaEncryptOaep(long h, byte[] msg) throws IllegalBlockSizeException;
+    static native byte[] rsaEncryptOaep(long h, byte[] msg, int hash, int mgf1, byte[] label) throws IllegalBlockSizeException;
     static native byte[] rsaDecryptOaep(long h, byte[] ct, int hash, int mgf1, byte[] label, int threads, int strategy) throws BadPaddingException;
     static native int rsaBits(long h, boolean isPrivate);
 

@@ -99,7 +99,13 @@ public final class ParcryptProvider extends Provider {
         add("Cipher", "AES/GCM/NoPadding", "AesGcmCipher", List.of("AES_128/GCM/NoPadding", "AES_256/GCM/NoPadding"));
         add("Cipher", "AES/CTR/NoPadding", "AesCipher$Ctr", List.of());
         add("Cipher", "AES/CBC/PKCS5Padding", "AesCipher$Cbc", List.of());
+        // SunJCE's OAEP names (its SupportedPaddings) for the digests parcrypt has.
         add("Cipher", "RSA/ECB/OAEPPadding", "RsaOaepCipher", List.of());
+        add("Cipher", "RSA/ECB/OAEPWithSHA-1AndMGF1Padding", "RsaOaepCipher$Sha1",
+                List.of("RSA/ECB/OAEPWithSHA1AndMGF1Padding"));
+        add("Cipher", "RSA/ECB/OAEPWithSHA-256AndMGF1Padding", "RsaOaepCipher$Sha256", List.of());
+        add("Cipher", "RSA/ECB/OAEPWithSHA-384AndMGF1Padding", "RsaOaepCipher$Sha384", List.of());
+        add("Cipher", "RSA/ECB/OAEPWithSHA-512AndMGF1Padding", "RsaOaepCipher$Sha512", List.of());
         add("Signature", "SHA256withECDSA", "EcdsaSignature$Der", List.of("1.2.840.10045.4.3.2"));
         add("Signature", "SHA256withECDSAinP1363Format", "EcdsaSignature$P1363", List.of());
         add("Signature", "SHA256withRSA", "RsaSignature$Sha256", List.of("1.2.840.113549.1.1.11"));

@@ -20,18 +20,28 @@ import javax.crypto.spec.OAEPParameterSpec;
 import javax.crypto.spec.PSource;
 
 /**
- * {@code RSA/ECB/OAEPPadding} with an {@link OAEPParameterSpec}.
+ * {@code RSA/ECB/OAEPPadding} and {@code RSA/ECB/OAEPWith<digest>AndMGF1Padding},
+ * read as SunJCE reads them, so that the same code gives the same bytes with
+ * either provider.
  *
- * <p>Decryption takes SHA-1/256/384/512 for the hash and for MGF1, and any
- * label; with no parameters it uses the JCA default (SHA-1, MGF1-SHA-1, no
- * label). Encryption is SHA-256 with MGF1-SHA-256 and no label (parcrypt
- * never encrypts with SHA-1), so it needs that spec: {@code new
- * OAEPParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256,
- * PSource.PSpecified.DEFAULT)}. The private operation's CRT halves run on two
- * threads; a failed decryption is one opaque {@code BadPaddingException}.
+ * <p>Without parameters, {@code OAEPPadding} is the JCA default, SHA-1 with
+ * MGF1-SHA-1 and no label, and {@code OAEPWith<digest>AndMGF1Padding} is that
+ * digest with MGF1 over <em>SHA-1</em> (SunJCE's reading of the names, which
+ * other providers differ from); an {@link OAEPParameterSpec} (or OAEP
+ * {@link AlgorithmParameters}) replaces all of it, whatever the name said.
+ * SHA-1, SHA-256, SHA-384 and SHA-512 for the hash and for MGF1, any label,
+ * both ways; {@link #engineGetParameters} reports what is used. What SunJCE
+ * refuses is refused the same way: another mask function or label source, a
+ * key too small for the hash ({@code InvalidKeyException}), a message over
+ * {@code k - 2 - 2 hLen} bytes ({@code IllegalBlockSizeException}),
+ * encryption with a private key or decryption with a public one. The private
+ * operation's CRT halves run on two threads; a failed decryption is one
+ * opaque {@code BadPaddingException}.
  */
-public final class RsaOaepCipher extends BufferingCipher {
+public class RsaOaepCipher extends BufferingCipher {
     private final ParcryptProvider provider;
+    /** The digest the transformation names ("SHA-1" for {@code OAEPPadding}). */
+    private final String namedDigest;
     private boolean encrypt;
     private RsaKeys.Public pub;
     private RsaKeys.Private priv;
@@ -41,7 +51,40 @@ public final class RsaOaepCipher extends BufferingCipher {
     private byte[] label;
 
     public RsaOaepCipher(ParcryptProvider provider) {
+        this(provider, "SHA-1");
+    }
+
+    RsaOaepCipher(ParcryptProvider provider, String namedDigest) {
         this.provider = provider;
+        this.namedDigest = namedDigest;
+    }
+
+    /** {@code RSA/ECB/OAEPWithSHA-1AndMGF1Padding} (also {@code SHA1}). */
+    public static final class Sha1 extends RsaOaepCipher {
+        public Sha1(ParcryptProvider provider) {
+            super(provider, "SHA-1");
+        }
+    }
+
+    /** {@code RSA/ECB/OAEPWithSHA-256AndMGF1Padding}: SHA-256, MGF1-SHA-1 by default. */
+    public static final class Sha256 extends RsaOaepCipher {
+        public Sha256(ParcryptProvider provider) {
+            super(provider, "SHA-256");
+        }
+    }
+
+    /** {@code RSA/ECB/OAEPWithSHA-384AndMGF1Padding}: SHA-384, MGF1-SHA-1 by default. */
+    public static final class Sha384 extends RsaOaepCipher {
+        public Sha384(ParcryptProvider provider) {
+            super(provider, "SHA-384");
+        }
+    }
+
+    /** {@code RSA/ECB/OAEPWithSHA-512AndMGF1Padding}: SHA-512, MGF1-SHA-1 by default. */
+    public static final class Sha512 extends RsaOaepCipher {
+        public Sha512(ParcryptProvider provider) {
+            super(provider, "SHA-512");
+        }
     }
 
     @Override
@@ -54,7 +97,7 @@ public final class RsaOaepCipher extends BufferingCipher {
     @Override
     protected void engineSetPadding(String padding) throws NoSuchPaddingException {
         if (!"OAEPPadding".equalsIgnoreCase(padding)) {
-            throw new NoSuchPaddingException("only OAEPPadding (with an OAEPParameterSpec), not " + padding);
+            throw new NoSuchPaddingException("only OAEPPadding, not " + padding);
         }
     }
 
@@ -117,7 +160,7 @@ public final class RsaOaepCipher extends BufferingCipher {
             try {
                 s = params.getParameterSpec(OAEPParameterSpec.class);
             } catch (InvalidParameterSpecException e) {
-                throw new InvalidAlgorithmParameterException("OAEP parameters are needed", e);
+                throw new InvalidAlgorithmParameterException("Wrong parameter: OAEP parameters are needed", e);
             }
         }
         engineInit(opmode, key, s, random);
@@ -134,47 +177,63 @@ public final class RsaOaepCipher extends BufferingCipher {
         } else {
             throw new java.security.InvalidParameterException("unknown mode " + opmode);
         }
+        if (enc ? key instanceof java.security.interfaces.RSAPrivateKey : key instanceof java.security.interfaces.RSAPublicKey) {
+            throw new InvalidKeyException("OAEP cannot be used to sign or verify signatures");
+        }
+        RsaKeys.Public newPub = enc ? RsaKeys.toPublic(key) : null;
+        RsaKeys.Private newPriv = enc ? null : RsaKeys.toPrivate(key);
         OAEPParameterSpec s;
         if (params == null) {
-            s = OAEPParameterSpec.DEFAULT;
+            // SunJCE's reading: the named digest, MGF1 always over SHA-1.
+            s = new OAEPParameterSpec(namedDigest, "MGF1", MGF1ParameterSpec.SHA1, PSource.PSpecified.DEFAULT);
         } else if (params instanceof OAEPParameterSpec) {
             s = (OAEPParameterSpec) params;
         } else {
-            throw new InvalidAlgorithmParameterException("RSA-OAEP takes an OAEPParameterSpec");
+            throw new InvalidAlgorithmParameterException("Wrong Parameters for OAEP Padding: an OAEPParameterSpec is needed");
+        }
+        if (!"MGF1".equalsIgnoreCase(s.getMGFAlgorithm())) {
+            throw new InvalidAlgorithmParameterException("Unsupported MGF algo: " + s.getMGFAlgorithm());
+        }
+        if (!(s.getMGFParameters() instanceof MGF1ParameterSpec)) {
+            throw new InvalidAlgorithmParameterException("MGF1 needs an MGF1ParameterSpec");
+        }
+        if (!"PSpecified".equalsIgnoreCase(s.getPSource().getAlgorithm())
+                || !(s.getPSource() instanceof PSource.PSpecified)) {
+            throw new InvalidAlgorithmParameterException("Unsupported pSource algo: " + s.getPSource().getAlgorithm());
         }
         int h = Hasher.codeOf(s.getDigestAlgorithm());
         if (h < 0) {
-            throw new InvalidAlgorithmParameterException("unsupported OAEP digest " + s.getDigestAlgorithm());
+            throw new InvalidAlgorithmParameterException("unsupported OAEP digest " + s.getDigestAlgorithm()
+                    + " (parcrypt offers SHA-1, SHA-256, SHA-384 and SHA-512)");
         }
-        if (!"MGF1".equalsIgnoreCase(s.getMGFAlgorithm()) || !(s.getMGFParameters() instanceof MGF1ParameterSpec)) {
-            throw new InvalidAlgorithmParameterException("OAEP's mask generation must be MGF1");
-        }
-        int m = Hasher.codeOf(((MGF1ParameterSpec) s.getMGFParameters()).getDigestAlgorithm());
+        String mgfDigest = ((MGF1ParameterSpec) s.getMGFParameters()).getDigestAlgorithm();
+        int m = Hasher.codeOf(mgfDigest);
         if (m < 0) {
-            throw new InvalidAlgorithmParameterException("unsupported MGF1 digest");
+            throw new InvalidAlgorithmParameterException("unsupported MGF1 digest " + mgfDigest
+                    + " (parcrypt offers SHA-1, SHA-256, SHA-384 and SHA-512)");
         }
-        if (!(s.getPSource() instanceof PSource.PSpecified)) {
-            throw new InvalidAlgorithmParameterException("OAEP's label source must be PSpecified");
+        int k = (enc ? newPub : newPriv).getModulus().bitLength() + 7 >> 3;
+        if (k - 2 - 2 * digestLength(h) <= 0) {
+            throw new InvalidKeyException("Key is too short for encryption using OAEPPadding with "
+                    + s.getDigestAlgorithm() + " and MGF1" + mgfDigest);
         }
-        byte[] l = ((PSource.PSpecified) s.getPSource()).getValue();
-        if (enc && (h != 256 || m != 256 || l.length != 0)) {
-            throw new InvalidAlgorithmParameterException("parcrypt encrypts RSA-OAEP with SHA-256, MGF1-SHA-256 and "
-                    + "no label only: pass new OAEPParameterSpec(\"SHA-256\", \"MGF1\", MGF1ParameterSpec.SHA256, "
-                    + "PSource.PSpecified.DEFAULT) (the JCA default is SHA-1)");
-        }
-        if (enc) {
-            pub = RsaKeys.toPublic(key);
-            priv = null;
-        } else {
-            priv = RsaKeys.toPrivate(key);
-            pub = null;
-        }
+        pub = newPub;
+        priv = newPriv;
         encrypt = enc;
         spec = s;
         hash = h;
         mgf1 = m;
-        label = l;
+        label = ((PSource.PSpecified) s.getPSource()).getValue();
         buffered.clear();
+    }
+
+    private static int digestLength(int code) {
+        return code == 1 ? 20 : code / 8;
+    }
+
+    /** The longest message one block takes: {@code k - 2 - 2 hLen}. */
+    private int maxMessage() {
+        return modulusBytes() - 2 - 2 * digestLength(hash);
     }
 
     @Override
@@ -191,10 +250,13 @@ public final class RsaOaepCipher extends BufferingCipher {
         buffered.clear();
         try {
             if (encrypt) {
+                if (data.length > maxMessage()) {
+                    throw new IllegalBlockSizeException("Data must not be longer than " + maxMessage() + " bytes");
+                }
                 NativeRef ref = pub.ref();
                 long h = ref.acquire();
                 try {
-                    return Native.rsaEncryptOaep(h, data);
+                    return Native.rsaEncryptOaep(h, data, hash, mgf1, label);
                 } finally {
                     ref.release();
                 }

@@ -41,7 +41,8 @@ class ProviderTest {
             for (Provider.Service s : Security.getProvider("Parcrypt").getServices()) {
                 assertNotNull(s.newInstance(null), s.getType() + "." + s.getAlgorithm());
             }
-            assertEquals(15, Security.getProvider("Parcrypt").getServices().size());
+            assertEquals(19, Security.getProvider("Parcrypt").getServices().size());
+            assertEquals("Parcrypt", Cipher.getInstance("RSA/ECB/OAEPWithSHA1AndMGF1Padding", "Parcrypt").getProvider().getName());
         } finally {
             Security.removeProvider("Parcrypt");
         }

@@ -251,14 +251,13 @@ class RsaTest {
             dec.init(Cipher.DECRYPT_MODE, ours.getPrivate(), spec);
             assertThrows(BadPaddingException.class, () -> dec.doFinal(c));
         }
-        // Default parameters (SHA-1) decrypt, as the JCA defines; this provider does not encrypt with them.
+        // Default parameters (SHA-1) decrypt, as the JCA defines (oaepDefaultsAndNamesAsSunJce does the rest).
         Cipher sunEnc = Cipher.getInstance("RSA/ECB/OAEPPadding", SUN_JCE);
         sunEnc.init(Cipher.ENCRYPT_MODE, ours.getPublic());
         byte[] c = sunEnc.doFinal(msg);
         Cipher dec = Cipher.getInstance("RSA/ECB/OAEPPadding", PARCRYPT);
         dec.init(Cipher.DECRYPT_MODE, ours.getPrivate());
         assertArrayEquals(msg, dec.doFinal(c));
-        assertThrows(InvalidKeyException.class, () -> enc.init(Cipher.ENCRYPT_MODE, ours.getPublic()));
         enc.init(Cipher.ENCRYPT_MODE, ours.getPublic(), SHA256);
         assertThrows(IllegalBlockSizeException.class, () -> enc.doFinal(new byte[191]));
         assertThrows(InvalidKeyException.class, () -> enc.init(Cipher.ENCRYPT_MODE, ours.getPrivate(), SHA256));
@@ -279,5 +278,119 @@ class RsaTest {
         u.init(Cipher.UNWRAP_MODE, ours.getPrivate(), SHA256);
         assertArrayEquals(aes.getEncoded(), u.unwrap(sun.wrap(aes), "AES", Cipher.SECRET_KEY).getEncoded());
         assertThrows(InvalidKeyException.class, () -> u.unwrap(new byte[256], "AES", Cipher.SECRET_KEY));
+    }
+
+    /** The OAEP transformation names SunJCE accepts and parcrypt's hashes allow. */
+    private static final String[] OAEP_NAMES = {"RSA/ECB/OAEPPadding", "RSA/ECB/OAEPWithSHA-1AndMGF1Padding",
+        "RSA/ECB/OAEPWithSHA1AndMGF1Padding", "RSA/ECB/OAEPWithSHA-256AndMGF1Padding",
+        "RSA/ECB/OAEPWithSHA-384AndMGF1Padding", "RSA/ECB/OAEPWithSHA-512AndMGF1Padding",
+        "rsa/ecb/oaepwithsha-256andmgf1padding"};
+
+    /** A digest name as SunJCE or we spell it, compared loosely ("SHA1" = "SHA-1"). */
+    private static String digest(String name) {
+        return name.toUpperCase(java.util.Locale.ROOT).replace("-", "");
+    }
+
+    private static String used(Cipher c) throws Exception {
+        OAEPParameterSpec s = c.getParameters().getParameterSpec(OAEPParameterSpec.class);
+        return digest(s.getDigestAlgorithm()) + "/MGF1-" + digest(((MGF1ParameterSpec) s.getMGFParameters()).getDigestAlgorithm())
+                + "/" + java.util.HexFormat.of().formatHex(((PSource.PSpecified) s.getPSource()).getValue());
+    }
+
+    @Test
+    void oaepDefaultsAndNamesAsSunJce() throws Exception {
+        for (String name : OAEP_NAMES) {
+            Cipher enc = Cipher.getInstance(name, PARCRYPT);
+            Cipher sun = Cipher.getInstance(name, SUN_JCE);
+            assertEquals(sun.getParameters(), enc.getParameters(), name + ": none before init");
+            // No parameters: the name's digest with MGF1-SHA-1, as SunJCE reads it.
+            byte[] msg = pattern(name.contains("512") ? 100 : 150);
+            enc.init(Cipher.ENCRYPT_MODE, theirs.getPublic());
+            sun.init(Cipher.DECRYPT_MODE, theirs.getPrivate());
+            assertEquals(used(sun), used(enc), name);
+            assertArrayEquals(sun.getParameters().getEncoded(), enc.getParameters().getEncoded(), name);
+            assertTrue(used(enc).endsWith("/MGF1-SHA1/"), name + ": " + used(enc));
+            byte[] ct = enc.doFinal(msg);
+            assertArrayEquals(msg, sun.doFinal(ct), name + ": Parcrypt encrypts, SunJCE decrypts");
+            sun.init(Cipher.ENCRYPT_MODE, ours.getPublic());
+            Cipher dec = Cipher.getInstance(name, PARCRYPT);
+            dec.init(Cipher.DECRYPT_MODE, ours.getPrivate());
+            assertEquals(used(sun), used(dec), name);
+            byte[] theirCt = sun.doFinal(msg);
+            assertArrayEquals(msg, dec.doFinal(theirCt), name + ": SunJCE encrypts, Parcrypt decrypts");
+            // Their parameters as AlgorithmParameters give the same.
+            dec.init(Cipher.DECRYPT_MODE, ours.getPrivate(), sun.getParameters());
+            assertArrayEquals(msg, dec.doFinal(theirCt), name);
+            // The name's digest with MGF1 over the same digest is another thing (except for SHA-1).
+            String h = ((OAEPParameterSpec) sun.getParameters().getParameterSpec(OAEPParameterSpec.class)).getDigestAlgorithm();
+            if (!digest(h).equals("SHA1")) {
+                dec.init(Cipher.DECRYPT_MODE, ours.getPrivate(),
+                        new OAEPParameterSpec(h, "MGF1", new MGF1ParameterSpec(h), PSource.PSpecified.DEFAULT));
+                assertThrows(BadPaddingException.class, () -> dec.doFinal(theirCt), name);
+            }
+            // A spec replaces what the name says, on both sides.
+            OAEPParameterSpec spec = new OAEPParameterSpec("SHA-384", "MGF1", MGF1ParameterSpec.SHA512,
+                    new PSource.PSpecified(new byte[] {9, 8, 7}));
+            enc.init(Cipher.ENCRYPT_MODE, theirs.getPublic(), spec);
+            sun.init(Cipher.DECRYPT_MODE, theirs.getPrivate(), spec);
+            assertEquals(used(sun), used(enc), name);
+            assertEquals("SHA384/MGF1-SHA512/090807", used(enc), name);
+            assertArrayEquals(msg, sun.doFinal(enc.doFinal(msg)), name + " with a spec");
+            sun.init(Cipher.ENCRYPT_MODE, ours.getPublic(), spec);
+            dec.init(Cipher.DECRYPT_MODE, ours.getPrivate(), spec);
+            assertArrayEquals(msg, dec.doFinal(sun.doFinal(msg)), name + " with a spec");
+        }
+    }
+
+    /** Runs {@code action} with Parcrypt and with SunJCE: both must throw the same exception class. */
+    private static void refusedAlike(String what, ThrowingFunction action) {
+        Class<? extends Throwable> theirs = assertThrows(Exception.class, () -> action.apply(SUN_JCE), what + " (SunJCE)").getClass();
+        Class<? extends Throwable> ours = assertThrows(Exception.class, () -> action.apply(PARCRYPT), what).getClass();
+        assertEquals(theirs, ours, what);
+    }
+
+    @FunctionalInterface
+    private interface ThrowingFunction {
+        void apply(Provider p) throws Exception;
+    }
+
+    @Test
+    void oaepRefusesWhatSunJceRefuses() throws Exception {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA", SUN_RSA);
+        g.initialize(1024);
+        KeyPair small = g.generateKeyPair();
+        // Names SunJCE does not accept, this provider does not either.
+        for (String name : new String[] {"RSA/ECB/OAEPWithSHA256AndMGF1Padding", "RSA/ECB/OAEPWithSHAAndMGF1Padding",
+            "RSA/NONE/OAEPPadding", "RSA//OAEPPadding", "RSA/ECB/OAEPWithSHA-256AndMGF2Padding"}) {
+            assertThrows(java.security.GeneralSecurityException.class, () -> Cipher.getInstance(name, SUN_JCE), name);
+            assertThrows(java.security.GeneralSecurityException.class, () -> Cipher.getInstance(name, PARCRYPT), name);
+        }
+        String oaep = "RSA/ECB/OAEPPadding";
+        refusedAlike("encrypt with a private key", p -> Cipher.getInstance(oaep, p).init(Cipher.ENCRYPT_MODE, ours.getPrivate()));
+        refusedAlike("decrypt with a public key", p -> Cipher.getInstance(oaep, p).init(Cipher.DECRYPT_MODE, ours.getPublic()));
+        refusedAlike("an IV", p -> Cipher.getInstance(oaep, p).init(Cipher.ENCRYPT_MODE, ours.getPublic(),
+                new javax.crypto.spec.IvParameterSpec(new byte[16])));
+        refusedAlike("MGF2", p -> Cipher.getInstance(oaep, p).init(Cipher.ENCRYPT_MODE, ours.getPublic(),
+                new OAEPParameterSpec("SHA-256", "MGF2", MGF1ParameterSpec.SHA1, PSource.PSpecified.DEFAULT)));
+        refusedAlike("a key too small for SHA-512", p -> Cipher.getInstance("RSA/ECB/OAEPWithSHA-512AndMGF1Padding", p)
+                .init(Cipher.DECRYPT_MODE, small.getPrivate()));
+        refusedAlike("a key too small for SHA-512", p -> Cipher.getInstance("RSA/ECB/OAEPWithSHA-512AndMGF1Padding", p)
+                .init(Cipher.ENCRYPT_MODE, small.getPublic()));
+        for (String name : OAEP_NAMES) {
+            int max = 256 - 2 - 2 * (name.contains("512") ? 64 : name.contains("384") ? 48 : name.contains("256") ? 32 : 20);
+            refusedAlike(name + ": a message over " + max + " bytes", p -> {
+                Cipher c = Cipher.getInstance(name, p);
+                c.init(Cipher.ENCRYPT_MODE, ours.getPublic());
+                c.doFinal(new byte[max + 1]);
+            });
+            Cipher c = Cipher.getInstance(name, PARCRYPT);
+            c.init(Cipher.ENCRYPT_MODE, ours.getPublic());
+            assertEquals(256, c.doFinal(new byte[max]).length, name);
+            refusedAlike(name + ": a ciphertext over the modulus", p -> {
+                Cipher d = Cipher.getInstance(name, p);
+                d.init(Cipher.DECRYPT_MODE, ours.getPrivate());
+                d.doFinal(new byte[257]);
+            });
+        }
     }
 }

@@ -179,21 +179,59 @@ class WycheproofTest {
 
     @Test
     void rsaOaep() throws Exception {
+        oaep("rsa_oaep_2048_sha256_mgf1sha256_test.json", "RSA/ECB/OAEPPadding",
+                new OAEPParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256, PSource.PSpecified.DEFAULT), false);
+    }
+
+    /** The JCA default, {@code RSA/ECB/OAEPPadding} without parameters, is SHA-1 with MGF1-SHA-1. */
+    @Test
+    void rsaOaepSha1IsTheDefault() throws Exception {
+        oaep("rsa_oaep_2048_sha1_mgf1sha1_test.json", "RSA/ECB/OAEPPadding", OAEPParameterSpec.DEFAULT, true);
+        oaep("rsa_oaep_2048_sha1_mgf1sha1_test.json", "RSA/ECB/OAEPWithSHA-1AndMGF1Padding", OAEPParameterSpec.DEFAULT, true);
+    }
+
+    /** SunJCE's reading of {@code OAEPWithSHA-256AndMGF1Padding}: SHA-256 with MGF1 over SHA-1. */
+    @Test
+    void rsaOaepSha256NameMeansMgf1Sha1() throws Exception {
+        oaep("rsa_oaep_2048_sha256_mgf1sha1_test.json", "RSA/ECB/OAEPWithSHA-256AndMGF1Padding",
+                new OAEPParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA1, PSource.PSpecified.DEFAULT), true);
+    }
+
+    /**
+     * Every case of {@code file} decrypted with {@code transformation}: cases
+     * without a label with no parameters at all when {@code byName} (the
+     * name's defaults must be the file's hashes), others with {@code spec}
+     * and the case's label. Each valid message is also encrypted by Parcrypt
+     * the same way and decrypted by SunJCE.
+     */
+    private static void oaep(String file, String transformation, OAEPParameterSpec spec, boolean byName)
+            throws Exception {
         int run = 0;
+        int unlabelled = 0;
         KeyFactory kf = KeyFactory.getInstance("RSA", PARCRYPT);
-        for (JsonNode g : load("rsa_oaep_2048_sha256_mgf1sha256_test.json").get("testGroups")) {
+        for (JsonNode g : load(file).get("testGroups")) {
             PrivateKey key = kf.generatePrivate(new PKCS8EncodedKeySpec(hex(g, "privateKeyPkcs8")));
+            java.security.interfaces.RSAPrivateCrtKey crt = (java.security.interfaces.RSAPrivateCrtKey) key;
+            PublicKey pub = kf.generatePublic(new java.security.spec.RSAPublicKeySpec(crt.getModulus(), crt.getPublicExponent()));
             for (JsonNode t : g.get("tests")) {
-                OAEPParameterSpec spec = new OAEPParameterSpec("SHA-256", "MGF1", MGF1ParameterSpec.SHA256,
-                        new PSource.PSpecified(hex(t, "label")));
-                Cipher c = Cipher.getInstance("RSA/ECB/OAEPPadding", PARCRYPT);
-                c.init(Cipher.DECRYPT_MODE, key, spec);
+                byte[] label = hex(t, "label");
+                OAEPParameterSpec params = byName && label.length == 0 ? null
+                        : new OAEPParameterSpec(spec.getDigestAlgorithm(), "MGF1", spec.getMGFParameters(),
+                                new PSource.PSpecified(label));
+                unlabelled += params == null ? 1 : 0;
+                Cipher c = Cipher.getInstance(transformation, PARCRYPT);
+                c.init(Cipher.DECRYPT_MODE, key, params);
                 if (t.get("result").asText().equals("valid")) {
-                    assertArrayEquals(hex(t, "msg"), c.doFinal(hex(t, "ct")), id("rsa_oaep", t));
+                    assertArrayEquals(hex(t, "msg"), c.doFinal(hex(t, "ct")), id(file, t));
+                    Cipher enc = Cipher.getInstance(transformation, PARCRYPT);
+                    enc.init(Cipher.ENCRYPT_MODE, pub, params);
+                    Cipher sun = Cipher.getInstance(transformation, "SunJCE");
+                    sun.init(Cipher.DECRYPT_MODE, key, params);
+                    assertArrayEquals(hex(t, "msg"), sun.doFinal(enc.doFinal(hex(t, "msg"))), id(file, t) + " encrypted");
                 } else if (t.get("result").asText().equals("invalid")) {
                     try {
                         c.doFinal(hex(t, "ct"));
-                        fail("accepted " + id("rsa_oaep", t));
+                        fail("accepted " + id(file, t));
                     } catch (BadPaddingException | IllegalBlockSizeException expected) {
                         // rejected, as it must be
                     }
@@ -201,6 +239,7 @@ class WycheproofTest {
                 run++;
             }
         }
-        assertTrue(run > 30);
+        assertTrue(run > 30, file);
+        assertTrue(!byName || unlabelled > 20, file);
     }
 }
