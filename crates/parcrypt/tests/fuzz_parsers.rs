@@ -1,5 +1,5 @@
 //! Structured fuzzing of every parser that reads untrusted input: stream
-//! headers and segments, PEM/DER keys (RSA, ECDSA), signatures (DER ECDSA,
+//! headers and segments, age files (header, armor, payload) and keys, PEM/DER keys (RSA, ECDSA), signatures (DER ECDSA,
 //! RSA), RSA bulk ciphertexts, Merkle proofs, tlog-tiles logs (checkpoint,
 //! entry bundles, tiles).
 //!
@@ -32,6 +32,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+use parcrypt::age;
 use parcrypt::ecdsa::{self, SigningKey, VerifyingKey};
 use parcrypt::hazmat;
 use parcrypt::merkle::Rfc6962;
@@ -311,6 +312,129 @@ fn stream_decryption_rejects_anything_but_the_stream_sealed() {
             }
         },
     );
+}
+
+const AGE_PLAIN_LEN: usize = 70_000;
+
+/// age files of two chunks: binary and armored for two X25519 keys, and a
+/// post-quantum one.
+fn valid_age_files() -> (Vec<age::Identity>, Vec<Vec<u8>>) {
+    let ids = vec![
+        age::Identity::generate(age::KeyKind::X25519),
+        age::Identity::generate(age::KeyKind::X25519),
+        age::Identity::generate(age::KeyKind::Hybrid),
+    ];
+    let plain = &plaintext_of(AGE_PLAIN_LEN);
+    let classic = [ids[0].to_recipient().unwrap(), ids[1].to_recipient().unwrap()];
+    let pq = [ids[2].to_recipient().unwrap()];
+    let files = [(&classic[..], false), (&classic[..], true), (&pq[..], false)]
+        .into_iter()
+        .map(|(rs, armor)| age::encrypt_to_vec(rs, plain, &age::Options { armor }, &par()).unwrap())
+        .collect();
+    (ids, files)
+}
+
+fn plaintext_of(len: usize) -> Vec<u8> {
+    (0..len).map(|i| (i % 251) as u8).collect()
+}
+
+#[test]
+fn age_decryption_rejects_anything_but_the_files_sealed() {
+    let (ids, valid) = valid_age_files();
+    let intro = b"age-encryption.org/v1\n-> X25519 ".to_vec();
+    let inputs = prop_oneof![
+        1 => prop::collection::vec(any::<u8>(), 0..4096),
+        1 => prop::collection::vec(any::<u8>(), 0..4096).prop_map(move |tail| [intro.clone(), tail].concat()),
+        6 => (0..valid.len(), mutation()).prop_map({
+            let valid = valid.clone();
+            move |(i, m)| mutate(&valid[i], &m)
+        }),
+    ];
+    let how = (0..3u8, any::<u32>(), any::<u32>());
+    fuzz("age", (inputs, how), |(input, (reader, start, len))| {
+        let plain = plaintext_of(AGE_PLAIN_LEN);
+        let opts = age::DecryptOptions::default();
+        let mut out = Vec::new();
+        let (start, len) = (u64::from(start) % 80_000, u64::from(len) % 80_000);
+        let _ = age::Header::parse(&input);
+        let _ = age::detect(&input);
+        let result = match reader {
+            0 => age::decrypt(&ids, &input[..], &mut out, &opts, &par(), |_| {}),
+            1 => age::decrypt_to_vec(&ids, &input, &opts, &par()).map(|p| {
+                out = p;
+                out.len() as u64
+            }),
+            _ => age::decrypt_range(
+                &ids,
+                std::io::Cursor::new(&input),
+                start,
+                len,
+                &mut out,
+                &opts,
+                &par(),
+            ),
+        };
+        // Whatever is released is genuine plaintext, of the range asked for.
+        let (from, to) = match reader {
+            2 => (
+                start.min(AGE_PLAIN_LEN as u64),
+                (start + len).min(AGE_PLAIN_LEN as u64),
+            ),
+            _ => (0, AGE_PLAIN_LEN as u64),
+        };
+        let genuine = &plain[from as usize..to as usize];
+        assert!(genuine.starts_with(&out), "bytes that were never sealed released");
+        match result {
+            Ok(n) => {
+                assert_eq!(n, out.len() as u64);
+                assert!(out == genuine, "a changed file opened to other bytes");
+                if reader != 2 && !input.starts_with(b"-----") {
+                    // The binary format is not malleable (armor allows
+                    // whitespace around it and CRLF line ends).
+                    assert!(valid.contains(&input), "a changed binary file opened");
+                }
+            }
+            Err(e) => assert!(!matches!(e, age::Error::Io(_)), "{e:?}"),
+        }
+    });
+}
+
+#[test]
+fn age_keys_parse_or_fail_cleanly() {
+    let x = age::Identity::generate(age::KeyKind::X25519);
+    let pq = age::Identity::generate(age::KeyKind::Hybrid);
+    let valid = vec![
+        x.to_recipient().unwrap().to_string().into_bytes(),
+        pq.to_recipient().unwrap().to_string().into_bytes(),
+        x.keygen_file("2026-11-27T00:00:00Z").unwrap().as_bytes().to_vec(),
+        pq.keygen_file("2026-11-27T00:00:00Z")
+            .unwrap()
+            .as_bytes()
+            .to_vec(),
+        // A throwaway key made by ssh-keygen for this test.
+        b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMCvSehou4sCmZEMdbjUZeYINo7V/OKM4RW6l2uafPVJ fuzz".to_vec(),
+        b"-----BEGIN OPENSSH PRIVATE KEY-----
+b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW
+QyNTUxOQAAACDAr0noaLuLApmRDHW41GXmCDaO1fzijOEVupdrmnz1SQAAAIisIsX5rCLF
++QAAAAtzc2gtZWQyNTUxOQAAACDAr0noaLuLApmRDHW41GXmCDaO1fzijOEVupdrmnz1SQ
+AAAEDX1v+Vvnux4MsmcgoxQGsu5aTsdg3A43chet83PuH19sCvSehou4sCmZEMdbjUZeYI
+No7V/OKM4RW6l2uafPVJAAAABGZ1enoB
+-----END OPENSSH PRIVATE KEY-----
+"
+        .to_vec(),
+    ];
+    // The valid ones parse.
+    assert!(age::Recipient::parse(std::str::from_utf8(&valid[4]).unwrap()).is_ok());
+    let public = age::Recipient::parse(std::str::from_utf8(&valid[4]).unwrap()).unwrap();
+    let private = age::parse_identities(&valid[5]).unwrap();
+    assert_eq!(private[0].to_recipient().unwrap().to_string(), public.to_string());
+    fuzz("age keys", untrusted(valid), |input| {
+        let text = String::from_utf8_lossy(&input);
+        let _ = age::Recipient::parse(&text);
+        let _ = age::Identity::parse(&text);
+        let _ = age::parse_identities(&input);
+        let _ = age::parse_recipients(&input);
+    });
 }
 
 #[test]

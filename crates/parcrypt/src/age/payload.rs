@@ -97,6 +97,54 @@ pub(super) fn seal_stream(
     Ok(total)
 }
 
+/// Seals `len` bytes of `file` (from its start) as chunks `0..` to
+/// `output`, a batch at a time: each worker reads the chunks it seals with
+/// positional reads straight into their places in the output batch and
+/// seals them there, in place (`stream::encrypt_file`'s way: the copy out
+/// of the page cache runs on every thread); a writer thread overlaps.
+pub(super) fn seal_file(
+    key: &AeadKey,
+    file: &std::fs::File,
+    len: u64,
+    output: impl Write + Send,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let (chunks, depth) = budget(par)?;
+    let batch = (chunks * CHUNK) as u64;
+    let buffers = Buffer::spares(depth, false);
+    crate::io::pipeline::with_writer(
+        output,
+        buffers,
+        |sink| {
+            let (mut index, mut at) = (0u64, 0u64);
+            loop {
+                // An empty file is one batch of nothing: one empty chunk.
+                let n = (len - at).min(batch);
+                let last = at + n == len;
+                let n_usize = usize::try_from(n).map_err(io::Error::other)?;
+                let mut sealed = sink.take()?;
+                sealed.sized(sealed_len(n) as usize);
+                let plain = Plain::File {
+                    file,
+                    at,
+                    len: n_usize,
+                };
+                seal_into(key, plain, &mut sealed, CHUNK, index, last, par)?;
+                sink.send(sealed)?;
+                index += n.div_ceil(CHUNK as u64).max(1);
+                at += n;
+                progress(n);
+                if last {
+                    return Ok::<(), Error>(());
+                }
+            }
+        },
+        Buffer::recycle,
+    )?;
+    Ok(len)
+}
+
 /// Seals `plain`, the whole payload, into `sealed` ([`sealed_len`] bytes).
 pub(super) fn seal_all(key: &AeadKey, plain: &[u8], sealed: &mut [u8], par: &Parallelism) {
     seal_into(key, Plain::Memory(plain), sealed, CHUNK, 0, true, par).expect("memory reads cannot fail");

@@ -108,11 +108,10 @@ impl HybridRecipient {
     /// # Errors
     /// [`Error::Key`].
     pub fn parse(s: &str) -> Result<Self, Error> {
-        let shown = if s.len() > 24 {
-            format!("{}…", &s[..20])
-        } else {
-            s.to_owned()
-        };
+        let mut shown: String = s.chars().take(20).collect();
+        if shown.len() < s.len() {
+            shown.push('…');
+        }
         let bad = |why: &str| Error::Key(format!("malformed post-quantum recipient {shown:?}: {why}"));
         let (hrp, data) = bech::decode(s).map_err(|e| bad(&e))?;
         if hrp != "age1pq" {

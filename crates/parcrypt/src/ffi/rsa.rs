@@ -104,6 +104,13 @@ impl RsaKey {
         Pkey(pkey).into_rsa()
     }
 
+    /// A public key from its modulus and exponent (AWS-LC checks them).
+    pub(crate) fn from_public_components(n: &Bn, e: &Bn) -> Result<RsaKey> {
+        // SAFETY: both are live BIGNUMs; AWS-LC copies them.
+        let rsa = unsafe { sys::RSA_new_public_key(n.cptr(), e.cptr()) };
+        Ok(RsaKey(non_null(rsa)?))
+    }
+
     /// A private key from all its parts (AWS-LC checks them).
     pub(crate) fn from_private_components(c: &Components) -> Result<RsaKey> {
         let get = |b: &Option<Bn>| b.as_ref().map_or(Err(BackendError), |b| Ok(b.cptr()));

@@ -128,6 +128,47 @@ impl PrivateKey {
         }
     }
 
+    /// A key from its components, big-endian unsigned: modulus, public and
+    /// private exponents, the primes and `q⁻¹ mod p` (what an OpenSSH
+    /// private key file holds); the CRT exponents are computed, and the key
+    /// checked as any other.
+    ///
+    /// # Errors
+    /// [`Error::MalformedKey`] for inconsistent components;
+    /// [`Error::UnsupportedKey`] for a size parcrypt does not handle.
+    pub fn from_components(
+        n: &[u8],
+        e: &[u8],
+        d: &[u8],
+        p: &[u8],
+        q: &[u8],
+        qinv: &[u8],
+    ) -> Result<PrivateKey, Error> {
+        use crate::ffi::bn::{self, Bn, Ctx};
+        let (p, q, d) = (Bn::from_be_bytes(p), Bn::from_be_bytes(q), Bn::from_be_bytes(d));
+        let one = Bn::from_u64(1);
+        if p.bits() < 2 || q.bits() < 2 {
+            return Err(Error::MalformedKey("an RSA prime below 2".into()));
+        }
+        let mut ctx = Ctx::new();
+        let pm1 = bn::sub_consttime(&p, &one)?;
+        let qm1 = bn::sub_consttime(&q, &one)?;
+        let dp = bn::rem_consttime(&d, &pm1, pm1.bits(), &mut ctx)?;
+        let dq = bn::rem_consttime(&d, &qm1, qm1.bits(), &mut ctx)?;
+        let key = RsaKey::from_private_components(&crate::ffi::rsa::Components {
+            n: Bn::from_be_bytes(n),
+            e: Bn::from_be_bytes(e),
+            d: Some(d),
+            p: Some(p),
+            q: Some(q),
+            dp: Some(dp),
+            dq: Some(dq),
+            qinv: Some(Bn::from_be_bytes(qinv)),
+        })
+        .map_err(|_| Error::MalformedKey("inconsistent RSA key components".into()))?;
+        Self::from_rsa(key)
+    }
+
     /// A DER PKCS#8 `PrivateKeyInfo`.
     pub fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
         Self::from_rsa(RsaKey::from_pkcs8_der(der).map_err(|e| parse_error(e, "PKCS#8 private key"))?)
@@ -239,6 +280,19 @@ impl PublicKey {
     /// A DER X.509 `SubjectPublicKeyInfo`.
     pub fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
         Self::from_rsa(RsaKey::from_spki_der(der).map_err(|e| parse_error(e, "SubjectPublicKeyInfo"))?)
+    }
+
+    /// A key from its modulus and public exponent, big-endian unsigned
+    /// (what an SSH public key holds).
+    ///
+    /// # Errors
+    /// [`Error::MalformedKey`] for values AWS-LC refuses;
+    /// [`Error::UnsupportedKey`] for a size parcrypt does not handle.
+    pub fn from_components(n: &[u8], e: &[u8]) -> Result<PublicKey, Error> {
+        use crate::ffi::bn::Bn;
+        let key = RsaKey::from_public_components(&Bn::from_be_bytes(n), &Bn::from_be_bytes(e))
+            .map_err(|_| Error::MalformedKey("invalid RSA public key components".into()))?;
+        Self::from_rsa(key)
     }
 
     /// A DER PKCS#1 `RSAPublicKey`.

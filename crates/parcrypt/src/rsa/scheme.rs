@@ -189,6 +189,16 @@ impl PublicKey {
         self.encrypt_oaep(msg, Hash::Sha256, Hash::Sha256, &[])
     }
 
+    /// Encrypts one RSAES-OAEP block with `hash` (and MGF1 with it) and
+    /// `label` (age's `ssh-rsa` recipients use SHA-256 and a label);
+    /// [`PublicKey::encrypt_oaep`] with the same hash twice.
+    ///
+    /// # Errors
+    /// As [`PublicKey::encrypt_oaep`].
+    pub fn encrypt_oaep_labeled(&self, msg: &[u8], hash: Hash, label: &[u8]) -> Result<Vec<u8>, Error> {
+        self.encrypt_oaep(msg, hash, hash, label)
+    }
+
     /// Encrypts one RSAES-OAEP block with the given hash, MGF1 hash and
     /// label (random seed), for peers that ask for them: the JCA's default
     /// `RSA/ECB/OAEPPadding` is SHA-1 with MGF1-SHA-1, which OAEP's security

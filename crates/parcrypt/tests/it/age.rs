@@ -101,8 +101,13 @@ fn every_schedule_writes_the_same_file_and_reads_it_back() {
                 assert_eq!(got.unwrap(), len as u64);
                 assert!(out == plain, "{len} bytes, {par:?}");
             }
-            let mem =
-                age::decrypt_to_vec(&[id.clone()], &reference, &DecryptOptions::default(), &par).unwrap();
+            let mem = age::decrypt_to_vec(
+                std::slice::from_ref(&id),
+                &reference,
+                &DecryptOptions::default(),
+                &par,
+            )
+            .unwrap();
             assert!(mem == plain);
         }
     }
@@ -225,7 +230,7 @@ fn post_quantum_and_passphrase_files_round_trip() {
         max_work_factor: 9,
         ..DecryptOptions::default()
     };
-    let err = age::decrypt(&[right], &sealed[..], &mut Vec::new(), &opts, &par, |_| {}).unwrap_err();
+    let err = age::decrypt(&[right], &sealed[..], Vec::new(), &opts, &par, |_| {}).unwrap_err();
     assert!(matches!(err, Error::WorkFactor { log2_n: 10, max: 9 }), "{err}");
 }
 
@@ -562,7 +567,7 @@ fn ranges_read_exactly_their_bytes() {
                     Cursor::new(f),
                     start,
                     len,
-                    &mut Vec::new(),
+                    Vec::new(),
                     &DecryptOptions::default(),
                     &par,
                 )
@@ -594,7 +599,7 @@ fn ranges_read_exactly_their_bytes() {
             Cursor::new(&bad),
             0,
             10,
-            &mut Vec::new(),
+            Vec::new(),
             &DecryptOptions::default(),
             &par,
         )
@@ -675,4 +680,44 @@ fn progress_counts_every_plaintext_byte() {
     )
     .unwrap();
     assert_eq!(done, plain.len() as u64);
+}
+
+#[test]
+fn encrypting_a_file_writes_the_same_bytes_as_streaming_it() {
+    let (id, r) = x25519_pair();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("plain");
+    for len in [0, 1, CHUNK, CHUNK + 1, 40 * CHUNK + 7, (17 << 20) + 1] {
+        let plain = data(len);
+        std::fs::write(&path, &plain).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        for armor in [false, true] {
+            let reference = seal_with(
+                std::slice::from_ref(&r),
+                31,
+                &plain,
+                armor,
+                &Parallelism::sequential(),
+            );
+            for par in [
+                Parallelism::sequential(),
+                Parallelism::new(2, Strategy::Static),
+                Parallelism::new(5, Strategy::WorkStealing),
+            ] {
+                let mut out = Vec::new();
+                let mut done = 0;
+                let n = Encryptor::with_randomness(std::slice::from_ref(&r), randomness(31))
+                    .unwrap()
+                    .encrypt_file(&file, &mut out, &Options { armor }, &par, |k| done += k)
+                    .unwrap();
+                assert_eq!((n, done), (len as u64, len as u64));
+                assert!(out == reference, "{len} bytes, armor {armor}, {par:?}");
+            }
+            if len == CHUNK + 1 {
+                let (got, out) = open(std::slice::from_ref(&id), &reference, &Parallelism::default());
+                assert_eq!(got.unwrap(), len as u64);
+                assert_eq!(out, plain);
+            }
+        }
+    }
 }

@@ -235,3 +235,112 @@ fn the_age_cli_reads_what_we_write_and_we_read_what_it_writes() {
         }
     }
 }
+
+/// An SSH key pair made by `ssh-keygen` (no passphrase): the private key
+/// file and the authorized_keys line.
+fn ssh_keygen(dir: &Path, kind: &[&str], name: &str) -> (PathBuf, String) {
+    let path = dir.join(name);
+    let out = Command::new("ssh-keygen")
+        .args(kind)
+        .args(["-N", "", "-q", "-C", "test@parcrypt", "-f"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "ssh-keygen: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let public = std::fs::read_to_string(path.with_extension("pub")).unwrap();
+    (path, public.trim().to_owned())
+}
+
+fn ssh_keygen_present() -> bool {
+    let present = Command::new("ssh-keygen").arg("-?").output().is_ok();
+    require("ssh-keygen", present)
+}
+
+#[test]
+fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
+    if !ssh_keygen_present() || !require_tool("age") {
+        return;
+    }
+    let go = go_present();
+    let dir = tempfile::tempdir().unwrap();
+    let keys = [
+        ssh_keygen(dir.path(), &["-t", "ed25519"], "ed"),
+        ssh_keygen(dir.path(), &["-t", "rsa", "-b", "2048"], "rsa"),
+        ssh_keygen(dir.path(), &["-t", "rsa", "-b", "3072", "-m", "PEM"], "rsa-pem"),
+    ];
+    for (path, public) in &keys {
+        let recipient = Recipient::parse(public).unwrap();
+        assert!(public.starts_with(&recipient.to_string()), "{public}");
+        let identity = age::read_identities(path).unwrap();
+        assert_eq!(identity.len(), 1);
+        assert_eq!(
+            identity[0].to_recipient().unwrap().to_string(),
+            recipient.to_string()
+        );
+        for armor in [false, true] {
+            for len in [0, CHUNK + 1, 3 * CHUNK] {
+                let plain = data(len);
+                let what = format!("{public:.20}, armor {armor}, {len} bytes");
+                let file = ours_encrypt(std::slice::from_ref(&recipient), &plain, armor);
+                let got = run(Path::new("age"), &["-d", "-i", path.to_str().unwrap()], &file);
+                assert!(got == plain, "ours → age: {what}");
+                if let Some(go) = go {
+                    let got = run(go, &["decrypt", "-i", path.to_str().unwrap()], &file);
+                    assert!(got == plain, "ours → Go: {what}");
+                }
+                let mut args = vec!["-e", "-r", public.as_str()];
+                if armor {
+                    args.push("-a");
+                }
+                let file = run(Path::new("age"), &args, &plain);
+                assert!(ours_decrypt(&identity, &file) == plain, "age → ours: {what}");
+                if let Some(go) = go {
+                    let mut args = vec!["encrypt", "-r", public.as_str()];
+                    if armor {
+                        args.push("-a");
+                    }
+                    let file = run(go, &args, &plain);
+                    assert!(ours_decrypt(&identity, &file) == plain, "Go → ours: {what}");
+                }
+            }
+        }
+    }
+    // A file for the Ed25519 key does not open with the RSA one.
+    let file = ours_encrypt(&[Recipient::parse(&keys[0].1).unwrap()], b"x", false);
+    let mut out = Vec::new();
+    let err = age::decrypt(
+        &age::read_identities(&keys[1].0).unwrap(),
+        &file[..],
+        &mut out,
+        &DecryptOptions::default(),
+        &par(),
+        |_| {},
+    )
+    .unwrap_err();
+    assert_eq!(err.outcome(), age::Outcome::NoMatch, "{err}");
+    // A recipients file with a key type age skips (ECDSA), as age skips it.
+    let (_, ecdsa) = ssh_keygen(dir.path(), &["-t", "ecdsa"], "ec");
+    let text = format!("# keys\n{}\n{ecdsa}\n{}\n", keys[0].1, keys[1].1);
+    let parsed = age::parse_recipients(text.as_bytes()).unwrap();
+    assert_eq!(parsed.recipients.len(), 2);
+    assert_eq!(parsed.ignored.len(), 1, "{:?}", parsed.ignored);
+    assert!(
+        parsed.ignored[0].contains("ecdsa-sha2-nistp256"),
+        "{:?}",
+        parsed.ignored
+    );
+    // Passphrase-protected keys are refused with a clear message.
+    let protected = dir.path().join("protected");
+    let out = Command::new("ssh-keygen")
+        .args(["-t", "ed25519", "-N", "secret words", "-q", "-f"])
+        .arg(&protected)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let err = age::read_identities(&protected).unwrap_err().to_string();
+    assert!(err.contains("passphrase-protected"), "{err}");
+}
