@@ -146,7 +146,7 @@ fn check_flags(args: &AgeArgs) -> Result<()> {
 
 /// age 1.3 warns about a recipient or file given twice.
 fn warn_duplicates(args: &AgeArgs) {
-    fn check<'a>(items: impl Iterator<Item = String>, what: &str) {
+    fn check(items: impl Iterator<Item = String>, what: &str) {
         let mut seen = HashSet::new();
         let mut warned = HashSet::new();
         for item in items {
@@ -227,7 +227,7 @@ fn encrypt(
         &io,
         Policy::refuse_unless(args.force),
         |source, output, tick| match source {
-            Source::File(file) => encryptor.encrypt(file, output, &opts, par, tick),
+            Source::File(file) => encryptor.encrypt_file(file, output, &opts, par, tick),
             Source::Reader(reader) => encryptor.encrypt(reader, output, &opts, par, tick),
         },
         |e| explain(e, out),

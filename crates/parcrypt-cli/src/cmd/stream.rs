@@ -102,6 +102,7 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
                 let mut recorder = Recorder {
                     inner: input,
                     seen: Vec::new(),
+                    passed: None,
                 };
                 let r = stream::decrypt(&identity, &mut recorder, out, &opts, par, tick);
                 *seen.borrow_mut() = recorder.seen;
@@ -126,17 +127,45 @@ fn looks_like_age(prefix: &[u8]) -> bool {
         || (prefix.len() >= 8 && prefix.len() < MAGIC.len() && MAGIC.starts_with(prefix))
 }
 
-/// Passes reads through, keeping a copy of the first few bytes.
+/// Passes reads through, keeping a copy of the first bytes: it reads
+/// [`parcrypt::age::DETECT_LEN`] bytes (or all there is) ahead at the start,
+/// enough to recognise an armored age file, whose first line is longer than
+/// what a stream header is refused after.
 struct Recorder<R> {
     inner: R,
     seen: Vec<u8>,
+    /// How much of `seen` was passed on; `None` before the first read.
+    passed: Option<usize>,
 }
 
 impl<R: std::io::Read> std::io::Read for Recorder<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        let room = parcrypt::age::DETECT_LEN.saturating_sub(self.seen.len()).min(n);
-        self.seen.extend_from_slice(&buf[..room]);
+        let passed = match self.passed {
+            Some(n) => n,
+            None => {
+                let mut ahead = vec![0; parcrypt::age::DETECT_LEN];
+                let mut n = 0;
+                while n < ahead.len() {
+                    match self.inner.read(&mut ahead[n..]) {
+                        Ok(0) => break,
+                        Ok(got) => n += got,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                ahead.truncate(n);
+                self.seen = ahead;
+                0
+            }
+        };
+        let left = &self.seen[passed.min(self.seen.len())..];
+        if left.is_empty() {
+            self.passed = Some(passed);
+            return self.inner.read(buf);
+        }
+        let n = left.len().min(buf.len());
+        buf[..n].copy_from_slice(&left[..n]);
+        self.passed = Some(passed + n);
         Ok(n)
     }
 }
