@@ -737,6 +737,14 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
     );
     ok_in(&tty, &out);
     assert!(out.stdout == plain);
+    // Identities given for a passphrase file, as age refuses them (before any prompt).
+    let out = parcrypt(&["age", "-d", "-i", p(&key), p(&dir.path("theirs.age"))], b"");
+    fails_in(
+        "-i for passphrase",
+        &out,
+        1,
+        "file is passphrase-encrypted but identities were specified",
+    );
     // Binary output to a terminal is refused; armor is fine.
     let (out, _) = on_pty(&[], true, BIN, &["age", "-r", &public, p(&input)], b"");
     fails_in(
