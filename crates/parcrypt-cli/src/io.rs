@@ -53,11 +53,12 @@ pub enum Source<'a> {
     Reader(&'a mut (dyn Read + Send)),
 }
 
-/// Runs `op` from `-i` to `-o` (written atomically, as `policy` says) with a progress bar: a
-/// regular file (`-i file`, or stdin redirected from a file at its start)
-/// as [`Source::File`], so that it can be read in parallel (memory maps,
-/// positional reads), any other input as [`Source::Reader`]; `explain` turns the
-/// operation's error into the command's.
+/// Runs `op` from `-i` to `-o` (written atomically, a file there treated as
+/// `policy` says) with a progress bar: a regular file (`-i file`, or stdin
+/// redirected from a file at its start) as [`Source::File`], so that it can
+/// be read in parallel (memory maps, positional reads), any other input as
+/// [`Source::Reader`]; `explain` turns the operation's error into the
+/// command's.
 pub fn transfer<E>(
     io: &InOut,
     policy: Policy,
