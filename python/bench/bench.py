@@ -4,7 +4,7 @@
     python python/bench/bench.py [--quick] [--csv FILE] [--markdown FILE]
 
 Needs parcrypt installed (pip install ./python) and, as peers, `cryptography`
-(AES-GCM, AES-CTR, ECDSA, RSA key generation) and `pymerkle` (an RFC 6962
+(AES-GCM, AES-CTR, ECDSA, RSA key generation), `pyrage` (age) and `pymerkle` (an RFC 6962
 tree in pure Python); a hashlib level-by-level RFC 6962 root is written
 here. A missing peer is reported as absent, never skipped silently. Times
 are medians of repeated runs (best-of is not used: medians are what a user
@@ -90,6 +90,11 @@ def main():
         absent["cryptography"] = str(e)
         cryptography = None
     try:
+        import pyrage
+    except ImportError as e:
+        absent["pyrage"] = f"{e} (pip install pyrage)"
+        pyrage = None
+    try:
         from pymerkle import InmemoryTree
     except ImportError as e:
         absent["pymerkle"] = f"{e} (pip install pymerkle)"
@@ -147,6 +152,26 @@ def main():
             median_time(lambda: ciphers.encryptor("ctr", key, iv, threads=threads).update_into(data, out), reps),
             size, "B")
     del out, inplace
+
+    # age (parcrypt.age) beside pyrage (rage's Rust library; one core), X25519 recipient.
+    from parcrypt import age
+    me = age.Identity.generate()
+    task = f"age encrypt (X25519), {size >> 20} MiB"
+    if pyrage:
+        their_recipient = pyrage.x25519.Recipient.from_str(str(me.to_public()))
+        add(task, "pyrage", median_time(lambda: pyrage.encrypt(data, [their_recipient]), reps), size, "B")
+    for threads in (1, cores):
+        add(task, f"parcrypt threads={threads}",
+            median_time(lambda: age.encrypt(data, [me.to_public()], threads=threads), reps), size, "B")
+    sealed = age.encrypt(data, [me.to_public()])
+    task = f"age decrypt (X25519), {size >> 20} MiB"
+    if pyrage:
+        their_identity = pyrage.x25519.Identity.from_str(str(me))
+        add(task, "pyrage", median_time(lambda: pyrage.decrypt(sealed, [their_identity]), reps), size, "B")
+    for threads in (1, cores):
+        add(task, f"parcrypt threads={threads}",
+            median_time(lambda: age.decrypt(sealed, [me], threads=threads), reps), size, "B")
+    del sealed
 
     task = "AES-256-GCM, one 16-byte message"
     small = os.urandom(16)

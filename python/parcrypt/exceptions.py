@@ -27,10 +27,21 @@ class WrongKeyError(StreamError):
     or identity given."""
 
 
+class AgeError(Exception):
+    """An age file that does not open: not an age file, a malformed header
+    or armor, a modified header, or a payload cut short or modified. No
+    plaintext was returned."""
+
+
+class NoIdentityError(AgeError):
+    """No identity given (key, SSH key or passphrase) opens any recipient
+    stanza of the age file."""
+
+
 class HazmatWarning(UserWarning):
     """A primitive without integrity or with known weaknesses (ECB, unpadded
     CBC, RC4, PARC4) was used: for compatibility and study only."""
 
 
 __all__ = ["InvalidTag", "InvalidSignature", "InvalidProof", "StreamError", "TruncatedError", "WrongKeyError",
-           "HazmatWarning"]
+           "AgeError", "NoIdentityError", "HazmatWarning"]

@@ -15,6 +15,7 @@
 //!   an abort (tested through the private hook in [`testing`]).
 
 mod aead;
+mod age;
 mod buffer;
 mod ciphers;
 mod ecdsa;
@@ -41,6 +42,7 @@ fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     ecdsa::register(m)?;
     hazmat::register(m)?;
     stream::register(m)?;
+    age::register(m)?;
     testing::register(m)?;
     Ok(())
 }

@@ -90,14 +90,14 @@ fn identity_of<'a>(
     }
 }
 
-/// Where a stream comes from or goes to: a path, or a Python file object.
-enum End {
+/// Where a stream (or an age file) comes from or goes to: a path, or a Python file object.
+pub(crate) enum End {
     Path(std::path::PathBuf),
     Object(Py<PyAny>),
 }
 
 impl End {
-    fn get(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<End> {
+    pub(crate) fn get(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<End> {
         if let Ok(path) = obj.extract::<std::path::PathBuf>() {
             return Ok(End::Path(path));
         }
@@ -113,7 +113,7 @@ impl End {
 
 /// A Python binary file object as `Read` (called with the GIL, from
 /// whichever thread reads).
-struct PyReader(Py<PyAny>);
+pub(crate) struct PyReader(pub(crate) Py<PyAny>);
 
 impl Read for PyReader {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
@@ -149,7 +149,7 @@ impl Read for PyReader {
 }
 
 /// A Python binary file object as `Write`.
-struct PyWriter(Py<PyAny>);
+pub(crate) struct PyWriter(pub(crate) Py<PyAny>);
 
 impl Write for PyWriter {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

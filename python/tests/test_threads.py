@@ -13,12 +13,16 @@ import threading
 
 import pytest
 
-from parcrypt import ciphers, merkle
+from parcrypt import age, ciphers, merkle
 from parcrypt.aead import AESGCM
 
 DATA = os.urandom(32 << 20)
 KEY = AESGCM.generate_key(256)
+AGE_KEY = age.Identity.generate()
+AGE_FILE = age.encrypt(DATA, [AGE_KEY.to_public()])
 CALLS = {
+    "age-encrypt": lambda: age.encrypt(DATA, [AGE_KEY.to_public()], threads=1),
+    "age-decrypt": lambda: age.decrypt(AGE_FILE, [AGE_KEY], threads=1),
     "gcm-encrypt": lambda: AESGCM(KEY, threads=1).encrypt(bytes(12), DATA, None),
     "ctr": lambda: ciphers.encrypt("ctr", KEY, bytes(16), DATA, threads=1),
     "cbc-decrypt": lambda: ciphers.decrypt("cbc", KEY, bytes(16), DATA[: 16 << 20], threads=1, padding=False),

@@ -9,6 +9,7 @@ mod cmd;
 mod error;
 mod io;
 mod signals;
+mod tty;
 
 use std::process::ExitCode;
 

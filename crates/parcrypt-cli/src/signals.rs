@@ -16,6 +16,17 @@ use signal_hook::iterator::Signals;
 /// Temporary files to remove if a signal ends the process.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
+/// What else to undo if a signal ends the process now (a terminal's echo,
+/// turned off for a passphrase prompt).
+type Undo = Box<dyn FnOnce() + Send>;
+static UNDO: Mutex<Option<Undo>> = Mutex::new(None);
+
+/// Runs `undo` if a signal ends the process before the next call (`None`:
+/// nothing to undo any more).
+pub fn on_signal(undo: Option<Undo>) {
+    *UNDO.lock().unwrap_or_else(PoisonError::into_inner) = undo;
+}
+
 /// The registry, locked. While it is held the watcher cannot remove files or
 /// end the process, so a temporary file being created, or being renamed to
 /// its final name, is either registered and removed, or final and kept.
@@ -53,6 +64,9 @@ pub fn remove_temps_on_signals() {
         };
         if let Some(signal) = signals.forever().next() {
             // Held until the process ends: no new temporary file, no rename.
+            if let Some(undo) = UNDO.lock().unwrap_or_else(PoisonError::into_inner).take() {
+                undo();
+            }
             let live = live();
             for path in live.0.iter() {
                 let _ = std::fs::remove_file(path);

@@ -25,6 +25,10 @@ pub struct Beside {
     pub openssl: Option<OpensslPeer>,
     /// `age` (or `rage`) doing the same job on a file.
     pub age: Option<AgePeer>,
+    /// Whether every age implementation installed stands beside the
+    /// workload (the age workloads), or only the first found (`age`, else
+    /// `rage`: the stream workloads).
+    pub every_age: bool,
     /// `b3sum` (BLAKE3's tree, on all cores) hashing a file of the largest
     /// size measured, not capped (1 GiB in a full study): beside the
     /// SHA-256 tree formats, the fastest file hasher to set them against.
@@ -187,10 +191,19 @@ pub fn measure(
         status.push(st);
     }
     if let Some(op) = w.age {
-        let tool = find_age(std::env::var_os("PATH").as_deref());
-        let (row, st) = measure_age(w, op, tool, file_size, repeats, tmp);
-        rows.extend(row);
-        status.push(st);
+        // The stream workloads stand beside one age; the age workloads beside
+        // every implementation there is (they do the same job).
+        let path = std::env::var_os("PATH");
+        let tools: Vec<Result<AgeTool, String>> = match find_ages(path.as_deref()) {
+            found if found.is_empty() => vec![Err(no_age())],
+            found if w.every_age => found.into_iter().map(Ok).collect(),
+            found => found.into_iter().take(1).map(Ok).collect(),
+        };
+        for tool in tools {
+            let (row, st) = measure_age(w, op, tool, file_size, repeats, tmp);
+            rows.extend(row);
+            status.push(st);
+        }
     }
     (rows, status)
 }
@@ -383,11 +396,22 @@ pub struct AgeTool {
 
 /// Looks for `age` with `age-keygen`, then `rage` with `rage-keygen` (the
 /// Rust implementation, same command line), in the directories of `path`
-/// (a `PATH` value).
+/// (a `PATH` value): the first found.
 ///
 /// # Errors
 /// Why neither pair is there, for the peer's absent status.
 pub fn find_age(path: Option<&OsStr>) -> Result<AgeTool, String> {
+    find_ages(path).into_iter().next().ok_or_else(no_age)
+}
+
+fn no_age() -> String {
+    "neither age (with age-keygen) nor rage (with rage-keygen) is on PATH".to_owned()
+}
+
+/// Every implementation of age in the directories of `path`: `age` (with
+/// `age-keygen`) and `rage` (with `rage-keygen`), in that order; the age
+/// workloads measure all of them in the same run.
+pub fn find_ages(path: Option<&OsStr>) -> Vec<AgeTool> {
     let dirs: Vec<PathBuf> = path
         .map(|p| {
             std::env::split_paths(p)
@@ -396,16 +420,17 @@ pub fn find_age(path: Option<&OsStr>) -> Result<AgeTool, String> {
         })
         .unwrap_or_default();
     let find = |name: &str| dirs.iter().map(|d| d.join(name)).find(|p| is_executable(p));
-    for (name, keygen) in [("age", "age-keygen"), ("rage", "rage-keygen")] {
-        if let (Some(program), Some(keygen)) = (find(name), find(keygen)) {
-            return Ok(AgeTool {
+    [("age", "age-keygen"), ("rage", "rage-keygen")]
+        .into_iter()
+        .filter_map(|(name, keygen)| {
+            let (program, keygen) = (find(name)?, find(keygen)?);
+            Some(AgeTool {
                 name,
                 program,
                 keygen,
-            });
-        }
-    }
-    Err("neither age (with age-keygen) nor rage (with rage-keygen) is on PATH".to_owned())
+            })
+        })
+        .collect()
 }
 
 fn is_executable(path: &Path) -> bool {
@@ -704,7 +729,7 @@ mod tests {
         assert_eq!(file_size(Input::Memory, 1000), 1000);
         assert_eq!(file_size(Input::File, 1 << 30), 1 << 30);
         let all = registry();
-        for w in all.iter().filter(|w| w.family == "stream") {
+        for w in all.iter().filter(|w| w.family == "stream" || w.family == "age") {
             assert_eq!(w.input, Input::File, "{}", w.name);
             assert!(
                 w.age.is_some() && w.openssl.is_some_and(|o| o.enc.is_some()),
@@ -740,6 +765,7 @@ mod tests {
             input: Input::Memory,
             openssl: None,
             age: None,
+            every_age: false,
             b3sum: true,
         };
         // Above the 64 MiB cap of the other file peers of an in-memory workload.

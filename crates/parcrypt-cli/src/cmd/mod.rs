@@ -1,6 +1,7 @@
 //! One module per command.
 
 mod aes;
+mod age;
 mod ecdsa;
 mod files;
 mod generate;
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> Result<()> {
             stdout_as_default(&mut args.io);
             stream::decrypt(&args, &par)
         }
+        Command::Age(args) => age::run(&args, &par),
         Command::Aes(args) => aes::run(&args, &par),
         Command::Rc4(args) => rc4::run_rc4(&args),
         Command::Parc4(args) => rc4::run_parc4(&args, &par),

@@ -82,15 +82,92 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
         stream::decrypt_range(&identity, &file, start, len, &mut output, &opts, par).map_err(explain)?;
         return output.commit();
     }
+    // The first bytes read, kept to tell an age file from a damaged stream.
+    let seen = std::cell::RefCell::new(Vec::new());
     transfer(
         &args.io,
         Policy::refuse_unless(args.force),
         |source, out, tick| match source {
-            Source::File(file) => stream::decrypt_file(&identity, file, out, &opts, par, tick),
-            Source::Reader(input) => stream::decrypt(&identity, input, out, &opts, par, tick),
+            Source::File(file) => {
+                let r = stream::decrypt_file(&identity, file, out, &opts, par, tick);
+                if matches!(r, Err(Error::NotStream)) {
+                    let mut prefix = vec![0; parcrypt::age::DETECT_LEN];
+                    let n = std::os::unix::fs::FileExt::read_at(file, &mut prefix, 0).unwrap_or(0);
+                    prefix.truncate(n);
+                    *seen.borrow_mut() = prefix;
+                }
+                r
+            }
+            Source::Reader(input) => {
+                let mut recorder = Recorder {
+                    inner: input,
+                    seen: Vec::new(),
+                    passed: None,
+                };
+                let r = stream::decrypt(&identity, &mut recorder, out, &opts, par, tick);
+                *seen.borrow_mut() = recorder.seen;
+                r
+            }
         },
-        explain,
+        |e| match e {
+            Error::NotStream if looks_like_age(&seen.borrow()) => with_hint(
+                e,
+                "this is an age file: decrypt it with `parcrypt age -d -i KEY` (or `parcrypt age -d` for a passphrase)",
+            ),
+            e => explain(e),
+        },
     )
+}
+
+/// Whether the first bytes of the input are those of an age file (binary or
+/// armored), or as many of them as were read.
+fn looks_like_age(prefix: &[u8]) -> bool {
+    const MAGIC: &[u8] = b"age-encryption.org/";
+    parcrypt::age::detect(prefix).is_some()
+        || (prefix.len() >= 8 && prefix.len() < MAGIC.len() && MAGIC.starts_with(prefix))
+}
+
+/// Passes reads through, keeping a copy of the first bytes: it reads
+/// [`parcrypt::age::DETECT_LEN`] bytes (or all there is) ahead at the start,
+/// enough to recognise an armored age file, whose first line is longer than
+/// what a stream header is refused after.
+struct Recorder<R> {
+    inner: R,
+    seen: Vec<u8>,
+    /// How much of `seen` was passed on; `None` before the first read.
+    passed: Option<usize>,
+}
+
+impl<R: std::io::Read> std::io::Read for Recorder<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let passed = match self.passed {
+            Some(n) => n,
+            None => {
+                let mut ahead = vec![0; parcrypt::age::DETECT_LEN];
+                let mut n = 0;
+                while n < ahead.len() {
+                    match self.inner.read(&mut ahead[n..]) {
+                        Ok(0) => break,
+                        Ok(got) => n += got,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+                ahead.truncate(n);
+                self.seen = ahead;
+                0
+            }
+        };
+        let left = &self.seen[passed.min(self.seen.len())..];
+        if left.is_empty() {
+            self.passed = Some(passed);
+            return self.inner.read(buf);
+        }
+        let n = left.len().min(buf.len());
+        buf[..n].copy_from_slice(&left[..n]);
+        self.passed = Some(passed + n);
+        Ok(n)
+    }
 }
 
 /// A key file: 32 raw bytes, or 64 hex digits (and a newline), decoded

@@ -15,6 +15,7 @@ mod tools;
 #[path = "../../../parcrypt/tests/it/vectors.rs"]
 mod vectors;
 
+mod age_cli;
 mod cli_errors;
 mod ecdsa_cli;
 mod fuzz_cli;

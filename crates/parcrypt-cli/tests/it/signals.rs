@@ -110,3 +110,27 @@ fn signals_remove_the_temporary_output_of_every_writer() {
         }
     }
 }
+
+#[test]
+fn signals_remove_the_temporary_output_of_age() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key.txt");
+    let made = ok(&parcrypt(&["age", "keygen", "-o", p(&key)], b""))
+        .stderr
+        .clone();
+    let public = String::from_utf8(made).unwrap();
+    let public = public.trim().strip_prefix("Public key: ").unwrap().to_owned();
+    let plain = data(4 << 20);
+    let sealed = ok(&parcrypt(&["age", "-r", &public], &plain)).stdout.clone();
+    let key = p(&key);
+    let cases: [(&[&str], &[u8]); 2] = [
+        (&["age", "-r", &public], &plain[..1 << 20]),
+        // Verified plaintext of the first chunks is in the temporary file.
+        (&["age", "-d", "-i", key], &sealed[..2 << 20]),
+    ];
+    for (args, head) in cases {
+        for signal in SIGNALS {
+            interrupt(args, head, signal);
+        }
+    }
+}

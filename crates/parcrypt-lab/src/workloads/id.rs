@@ -86,9 +86,13 @@ pub const ECDSA_VERIFY_BATCH: &str = "ecdsa-verify-batch";
 pub const STREAM_ENCRYPT: &str = "stream-encrypt";
 /// `stream-decrypt`.
 pub const STREAM_DECRYPT: &str = "stream-decrypt";
+/// `age-encrypt`.
+pub const AGE_ENCRYPT: &str = "age-encrypt";
+/// `age-decrypt`.
+pub const AGE_DECRYPT: &str = "age-decrypt";
 
 /// Every name above, in report order (the registry's order).
-pub const ALL: [&str; 41] = [
+pub const ALL: [&str; 43] = [
     AES_128_CTR,
     AES_256_CTR,
     AES_256_CBC_DEC,
@@ -130,6 +134,8 @@ pub const ALL: [&str; 41] = [
     ECDSA_VERIFY_BATCH,
     STREAM_ENCRYPT,
     STREAM_DECRYPT,
+    AGE_ENCRYPT,
+    AGE_DECRYPT,
 ];
 
 #[cfg(test)]

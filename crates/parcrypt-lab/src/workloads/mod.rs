@@ -2,6 +2,7 @@
 //! module of its own; the runner discovers them through [`registry`].
 
 mod aes;
+mod age;
 mod ecdsa;
 pub mod id;
 mod merkle;
@@ -105,6 +106,7 @@ impl Workload {
             input: self.input,
             openssl: self.openssl,
             age: self.age,
+            every_age: self.family == "age",
             b3sum: merkle::BESIDE_B3SUM.contains(&self.name),
         }
     }
@@ -120,6 +122,7 @@ pub fn registry() -> Vec<Workload> {
     rsa::register(&mut all);
     ecdsa::register(&mut all);
     stream::register(&mut all);
+    age::register(&mut all);
     all
 }
 

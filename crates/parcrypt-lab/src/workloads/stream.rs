@@ -111,7 +111,7 @@ fn decrypt(size: usize) -> Operation {
 }
 
 /// A fresh path in the temp directory for `workload`'s file of `size` bytes.
-fn temp_path(workload: &str, size: usize) -> PathBuf {
+pub(super) fn temp_path(workload: &str, size: usize) -> PathBuf {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     std::env::temp_dir().join(format!(
@@ -127,7 +127,7 @@ fn temp_path(workload: &str, size: usize) -> PathBuf {
 ///
 /// # Panics
 /// If the file cannot be written: a workload's setup has no way to fail.
-fn unlinked(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> File {
+pub(super) fn unlinked(path: &Path, fill: impl FnOnce(&mut File) -> io::Result<()>) -> File {
     let written = File::create(path)
         .and_then(|mut f| {
             fill(&mut f)?;

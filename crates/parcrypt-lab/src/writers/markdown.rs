@@ -162,10 +162,15 @@ fn section_peers(summary: &Summary, md: &mut String) {
 /// enc` and age on the same file.
 fn section_aead(summary: &Summary, md: &mut String) {
     const GCM: [&str; 2] = [id::AES_256_GCM_SEAL, id::AES_256_GCM_OPEN];
-    const STREAM: [&str; 2] = [id::STREAM_ENCRYPT, id::STREAM_DECRYPT];
+    const STREAM: [&str; 4] = [
+        id::STREAM_ENCRYPT,
+        id::STREAM_DECRYPT,
+        id::AGE_ENCRYPT,
+        id::AGE_DECRYPT,
+    ];
     let _ = writeln!(
         md,
-        "## Authenticated encryption: one-message GCM and the stream format\n"
+        "## Authenticated encryption: one-message GCM, the stream format and age\n"
     );
     let measured = |ws: &[&'static str]| -> Vec<&'static str> {
         ws.iter()
@@ -177,7 +182,7 @@ fn section_aead(summary: &Summary, md: &mut String) {
     if gcm.is_empty() && stream.is_empty() {
         let _ = writeln!(
             md,
-            "Not available in this run: no `aes-256-gcm-*` or `stream-*` workload was measured.\n"
+            "Not available in this run: no `aes-256-gcm-*`, `stream-*` or `age-*` workload was measured.\n"
         );
         return;
     }
@@ -223,7 +228,10 @@ fn section_aead(summary: &Summary, md: &mut String) {
          memory-mapped, sealed or opened in 1 MiB AES-256-GCM segments and written to a sink, for a raw-key recipient (no scrypt), the header made or checked on every run. \
          The peers are processes on a file of the same size in the page cache, writing to /dev/null: `openssl enc -aes-256-ctr` (no authentication, one core) \
          and age or rage (ChaCha20-Poly1305, one core). Rates are plaintext bytes per second at the largest size measured, where the peers ran; \
-         ratio = the peer's median time / parcrypt's best (above 1: parcrypt is faster), with its 95% bootstrap CI.\n"
+         ratio = the peer's median time / parcrypt's best (above 1: parcrypt is faster), with its 95% bootstrap CI. \
+         `age-encrypt`/`age-decrypt` do the same with the age format (`parcrypt age -r R FILE` / `parcrypt age -d -i KEY FILE`: an X25519 recipient, \
+         64 KiB ChaCha20-Poly1305 chunks sealed on all cores); their peers are `openssl enc -chacha20` (the same cipher, no authentication, one core) \
+         and every age implementation installed (age, rage: one row each).\n"
     );
     let _ = writeln!(
         md,
@@ -236,63 +244,70 @@ fn section_aead(summary: &Summary, md: &mut String) {
             .peers
             .iter()
             .find(|p| p.workload == w && p.peer == "openssl-enc");
-        let age = summary
+        let mut ages: Vec<Option<&PeerStatus>> = summary
             .peers
             .iter()
-            .find(|p| p.workload == w && (p.peer == "age" || p.peer == "rage"));
-        let peers: Vec<(Option<&Row>, Option<&PeerStatus>)> = [enc, age]
-            .into_iter()
-            .map(|st| {
-                let row = st.filter(|p| p.available).and_then(|p| {
-                    summary
-                        .rows
-                        .iter()
-                        .find(|r| r.peer && r.workload == w && r.implementation == p.peer)
-                });
-                (row, st)
-            })
+            .filter(|p| p.workload == w && (p.peer == "age" || p.peer == "rage"))
+            .map(Some)
             .collect();
-        // The peers' size: the largest measured; parcrypt's rows there.
-        let size = peers
-            .iter()
-            .find_map(|(r, _)| r.map(|r| r.size_bytes))
-            .or_else(|| summary.largest_size(w));
-        let Some(size) = size else { continue };
-        let (seq, best) = (summary.find(w, "seq", 1, size), summary.best(w, size));
-        let mut cells = vec![
-            human_size(size),
-            seq.map_or("—".to_owned(), rate),
-            best.map_or("—".to_owned(), best_cell),
-        ];
-        for (row, st) in peers {
-            match (row, st) {
-                (Some(r), _) => {
-                    // Which of age and rage ran is worth saying; openssl is openssl.
-                    cells.push(if r.implementation == "openssl-enc" {
-                        rate(r)
-                    } else {
-                        format!("{}: {}", r.implementation, rate(r))
+        if ages.is_empty() {
+            ages.push(None);
+        }
+        for age in ages {
+            let peers: Vec<(Option<&Row>, Option<&PeerStatus>)> = [enc, age]
+                .into_iter()
+                .map(|st| {
+                    let row = st.filter(|p| p.available).and_then(|p| {
+                        summary
+                            .rows
+                            .iter()
+                            .find(|r| r.peer && r.workload == w && r.implementation == p.peer)
                     });
-                    cells.push(
-                        best.filter(|b| b.size_bytes == r.size_bytes)
-                            .map_or("—".to_owned(), |b| {
+                    (row, st)
+                })
+                .collect();
+            // The peers' size: the largest measured; parcrypt's rows there.
+            let size = peers
+                .iter()
+                .find_map(|(r, _)| r.map(|r| r.size_bytes))
+                .or_else(|| summary.largest_size(w));
+            let Some(size) = size else { continue };
+            let (seq, best) = (summary.find(w, "seq", 1, size), summary.best(w, size));
+            let mut cells = vec![
+                human_size(size),
+                seq.map_or("—".to_owned(), rate),
+                best.map_or("—".to_owned(), best_cell),
+            ];
+            for (row, st) in peers {
+                match (row, st) {
+                    (Some(r), _) => {
+                        // Which of age and rage ran is worth saying; openssl is openssl.
+                        cells.push(if r.implementation == "openssl-enc" {
+                            rate(r)
+                        } else {
+                            format!("{}: {}", r.implementation, rate(r))
+                        });
+                        cells.push(best.filter(|b| b.size_bytes == r.size_bytes).map_or(
+                            "—".to_owned(),
+                            |b| {
                                 let (ratio, (low, high)) = per_item_speedup(r, b);
                                 format!("{ratio:.2}× [{low:.2}, {high:.2}]")
-                            }),
-                    );
-                }
-                (None, Some(st)) => {
-                    cells.push(format!("{}: absent", st.peer));
-                    cells.push("—".to_owned());
-                    absent.push(format!("{} beside {w}: {}", st.peer, st.detail));
-                }
-                (None, None) => {
-                    cells.push("not run".to_owned());
-                    cells.push("—".to_owned());
+                            },
+                        ));
+                    }
+                    (None, Some(st)) => {
+                        cells.push(format!("{}: absent", st.peer));
+                        cells.push("—".to_owned());
+                        absent.push(format!("{} beside {w}: {}", st.peer, st.detail));
+                    }
+                    (None, None) => {
+                        cells.push("not run".to_owned());
+                        cells.push("—".to_owned());
+                    }
                 }
             }
+            let _ = writeln!(md, "| {w} | {} |", cells.join(" | "));
         }
-        let _ = writeln!(md, "| {w} | {} |", cells.join(" | "));
     }
     md.push('\n');
     absent.sort();

@@ -533,6 +533,7 @@ fn every_workload_computes_the_same_output_on_every_strategy() {
             || name.starts_with("rsa-sign")
             || name == "rsa-bulk-enc"
             || name.starts_with("stream-")
+            || name.starts_with("age-")
     };
     let mut compared = 0;
     let mut skipped = Vec::new();
@@ -622,6 +623,8 @@ fn gcm_and_stream_workloads_run_across_their_parallel_thresholds() {
         "aes-256-gcm-open",
         "stream-encrypt",
         "stream-decrypt",
+        "age-encrypt",
+        "age-decrypt",
     ];
     for name in names {
         let w = all
@@ -763,6 +766,66 @@ fn stream_workloads_stand_beside_openssl_enc_and_age_on_the_same_file() {
         ] {
             assert!(!tmp.join(&name).exists(), "{name} left behind");
         }
+    }
+}
+
+#[test]
+fn age_workloads_stand_beside_openssl_chacha20_and_every_age_installed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "age-*");
+    config.peers = true;
+    config.sizes = Some(vec![1000, 1 << 20]);
+    let summary = run(&config).unwrap();
+    let openssl = common::require_tool("openssl");
+    common::require_tool("age");
+    let installed: Vec<&str> = parcrypt_lab::peers::find_ages(std::env::var_os("PATH").as_deref())
+        .iter()
+        .map(|t| t.name)
+        .collect();
+    for w in ["age-encrypt", "age-decrypt"] {
+        let ours = summary.rows.iter().filter(|r| r.workload == w && !r.peer).count();
+        assert_eq!(ours, 10, "{w}: seq + static×{{1,2}} + steal×{{1,2}} at two sizes");
+        // openssl enc -chacha20, then age and rage: each that is installed,
+        // measured at the largest size (or one absent age if neither is).
+        let status: Vec<_> = summary.peers.iter().filter(|p| p.workload == w).collect();
+        let names: Vec<_> = status.iter().map(|p| p.peer).collect();
+        let ages: Vec<&str> = if installed.is_empty() {
+            vec!["age"]
+        } else {
+            installed.clone()
+        };
+        assert_eq!(names, [&["openssl-enc"][..], &ages].concat(), "{w}");
+        for p in status {
+            let on_path = if p.peer == "openssl-enc" {
+                openssl
+            } else {
+                !installed.is_empty()
+            };
+            assert_eq!(p.available, on_path, "{}: {}", p.peer, p.detail);
+            if p.peer == "openssl-enc" && p.available {
+                assert!(p.detail.contains("-chacha20"), "{}", p.detail);
+            }
+            let row = summary
+                .rows
+                .iter()
+                .find(|r| r.peer && r.workload == w && r.implementation == p.peer);
+            assert_eq!(row.is_some(), on_path, "{}: {}", p.peer, p.detail);
+            if let Some(r) = row {
+                assert_eq!(r.size_bytes, 1 << 20);
+            }
+        }
+    }
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    let section = md
+        .split("## Authenticated encryption")
+        .nth(1)
+        .expect("the section");
+    for w in ["age-encrypt", "age-decrypt"] {
+        let rows = section
+            .lines()
+            .filter(|l| l.starts_with(&format!("| {w} | 1 MiB |")))
+            .count();
+        assert_eq!(rows, installed.len().max(1), "{md}");
     }
 }
 

@@ -1,0 +1,648 @@
+//! `parcrypt age` and `parcrypt age keygen`: the `age` and `age-keygen`
+//! command lines (filippo.io/age's cmd/age, v1.3), over `parcrypt::age`.
+//!
+//! Same flags, same rules on combining them (and age's messages and exit
+//! status 1 when they are broken), same files and keys, passphrases on the
+//! terminal. Where parcrypt is stricter than age, on purpose:
+//! - `-o OUTPUT` is a temporary file beside it until the whole input was
+//!   encrypted, or decrypted *and verified* (age leaves the plaintext of the
+//!   chunks before a damaged one); nothing is left behind on failure or on
+//!   SIGINT/SIGTERM/SIGHUP;
+//! - an existing OUTPUT is kept unless `--force` (age replaces it; age-keygen
+//!   refuses it, as here);
+//! - `-d --range START:LEN` decrypts only those bytes, reading only their
+//!   chunks (an extension).
+
+use std::cell::Cell;
+use std::collections::HashSet;
+use std::io::{self, IsTerminal, Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use anyhow::{Context, Result, anyhow};
+use parcrypt::age::{
+    self, DecryptOptions, Decryptor, Encryptor, Error, Header, Identity, KeyKind, Options, Recipient,
+};
+use parcrypt::par::Parallelism;
+use parcrypt::secret::SecretBytes;
+use zeroize::Zeroizing;
+
+use super::files::read_small;
+use crate::cli::{AgeArgs, AgeCommand, AgeKeygenArgs, InOut};
+use crate::error::{Hint, warn};
+use crate::io::{Output, Policy, Source, names_stdout, open_input_file, transfer};
+use crate::tty;
+
+/// The largest recipients file read (as age: 16 MiB).
+const MAX_RECIPIENTS_FILE: u64 = 16 << 20;
+
+/// The BIP 39 English word list (2048 words), which age draws its
+/// generated passphrases from.
+const WORDS: &str = include_str!("bip39-english.txt");
+
+pub fn run(args: &AgeArgs, par: &Parallelism) -> Result<()> {
+    if let Some(AgeCommand::Keygen(keygen_args)) = &args.command {
+        return keygen(keygen_args);
+    }
+    check_flags(args)?;
+    warn_duplicates(args);
+    let input = args.input.first().filter(|p| *p != Path::new("-")).cloned();
+    let stdin = StdinUse(Cell::new(input.is_none()));
+    let output = Out::new(args.output.as_deref());
+    if args.decrypt {
+        decrypt(args, input, &output, &stdin, par)
+    } else {
+        encrypt(args, input, &output, &stdin, par)
+    }
+}
+
+/// An age-style failure: the message, one hint line, exit status 1.
+fn fail<T>(msg: impl Into<String>, hint: impl Into<String>) -> Result<T> {
+    Err(anyhow!(msg.into())).hint(hint)
+}
+
+/// age's rules on which flags go together, with its messages.
+fn check_flags(args: &AgeArgs) -> Result<()> {
+    if args.input.len() > 1 {
+        let quoted: Vec<String> = args
+            .input
+            .iter()
+            .map(|p| format!("{:?}", p.display().to_string()))
+            .collect();
+        return fail(
+            format!("too many INPUT arguments: {}", quoted.join(" ")),
+            "only a single input file may be specified at a time",
+        );
+    }
+    if args.decrypt {
+        if args.encrypt {
+            return fail("-e/--encrypt can't be used with -d/--decrypt", "choose one");
+        }
+        if args.armor {
+            return fail(
+                "-a/--armor can't be used with -d/--decrypt",
+                "note that armored files are detected automatically, try again without -a/--armor",
+            );
+        }
+        if args.passphrase {
+            return fail(
+                "-p/--passphrase can't be used with -d/--decrypt",
+                "note that password protected files are detected automatically",
+            );
+        }
+        if !args.recipient.is_empty() {
+            return fail(
+                "-r/--recipient can't be used with -d/--decrypt",
+                "did you mean to use -i/--identity to specify a private key?",
+            );
+        }
+        if !args.recipients_file.is_empty() {
+            return fail(
+                "-R/--recipients-file can't be used with -d/--decrypt",
+                "did you mean to use -i/--identity to specify a private key?",
+            );
+        }
+        return Ok(());
+    }
+    if args.range.is_some() {
+        return fail(
+            "--range can only be used with -d/--decrypt",
+            "it decrypts a part of an age file",
+        );
+    }
+    if !args.identity.is_empty() && !args.encrypt {
+        return fail(
+            "-i/--identity can't be used in encryption mode unless symmetric encryption is \
+             explicitly selected with -e/--encrypt",
+            "did you forget to specify -d/--decrypt?",
+        );
+    }
+    if args.recipient.is_empty()
+        && args.recipients_file.is_empty()
+        && args.identity.is_empty()
+        && !args.passphrase
+    {
+        return fail(
+            "missing recipients",
+            "did you forget to specify -r/--recipient, -R/--recipients-file or -p/--passphrase?",
+        );
+    }
+    if args.passphrase {
+        for (given, flag) in [
+            (!args.recipient.is_empty(), "-r/--recipient"),
+            (!args.recipients_file.is_empty(), "-R/--recipients-file"),
+            (!args.identity.is_empty(), "-i/--identity"),
+        ] {
+            if given {
+                return fail(
+                    format!("-p/--passphrase can't be combined with {flag}"),
+                    "a passphrase must be a file's only recipient",
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// age 1.3 warns about a recipient or file given twice.
+fn warn_duplicates(args: &AgeArgs) {
+    fn check(items: impl Iterator<Item = String>, what: &str) {
+        let mut seen = HashSet::new();
+        let mut warned = HashSet::new();
+        for item in items {
+            if !seen.insert(item.clone()) && warned.insert(item.clone()) {
+                warn(format_args!("duplicate {what} {item:?}"));
+            }
+        }
+    }
+    check(args.recipient.iter().cloned(), "recipient");
+    let show = |p: &PathBuf| p.display().to_string();
+    check(args.recipients_file.iter().map(show), "recipients file");
+    check(args.identity.iter().map(show), "identity file");
+}
+
+/// Standard input is one stream: the data, a `-R -` file or a `-i -`
+/// file, never two of them.
+struct StdinUse(Cell<bool>);
+
+impl StdinUse {
+    fn claim(&self) -> Result<()> {
+        if self.0.replace(true) {
+            return fail(
+                "standard input is used for multiple purposes",
+                "give the input, the recipients file or the identity file as a path",
+            );
+        }
+        Ok(())
+    }
+}
+
+/// Where the result goes, as age decides it.
+struct Out {
+    /// The `-o` file; `None` for standard output (also `-o -`, `-o /dev/stdout`).
+    path: Option<PathBuf>,
+    /// `-o -` (or another name of standard output): binary to a terminal on request.
+    forced: bool,
+}
+
+impl Out {
+    fn new(path: Option<&Path>) -> Out {
+        Out {
+            path: path.filter(|p| !names_stdout(p)).map(Path::to_path_buf),
+            forced: path.is_some_and(names_stdout),
+        }
+    }
+
+    /// Standard output, a terminal, not forced: age's checks apply.
+    fn terminal(&self) -> bool {
+        self.path.is_none() && !self.forced && io::stdout().is_terminal()
+    }
+}
+
+fn encrypt(
+    args: &AgeArgs,
+    input: Option<PathBuf>,
+    out: &Out,
+    stdin: &StdinUse,
+    par: &Parallelism,
+) -> Result<()> {
+    if out.terminal() && !args.armor {
+        return fail(
+            "refusing to output binary to the terminal",
+            "did you mean to use -a/--armor? Force anyway with \"-o -\"",
+        );
+    }
+    let recipients = if args.passphrase {
+        vec![Recipient::passphrase(passphrase_for_encryption()?).map_err(|e| explain(e, out))?]
+    } else {
+        recipients(args, stdin, par)?
+    };
+    let encryptor = Encryptor::new(&recipients).map_err(|e| explain(e, out))?;
+    let opts = Options { armor: args.armor };
+    let io = InOut {
+        input,
+        output: out.path.clone(),
+    };
+    transfer(
+        &io,
+        Policy::refuse_unless(args.force),
+        |source, output, tick| match source {
+            Source::File(file) => encryptor.encrypt_file(file, output, &opts, par, tick),
+            Source::Reader(reader) => encryptor.encrypt(reader, output, &opts, par, tick),
+        },
+        |e| explain(e, out),
+    )
+}
+
+/// Everyone `-r`, `-R` and `-e -i` name, in that order.
+fn recipients(args: &AgeArgs, stdin: &StdinUse, par: &Parallelism) -> Result<Vec<Recipient>> {
+    let mut all = Vec::new();
+    for text in &args.recipient {
+        let r = Recipient::parse(text).map_err(anyhow::Error::new).hint(
+            "a recipient is an age public key (age1…, from `parcrypt age keygen`) or an SSH public key line",
+        )?;
+        all.push(r);
+    }
+    for path in &args.recipients_file {
+        let text = if path == Path::new("-") {
+            stdin.claim()?;
+            read_capped(io::stdin(), MAX_RECIPIENTS_FILE)
+        } else {
+            std::fs::File::open(path).and_then(|f| read_capped(f, MAX_RECIPIENTS_FILE))
+        };
+        let name = path.display();
+        let text = text
+            .with_context(|| format!("failed to open recipient file {:?}", name.to_string()))
+            .hint("check the path given to -R")?;
+        let file = age::parse_recipients(&text)
+            .map_err(anyhow::Error::new)
+            .with_context(|| format!("failed to parse recipient file {:?}", name.to_string()))
+            .hint("one recipient per line: age1…, age1pq1…, ssh-ed25519 …, ssh-rsa …; # starts a comment")?;
+        for ignored in &file.ignored {
+            warn(format_args!(
+                "recipients file {:?}: ignoring {ignored}",
+                name.to_string()
+            ));
+        }
+        all.extend(file.recipients);
+    }
+    for path in &args.identity {
+        for id in identity_file(path, stdin, args.max_work_factor, par)? {
+            match id.to_recipient() {
+                Some(r) => all.push(r),
+                None => {
+                    return fail(
+                        format!("{} holds no public key", path.display()),
+                        "-e -i takes an identity file of age or SSH keys",
+                    );
+                }
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// Reads everything `reader` yields, refusing more than `cap` bytes.
+fn read_capped(reader: impl Read, cap: u64) -> io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    reader.take(cap + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > cap {
+        return Err(io::Error::other(format!(
+            "the file is longer than {} MiB",
+            cap >> 20
+        )));
+    }
+    Ok(bytes)
+}
+
+/// The identities of a `-i` file: age-keygen's format, an OpenSSH private
+/// key, or either encrypted with a passphrase by age (asked for on the
+/// terminal, as age does).
+fn identity_file(
+    path: &Path,
+    stdin: &StdinUse,
+    max_work_factor: u8,
+    par: &Parallelism,
+) -> Result<Vec<Identity>> {
+    if path == Path::new("-") {
+        stdin.claim()?;
+    }
+    let name = path.display().to_string();
+    let bytes = read_small(Some(path), "identity")?;
+    let parsed = if age::detect(&bytes).is_some() {
+        let passphrase = tty::read_secret(&format!("Enter passphrase for identity file {name:?}:"))
+            .context("could not read passphrase")
+            .hint("the identity file is encrypted: run parcrypt from a terminal to type its passphrase")?;
+        let opts = DecryptOptions {
+            max_work_factor,
+            ..DecryptOptions::default()
+        };
+        let plain = match age::decrypt_to_vec(&[Identity::Passphrase(passphrase)], &bytes, &opts, par) {
+            Ok(plain) => Zeroizing::new(plain),
+            Err(Error::NoMatch { stanzas }) if stanzas.iter().any(|s| s == "scrypt") => {
+                return fail(
+                    format!("reading {name:?}: incorrect passphrase"),
+                    "type the passphrase the identity file was encrypted with",
+                );
+            }
+            Err(Error::NoMatch { .. }) => {
+                return fail(
+                    format!(
+                        "reading {name:?}: identity file is encrypted with age but not with a passphrase"
+                    ),
+                    "decrypt it first with the key it was encrypted to",
+                );
+            }
+            Err(e) => {
+                return Err(explain(e, &Out::new(None)))
+                    .context(format!("failed to decrypt identity file {name:?}"));
+            }
+        };
+        age::parse_identities(&plain)
+    } else {
+        age::parse_identities(&bytes)
+    };
+    parsed
+        .map_err(anyhow::Error::new)
+        .with_context(|| format!("reading {name:?}"))
+        .hint("an identity file holds AGE-SECRET-KEY-… lines (from `parcrypt age keygen`) or an unencrypted OpenSSH private key")
+}
+
+/// age's prompt for `-p`: a passphrase typed twice, or none for a generated one.
+fn passphrase_for_encryption() -> Result<SecretBytes> {
+    let read = |prompt| {
+        tty::read_secret(prompt)
+            .context("could not read passphrase")
+            .hint("-p reads the passphrase from the terminal; run parcrypt from one")
+    };
+    let pass = read("Enter passphrase (leave empty to autogenerate a secure one):")?;
+    if pass.is_empty() {
+        let generated = generated_passphrase()?;
+        let shown = String::from_utf8_lossy(generated.expose()).into_owned();
+        let shown = Zeroizing::new(shown);
+        tty::print(format_args!("using autogenerated passphrase {:?}", &*shown))
+            .context("could not print passphrase")?;
+        return Ok(generated);
+    }
+    let confirm = read("Confirm passphrase:")?;
+    if confirm.expose() != pass.expose() {
+        return fail("passphrases didn't match", "type the same passphrase twice");
+    }
+    Ok(pass)
+}
+
+/// Ten random BIP 39 words joined by `-`, as age generates them (110 bits).
+fn generated_passphrase() -> Result<SecretBytes> {
+    let words: Vec<&str> = WORDS.lines().collect();
+    let mut random = Zeroizing::new([0u8; 20]);
+    getrandom::fill(&mut random[..]).map_err(|e| anyhow!("the system's random generator failed: {e}"))?;
+    let mut phrase = Zeroizing::new(String::new());
+    for (i, pair) in random.chunks_exact(2).enumerate() {
+        if i > 0 {
+            phrase.push('-');
+        }
+        phrase.push_str(words[usize::from(u16::from_be_bytes([pair[0], pair[1]])) % words.len()]);
+    }
+    Ok(SecretBytes::from(phrase.as_bytes()))
+}
+
+fn decrypt(
+    args: &AgeArgs,
+    input: Option<PathBuf>,
+    out: &Out,
+    stdin: &StdinUse,
+    par: &Parallelism,
+) -> Result<()> {
+    // Typed on a terminal: the armored file, up to its END line, before any
+    // prompt (age's rule: the passphrase must not be typed into the file).
+    let typed = if input.is_none() && io::stdin().is_terminal() {
+        Some(read_typed_armor()?)
+    } else {
+        None
+    };
+    let mut identities = Vec::new();
+    for path in &args.identity {
+        identities.extend(identity_file(path, stdin, args.max_work_factor, par)?);
+    }
+    let opts = DecryptOptions {
+        max_work_factor: args.max_work_factor,
+        ..DecryptOptions::default()
+    };
+    if let Some((start, len)) = args.range {
+        return decrypt_range(args, input.as_deref(), out, identities, &opts, start, len, par);
+    }
+    let io = InOut {
+        input,
+        output: out.path.clone(),
+    };
+    transfer(
+        &io,
+        Policy::refuse_unless(args.force),
+        |source, output, tick| -> Result<u64> {
+            let reader: Box<dyn Read + Send + '_> = match (typed, source) {
+                (Some(text), _) => Box::new(io::Cursor::new(text)),
+                (None, Source::File(file)) => Box::new(file),
+                (None, Source::Reader(reader)) => Box::new(reader),
+            };
+            let decryptor = Decryptor::new(reader, &opts).map_err(|e| explain(e, out))?;
+            let identities = choose_identities(decryptor.header(), identities)?;
+            let passphrase = decryptor.header().is_passphrase();
+            let explain = |e| match e {
+                Error::NoMatch { .. } if passphrase => incorrect_passphrase(),
+                e => explain(e, out),
+            };
+            if !out.terminal() {
+                return decryptor.decrypt(&identities, output, par, tick).map_err(explain);
+            }
+            // To a terminal: all of it, checked to be text first (age 1.3).
+            let mut plain = Zeroizing::new(Vec::new());
+            let n = decryptor
+                .decrypt(&identities, &mut *plain, par, tick)
+                .map_err(explain)?;
+            let text = String::from_utf8_lossy(&plain);
+            if text
+                .chars()
+                .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+            {
+                return fail(
+                    "refusing to output binary to the terminal",
+                    "force anyway with \"-o -\", or give -o OUTPUT",
+                );
+            }
+            output.write_all(&plain)?;
+            Ok(n)
+        },
+        |e| e,
+    )
+}
+
+/// The identities to open a file with: those given, or the passphrase
+/// asked for if the file is encrypted to one and none was given (age's rules).
+fn choose_identities(header: &Header, given: Vec<Identity>) -> Result<Vec<Identity>> {
+    match (header.is_passphrase(), given.is_empty()) {
+        (true, true) => {
+            let pass = tty::read_secret("Enter passphrase:")
+                .context("could not read passphrase")
+                .hint("the file is encrypted with a passphrase: run parcrypt from a terminal to type it")?;
+            Ok(vec![Identity::Passphrase(pass)])
+        }
+        (true, false) => fail(
+            "file is passphrase-encrypted but identities were specified with -i/--identity",
+            "remove all -i/--identity flags to decrypt passphrase-encrypted files",
+        ),
+        (false, true) => fail(
+            "the file is not passphrase-encrypted, identities are required",
+            "specify identities with -i/--identity to decrypt this file",
+        ),
+        (false, false) => Ok(given),
+    }
+}
+
+/// `-d --range`: the header from the start of the INPUT file, then only the
+/// chunks holding the range (and the last chunk, which proves the length).
+#[allow(clippy::too_many_arguments)]
+fn decrypt_range(
+    args: &AgeArgs,
+    input: Option<&Path>,
+    out: &Out,
+    identities: Vec<Identity>,
+    opts: &DecryptOptions,
+    start: u64,
+    len: u64,
+    par: &Parallelism,
+) -> Result<()> {
+    let Some(mut file) = open_input_file(input)? else {
+        return fail(
+            "--range needs a seekable INPUT file",
+            "give the age file as INPUT, not on standard input",
+        )
+        .usage();
+    };
+    let header = Decryptor::new(&file, opts)
+        .map_err(|e| explain(e, out))?
+        .header()
+        .clone();
+    file.rewind().context("cannot read the input")?;
+    let identities = choose_identities(&header, identities)?;
+    let mut output = Output::create(out.path.as_deref(), Policy::refuse_unless(args.force))?;
+    age::decrypt_range(&identities, &file, start, len, &mut output, opts, par).map_err(|e| match e {
+        Error::NoMatch { .. } if header.is_passphrase() => incorrect_passphrase(),
+        e => explain(e, out),
+    })?;
+    output.commit()
+}
+
+/// An armored file typed (or pasted) on the terminal: up to its END line or
+/// end of input.
+fn read_typed_armor() -> Result<Vec<u8>> {
+    let end = format!("{}\n", age::ARMOR_END);
+    let mut text = Vec::new();
+    let mut stdin = io::stdin().lock();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        let n = io::BufRead::read_until(&mut stdin, b'\n', &mut line)
+            .context("failed to buffer terminal input")?;
+        text.extend_from_slice(&line);
+        if n == 0 || text.ends_with(end.as_bytes()) {
+            return Ok(text);
+        }
+    }
+}
+
+fn keygen(args: &AgeKeygenArgs) -> Result<()> {
+    if !args.input.is_empty() && !args.convert || args.input.len() > 1 {
+        return fail(
+            "too many arguments",
+            "only `keygen -y` takes an INPUT file, and only one",
+        );
+    }
+    if args.pq && args.convert {
+        return fail(
+            "--pq cannot be used with -y",
+            "-y prints the public keys of existing identities",
+        );
+    }
+    let output = args.output.as_deref().filter(|p| !names_stdout(p));
+    if args.convert {
+        let input = args.input.first().map(PathBuf::as_path);
+        let bytes = read_small(input, "identity")?;
+        let identities = age::parse_identities(&bytes)
+            .map_err(anyhow::Error::new)
+            .context("failed to parse input")
+            .hint(
+                "-y reads an identity file: AGE-SECRET-KEY-… lines, as `parcrypt age keygen` writes them",
+            )?;
+        let mut out = Output::create(output, Policy::refuse_unless(args.force))?;
+        for id in &identities {
+            match id.to_recipient() {
+                Some(r) => writeln!(out, "{r}")?,
+                None => return fail("an identity without a public key", "-y reads age and SSH keys"),
+            }
+        }
+        return out.commit();
+    }
+    let kind = if args.pq { KeyKind::Hybrid } else { KeyKind::X25519 };
+    let identity = Identity::generate(kind);
+    let public = identity
+        .to_recipient()
+        .ok_or_else(|| anyhow!("internal error: a new key without a public key"))?;
+    let file = identity
+        .keygen_file(&age::rfc3339_utc(SystemTime::now()))
+        .map_err(anyhow::Error::new)?;
+    let to_terminal = output.is_none() && io::stdout().is_terminal();
+    if output.is_none() && stdout_is_world_readable_file() {
+        eprint_age_keygen("warning: writing secret key to a world-readable file");
+    }
+    let mut out = Output::create(output, Policy::refuse_unless(args.force).secret())?;
+    out.write_all(file.as_bytes())?;
+    out.commit()?;
+    if !to_terminal {
+        crate::error::eprint_line(format_args!("Public key: {public}"));
+    }
+    Ok(())
+}
+
+fn eprint_age_keygen(text: &str) {
+    crate::error::eprint_line(format_args!("parcrypt: {text}"));
+}
+
+/// Whether standard output is a regular file others may read (age-keygen
+/// warns before writing a secret key there).
+fn stdout_is_world_readable_file() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::PermissionsExt;
+    io::stdout()
+        .as_fd()
+        .try_clone_to_owned()
+        .map(std::fs::File::from)
+        .and_then(|f| f.metadata())
+        .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o004 != 0)
+}
+
+/// A wrong passphrase opens nothing: age says so rather than "no identity matched".
+fn incorrect_passphrase() -> anyhow::Error {
+    fail::<()>(
+        "incorrect passphrase",
+        "type the passphrase the file was encrypted with",
+    )
+    .expect_err("an error")
+}
+
+/// The command's error for a library error, with a hint.
+fn explain(e: Error, out: &Out) -> anyhow::Error {
+    let damaged = if out.path.is_some() {
+        "nothing was written"
+    } else {
+        "standard output got only the plaintext that verified before it"
+    };
+    let hint = match &e {
+        Error::NotAge => {
+            "is this an age file? (`parcrypt encrypt` files are read by `parcrypt decrypt`)".to_owned()
+        }
+        Error::Header(_) => "the file is damaged, or was not written by age".to_owned(),
+        Error::Armor(_) => {
+            "the armor was changed (age's is strict: 64-column lines, nothing but whitespace around it)"
+                .to_owned()
+        }
+        Error::NoMatch { .. } => {
+            "check the -i identity files: the file was encrypted to other keys".to_owned()
+        }
+        Error::HeaderMac => "the header was modified; nothing was decrypted".to_owned(),
+        Error::WorkFactor { log2_n, .. } => format!(
+            "the file's writer chose this cost; if you trust the file, allow it with --max-work-factor {log2_n}"
+        ),
+        Error::Truncated { .. } => {
+            format!("the file was cut short (an interrupted copy or download?); {damaged}")
+        }
+        Error::ChunkAuthentication { .. } | Error::EmptyLastChunk { .. } | Error::TrailingData { .. } => {
+            format!("the file was modified or damaged; {damaged}")
+        }
+        Error::Range { .. } => "the range must lie inside the plaintext".to_owned(),
+        Error::Options(_) => "see `parcrypt age --help`".to_owned(),
+        Error::Key(_) => "check the recipients and identity files".to_owned(),
+        _ => "see the message above".to_owned(),
+    };
+    let err: Result<()> = Err(anyhow::Error::new(e)).hint(hint);
+    err.expect_err("an error")
+}
