@@ -11,7 +11,7 @@ pub struct Grain {
     /// The smallest part worth handing to another thread. Inputs shorter than
     /// twice this run as one part on the calling thread.
     pub min_part: usize,
-    /// The task size for [`Strategy::WorkStealing`].
+    /// The task size for [`super::Strategy::WorkStealing`].
     pub task: usize,
 }
 
