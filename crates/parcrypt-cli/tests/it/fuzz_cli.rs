@@ -19,7 +19,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, p, stderr};
+use crate::common::{bin, p, stderr};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
@@ -60,7 +60,7 @@ where
 
 /// Runs parcrypt with two threads in [`ADDRESS_SPACE`].
 fn run(args: &[&str]) -> Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(bin());
     cmd.args(["--threads", "2"])
         .args(args)
         .env("MALLOC_ARENA_MAX", "2")

@@ -9,7 +9,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{BIN, data, entries, fails_in, ok, ok_in, p, parcrypt, stderr};
+use crate::common::{bin, data, entries, fails_in, ok, ok_in, p, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "0f0e0d0c0b0a09080706050403020100";
@@ -26,7 +26,7 @@ fn ctr(extra: &[&str]) -> Vec<String> {
 fn sh(script: &str, dir: &Path) -> std::process::Output {
     Command::new("sh")
         .args(["-c", script])
-        .env("P", BIN)
+        .env("P", bin())
         .current_dir(dir)
         .stdin(Stdio::null())
         .output()
@@ -53,7 +53,7 @@ fn concurrent_writers_without_force_never_replace_each_other() {
     let children: Vec<_> = inputs
         .iter()
         .map(|input| {
-            Command::new(BIN)
+            Command::new(bin())
                 .args(["encrypt", "--key-file", p(&key), "-i", p(input), "-o", p(&target)])
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, data, fails_with_no_output, fails_with_no_output_in, p, parcrypt, stderr, usage};
+use crate::common::{bin, data, fails_with_no_output, fails_with_no_output_in, p, parcrypt, stderr, usage};
 
 /// Runs parcrypt with `args` and `stdin` under an address-space limit of
 /// `limit_mib` MiB. glibc's per-thread malloc arenas reserve 64 MiB of
@@ -20,7 +20,7 @@ fn limited(limit_mib: u64, args: &[&str], stdin: Stdio) -> Output {
     Command::new("sh")
         .arg("-c")
         .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", limit_mib * 1024))
-        .arg(BIN)
+        .arg(bin())
         .args(args)
         .env("MALLOC_ARENA_MAX", "2")
         .env("RUST_BACKTRACE", "0")
