@@ -20,15 +20,9 @@ pub fn bin() -> &'static str {
     static PROGRAM: OnceLock<String> = OnceLock::new();
     PROGRAM.get_or_init(|| {
         let binary = env!("CARGO_BIN_EXE_parcrypt");
-        let target = env!("PARCRYPT_CLI_TARGET");
-        let var = format!(
-            "CARGO_TARGET_{}_RUNNER",
-            target.to_ascii_uppercase().replace(['-', '.'], "_")
-        );
-        let runner = std::env::var(&var).unwrap_or_default();
-        if runner.trim().is_empty() {
+        let Some((var, runner)) = runner() else {
             return binary.to_owned();
-        }
+        };
         // Cargo splits an environment runner on whitespace; so does this.
         let quote = |word: &str| format!("'{}'", word.replace('\'', r"'\''"));
         let words: Vec<String> = runner.split_whitespace().chain([binary]).map(quote).collect();
@@ -44,6 +38,39 @@ pub fn bin() -> &'static str {
         eprintln!("parcrypt under test: {binary} through {var}={runner}");
         path.to_str().unwrap().to_owned()
     })
+}
+
+/// Cargo's runner for the target these tests were built for, when set in
+/// the environment: (`CARGO_TARGET_<TRIPLE>_RUNNER`, its value).
+fn runner() -> Option<(String, String)> {
+    let target = env!("PARCRYPT_CLI_TARGET");
+    let var = format!(
+        "CARGO_TARGET_{}_RUNNER",
+        target.to_ascii_uppercase().replace(['-', '.'], "_")
+    );
+    let value = std::env::var(&var).ok()?;
+    (!value.trim().is_empty()).then_some((var, value))
+}
+
+/// How to bound the address space of the `parcrypt` that [`bin`] runs, when
+/// `RLIMIT_AS` cannot: `Some(variable)` under qemu-user, which ignores a
+/// guest's own memory limits (they would bound the emulator's allocations
+/// too) and itself needs about 300 MiB of address space before the guest
+/// runs, so a `ulimit -v` of a few hundred MiB stops qemu, not parcrypt.
+/// qemu's `QEMU_RESERVED_VA=BYTES` (its `-R`) instead gives the guest an
+/// address space of exactly that size, holding what `RLIMIT_AS` counts
+/// natively: the binary, its libraries, stacks, heap and every map.
+/// `None` natively (and under any other runner): set `RLIMIT_AS`.
+pub fn emulator_address_space_var() -> Option<&'static str> {
+    let (_, runner) = runner()?;
+    runner
+        .split_whitespace()
+        .any(|word| {
+            Path::new(word)
+                .file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with("qemu-"))
+        })
+        .then_some("QEMU_RESERVED_VA")
 }
 
 /// The smallest whole lab run: one workload, one size, one thread, one
