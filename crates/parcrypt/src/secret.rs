@@ -8,21 +8,26 @@
 //! prints only the length: `SecretKey<32>(redacted)`, never a byte.
 //!
 //! # The wipe
-//! [`wipe`] is the crate's one way to erase memory. On Linux and the BSDs it
-//! calls the C library's `explicit_bzero(3)`: a `memset` that the C library
-//! guarantees is not removed as a dead store (it is followed by a compiler
-//! barrier inside libc, out of reach of Rust's optimiser), so it is neither
-//! best-effort nor slow — megabyte buffers are wiped at memory speed, where a
-//! volatile byte-at-a-time loop costs about a cycle per byte. Elsewhere it
-//! falls back to `zeroize`, whose volatile stores are also guaranteed.
+//! [`wipe`] is the crate's one way to erase memory. It calls AWS-LC's
+//! `OPENSSL_cleanse`: a `memset` followed by a compiler barrier (an empty
+//! `asm volatile` with a "memory" clobber that takes the pointer), inside
+//! the C library this crate links anyway, out of reach of Rust's optimiser,
+//! so the store cannot be removed as dead. It is neither best-effort nor
+//! slow — megabyte buffers are wiped at memory speed, where a volatile
+//! byte-at-a-time loop (`zeroize`) costs about a cycle per byte. It was the
+//! C library's `explicit_bzero(3)` before, which is the same thing but
+//! exists only from glibc 2.25: the binaries and wheels `scripts/dist.py`
+//! builds run on glibc 2.17 (docs/INSTALL.md).
 //!
 //! What no wipe can do: copies made before the wipe (a `Vec` that grew and
 //! reallocated, registers, swap, core dumps) are out of its reach. The types
 //! here never reallocate once built, and callers construct them in place
 //! where they can.
 //!
-//! With `ffi/` and `io/map.rs`, one of the three places in the crate allowed
-//! `unsafe` code (one call, below).
+//! With `ffi/` and `io/map.rs`, one of the places in the crate allowed
+//! `unsafe` code (one call, below). It is also the one call into
+//! `aws-lc-sys` outside `ffi/`: this module sits below `ffi` (which keeps its
+//! own secrets here), so it cannot go through it.
 #![allow(unsafe_code)]
 
 use std::fmt;
@@ -33,31 +38,10 @@ pub fn wipe(bytes: &mut [u8]) {
     if bytes.is_empty() {
         return;
     }
-    #[cfg(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    ))]
-    {
-        // SAFETY: `bytes` is a valid, writable, exclusively borrowed region of
-        // exactly `bytes.len()` bytes; explicit_bzero writes only inside it
-        // and keeps no pointer after returning.
-        unsafe { libc::explicit_bzero(bytes.as_mut_ptr().cast(), bytes.len()) };
-    }
-    #[cfg(not(any(
-        target_os = "linux",
-        target_os = "android",
-        target_os = "freebsd",
-        target_os = "openbsd",
-        target_os = "netbsd",
-        target_os = "dragonfly"
-    )))]
-    {
-        zeroize::Zeroize::zeroize(bytes);
-    }
+    // SAFETY: `bytes` is a valid, writable, exclusively borrowed region of
+    // exactly `bytes.len()` bytes; OPENSSL_cleanse writes only inside it and
+    // keeps no pointer after returning.
+    unsafe { aws_lc_sys::OPENSSL_cleanse(bytes.as_mut_ptr().cast(), bytes.len()) };
 }
 
 /// Wipes every byte of `v`'s allocation that may have been written (its

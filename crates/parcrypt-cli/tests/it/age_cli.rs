@@ -14,7 +14,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{BIN, data, entries, fails_in, ok, ok_in, p, parcrypt, require_tool, run, stderr};
+use crate::common::{bin, data, entries, fails_in, ok, ok_in, p, parcrypt, require_tool, run, stderr};
 
 const CHUNK: usize = 64 << 10;
 const SIZES: [usize; 6] = [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5];
@@ -646,7 +646,7 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
     let (out, tty) = on_pty(
         &twice,
         false,
-        BIN,
+        bin(),
         &["age", "-p", "-o", p(&sealed), p(&input)],
         b"",
     );
@@ -667,13 +667,13 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
         b"",
     );
     assert!(out.status.success(), "age -p: {tty}");
-    let (out, tty) = on_pty(&once, false, BIN, &["age", "-d", p(&sealed)], b"");
+    let (out, tty) = on_pty(&once, false, bin(), &["age", "-d", p(&sealed)], b"");
     ok_in(&tty, &out);
     assert!(out.stdout == plain);
     let (out, _) = on_pty(
         &[("Enter passphrase", "wrong\\n")],
         false,
-        BIN,
+        bin(),
         &["age", "-d", p(&sealed)],
         b"",
     );
@@ -683,7 +683,7 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
     let (out, _) = on_pty(
         &twice_wrong,
         false,
-        BIN,
+        bin(),
         &["age", "-p", "-o", p(&dir.out("x")), p(&input)],
         b"",
     );
@@ -694,7 +694,7 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
     let (out, tty) = on_pty(
         &[("Enter passphrase", "\\n")],
         false,
-        BIN,
+        bin(),
         &["age", "-p", "-o", p(&sealed), p(&input)],
         b"",
     );
@@ -731,7 +731,7 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
     let (out, tty) = on_pty(
         &[("Enter passphrase for identity file", "correct horse\\n")],
         false,
-        BIN,
+        bin(),
         &["age", "-d", "-i", p(&key_age)],
         &sealed,
     );
@@ -746,14 +746,14 @@ fn age_cli_interop_passphrases_typed_on_a_terminal() {
         "file is passphrase-encrypted but identities were specified",
     );
     // Binary output to a terminal is refused; armor is fine.
-    let (out, _) = on_pty(&[], true, BIN, &["age", "-r", &public, p(&input)], b"");
+    let (out, _) = on_pty(&[], true, bin(), &["age", "-r", &public, p(&input)], b"");
     fails_in(
         "binary to tty",
         &out,
         1,
         "refusing to output binary to the terminal",
     );
-    let (out, tty) = on_pty(&[], true, BIN, &["age", "-a", "-r", &public], b"hi");
+    let (out, tty) = on_pty(&[], true, bin(), &["age", "-a", "-r", &public], b"hi");
     ok_in("armor to tty", &out);
     assert!(tty.contains("-----BEGIN AGE ENCRYPTED FILE-----"), "{tty}");
 }

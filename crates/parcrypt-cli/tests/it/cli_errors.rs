@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::common::{BIN, data, entries, fails_in, ok, ok_in, parcrypt, stderr, usage_in};
+use crate::common::{bin, data, entries, fails_in, ok, ok_in, parcrypt, stderr, usage_in};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
@@ -276,7 +276,7 @@ fn a_full_disk_is_an_error_not_a_panic() {
     if !crate::common::require_tool("/dev/full") {
         return;
     }
-    let out = Command::new(BIN)
+    let out = Command::new(bin())
         .args(["aes", "encrypt", "--mode", "ctr", "--key", K, "--iv", IV])
         .stdin(Stdio::piped())
         .stdout(std::fs::File::create("/dev/full").unwrap())
@@ -367,7 +367,7 @@ fn fifos_and_symlinks_are_not_replaced() {
 #[test]
 fn a_closed_pipe_is_not_a_crash() {
     use std::io::{Read, Write};
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(["aes", "encrypt", "--mode", "ctr", "--key", K, "--iv", IV])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -4,8 +4,74 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_parcrypt");
+/// The `parcrypt` binary under test, as a program to run.
+///
+/// Natively, the binary cargo built. When cargo runs the tests through a
+/// runner for their target (`CARGO_TARGET_<TRIPLE>_RUNNER`, e.g.
+/// `qemu-aarch64 -L /usr/aarch64-linux-gnu` for aarch64 tests on an x86-64
+/// machine: `scripts/test-aarch64.sh`), a two-line shell script beside the
+/// tests' scratch files that `exec`s the same runner with the binary: every
+/// test then runs the binary as cargo runs the tests, also those that hand
+/// it to `sh -c` or `ulimit … && exec`, and signals sent to the child reach
+/// the binary (qemu passes them on).
+pub fn bin() -> &'static str {
+    static PROGRAM: OnceLock<String> = OnceLock::new();
+    PROGRAM.get_or_init(|| {
+        let binary = env!("CARGO_BIN_EXE_parcrypt");
+        let Some((var, runner)) = runner() else {
+            return binary.to_owned();
+        };
+        // Cargo splits an environment runner on whitespace; so does this.
+        let quote = |word: &str| format!("'{}'", word.replace('\'', r"'\''"));
+        let words: Vec<String> = runner.split_whitespace().chain([binary]).map(quote).collect();
+        let script = format!("#!/bin/sh\nexec {} \"$@\"\n", words.join(" "));
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let path = dir.join("parcrypt-via-runner");
+        // Written under a name of this process, then renamed: test binaries
+        // running side by side never see a half-written script.
+        let part = dir.join(format!("parcrypt-via-runner.{}", std::process::id()));
+        std::fs::write(&part, script).unwrap();
+        std::fs::set_permissions(&part, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        std::fs::rename(&part, &path).unwrap();
+        eprintln!("parcrypt under test: {binary} through {var}={runner}");
+        path.to_str().unwrap().to_owned()
+    })
+}
+
+/// Cargo's runner for the target these tests were built for, when set in
+/// the environment: (`CARGO_TARGET_<TRIPLE>_RUNNER`, its value).
+fn runner() -> Option<(String, String)> {
+    let target = env!("PARCRYPT_CLI_TARGET");
+    let var = format!(
+        "CARGO_TARGET_{}_RUNNER",
+        target.to_ascii_uppercase().replace(['-', '.'], "_")
+    );
+    let value = std::env::var(&var).ok()?;
+    (!value.trim().is_empty()).then_some((var, value))
+}
+
+/// How to bound the address space of the `parcrypt` that [`bin`] runs, when
+/// `RLIMIT_AS` cannot: `Some(variable)` under qemu-user, which ignores a
+/// guest's own memory limits (they would bound the emulator's allocations
+/// too) and itself needs about 300 MiB of address space before the guest
+/// runs, so a `ulimit -v` of a few hundred MiB stops qemu, not parcrypt.
+/// qemu's `QEMU_RESERVED_VA=BYTES` (its `-R`) instead gives the guest an
+/// address space of exactly that size, holding what `RLIMIT_AS` counts
+/// natively: the binary, its libraries, stacks, heap and every map.
+/// `None` natively (and under any other runner): set `RLIMIT_AS`.
+pub fn emulator_address_space_var() -> Option<&'static str> {
+    let (_, runner) = runner()?;
+    runner
+        .split_whitespace()
+        .any(|word| {
+            Path::new(word)
+                .file_name()
+                .is_some_and(|f| f.to_string_lossy().starts_with("qemu-"))
+        })
+        .then_some("QEMU_RESERVED_VA")
+}
 
 /// The smallest whole lab run: one workload, one size, one thread, one
 /// repeat, no peers (add `--out DIR` or run it in a scratch directory).
@@ -24,7 +90,7 @@ pub const LAB_TINY: [&str; 10] = [
 
 /// Runs parcrypt with `args`, feeding `stdin`.
 pub fn parcrypt(args: &[&str], stdin: &[u8]) -> Output {
-    run(Command::new(BIN).args(args), stdin)
+    run(Command::new(bin()).args(args), stdin)
 }
 
 /// Runs `openssl enc <args>`, feeding `stdin`.

@@ -19,7 +19,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, p, stderr};
+use crate::common::{bin, emulator_address_space_var, p, stderr};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{Value, json};
@@ -60,11 +60,16 @@ where
 
 /// Runs parcrypt with two threads in [`ADDRESS_SPACE`].
 fn run(args: &[&str]) -> Output {
-    let mut cmd = Command::new(BIN);
+    let mut cmd = Command::new(bin());
     cmd.args(["--threads", "2"])
         .args(args)
         .env("MALLOC_ARENA_MAX", "2")
         .stdin(Stdio::null());
+    if let Some(var) = emulator_address_space_var() {
+        // Under qemu-user: the same bound, as the guest's address space.
+        cmd.env(var, ADDRESS_SPACE.to_string());
+        return cmd.output().unwrap();
+    }
     // SAFETY: the closure runs in the child between fork and exec and only
     // calls setrlimit, which is async-signal-safe, on a local value.
     #[allow(unsafe_code)]

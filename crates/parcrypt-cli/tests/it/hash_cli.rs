@@ -10,7 +10,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, data, parcrypt, require_tool, run, stderr};
+use crate::common::{bin, data, parcrypt, require_tool, run, stderr};
 use crate::vectors::rows;
 
 fn stdout(out: &std::process::Output) -> String {
@@ -471,7 +471,7 @@ fn many_files_are_byte_identical_to_sha256sum_under_every_schedule() {
         let mut args = schedule.clone();
         args.push("hash".into());
         args.extend(files.iter().cloned());
-        let ours = run_os(BIN, &args, b"from stdin");
+        let ours = run_os(bin(), &args, b"from stdin");
         assert_eq!(ours.status.code(), Some(1), "{schedule:?}");
         assert!(
             ours.stdout == theirs.stdout,
@@ -515,7 +515,7 @@ fn each_alone(format: &str, files: &[OsString]) -> (Vec<u8>, usize) {
             .map(OsString::from)
             .chain([f.clone()])
             .collect();
-        let out = run_os(BIN, &args, b"");
+        let out = run_os(bin(), &args, b"");
         failed += usize::from(!out.status.success());
         all.extend(out.stdout);
     }
@@ -551,7 +551,7 @@ fn format_applies_to_each_file_under_every_schedule() {
             let mut args = schedule.clone();
             args.extend(["hash".into(), "--format".into(), format.into()]);
             args.extend(files.iter().cloned());
-            let out = run_os(BIN, &args, b"");
+            let out = run_os(bin(), &args, b"");
             assert_eq!(
                 out.status.code(),
                 Some(if failed > 0 { 1 } else { 0 }),
@@ -585,7 +585,7 @@ fn lines_stream_out_before_later_files_are_ready() {
     let fifo = dir.path().join("fifo");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     for threads in ["1", "2", "3"] {
-        let mut child = Command::new(BIN)
+        let mut child = Command::new(bin())
             .args(["--threads", threads, "hash"])
             .args([&a, &fifo, &a])
             .stdout(Stdio::piped())

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, LAB_TINY, data, ok_in, p, parcrypt, stderr};
+use crate::common::{LAB_TINY, bin, data, ok_in, p, parcrypt, stderr};
 
 const AES_KEY: &str = "000102030405060708090a0b0c0d0e0f";
 const IV16: &str = "0f0e0d0c0b0a09080706050403020100";
@@ -217,7 +217,7 @@ fn complaints(out: &Output) -> Vec<String> {
 /// Runs parcrypt with its standard output closed before it writes, as when
 /// the reader of a pipe (`| head -c 10`) has gone away.
 fn with_closed_stdout(args: &[String]) -> Output {
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -230,7 +230,7 @@ fn with_closed_stdout(args: &[String]) -> Output {
 
 /// Runs parcrypt with its standard output on a full disk.
 fn with_full_stdout(args: &[String]) -> Output {
-    Command::new(BIN)
+    Command::new(bin())
         .args(args)
         .stdin(Stdio::null())
         .stdout(std::fs::File::options().write(true).open(full()).unwrap())
@@ -402,7 +402,7 @@ fn a_closed_or_full_stderr_is_not_a_crash() {
     for (args, status) in cases {
         let args = fx.args(args);
         for closed in [true, false] {
-            let mut cmd = Command::new(BIN);
+            let mut cmd = Command::new(bin());
             cmd.args(&args).stdin(Stdio::null()).stdout(Stdio::null());
             let out = if closed {
                 let mut child = cmd.stderr(Stdio::piped()).spawn().unwrap();

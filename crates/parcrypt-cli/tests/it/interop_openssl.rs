@@ -169,7 +169,7 @@ fn pipelined_input_through_files() {
         // Standard input redirected from the file (`< plain`) is mapped like
         // `-i plain`; through a pipe it is read: all three agree.
         let args = case.parcrypt_args(false, false, &["--threads", "2"]);
-        let redirected = std::process::Command::new(crate::common::BIN)
+        let redirected = std::process::Command::new(crate::common::bin())
             .args(strs(&args))
             .stdin(std::fs::File::open(&plain).unwrap())
             .output()

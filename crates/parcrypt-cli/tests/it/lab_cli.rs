@@ -84,7 +84,7 @@ fn the_default_build_has_the_lab_and_writes_to_lab_out() {
     // Without --out: lab-out/<UTC timestamp>/ in the working directory, the
     // lab library's default too.
     let dir = tempfile::tempdir().unwrap();
-    let run = std::process::Command::new(crate::common::BIN)
+    let run = std::process::Command::new(crate::common::bin())
         .args(crate::common::LAB_TINY)
         .current_dir(dir.path())
         .output()

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::common::{BIN, data, entries, fails_in, ok, ok_in, p, parcrypt, stderr};
+use crate::common::{bin, data, entries, fails_in, ok, ok_in, p, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 const IV: &str = "0f0e0d0c0b0a09080706050403020100";
@@ -31,7 +31,7 @@ fn ctr(extra: &[&str]) -> Vec<String> {
 fn sh(script: &str, dir: &Path) -> std::process::Output {
     Command::new("sh")
         .args(["-c", script])
-        .env("P", BIN)
+        .env("P", bin())
         .current_dir(dir)
         .stdin(Stdio::null())
         .output()
@@ -186,7 +186,7 @@ fn race(commands: &[Vec<String>]) -> Vec<std::process::Output> {
     let children: Vec<_> = commands
         .iter()
         .map(|args| {
-            Command::new(BIN)
+            Command::new(bin())
                 .args(args)
                 .stdin(Stdio::null())
                 .stdout(Stdio::piped())
@@ -367,7 +367,7 @@ fn eight_racing_refusing_writers_leave_exactly_one_winner() {
 /// output, puts a file at `target` (as another program would), then gives
 /// it `input` and the end of its input.
 fn with_a_file_appearing(args: &[&str], input: &[u8], dir: &Path, target: &Path) -> std::process::Output {
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -433,7 +433,7 @@ fn with_umask(mask: &str, args: &[&str], dir: &Path) -> std::process::Output {
     Command::new("sh")
         .args(["-c", &script, "sh"])
         .args(args)
-        .env("P", BIN)
+        .env("P", bin())
         .current_dir(dir)
         .stdin(Stdio::null())
         .output()

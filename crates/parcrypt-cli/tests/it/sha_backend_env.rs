@@ -7,14 +7,14 @@ use std::process::{Command, Stdio};
 
 use parcrypt::digest::Backend;
 
-use crate::common::{BIN, data, ok};
+use crate::common::{bin, data, ok};
 
 /// The RFC 6962, BitTorrent v2 and Glacier hashes of `file` with
 /// `PARCRYPT_SHA256_BACKEND=backend`.
 fn hash_with(backend: &str, file: &str) -> String {
     let mut all = String::new();
     for format in ["rfc6962", "bittorrent-v2", "glacier"] {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .env("PARCRYPT_SHA256_BACKEND", backend)
             .args(["hash", "--threads", "2", "--format", format, file])
             .stdin(Stdio::null())
@@ -52,7 +52,7 @@ fn every_backend_forced_by_the_environment_hashes_alike() {
 #[test]
 fn an_ignored_backend_name_is_said_once_on_stderr() {
     let run = |value: &str| {
-        let out = Command::new(BIN)
+        let out = Command::new(bin())
             .env("PARCRYPT_SHA256_BACKEND", value)
             .args(["hash", "-"])
             .stdin(Stdio::null())

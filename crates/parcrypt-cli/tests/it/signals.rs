@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::common::{BIN, data, entries, ok, p, parcrypt, stderr};
+use crate::common::{bin, data, entries, ok, p, parcrypt, stderr};
 
 const K: &str = "000102030405060708090a0b0c0d0e0f";
 
@@ -27,7 +27,7 @@ fn interrupt(args: &[&str], head: &[u8], signal: (&str, i32)) {
     use std::os::unix::process::ExitStatusExt;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .args(args)
         .args(["-o", p(&out)])
         .stdin(Stdio::piped())

@@ -1296,7 +1296,7 @@ fn bad_segment_sizes_and_too_many_recipients_are_refused() {
 fn closed_early(args: &[&str], input: &Path, as_file: bool) -> Output {
     use std::io::Read;
     use std::process::{Command, Stdio};
-    let mut cmd = Command::new(crate::common::BIN);
+    let mut cmd = Command::new(crate::common::bin());
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     if as_file {
         cmd.args(["-i", p(input)]).stdin(Stdio::null());

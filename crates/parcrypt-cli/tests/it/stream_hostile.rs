@@ -9,18 +9,29 @@
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use crate::common::{BIN, data, fails_with_no_output, fails_with_no_output_in, p, parcrypt, stderr, usage};
+use crate::common::{
+    bin, data, emulator_address_space_var, fails_with_no_output, fails_with_no_output_in, p, parcrypt,
+    stderr, usage,
+};
 
 /// Runs parcrypt with `args` and `stdin` under an address-space limit of
 /// `limit_mib` MiB. glibc's per-thread malloc arenas reserve 64 MiB of
 /// address space each, so they are capped to keep the limit about parcrypt's
 /// own buffers; the shell refuses to run parcrypt at all if it cannot set the
-/// limit.
+/// limit. Under qemu-user the same bound is qemu's guest address space
+/// instead (see [`emulator_address_space_var`]).
 fn limited(limit_mib: u64, args: &[&str], stdin: Stdio) -> Output {
-    Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", limit_mib * 1024))
-        .arg(BIN)
+    let mut cmd = Command::new("sh");
+    match emulator_address_space_var() {
+        Some(var) => cmd
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\"")
+            .env(var, (limit_mib << 20).to_string()),
+        None => cmd
+            .arg("-c")
+            .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", limit_mib * 1024)),
+    };
+    cmd.arg(bin())
         .args(args)
         .env("MALLOC_ARENA_MAX", "2")
         .env("RUST_BACKTRACE", "0")

@@ -516,9 +516,11 @@ impl<B: Bodies + ?Sized> Bodies for Sub<'_, B> {
 }
 
 /// SHA-256 processes 64-byte blocks.
+#[cfg(target_arch = "x86_64")]
 const BLOCK: usize = 64;
 
 /// A block of zeros: what idle lanes hash.
+#[cfg(target_arch = "x86_64")]
 static IDLE: [u8; BLOCK] = [0; BLOCK];
 
 /// Messages `prefix ‖ body(i)`.
@@ -537,6 +539,7 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
     }
 
     /// The number of blocks of message `i` once padded (at least one).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn blocks(&self, i: usize) -> usize {
         (self.prefix.len() + self.bodies.body(i).len() + 9).div_ceil(BLOCK)
@@ -545,6 +548,7 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
     /// Block `b` of message `i`'s padded form: a pointer into the body when
     /// the block lies inside it, else assembled in `buf`. The pointer is
     /// valid for 64 bytes while `self` and `buf` are.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn block(&self, i: usize, b: usize, buf: &mut [u8; BLOCK]) -> *const u8 {
         let body = self.bodies.body(i);
@@ -565,6 +569,7 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
     }
 
     /// Bytes `[start, start + 64)` of `prefix ‖ body ‖ padding` into `buf`.
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn assemble(&self, body: &[u8], start: usize, buf: &mut [u8; BLOCK]) {
         let p = self.prefix.len();
@@ -686,7 +691,9 @@ mod tests {
 
     use super::*;
 
-    /// The assembled blocks, concatenated, are the padded message.
+    /// The assembled blocks, concatenated, are the padded message (the
+    /// kernels' input; they exist on x86-64 only).
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn blocks_are_the_padded_message() {
         let data: Vec<u8> = (0..300usize).map(|i| (i % 251) as u8).collect();

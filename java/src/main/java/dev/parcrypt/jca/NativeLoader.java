@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.ProviderException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,12 +16,18 @@ import java.util.Locale;
  * a new private temporary directory (owner-only permissions), loads it and
  * deletes the copy (the loaded mapping stays valid).
  *
+ * <p>A jar carries {@code native/<platform>/libparcrypt_jni.so} for one or
+ * more of {@link #PLATFORMS}: {@code mvn package} for the machine it runs
+ * on ({@code linux-x86_64}), {@code scripts/dist.py} for both. The platform
+ * is chosen by {@code os.name} and {@code os.arch}; when the jar has none
+ * for them, the error names the platforms it does carry.
+ *
  * <p>The system property {@code parcrypt.native.path} names a library file to
  * load instead (development builds).
  */
 final class NativeLoader {
-    /** The platforms this jar carries a library for. */
-    static final String BUNDLED = "linux-x86_64";
+    /** Every platform a jar may carry a library for, by its folder name under {@code native/}. */
+    static final List<String> PLATFORMS = List.of("linux-x86_64", "linux-aarch64");
     static final String LIBRARY = "libparcrypt_jni.so";
 
     private static boolean loaded;
@@ -28,24 +35,54 @@ final class NativeLoader {
 
     private NativeLoader() {}
 
-    /** The jar's name for a platform, or null when none is carried for it. */
+    /**
+     * The folder name of a platform (one of {@link #PLATFORMS}), or null for
+     * a platform parcrypt is not built for. {@code os.arch} is {@code amd64}
+     * on x86-64 HotSpot JVMs and {@code aarch64} on 64-bit ARM.
+     */
     static String platformOf(String osName, String osArch) {
         String os = osName.toLowerCase(Locale.ROOT);
         String arch = osArch.toLowerCase(Locale.ROOT);
-        if (os.startsWith("linux") && (arch.equals("amd64") || arch.equals("x86_64"))) {
-            return "linux-x86_64";
+        if (!os.startsWith("linux")) {
+            return null;
         }
-        return null;
+        switch (arch) {
+            case "amd64":
+            case "x86_64":
+                return "linux-x86_64";
+            case "aarch64":
+            case "arm64":
+                return "linux-aarch64";
+            default:
+                return null;
+        }
     }
 
-    /** The platform's folder in the jar, or a ProviderException naming the platform. */
-    static String requirePlatform(String osName, String osArch) {
+    /** The platforms whose library is in this jar, in {@link #PLATFORMS} order. */
+    static List<String> carried() {
+        return PLATFORMS.stream()
+                .filter(p -> NativeLoader.class.getResource(resource(p)) != null)
+                .toList();
+    }
+
+    /**
+     * The platform's folder in the jar, or a ProviderException naming the
+     * platform ({@code os.name}, {@code os.arch}) and the platforms the jar
+     * carries ({@code carried}).
+     */
+    static String requirePlatform(String osName, String osArch, List<String> carried) {
         String platform = platformOf(osName, osArch);
-        if (platform == null) {
+        if (platform == null || !carried.contains(platform)) {
             throw new ProviderException("Parcrypt has no native library for this platform (os.name=" + osName
-                    + ", os.arch=" + osArch + "); this jar carries one for: " + BUNDLED);
+                    + ", os.arch=" + osArch + "); this jar carries one for: "
+                    + (carried.isEmpty() ? "no platform" : String.join(", ", carried))
+                    + (platform == null ? "" : " (the jar scripts/dist.py builds carries " + String.join(", ", PLATFORMS) + ")"));
         }
         return platform;
+    }
+
+    private static String resource(String platform) {
+        return "/native/" + platform + "/" + LIBRARY;
     }
 
     static synchronized void load() {
@@ -60,7 +97,7 @@ final class NativeLoader {
             if (override != null && !override.isEmpty()) {
                 System.load(Path.of(override).toAbsolutePath().toString());
             } else {
-                extractAndLoad(requirePlatform(System.getProperty("os.name"), System.getProperty("os.arch")));
+                extractAndLoad(requirePlatform(System.getProperty("os.name"), System.getProperty("os.arch"), carried()));
             }
             loaded = true;
         } catch (ProviderException e) {
@@ -89,7 +126,7 @@ final class NativeLoader {
      * may read (0600); returns the file.
      */
     static Path extract(String platform) throws IOException {
-        String resource = "/native/" + platform + "/" + LIBRARY;
+        String resource = resource(platform);
         try (InputStream in = NativeLoader.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new ProviderException("Parcrypt's jar lacks " + resource + " for platform " + platform

@@ -35,6 +35,17 @@ public final class ParcryptProvider extends Provider {
     private final int threads;
     private final int strategy;
 
+    /**
+     * The platforms this jar carries a native library for ({@code
+     * linux-x86_64}, {@code linux-aarch64}), found without loading any: the
+     * provider can be constructed on exactly these.
+     *
+     * @return the platforms, an empty list for a jar without native libraries
+     */
+    public static List<String> nativePlatforms() {
+        return NativeLoader.carried();
+    }
+
     /** Threads and strategy from {@code parcrypt.threads} / {@code parcrypt.strategy} (default: every core, steal). */
     public ParcryptProvider() {
         this(threadsProperty(), System.getProperty("parcrypt.strategy", "steal"));

@@ -84,16 +84,39 @@ class ProviderTest {
     }
 
     @Test
-    void loaderNamesUnsupportedPlatformsAndCarriesLinuxX8664() {
+    void loaderPicksByOsArchAndCarriesLinuxX8664() {
         assertEquals("linux-x86_64", NativeLoader.platformOf("Linux", "amd64"));
         assertEquals("linux-x86_64", NativeLoader.platformOf("Linux", "x86_64"));
+        assertEquals("linux-aarch64", NativeLoader.platformOf("Linux", "aarch64"));
+        assertEquals("linux-aarch64", NativeLoader.platformOf("Linux", "arm64"));
         assertNull(NativeLoader.platformOf("Mac OS X", "aarch64"));
-        assertNull(NativeLoader.platformOf("Linux", "aarch64"));
-        ProviderException e = assertThrows(ProviderException.class,
-                () -> NativeLoader.requirePlatform("Windows 11", "amd64"));
-        assertTrue(e.getMessage().contains("Windows 11") && e.getMessage().contains("amd64"), e.getMessage());
+        assertNull(NativeLoader.platformOf("Linux", "riscv64"));
+        List<String> both = List.of("linux-x86_64", "linux-aarch64");
+        assertEquals("linux-aarch64", NativeLoader.requirePlatform("Linux", "aarch64", both));
+        assertEquals("linux-x86_64", NativeLoader.requirePlatform("Linux", "amd64", both));
         assertNotNull(NativeLoader.class.getResource("/native/linux-x86_64/libparcrypt_jni.so"),
                 "the build packages the native library under native/linux-x86_64/");
+        assertTrue(NativeLoader.carried().contains("linux-x86_64"), NativeLoader.carried().toString());
+        assertEquals(NativeLoader.carried(), ParcryptProvider.nativePlatforms());
+    }
+
+    @Test
+    void loaderNamesThePlatformsItCarriesWhenNoneFits() {
+        // An unknown platform: the message names it and every platform carried.
+        ProviderException e = assertThrows(ProviderException.class,
+                () -> NativeLoader.requirePlatform("Windows 11", "amd64", List.of("linux-x86_64", "linux-aarch64")));
+        assertEquals("Parcrypt has no native library for this platform (os.name=Windows 11, os.arch=amd64); "
+                + "this jar carries one for: linux-x86_64, linux-aarch64", e.getMessage());
+        // A platform parcrypt builds for, in a jar built without it (mvn package on x86-64, run on ARM).
+        e = assertThrows(ProviderException.class,
+                () -> NativeLoader.requirePlatform("Linux", "aarch64", List.of("linux-x86_64")));
+        assertEquals("Parcrypt has no native library for this platform (os.name=Linux, os.arch=aarch64); "
+                + "this jar carries one for: linux-x86_64 "
+                + "(the jar scripts/dist.py builds carries linux-x86_64, linux-aarch64)", e.getMessage());
+        e = assertThrows(ProviderException.class,
+                () -> NativeLoader.requirePlatform("Linux", "amd64", List.of()));
+        assertTrue(e.getMessage().endsWith("this jar carries one for: no platform "
+                + "(the jar scripts/dist.py builds carries linux-x86_64, linux-aarch64)"), e.getMessage());
     }
 
     @Test
