@@ -204,7 +204,14 @@ pub(crate) fn run_file<T: Transform>(
     // One buffer, or one thread: a reader thread reading ahead overlaps the
     // copy with the transform, which is faster on one worker thread.
     if len <= size as u64 || !par.is_parallel() {
-        return run(t, head.chain(ReadAt::new(file, 0)), output, buffer, par, progress);
+        return run(
+            t,
+            head.chain(ReadAt::exactly(file, 0, len)),
+            output,
+            buffer,
+            par,
+            progress,
+        );
     }
     let mut tail = Tail::from(head);
     // As `run` counts the head, read through its chain.

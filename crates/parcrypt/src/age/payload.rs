@@ -18,6 +18,7 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use super::Error;
 use crate::ffi::AeadKey;
+use crate::io::ReadAt;
 use crate::par::Parallelism;
 use crate::stream::buffer::Buffer;
 use crate::stream::pipe::pipelined;
@@ -98,7 +99,7 @@ pub(super) fn seal_stream(
 }
 
 /// Seals `len` bytes of `file` (from its start) as chunks `0..` to
-/// `output`, a batch at a time: each worker reads the chunks it seals with
+/// `output`, a batch at a time: on two threads or more, each worker reads the chunks it seals with
 /// positional reads straight into their places in the output batch and
 /// seals them there, in place (`stream::encrypt_file`'s way: the copy out
 /// of the page cache runs on every thread); a writer thread overlaps.
@@ -110,6 +111,12 @@ pub(super) fn seal_file(
     par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
+    // One worker: a reader thread reading ahead overlaps the copy out of
+    // the page cache with sealing, where the worker's own reads would
+    // alternate with it (`pipe::run_file`'s rule; docs/AGE.md "Measured").
+    if !par.is_parallel() {
+        return seal_stream(key, ReadAt::exactly(file, 0, len), output, par, progress);
+    }
     let (chunks, depth) = budget(par)?;
     let batch = (chunks * CHUNK) as u64;
     let buffers = Buffer::spares(depth, false);

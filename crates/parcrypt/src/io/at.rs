@@ -37,6 +37,8 @@ pub(crate) struct ReadAt<'a> {
     file: &'a File,
     /// `None`: read from the file's cursor.
     pos: Option<u64>,
+    /// Bytes still to read, for [`ReadAt::exactly`]; `None`: to the end.
+    left: Option<u64>,
 }
 
 impl<'a> ReadAt<'a> {
@@ -45,18 +47,61 @@ impl<'a> ReadAt<'a> {
         ReadAt {
             file,
             pos: Some(offset),
+            left: None,
+        }
+    }
+
+    /// Reads exactly `len` bytes of `file` from `offset`, then reports the
+    /// end: the stream form of [`read_exact_at`]. A file that ends first
+    /// (truncated while it is read) is an `UnexpectedEof` error saying
+    /// where, never a silently shorter input; bytes past `len` (the file
+    /// grew) are not read.
+    pub(crate) fn exactly(file: &'a File, offset: u64, len: u64) -> Self {
+        ReadAt {
+            file,
+            pos: Some(offset),
+            left: Some(len),
         }
     }
 
     /// Reads `file` from its cursor, moving it (for descriptors that are
     /// not regular files).
     pub(crate) fn current(file: &'a File) -> Self {
-        ReadAt { file, pos: None }
+        ReadAt {
+            file,
+            pos: None,
+            left: None,
+        }
     }
 }
 
 impl Read for ReadAt<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let Some(left) = self.left else {
+            return self.read_unbounded(buf);
+        };
+        if left == 0 || buf.is_empty() {
+            return Ok(0);
+        }
+        let want = usize::try_from(left).map_or(buf.len(), |l| l.min(buf.len()));
+        let n = self.read_unbounded(&mut buf[..want])?;
+        if n == 0 {
+            let end = self.pos.unwrap_or_default();
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                format!(
+                    "the file ends at byte {end}, {left} bytes before the length it had when \
+                     reading began (was it truncated while it was read?)"
+                ),
+            ));
+        }
+        self.left = Some(left - n as u64);
+        Ok(n)
+    }
+}
+
+impl ReadAt<'_> {
+    fn read_unbounded(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match &mut self.pos {
             // No file reaches past i64::MAX (`off_t`): a position beyond it
             // is past the end, not the EINVAL `pread` would give.
@@ -113,5 +158,40 @@ mod tests {
         let err = read_exact_at(&f, &mut buf, u64::MAX).expect_err("far past the end");
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
         read_exact_at(&f, &mut [], u64::MAX).expect("nothing wanted");
+    }
+
+    #[test]
+    fn exactly_reads_its_length_and_no_more() {
+        let f = file(b"0123456789");
+        let mut got = Vec::new();
+        ReadAt::exactly(&f, 2, 5).read_to_end(&mut got).unwrap();
+        assert_eq!(got, b"23456");
+        got.clear();
+        ReadAt::exactly(&f, 0, 0).read_to_end(&mut got).unwrap();
+        assert!(got.is_empty());
+        // One byte at a time too: the count is kept across reads.
+        let mut r = ReadAt::exactly(&f, 7, 3);
+        let mut one = [0u8; 1];
+        let mut bytes = Vec::new();
+        while r.read(&mut one).unwrap() == 1 {
+            bytes.push(one[0]);
+        }
+        assert_eq!(bytes, b"789");
+    }
+
+    #[test]
+    fn exactly_reports_a_file_shorter_than_its_length() {
+        let f = file(b"0123456789");
+        let mut got = Vec::new();
+        let err = ReadAt::exactly(&f, 4, 10)
+            .read_to_end(&mut got)
+            .expect_err("the file is too short");
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(got, b"456789", "the bytes there were are read first");
+        let msg = err.to_string();
+        assert!(
+            msg.contains("ends at byte 10") && msg.contains("truncated"),
+            "{msg}"
+        );
     }
 }
