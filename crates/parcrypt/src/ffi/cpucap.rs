@@ -49,7 +49,7 @@ extern "C" fn mask_aws_lc() {
 #[unsafe(link_section = ".init_array")]
 static MASK_AWS_LC: extern "C" fn() = mask_aws_lc;
 
-#[cfg(test)]
+#[cfg(all(test, target_arch = "x86_64"))]
 mod tests {
     use super::*;
     use crate::cpu::{Feature, has};
@@ -58,7 +58,6 @@ mod tests {
     /// features AWS-LC tests (cpucap/internal.h), whenever the mask was
     /// handed over.
     #[test]
-    #[cfg(target_arch = "x86_64")]
     fn aws_lc_sees_the_mask() {
         let caps = aws_lc_caps();
         let aws = [
