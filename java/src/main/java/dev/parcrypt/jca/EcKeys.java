@@ -146,12 +146,7 @@ final class EcKeys {
 
         Private(byte[] der) throws InvalidKeyException {
             this.ref = new NativeRef(Native.ecPrivateLoad(der), Native::ecPrivateFree);
-            long a = ref.acquire();
-            try {
-                this.pkcs8 = Native.ecPrivateEncode(a, 0);
-            } finally {
-                ref.release();
-            }
+            this.pkcs8 = ref.call(a -> Native.ecPrivateEncode(a, 0));
             // PKCS#8 { version, algorithm, OCTET STRING { SEC1 { 1, OCTET STRING scalar, ... } } }
             Der p8 = new Der(pkcs8).next(0x30);
             p8.integer();
@@ -168,12 +163,7 @@ final class EcKeys {
         }
 
         byte[] publicSpki() {
-            long a = ref.acquire();
-            try {
-                return Native.ecPrivateEncode(a, 1);
-            } finally {
-                ref.release();
-            }
+            return ref.call(a -> Native.ecPrivateEncode(a, 1));
         }
 
         @Override

@@ -116,12 +116,7 @@ final class RsaKeys {
         }
 
         byte[] publicSpki() {
-            long a = ref.acquire();
-            try {
-                return Native.rsaPrivateEncode(a, 2);
-            } finally {
-                ref.release();
-            }
+            return ref.call(a -> Native.rsaPrivateEncode(a, 2));
         }
 
         @Override

@@ -217,24 +217,13 @@ public class RsaOaepCipher extends BufferingCipher {
                 if (data.length > maxMessage()) {
                     throw new IllegalBlockSizeException("Data must not be longer than " + maxMessage() + " bytes");
                 }
-                NativeRef ref = pub.ref();
-                long h = ref.acquire();
-                try {
-                    return Native.rsaEncryptOaep(h, data, hash, mgf1, label);
-                } finally {
-                    ref.release();
-                }
+                return pub.ref().call(h -> Native.rsaEncryptOaep(h, data, hash, mgf1, label));
             }
             if (data.length > modulusBytes()) {
                 throw new IllegalBlockSizeException("RSA ciphertext longer than the modulus (" + modulusBytes() + " bytes)");
             }
-            NativeRef ref = priv.ref();
-            long h = ref.acquire();
-            try {
-                return Native.rsaDecryptOaep(h, data, hash, mgf1, label, provider.threads(), provider.strategyCode());
-            } finally {
-                ref.release();
-            }
+            return priv.ref().call(h ->
+                    Native.rsaDecryptOaep(h, data, hash, mgf1, label, provider.threads(), provider.strategyCode()));
         } finally {
             Arrays.fill(data, (byte) 0);
         }
