@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::pem_wanted;
+use crate::serialization::{key_bytes, pem_wanted};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -200,23 +200,20 @@ impl EcPrivateKey {
         encoding: &str,
         format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let pem = pem_wanted(encoding)?;
-        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
-            ("PKCS8", true) => self.key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
-            ("PKCS8", false) => self.key.to_pkcs8_der().map(|d| d.to_vec()),
-            ("SEC1", true) => self.key.to_sec1_pem().map(|s| s.as_bytes().to_vec()),
-            ("SEC1", false) => self.key.to_sec1_der().map(|d| d.to_vec()),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {format:?}: expected \"PKCS8\" or \"SEC1\""
-                )));
-            }
-        }
-        .map_err(|e| err(py, e))?;
-        let mut bytes = bytes;
-        let out = PyBytes::new(py, &bytes);
-        parcrypt::secret::wipe(&mut bytes);
-        Ok(out)
+        let key = &self.key;
+        key_bytes(
+            py,
+            (encoding, format),
+            ["PKCS8", "SEC1"],
+            true,
+            |which, pem| match (which, pem) {
+                (0, true) => key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
+                (0, false) => key.to_pkcs8_der().map(|d| d.to_vec()),
+                (_, true) => key.to_sec1_pem().map(|s| s.as_bytes().to_vec()),
+                (_, false) => key.to_sec1_der().map(|d| d.to_vec()),
+            },
+            err,
+        )
     }
 
     /// An ECDSA signature over SHA-256(`data`), `encoding` "der" or "fixed".
