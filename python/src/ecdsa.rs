@@ -22,10 +22,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 fn err(py: Python<'_>, e: ecdsa::Error) -> PyErr {
-    match e {
-        ecdsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
-    }
+    errors::signature(py, matches!(e, ecdsa::Error::BadSignature), e)
 }
 
 /// Reads a signature in `encoding` "der" (what OpenSSL and `cryptography`

@@ -23,10 +23,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 fn err(py: Python<'_>, e: rsa::Error) -> PyErr {
-    match e {
-        rsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
-    }
+    errors::signature(py, matches!(e, rsa::Error::BadSignature), e)
 }
 
 fn hash_of(name: &str) -> PyResult<Algorithm> {
