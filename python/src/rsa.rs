@@ -36,6 +36,20 @@ fn scheme_of(name: &str) -> PyResult<Scheme> {
         .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))
 }
 
+/// A signing call's scheme, hash and threads, read in that order.
+fn sign_args(
+    scheme: &str,
+    hash: &str,
+    threads: Option<usize>,
+    strategy: &str,
+) -> PyResult<(Scheme, Algorithm, Parallelism)> {
+    Ok((
+        scheme_of(scheme)?,
+        hash_of(hash)?,
+        par::parallelism(threads, strategy)?,
+    ))
+}
+
 /// An RSA private key (its `repr` shows the size only).
 #[pyclass(name = "RSAPrivateKey", module = "parcrypt.rsa", frozen)]
 #[derive(Debug)]
@@ -132,11 +146,7 @@ impl RsaPrivateKey {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (scheme, hash, par) = (
-            scheme_of(scheme)?,
-            hash_of(hash)?,
-            par::parallelism(threads, strategy)?,
-        );
+        let (scheme, hash, par) = sign_args(scheme, hash, threads, strategy)?;
         let data = In::get(data, "data")?;
         let msg = data.as_slice();
         let sig =
@@ -155,11 +165,7 @@ impl RsaPrivateKey {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (scheme, hash, par) = (
-            scheme_of(scheme)?,
-            hash_of(hash)?,
-            par::parallelism(threads, strategy)?,
-        );
+        let (scheme, hash, par) = sign_args(scheme, hash, threads, strategy)?;
         let digest = In::get(digest, "digest")?;
         let sig = self
             .key
