@@ -99,18 +99,15 @@ fn ec_verify_batch(
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
     let batch = Batch::read(items, encoding, "message", |_, _| Ok(()))?;
-    let items: Vec<BatchItem<'_>> = batch
-        .parsed()
-        .map(|(key, message, signature)| BatchItem {
+    Ok(batch.verify(
+        py,
+        |(key, message, signature)| BatchItem {
             key,
             message,
             signature,
-        })
-        .collect();
-    let results = detach_from(py, items.len().saturating_mul(4096), || {
-        ecdsa::verify_batch_vartime(&items, &par)
-    });
-    Ok(batch.spread(results))
+        },
+        |items| ecdsa::verify_batch_vartime(items, &par),
+    ))
 }
 
 /// The items of a batch verification as Python gave them: keys, messages
@@ -163,6 +160,21 @@ impl Batch {
             .zip(&self.data)
             .zip(&self.signatures)
             .filter_map(|((k, d), s)| s.as_ref().map(|s| (&k.get().key, d.as_slice(), s)))
+    }
+
+    /// Verifies the items whose signature parsed (`item` makes the
+    /// library's batch item of each, `verify` checks them all): one bool per
+    /// item, in order.
+    fn verify<'b, T: Sync>(
+        &'b self,
+        py: Python<'_>,
+        item: impl Fn((&'b VerifyingKey, &'b [u8], &'b Signature)) -> T,
+        verify: impl FnOnce(&[T]) -> Vec<bool> + Send,
+    ) -> Vec<bool> {
+        let items: Vec<T> = self.parsed().map(item).collect();
+        // Each verification is ~50 µs: any non-empty batch runs without the GIL.
+        let results = detach_from(py, items.len().saturating_mul(4096), || verify(&items));
+        self.spread(results)
     }
 
     /// One bool per item, in order, from the results of the parsed ones.
@@ -336,17 +348,13 @@ fn ec_verify_batch_digests(
             digest.len()
         )))
     })?;
-    let items: Vec<ecdsa::DigestItem<'_>> = batch
-        .parsed()
-        .map(|(key, digest, signature)| ecdsa::DigestItem {
+    Ok(batch.verify(
+        py,
+        |(key, digest, signature)| ecdsa::DigestItem {
             key,
             digest,
             signature,
-        })
-        .collect();
-    // Each verification is ~50 µs: any non-empty batch runs without the GIL.
-    let results = detach_from(py, items.len().saturating_mul(4096), || {
-        ecdsa::verify_batch_digests_vartime(&items, &par)
-    });
-    Ok(batch.spread(results))
+        },
+        |items| ecdsa::verify_batch_digests_vartime(items, &par),
+    ))
 }
