@@ -3,7 +3,6 @@
 //! files and Python file objects, keys generated and parsed.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
 
 use parcrypt::age::{
     self, DecryptOptions, Encryptor, Error, Identity, KeyKind, Options, Passphrase, Recipient,
@@ -15,7 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::buffer::{In, bytes_from, detach_from};
-use crate::stream::{End, PyReader, PyWriter};
+use crate::stream::{End, PyReader};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -324,24 +323,6 @@ fn age_decrypt<'py>(
     out
 }
 
-/// Creates `dst` (a path) or opens nothing (a file object).
-fn writer(dst: &End) -> std::io::Result<Box<dyn Write + Send>> {
-    Ok(match dst {
-        End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
-        End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
-    })
-}
-
-/// Flushes `out` and, for a path, syncs the file.
-fn finish(mut out: Box<dyn Write + Send>, dst: &End) -> std::io::Result<()> {
-    out.flush()?;
-    drop(out);
-    if let End::Path(p) = dst {
-        File::open(p)?.sync_all()?;
-    }
-    Ok(())
-}
-
 /// Encrypts `src` (path or binary file object) into `dst` (path of a file
 /// to create, or binary file object); returns the plaintext length.
 #[pyfunction]
@@ -364,7 +345,7 @@ fn age_encrypt_file(
     let opts = Options { armor };
     let written = py.detach(|| -> Result<u64, Error> {
         let encryptor = Encryptor::new(&list)?;
-        let mut out = writer(&dst)?;
+        let mut out = dst.writer()?;
         let n = match &src {
             End::Path(p) => encryptor.encrypt_file(&File::open(p)?, &mut out, &opts, &par, |_| {})?,
             End::Object(o) => {
@@ -372,7 +353,7 @@ fn age_encrypt_file(
                 encryptor.encrypt(input, &mut out, &opts, &par, |_| {})?
             }
         };
-        finish(out, &dst)?;
+        dst.finish(out)?;
         Ok(n)
     });
     written.map_err(|e| err(py, e))
@@ -407,7 +388,7 @@ fn age_decrypt_file(
         ..DecryptOptions::default()
     };
     let written = py.detach(|| -> Result<u64, Error> {
-        let mut out = writer(&dst)?;
+        let mut out = dst.writer()?;
         let n = match (&src, range) {
             (End::Path(p), Some((start, len))) => {
                 age::decrypt_range(&ids, &File::open(p)?, start, len, &mut out, &opts, &par)?
@@ -418,7 +399,7 @@ fn age_decrypt_file(
                 age::decrypt(&ids, input, &mut out, &opts, &par, |_| {})?
             }
         };
-        finish(out, &dst)?;
+        dst.finish(out)?;
         Ok(n)
     });
     written.map_err(|e| err(py, e))

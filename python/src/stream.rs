@@ -109,6 +109,24 @@ impl End {
             "{what} must be a path or a binary file object"
         )))
     }
+
+    /// Creates the file at a path, or writes to the file object.
+    pub(crate) fn writer(&self) -> std::io::Result<Box<dyn Write + Send>> {
+        Ok(match self {
+            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
+            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
+        })
+    }
+
+    /// Flushes `out` (from [`End::writer`]) and, for a path, syncs the file.
+    pub(crate) fn finish(&self, mut out: Box<dyn Write + Send>) -> std::io::Result<()> {
+        out.flush()?;
+        drop(out);
+        if let End::Path(p) = self {
+            File::open(p)?.sync_all()?;
+        }
+        Ok(())
+    }
 }
 
 /// A Python binary file object as `Read` (called with the GIL, from
@@ -205,10 +223,7 @@ fn stream_encrypt(
     let opts = Options { segment_size };
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
     let written = py.detach(|| -> Result<u64, stream::Error> {
-        let mut out: Box<dyn Write + Send> = match &dst {
-            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
-            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
-        };
+        let mut out = dst.writer()?;
         let n = match &src {
             End::Path(p) => stream::encrypt_file(&list, &File::open(p)?, &mut out, &opts, &par, |_| {})?,
             End::Object(o) => {
@@ -216,11 +231,7 @@ fn stream_encrypt(
                 stream::encrypt(&list, input, &mut out, &opts, &par, |_| {})?
             }
         };
-        out.flush()?;
-        drop(out);
-        if let End::Path(p) = &dst {
-            File::open(p)?.sync_all()?;
-        }
+        dst.finish(out)?;
         Ok(n)
     });
     written.map_err(|e| err(py, e))
@@ -253,10 +264,7 @@ fn stream_decrypt(
         ));
     }
     let written = py.detach(|| -> Result<u64, stream::Error> {
-        let mut out: Box<dyn Write + Send> = match &dst {
-            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
-            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
-        };
+        let mut out = dst.writer()?;
         let n = match (&src, range) {
             (End::Path(p), Some((start, len))) => {
                 stream::decrypt_range(&who, &File::open(p)?, start, len, &mut out, &opts, &par)?
@@ -269,11 +277,7 @@ fn stream_decrypt(
                 stream::decrypt(&who, input, &mut out, &opts, &par, |_| {})?
             }
         };
-        out.flush()?;
-        drop(out);
-        if let End::Path(p) = &dst {
-            File::open(p)?.sync_all()?;
-        }
+        dst.finish(out)?;
         Ok(n)
     });
     written.map_err(|e| err(py, e))
