@@ -308,6 +308,23 @@ pub struct PySegments {
     inner: stream::Segments,
 }
 
+impl PySegments {
+    /// Runs `f` (a seal or an open) on the segments over the bytes of
+    /// `data` (named `what`), without the GIL when they are many.
+    fn run(
+        &self,
+        py: Python<'_>,
+        (data, what): (&Bound<'_, PyAny>, &str),
+        (threads, strategy): (Option<usize>, &str),
+        f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<Vec<u8>, stream::Error> + Send,
+    ) -> PyResult<Vec<u8>> {
+        let par = par::parallelism(threads, strategy)?;
+        let data = In::get(data, what)?;
+        let src = data.as_slice();
+        crate::buffer::detach_from(py, src.len(), || f(&self.inner, src, &par)).map_err(|e| err(py, e))
+    }
+}
+
 #[pymethods]
 impl PySegments {
     /// A new stream: `(header, segments)`; write `header` first.
@@ -401,11 +418,9 @@ impl PySegments {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let par = par::parallelism(threads, strategy)?;
-        let data = In::get(data, "data")?;
-        let src = data.as_slice();
-        let sealed = crate::buffer::detach_from(py, src.len(), || self.inner.seal(first, src, last, &par))
-            .map_err(|e| err(py, e))?;
+        let sealed = self.run(py, (data, "data"), (threads, strategy), |s, src, par| {
+            s.seal(first, src, last, par)
+        })?;
         Ok(PyBytes::new(py, &sealed))
     }
 
@@ -420,11 +435,9 @@ impl PySegments {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let par = par::parallelism(threads, strategy)?;
-        let sealed = In::get(sealed, "sealed")?;
-        let src = sealed.as_slice();
-        let mut plain = crate::buffer::detach_from(py, src.len(), || self.inner.open(first, src, last, &par))
-            .map_err(|e| err(py, e))?;
+        let mut plain = self.run(py, (sealed, "sealed"), (threads, strategy), |s, src, par| {
+            s.open(first, src, last, par)
+        })?;
         let out = PyBytes::new(py, &plain);
         parcrypt::secret::wipe(&mut plain);
         Ok(out)
