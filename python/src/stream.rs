@@ -129,6 +129,37 @@ impl End {
     }
 }
 
+/// The input of a job between [`End`]s: the file at a path (which may be
+/// read from any offset) or a Python file object.
+pub(crate) enum Source {
+    File(File),
+    Reader(PyReader),
+}
+
+/// Runs `job` from `src` into `dst` without the GIL: `dst` is created (a
+/// path) or written (a file object) before `src` is opened, and flushed,
+/// and for a path synced, once `job` succeeds; its count.
+pub(crate) fn between<E>(
+    py: Python<'_>,
+    src: &End,
+    dst: &End,
+    job: impl FnOnce(Source, &mut Box<dyn Write + Send>) -> Result<u64, E> + Send,
+) -> Result<u64, E>
+where
+    E: From<std::io::Error> + Send,
+{
+    py.detach(|| {
+        let mut out = dst.writer()?;
+        let input = match src {
+            End::Path(p) => Source::File(File::open(p)?),
+            End::Object(o) => Source::Reader(PyReader(Python::attach(|py| o.clone_ref(py)))),
+        };
+        let n = job(input, &mut out)?;
+        dst.finish(out)?;
+        Ok(n)
+    })
+}
+
 /// A Python binary file object as `Read` (called with the GIL, from
 /// whichever thread reads).
 pub(crate) struct PyReader(pub(crate) Py<PyAny>);
@@ -222,17 +253,9 @@ fn stream_encrypt(
     let list = recipients_of(key, passphrase, &recipients, scrypt_log2_n)?;
     let opts = Options { segment_size };
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
-    let written = py.detach(|| -> Result<u64, stream::Error> {
-        let mut out = dst.writer()?;
-        let n = match &src {
-            End::Path(p) => stream::encrypt_file(&list, &File::open(p)?, &mut out, &opts, &par, |_| {})?,
-            End::Object(o) => {
-                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
-                stream::encrypt(&list, input, &mut out, &opts, &par, |_| {})?
-            }
-        };
-        dst.finish(out)?;
-        Ok(n)
+    let written = between(py, &src, &dst, |input, out| match input {
+        Source::File(f) => stream::encrypt_file(&list, &f, out, &opts, &par, |_| {}),
+        Source::Reader(r) => stream::encrypt(&list, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
@@ -263,22 +286,12 @@ fn stream_decrypt(
             "range= needs src to be a path (it reads only the segments needed)",
         ));
     }
-    let written = py.detach(|| -> Result<u64, stream::Error> {
-        let mut out = dst.writer()?;
-        let n = match (&src, range) {
-            (End::Path(p), Some((start, len))) => {
-                stream::decrypt_range(&who, &File::open(p)?, start, len, &mut out, &opts, &par)?
-            }
-            (End::Path(p), None) => {
-                stream::decrypt_file(&who, &File::open(p)?, &mut out, &opts, &par, |_| {})?
-            }
-            (End::Object(o), _) => {
-                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
-                stream::decrypt(&who, input, &mut out, &opts, &par, |_| {})?
-            }
-        };
-        dst.finish(out)?;
-        Ok(n)
+    let written = between(py, &src, &dst, |input, out| match (input, range) {
+        (Source::File(f), Some((start, len))) => {
+            stream::decrypt_range(&who, &f, start, len, out, &opts, &par)
+        }
+        (Source::File(f), None) => stream::decrypt_file(&who, &f, out, &opts, &par, |_| {}),
+        (Source::Reader(r), _) => stream::decrypt(&who, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
