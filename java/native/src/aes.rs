@@ -362,9 +362,9 @@ free_fn!(Java_dev_parcrypt_jca_Native_gcmFree, Gcm);
 /// Declares a GCM entry point, `$name(long handle, long nonceHead, int
 /// nonceTail, byte[] aad, $buf input, int inOff, int len, $buf out, int
 /// outOff, int threads, int strategy) -> int`: the call (key, nonce, AAD,
-/// threads) read, then `$body(env, &call, &input, in_off, len, &out,
-/// out_off)`, which returns the bytes written. `$buf` is `byte[]` or a
-/// direct `ByteBuffer`: the same parameters, one body for each.
+/// threads) read, then `$body(env, &call, Io { input, in_off, len, out,
+/// out_off })`, which returns the bytes written. `$buf` is
+/// `byte[]` or a direct `ByteBuffer`: the same parameters, one body for each.
 macro_rules! gcm_fn {
     ($(#[$doc:meta])* $name:ident, $buf:ident, $body:ident) => {
         $(#[$doc])*
@@ -387,7 +387,14 @@ macro_rules! gcm_fn {
         ) -> jint {
             entry(&mut env, |env| {
                 let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-                $body(env, &call, &input, in_off, len, &out, out_off)
+                let io = Io {
+                    input: &input,
+                    in_off,
+                    len,
+                    out: &out,
+                    out_off,
+                };
+                $body(env, &call, io)
             })
         }
     };
@@ -440,91 +447,71 @@ gcm_fn!(
     open_direct
 );
 
+/// A GCM call's data: `len` bytes of `input` from `in_off`, and `out` from
+/// `out_off` (offsets in arrays, positions in direct buffers).
+struct Io<'a, B> {
+    input: &'a B,
+    in_off: jint,
+    len: jint,
+    out: &'a B,
+    out_off: jint,
+}
+
 impl<'a, 'l> Arrays<'a, 'l> {
-    fn new(
-        input: &'a JByteArray<'l>,
-        in_off: jint,
-        len: jint,
-        out: &'a JByteArray<'l>,
-        out_off: jint,
-    ) -> Res<Self> {
+    fn new(io: &Io<'a, JByteArray<'l>>) -> Res<Self> {
         Ok(Arrays {
-            input,
-            in_off,
-            len: len_of(len, "input")?,
-            out,
-            out_off,
+            input: io.input,
+            in_off: io.in_off,
+            len: len_of(io.len, "input")?,
+            out: io.out,
+            out_off: io.out_off,
         })
     }
 }
 
 /// [`Java_dev_parcrypt_jca_Native_gcmSeal`]: copied up to
 /// [`SEAL_COPY_MAX`], pinned above, copied for shifted overlaps.
-fn seal_arrays(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteArray<'_>,
-    in_off: jint,
-    len: jint,
-    out: &JByteArray<'_>,
-    out_off: jint,
-) -> Res<usize> {
-    let a = Arrays::new(input, in_off, len, out, out_off)?;
+fn seal_arrays(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteArray<'_>>) -> Res<usize> {
+    let a = Arrays::new(&io)?;
     if a.len <= SEAL_COPY_MAX {
         return seal_copied(env, call, &a);
     }
     if let Some(written) = seal_pinned(env, call, &a)? {
         return Ok(written);
     }
-    let mut buf = read_region(env, input, in_off, len, GCM_TAG)?;
+    let mut buf = read_region(env, io.input, io.in_off, io.len, GCM_TAG)?;
     let n = buf.len() - GCM_TAG;
     let tag = call.seal(&mut buf[..n]);
     buf[n..].copy_from_slice(&tag);
-    write_region(env, out, out_off, &buf)?;
+    write_region(env, io.out, io.out_off, &buf)?;
     Ok(buf.len())
 }
 
 /// [`Java_dev_parcrypt_jca_Native_gcmOpen`]: copied up to
 /// [`OPEN_COPY_MAX`] bytes of plaintext, pinned above, copied for shifted
 /// overlaps.
-fn open_arrays(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteArray<'_>,
-    in_off: jint,
-    len: jint,
-    out: &JByteArray<'_>,
-    out_off: jint,
-) -> Res<usize> {
-    let a = Arrays::new(input, in_off, len, out, out_off)?;
+fn open_arrays(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteArray<'_>>) -> Res<usize> {
+    let a = Arrays::new(&io)?;
     if a.len <= OPEN_COPY_MAX + GCM_TAG {
         return open_copied(env, call, &a);
     }
     if let Some(written) = open_pinned(env, call, &a)? {
         return Ok(written);
     }
-    let mut buf = SecretBytes::new(read_region(env, input, in_off, len, 0)?);
+    let mut buf = SecretBytes::new(read_region(env, io.input, io.in_off, io.len, 0)?);
     let Some(n) = buf.len().checked_sub(GCM_TAG) else {
         return fail(BAD_TAG, SHORT);
     };
     let (body, tag) = buf.expose_mut().split_at_mut(n);
     call.open(body, tag)?;
-    write_region(env, out, out_off, body)?;
+    write_region(env, io.out, io.out_off, body)?;
     Ok(n)
 }
 
 /// [`Java_dev_parcrypt_jca_Native_gcmSealDirect`].
-fn seal_direct(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteBuffer<'_>,
-    in_pos: jint,
-    len: jint,
-    out: &JByteBuffer<'_>,
-    out_pos: jint,
-) -> Res<usize> {
-    let src = direct(env, input, in_pos, len)?;
-    let dst = direct(env, out, out_pos, len.saturating_add(GCM_TAG as jint))?;
+fn seal_direct(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteBuffer<'_>>) -> Res<usize> {
+    let src = direct(env, io.input, io.in_off, io.len)?;
+    let dst = direct(env, io.out, io.out_off, io.len.saturating_add(GCM_TAG as jint))?;
     let (body, tag) = dst.split_at_mut(src.len());
     copy_unless_same(src, body)?;
     tag.copy_from_slice(&call.seal(body));
@@ -532,22 +519,14 @@ fn seal_direct(
 }
 
 /// [`Java_dev_parcrypt_jca_Native_gcmOpenDirect`].
-fn open_direct(
-    env: &JNIEnv<'_>,
-    call: &GcmCall<'_>,
-    input: &JByteBuffer<'_>,
-    in_pos: jint,
-    len: jint,
-    out: &JByteBuffer<'_>,
-    out_pos: jint,
-) -> Res<usize> {
-    let src = direct(env, input, in_pos, len)?;
+fn open_direct(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteBuffer<'_>>) -> Res<usize> {
+    let src = direct(env, io.input, io.in_off, io.len)?;
     let Some(n) = src.len().checked_sub(GCM_TAG) else {
         return fail(BAD_TAG, SHORT);
     };
     let mut tag = [0u8; GCM_TAG];
     tag.copy_from_slice(&src[n..]);
-    let dst = direct(env, out, out_pos, n as jint)?;
+    let dst = direct(env, io.out, io.out_off, n as jint)?;
     let in_place = src.as_ptr() == dst.as_ptr();
     copy_unless_same(&src[..n], dst)?;
     let opened = call.open(dst, &tag);
