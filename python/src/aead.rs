@@ -37,7 +37,57 @@ fn aad_of(aad: Option<&Bound<'_, PyAny>>) -> PyResult<Option<In>> {
         .transpose()
 }
 
+/// What every `AESGCM` call reads first: the threads, the nonce, the data
+/// and the associated data (None: none).
+struct Args {
+    par: Parallelism,
+    nonce: [u8; GCM_NONCE],
+    /// The nonce's buffer, which an `_into` call checks against its output.
+    nonce_in: In,
+    data: In,
+    aad_in: Option<In>,
+}
+
+impl Args {
+    fn aad(&self) -> &[u8] {
+        self.aad_in.as_ref().map_or(&[][..], In::as_slice)
+    }
+
+    /// The output buffer of an `_into` call, and whether the call is in
+    /// place; refused if it overlaps the data otherwise, or the nonce or
+    /// the associated data at all.
+    fn output(&self, buf: &Bound<'_, PyAny>) -> PyResult<(Out, bool)> {
+        let out = Out::get(buf, "buf")?;
+        let in_place = in_place(&self.data, &out)?;
+        separate(self.aad_in.as_ref(), &out, "associated_data")?;
+        separate(Some(&self.nonce_in), &out, "nonce")?;
+        Ok((out, in_place))
+    }
+}
+
 impl AesGcm {
+    fn args(
+        &self,
+        nonce: &Bound<'_, PyAny>,
+        data: &Bound<'_, PyAny>,
+        associated_data: Option<&Bound<'_, PyAny>>,
+        threads: Option<usize>,
+        strategy: Option<&str>,
+    ) -> PyResult<Args> {
+        let par = self.par_for(threads, strategy)?;
+        let nonce_in = In::get(nonce, "nonce")?;
+        let nonce = *nonce_of(&nonce_in)?;
+        let data = In::get(data, "data")?;
+        let aad_in = aad_of(associated_data)?;
+        Ok(Args {
+            par,
+            nonce,
+            nonce_in,
+            data,
+            aad_in,
+        })
+    }
+
     fn par_for(&self, threads: Option<usize>, strategy: Option<&str>) -> PyResult<Parallelism> {
         match (threads, strategy) {
             (None, None) => Ok(self.par),
@@ -93,12 +143,8 @@ impl AesGcm {
         threads: Option<usize>,
         strategy: Option<&str>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let par = self.par_for(threads, strategy)?;
-        let nonce = In::get(nonce, "nonce")?;
-        let nonce = nonce_of(&nonce)?;
-        let data = In::get(data, "data")?;
-        let aad = aad_of(associated_data)?;
-        let aad = aad.as_ref().map_or(&[][..], In::as_slice);
+        let args = self.args(nonce, data, associated_data, threads, strategy)?;
+        let (par, nonce, aad, data) = (args.par, &args.nonce, args.aad(), &args.data);
         check_length(data.len())?;
         bytes_from(py, data.as_slice(), GCM_TAG, &par, |out| {
             let (body, tag) = out.split_at_mut(out.len() - GCM_TAG);
@@ -119,13 +165,9 @@ impl AesGcm {
         threads: Option<usize>,
         strategy: Option<&str>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let par = self.par_for(threads, strategy)?;
-        let nonce = In::get(nonce, "nonce")?;
-        let nonce = nonce_of(&nonce)?;
-        let data = In::get(data, "data")?;
-        let aad = aad_of(associated_data)?;
-        let aad = aad.as_ref().map_or(&[][..], In::as_slice);
-        let sealed = data.as_slice();
+        let args = self.args(nonce, data, associated_data, threads, strategy)?;
+        let (par, nonce, aad) = (args.par, &args.nonce, args.aad());
+        let sealed = args.data.as_slice();
         if sealed.len() < GCM_TAG {
             return Err(errors::raise(
                 py,
@@ -159,18 +201,11 @@ impl AesGcm {
         threads: Option<usize>,
         strategy: Option<&str>,
     ) -> PyResult<usize> {
-        let par = self.par_for(threads, strategy)?;
-        let nonce_in = In::get(nonce, "nonce")?;
-        let nonce = nonce_of(&nonce_in)?;
-        let aad_in = aad_of(associated_data)?;
-        let aad = aad_in.as_ref().map_or(&[][..], In::as_slice);
-        let data = In::get(data, "data")?;
+        let args = self.args(nonce, data, associated_data, threads, strategy)?;
+        let (par, nonce, aad, data) = (args.par, &args.nonce, args.aad(), &args.data);
         let len = data.len();
         check_length(len)?;
-        let mut out = Out::get(buf, "buf")?;
-        let in_place = in_place(&data, &out)?;
-        separate(aad_in.as_ref(), &out, "associated_data")?;
-        separate(Some(&nonce_in), &out, "nonce")?;
+        let (mut out, in_place) = args.output(buf)?;
         let out = out.as_mut_slice();
         let n = len + GCM_TAG;
         if out.len() != n {
@@ -207,12 +242,8 @@ impl AesGcm {
         threads: Option<usize>,
         strategy: Option<&str>,
     ) -> PyResult<usize> {
-        let par = self.par_for(threads, strategy)?;
-        let nonce_in = In::get(nonce, "nonce")?;
-        let nonce = nonce_of(&nonce_in)?;
-        let aad_in = aad_of(associated_data)?;
-        let aad = aad_in.as_ref().map_or(&[][..], In::as_slice);
-        let data = In::get(data, "data")?;
+        let args = self.args(nonce, data, associated_data, threads, strategy)?;
+        let (par, nonce, aad, data) = (args.par, &args.nonce, args.aad(), &args.data);
         let Some(n) = data.len().checked_sub(GCM_TAG) else {
             return Err(errors::raise(
                 py,
@@ -220,10 +251,7 @@ impl AesGcm {
                 "the data is shorter than a tag".into(),
             ));
         };
-        let mut out = Out::get(buf, "buf")?;
-        let in_place = in_place(&data, &out)?;
-        separate(aad_in.as_ref(), &out, "associated_data")?;
-        separate(Some(&nonce_in), &out, "nonce")?;
+        let (mut out, in_place) = args.output(buf)?;
         // The tag lies past the end of an in-place `buf`: read it first.
         let tag = data.tail::<GCM_TAG>();
         let out = out.as_mut_slice();

@@ -2,9 +2,6 @@
 //! CLI, rage, pyrage and `parcrypt age` read and write: bytes in memory,
 //! files and Python file objects, keys generated and parsed.
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-
 use parcrypt::age::{
     self, DecryptOptions, Encryptor, Error, Identity, KeyKind, Options, Passphrase, Recipient,
 };
@@ -15,7 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::buffer::{In, bytes_from, detach_from};
-use crate::stream::{End, PyReader, PyWriter};
+use crate::stream::{End, Source, between};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -324,24 +321,6 @@ fn age_decrypt<'py>(
     out
 }
 
-/// Creates `dst` (a path) or opens nothing (a file object).
-fn writer(dst: &End) -> std::io::Result<Box<dyn Write + Send>> {
-    Ok(match dst {
-        End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
-        End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
-    })
-}
-
-/// Flushes `out` and, for a path, syncs the file.
-fn finish(mut out: Box<dyn Write + Send>, dst: &End) -> std::io::Result<()> {
-    out.flush()?;
-    drop(out);
-    if let End::Path(p) = dst {
-        File::open(p)?.sync_all()?;
-    }
-    Ok(())
-}
-
 /// Encrypts `src` (path or binary file object) into `dst` (path of a file
 /// to create, or binary file object); returns the plaintext length.
 #[pyfunction]
@@ -362,18 +341,11 @@ fn age_encrypt_file(
     let list = recipients_of(recipients, passphrase, work_factor)?;
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
     let opts = Options { armor };
-    let written = py.detach(|| -> Result<u64, Error> {
-        let encryptor = Encryptor::new(&list)?;
-        let mut out = writer(&dst)?;
-        let n = match &src {
-            End::Path(p) => encryptor.encrypt_file(&File::open(p)?, &mut out, &opts, &par, |_| {})?,
-            End::Object(o) => {
-                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
-                encryptor.encrypt(input, &mut out, &opts, &par, |_| {})?
-            }
-        };
-        finish(out, &dst)?;
-        Ok(n)
+    // Before `dst` is created: a recipient list it refuses writes nothing.
+    let encryptor = py.detach(|| Encryptor::new(&list)).map_err(|e| err(py, e))?;
+    let written = between(py, &src, &dst, |input, out| match input {
+        Source::File(f) => encryptor.encrypt_file(&f, out, &opts, &par, |_| {}),
+        Source::Reader(r) => encryptor.encrypt(r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
@@ -406,20 +378,10 @@ fn age_decrypt_file(
         max_work_factor,
         ..DecryptOptions::default()
     };
-    let written = py.detach(|| -> Result<u64, Error> {
-        let mut out = writer(&dst)?;
-        let n = match (&src, range) {
-            (End::Path(p), Some((start, len))) => {
-                age::decrypt_range(&ids, &File::open(p)?, start, len, &mut out, &opts, &par)?
-            }
-            (End::Path(p), None) => age::decrypt(&ids, &File::open(p)?, &mut out, &opts, &par, |_| {})?,
-            (End::Object(o), _) => {
-                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
-                age::decrypt(&ids, input, &mut out, &opts, &par, |_| {})?
-            }
-        };
-        finish(out, &dst)?;
-        Ok(n)
+    let written = between(py, &src, &dst, |input, out| match (input, range) {
+        (Source::File(f), Some((start, len))) => age::decrypt_range(&ids, &f, start, len, out, &opts, &par),
+        (Source::File(f), None) => age::decrypt(&ids, &f, out, &opts, &par, |_| {}),
+        (Source::Reader(r), _) => age::decrypt(&ids, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }

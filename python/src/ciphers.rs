@@ -27,6 +27,18 @@ fn iv_of(iv: &Bound<'_, PyAny>, what: &str) -> PyResult<[u8; BLOCK]> {
         .map_err(|_| PyValueError::new_err(format!("{what} must be 16 bytes, got {}", iv.len())))
 }
 
+/// A one-shot call's key (as the cipher `new` makes it), 16-byte IV or
+/// counter block (`iv_name` in messages) and data, read in that order.
+fn one_shot<C>(
+    py: Python<'_>,
+    (key, iv, data): (&Bound<'_, PyAny>, &Bound<'_, PyAny>, &Bound<'_, PyAny>),
+    iv_name: &str,
+    new: impl FnOnce(&[u8]) -> Result<C, parcrypt::aes::Error>,
+) -> PyResult<(C, [u8; BLOCK], In)> {
+    let cipher = new(In::get(key, "key")?.as_slice()).map_err(|e| errors::aes(py, e))?;
+    Ok((cipher, iv_of(iv, iv_name)?, In::get(data, "data")?))
+}
+
 /// AES-CTR over `data` from the 16-byte initial counter block `nonce` (the
 /// same for encryption and decryption).
 #[pyfunction]
@@ -40,9 +52,7 @@ fn ctr_apply<'py>(
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
-    let ctr = Ctr::new(In::get(key, "key")?.as_slice()).map_err(|e| errors::aes(py, e))?;
-    let counter = iv_of(nonce, "nonce")?;
-    let data = In::get(data, "data")?;
+    let (ctr, counter, data) = one_shot(py, (key, nonce, data), "nonce", Ctr::new)?;
     bytes_from(py, data.as_slice(), 0, &par, |out| {
         ctr.apply_keystream(&counter, out, &par);
         Ok(())
@@ -58,9 +68,7 @@ fn cbc_encrypt<'py>(
     iv: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let cbc = Cbc::new(In::get(key, "key")?.as_slice()).map_err(|e| errors::aes(py, e))?;
-    let iv = iv_of(iv, "iv")?;
-    let data = In::get(data, "data")?;
+    let (cbc, iv, data) = one_shot(py, (key, iv, data), "iv", Cbc::new)?;
     let src = data.as_slice();
     let sealed = detach_from(py, src.len(), || cbc.encrypt(&iv, src));
     Ok(PyBytes::new(py, &sealed))
@@ -79,9 +87,7 @@ fn cbc_decrypt<'py>(
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
-    let cbc = Cbc::new(In::get(key, "key")?.as_slice()).map_err(|e| errors::aes(py, e))?;
-    let iv = iv_of(iv, "iv")?;
-    let data = In::get(data, "data")?;
+    let (cbc, iv, data) = one_shot(py, (key, iv, data), "iv", Cbc::new)?;
     let src = data.as_slice();
     let opened =
         detach_from(py, src.len(), || cbc.decrypt(&iv, src, &par)).map_err(|e| errors::aes(py, e))?;

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::pem_wanted;
+use crate::serialization::{key_bytes, pem_wanted};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -22,10 +22,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 fn err(py: Python<'_>, e: ecdsa::Error) -> PyErr {
-    match e {
-        ecdsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
-    }
+    errors::signature(py, matches!(e, ecdsa::Error::BadSignature), e)
 }
 
 /// Reads a signature in `encoding` "der" (what OpenSSL and `cryptography`
@@ -102,18 +99,15 @@ fn ec_verify_batch(
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
     let batch = Batch::read(items, encoding, "message", |_, _| Ok(()))?;
-    let items: Vec<BatchItem<'_>> = batch
-        .parsed()
-        .map(|(key, message, signature)| BatchItem {
+    Ok(batch.verify(
+        py,
+        |(key, message, signature)| BatchItem {
             key,
             message,
             signature,
-        })
-        .collect();
-    let results = detach_from(py, items.len().saturating_mul(4096), || {
-        ecdsa::verify_batch_vartime(&items, &par)
-    });
-    Ok(batch.spread(results))
+        },
+        |items| ecdsa::verify_batch_vartime(items, &par),
+    ))
 }
 
 /// The items of a batch verification as Python gave them: keys, messages
@@ -168,6 +162,21 @@ impl Batch {
             .filter_map(|((k, d), s)| s.as_ref().map(|s| (&k.get().key, d.as_slice(), s)))
     }
 
+    /// Verifies the items whose signature parsed (`item` makes the
+    /// library's batch item of each, `verify` checks them all): one bool per
+    /// item, in order.
+    fn verify<'b, T: Sync>(
+        &'b self,
+        py: Python<'_>,
+        item: impl Fn((&'b VerifyingKey, &'b [u8], &'b Signature)) -> T,
+        verify: impl FnOnce(&[T]) -> Vec<bool> + Send,
+    ) -> Vec<bool> {
+        let items: Vec<T> = self.parsed().map(item).collect();
+        // Each verification is ~50 µs: any non-empty batch runs without the GIL.
+        let results = detach_from(py, items.len().saturating_mul(4096), || verify(&items));
+        self.spread(results)
+    }
+
     /// One bool per item, in order, from the results of the parsed ones.
     fn spread(&self, results: Vec<bool>) -> Vec<bool> {
         let mut results = results.into_iter();
@@ -200,23 +209,20 @@ impl EcPrivateKey {
         encoding: &str,
         format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let pem = pem_wanted(encoding)?;
-        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
-            ("PKCS8", true) => self.key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
-            ("PKCS8", false) => self.key.to_pkcs8_der().map(|d| d.to_vec()),
-            ("SEC1", true) => self.key.to_sec1_pem().map(|s| s.as_bytes().to_vec()),
-            ("SEC1", false) => self.key.to_sec1_der().map(|d| d.to_vec()),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {format:?}: expected \"PKCS8\" or \"SEC1\""
-                )));
-            }
-        }
-        .map_err(|e| err(py, e))?;
-        let mut bytes = bytes;
-        let out = PyBytes::new(py, &bytes);
-        parcrypt::secret::wipe(&mut bytes);
-        Ok(out)
+        let key = &self.key;
+        key_bytes(
+            py,
+            (encoding, format),
+            ["PKCS8", "SEC1"],
+            true,
+            |which, pem| match (which, pem) {
+                (0, true) => key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
+                (0, false) => key.to_pkcs8_der().map(|d| d.to_vec()),
+                (_, true) => key.to_sec1_pem().map(|s| s.as_bytes().to_vec()),
+                (_, false) => key.to_sec1_der().map(|d| d.to_vec()),
+            },
+            err,
+        )
     }
 
     /// An ECDSA signature over SHA-256(`data`), `encoding` "der" or "fixed".
@@ -342,17 +348,13 @@ fn ec_verify_batch_digests(
             digest.len()
         )))
     })?;
-    let items: Vec<ecdsa::DigestItem<'_>> = batch
-        .parsed()
-        .map(|(key, digest, signature)| ecdsa::DigestItem {
+    Ok(batch.verify(
+        py,
+        |(key, digest, signature)| ecdsa::DigestItem {
             key,
             digest,
             signature,
-        })
-        .collect();
-    // Each verification is ~50 µs: any non-empty batch runs without the GIL.
-    let results = detach_from(py, items.len().saturating_mul(4096), || {
-        ecdsa::verify_batch_digests_vartime(&items, &par)
-    });
-    Ok(batch.spread(results))
+        },
+        |items| ecdsa::verify_batch_digests_vartime(items, &par),
+    ))
 }

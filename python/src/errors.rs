@@ -31,6 +31,16 @@ pub fn io(e: std::io::Error) -> PyErr {
     PyErr::from(e)
 }
 
+/// A signature family's error (RSA, ECDSA): `InvalidSignature` for a
+/// signature that does not verify (`invalid`), `ValueError` for the rest.
+pub fn signature(py: Python<'_>, invalid: bool, e: impl std::fmt::Display) -> PyErr {
+    if invalid {
+        raise(py, "InvalidSignature", e.to_string())
+    } else {
+        PyValueError::new_err(e.to_string())
+    }
+}
+
 pub fn aes(py: Python<'_>, e: parcrypt::aes::Error) -> PyErr {
     use parcrypt::aes::Error;
     match e {

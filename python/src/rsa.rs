@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::pem_wanted;
+use crate::serialization::key_bytes;
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -23,10 +23,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 }
 
 fn err(py: Python<'_>, e: rsa::Error) -> PyErr {
-    match e {
-        rsa::Error::BadSignature => errors::raise(py, "InvalidSignature", e.to_string()),
-        other => PyValueError::new_err(other.to_string()),
-    }
+    errors::signature(py, matches!(e, rsa::Error::BadSignature), e)
 }
 
 fn hash_of(name: &str) -> PyResult<Algorithm> {
@@ -37,6 +34,20 @@ fn hash_of(name: &str) -> PyResult<Algorithm> {
 fn scheme_of(name: &str) -> PyResult<Scheme> {
     name.parse()
         .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))
+}
+
+/// A signing call's scheme, hash and threads, read in that order.
+fn sign_args(
+    scheme: &str,
+    hash: &str,
+    threads: Option<usize>,
+    strategy: &str,
+) -> PyResult<(Scheme, Algorithm, Parallelism)> {
+    Ok((
+        scheme_of(scheme)?,
+        hash_of(hash)?,
+        par::parallelism(threads, strategy)?,
+    ))
 }
 
 /// An RSA private key (its `repr` shows the size only).
@@ -107,23 +118,20 @@ impl RsaPrivateKey {
         encoding: &str,
         format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let pem = pem_wanted(encoding)?;
-        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
-            ("PKCS8", true) => self.key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
-            ("PKCS8", false) => self.key.to_pkcs8_der().map(|d| d.to_vec()),
-            ("PKCS1", true) => self.key.to_pkcs1_pem().map(|s| s.as_bytes().to_vec()),
-            ("PKCS1", false) => self.key.to_pkcs1_der().map(|d| d.to_vec()),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {format:?}: expected \"PKCS8\" or \"PKCS1\""
-                )));
-            }
-        }
-        .map_err(|e| err(py, e))?;
-        let mut bytes = bytes;
-        let out = PyBytes::new(py, &bytes);
-        parcrypt::secret::wipe(&mut bytes);
-        Ok(out)
+        let key = &self.key;
+        key_bytes(
+            py,
+            (encoding, format),
+            ["PKCS8", "PKCS1"],
+            true,
+            |which, pem| match (which, pem) {
+                (0, true) => key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
+                (0, false) => key.to_pkcs8_der().map(|d| d.to_vec()),
+                (_, true) => key.to_pkcs1_pem().map(|s| s.as_bytes().to_vec()),
+                (_, false) => key.to_pkcs1_der().map(|d| d.to_vec()),
+            },
+            err,
+        )
     }
 
     /// A signature over `data` (hashed with `hash`): `scheme` "pss" (MGF1 of
@@ -138,11 +146,7 @@ impl RsaPrivateKey {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (scheme, hash, par) = (
-            scheme_of(scheme)?,
-            hash_of(hash)?,
-            par::parallelism(threads, strategy)?,
-        );
+        let (scheme, hash, par) = sign_args(scheme, hash, threads, strategy)?;
         let data = In::get(data, "data")?;
         let msg = data.as_slice();
         let sig =
@@ -161,11 +165,7 @@ impl RsaPrivateKey {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let (scheme, hash, par) = (
-            scheme_of(scheme)?,
-            hash_of(hash)?,
-            par::parallelism(threads, strategy)?,
-        );
+        let (scheme, hash, par) = sign_args(scheme, hash, threads, strategy)?;
         let digest = In::get(digest, "digest")?;
         let sig = self
             .key
@@ -233,20 +233,20 @@ impl RsaPublicKey {
         encoding: &str,
         format: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let pem = pem_wanted(encoding)?;
-        let bytes = match (format.to_ascii_uppercase().as_str(), pem) {
-            ("SPKI", true) => self.key.to_spki_pem().map(String::into_bytes),
-            ("SPKI", false) => self.key.to_spki_der(),
-            ("PKCS1", true) => self.key.to_pkcs1_pem().map(String::into_bytes),
-            ("PKCS1", false) => self.key.to_pkcs1_der(),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {format:?}: expected \"SPKI\" or \"PKCS1\""
-                )));
-            }
-        }
-        .map_err(|e| err(py, e))?;
-        Ok(PyBytes::new(py, &bytes))
+        let key = &self.key;
+        key_bytes(
+            py,
+            (encoding, format),
+            ["SPKI", "PKCS1"],
+            false,
+            |which, pem| match (which, pem) {
+                (0, true) => key.to_spki_pem().map(String::into_bytes),
+                (0, false) => key.to_spki_der(),
+                (_, true) => key.to_pkcs1_pem().map(String::into_bytes),
+                (_, false) => key.to_pkcs1_der(),
+            },
+            err,
+        )
     }
 
     /// Returns None if `signature` is valid for `data`; raises `InvalidSignature` otherwise.

@@ -109,6 +109,55 @@ impl End {
             "{what} must be a path or a binary file object"
         )))
     }
+
+    /// Creates the file at a path, or writes to the file object.
+    pub(crate) fn writer(&self) -> std::io::Result<Box<dyn Write + Send>> {
+        Ok(match self {
+            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
+            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
+        })
+    }
+
+    /// Flushes `out` (from [`End::writer`]) and, for a path, syncs the file.
+    pub(crate) fn finish(&self, mut out: Box<dyn Write + Send>) -> std::io::Result<()> {
+        out.flush()?;
+        drop(out);
+        if let End::Path(p) = self {
+            File::open(p)?.sync_all()?;
+        }
+        Ok(())
+    }
+}
+
+/// The input of a job between [`End`]s: the file at a path (which may be
+/// read from any offset) or a Python file object.
+pub(crate) enum Source {
+    File(File),
+    Reader(PyReader),
+}
+
+/// Runs `job` from `src` into `dst` without the GIL: `dst` is created (a
+/// path) or written (a file object) before `src` is opened, and flushed,
+/// and for a path synced, once `job` succeeds; its count.
+pub(crate) fn between<E>(
+    py: Python<'_>,
+    src: &End,
+    dst: &End,
+    job: impl FnOnce(Source, &mut Box<dyn Write + Send>) -> Result<u64, E> + Send,
+) -> Result<u64, E>
+where
+    E: From<std::io::Error> + Send,
+{
+    py.detach(|| {
+        let mut out = dst.writer()?;
+        let input = match src {
+            End::Path(p) => Source::File(File::open(p)?),
+            End::Object(o) => Source::Reader(PyReader(Python::attach(|py| o.clone_ref(py)))),
+        };
+        let n = job(input, &mut out)?;
+        dst.finish(out)?;
+        Ok(n)
+    })
 }
 
 /// A Python binary file object as `Read` (called with the GIL, from
@@ -204,24 +253,9 @@ fn stream_encrypt(
     let list = recipients_of(key, passphrase, &recipients, scrypt_log2_n)?;
     let opts = Options { segment_size };
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
-    let written = py.detach(|| -> Result<u64, stream::Error> {
-        let mut out: Box<dyn Write + Send> = match &dst {
-            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
-            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
-        };
-        let n = match &src {
-            End::Path(p) => stream::encrypt_file(&list, &File::open(p)?, &mut out, &opts, &par, |_| {})?,
-            End::Object(o) => {
-                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
-                stream::encrypt(&list, input, &mut out, &opts, &par, |_| {})?
-            }
-        };
-        out.flush()?;
-        drop(out);
-        if let End::Path(p) = &dst {
-            File::open(p)?.sync_all()?;
-        }
-        Ok(n)
+    let written = between(py, &src, &dst, |input, out| match input {
+        Source::File(f) => stream::encrypt_file(&list, &f, out, &opts, &par, |_| {}),
+        Source::Reader(r) => stream::encrypt(&list, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
@@ -252,29 +286,12 @@ fn stream_decrypt(
             "range= needs src to be a path (it reads only the segments needed)",
         ));
     }
-    let written = py.detach(|| -> Result<u64, stream::Error> {
-        let mut out: Box<dyn Write + Send> = match &dst {
-            End::Path(p) => Box::new(BufWriter::with_capacity(1 << 20, File::create(p)?)),
-            End::Object(o) => Box::new(PyWriter(Python::attach(|py| o.clone_ref(py)))),
-        };
-        let n = match (&src, range) {
-            (End::Path(p), Some((start, len))) => {
-                stream::decrypt_range(&who, &File::open(p)?, start, len, &mut out, &opts, &par)?
-            }
-            (End::Path(p), None) => {
-                stream::decrypt_file(&who, &File::open(p)?, &mut out, &opts, &par, |_| {})?
-            }
-            (End::Object(o), _) => {
-                let input = PyReader(Python::attach(|py| o.clone_ref(py)));
-                stream::decrypt(&who, input, &mut out, &opts, &par, |_| {})?
-            }
-        };
-        out.flush()?;
-        drop(out);
-        if let End::Path(p) = &dst {
-            File::open(p)?.sync_all()?;
+    let written = between(py, &src, &dst, |input, out| match (input, range) {
+        (Source::File(f), Some((start, len))) => {
+            stream::decrypt_range(&who, &f, start, len, out, &opts, &par)
         }
-        Ok(n)
+        (Source::File(f), None) => stream::decrypt_file(&who, &f, out, &opts, &par, |_| {}),
+        (Source::Reader(r), _) => stream::decrypt(&who, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
@@ -302,6 +319,23 @@ fn passphrase_of(p: &Bound<'_, PyAny>) -> PyResult<SecretBytes> {
 #[derive(Debug)]
 pub struct PySegments {
     inner: stream::Segments,
+}
+
+impl PySegments {
+    /// Runs `f` (a seal or an open) on the segments over the bytes of
+    /// `data` (named `what`), without the GIL when they are many.
+    fn run(
+        &self,
+        py: Python<'_>,
+        (data, what): (&Bound<'_, PyAny>, &str),
+        (threads, strategy): (Option<usize>, &str),
+        f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<Vec<u8>, stream::Error> + Send,
+    ) -> PyResult<Vec<u8>> {
+        let par = par::parallelism(threads, strategy)?;
+        let data = In::get(data, what)?;
+        let src = data.as_slice();
+        crate::buffer::detach_from(py, src.len(), || f(&self.inner, src, &par)).map_err(|e| err(py, e))
+    }
 }
 
 #[pymethods]
@@ -397,11 +431,9 @@ impl PySegments {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let par = par::parallelism(threads, strategy)?;
-        let data = In::get(data, "data")?;
-        let src = data.as_slice();
-        let sealed = crate::buffer::detach_from(py, src.len(), || self.inner.seal(first, src, last, &par))
-            .map_err(|e| err(py, e))?;
+        let sealed = self.run(py, (data, "data"), (threads, strategy), |s, src, par| {
+            s.seal(first, src, last, par)
+        })?;
         Ok(PyBytes::new(py, &sealed))
     }
 
@@ -416,11 +448,9 @@ impl PySegments {
         threads: Option<usize>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let par = par::parallelism(threads, strategy)?;
-        let sealed = In::get(sealed, "sealed")?;
-        let src = sealed.as_slice();
-        let mut plain = crate::buffer::detach_from(py, src.len(), || self.inner.open(first, src, last, &par))
-            .map_err(|e| err(py, e))?;
+        let mut plain = self.run(py, (sealed, "sealed"), (threads, strategy), |s, src, par| {
+            s.open(first, src, last, par)
+        })?;
         let out = PyBytes::new(py, &plain);
         parcrypt::secret::wipe(&mut plain);
         Ok(out)

@@ -359,175 +359,181 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmNew<'l>(
 
 free_fn!(Java_dev_parcrypt_jca_Native_gcmFree, Gcm);
 
-/// Seals `len` bytes of `input` from `in_off`; writes ciphertext ‖ tag
-/// (`len + 16` bytes) into `out` at `out_off`.
-///
-/// Works on the pinned arrays ([`Pinned`]), not on a native copy: copying
-/// in and out costs more than AES-GCM itself (AWS-LC seals at 10+ GB/s a
-/// core). Measured with `AesGcmBench` (JMH, 2-vCPU VM, init + doFinal):
-/// pinned from 64 KiB on and copied below, 16 KiB took 3.1 µs to encrypt
-/// and 4.6 µs to decrypt, pinned at every size 2.2 and 3.5 µs; at 4 KiB
-/// decryption 1.23 against 0.92 µs; at 256 B – 2 KiB the two were within
-/// the noise (pinned a little ahead). So every size above
-/// [`SEAL_COPY_MAX`] is pinned, and only a call whose ranges share one
-/// array and overlap shifted takes the copy. Up to it the JNI calls that
-/// pinning needs cost more than copying: [`seal_copied`].
-#[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSeal<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    nonce_head: jlong,
-    nonce_tail: jint,
-    aad: JByteArray<'l>,
-    input: JByteArray<'l>,
+/// Declares a GCM entry point, `$name(long handle, long nonceHead, int
+/// nonceTail, byte[] aad, $buf input, int inOff, int len, $buf out, int
+/// outOff, int threads, int strategy) -> int`: the call (key, nonce, AAD,
+/// threads) read, then `$body(env, &call, Io { input, in_off, len, out,
+/// out_off })`, which returns the bytes written. `$buf` is
+/// `byte[]` or a direct `ByteBuffer`: the same parameters, one body for each.
+macro_rules! gcm_fn {
+    ($(#[$doc:meta])* $name:ident, $buf:ident, $body:ident) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        #[allow(clippy::too_many_arguments)]
+        pub extern "system" fn $name<'l>(
+            mut env: JNIEnv<'l>,
+            _class: JClass<'l>,
+            handle: jlong,
+            nonce_head: jlong,
+            nonce_tail: jint,
+            aad: JByteArray<'l>,
+            input: $buf<'l>,
+            in_off: jint,
+            len: jint,
+            out: $buf<'l>,
+            out_off: jint,
+            threads: jint,
+            strategy: jint,
+        ) -> jint {
+            entry(&mut env, |env| {
+                let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
+                let io = Io {
+                    input: &input,
+                    in_off,
+                    len,
+                    out: &out,
+                    out_off,
+                };
+                $body(env, &call, io)
+            })
+        }
+    };
+}
+
+gcm_fn!(
+    /// Seals `len` bytes of `input` from `in_off`; writes ciphertext ‖ tag
+    /// (`len + 16` bytes) into `out` at `out_off`.
+    ///
+    /// Works on the pinned arrays ([`Pinned`]), not on a native copy: copying
+    /// in and out costs more than AES-GCM itself (AWS-LC seals at 10+ GB/s a
+    /// core). Measured with `AesGcmBench` (JMH, 2-vCPU VM, init + doFinal):
+    /// pinned from 64 KiB on and copied below, 16 KiB took 3.1 µs to encrypt
+    /// and 4.6 µs to decrypt, pinned at every size 2.2 and 3.5 µs; at 4 KiB
+    /// decryption 1.23 against 0.92 µs; at 256 B – 2 KiB the two were within
+    /// the noise (pinned a little ahead). So every size above
+    /// [`SEAL_COPY_MAX`] is pinned, and only a call whose ranges share one
+    /// array and overlap shifted takes the copy. Up to it the JNI calls that
+    /// pinning needs cost more than copying: [`seal_copied`].
+    Java_dev_parcrypt_jca_Native_gcmSeal,
+    JByteArray,
+    seal_arrays
+);
+
+gcm_fn!(
+    /// Checks the tag of the `len` bytes (ciphertext ‖ tag) of `input` from
+    /// `in_off`, and only then writes the plaintext (`len − 16` bytes) into
+    /// `out` at `out_off`. A wrong tag throws `AEADBadTagException` and writes
+    /// nothing. Up to [`OPEN_COPY_MAX`] bytes of plaintext copied
+    /// ([`open_copied`]); above, pinned, or copied for shifted overlaps, as
+    /// [`Java_dev_parcrypt_jca_Native_gcmSeal`].
+    Java_dev_parcrypt_jca_Native_gcmOpen,
+    JByteArray,
+    open_arrays
+);
+
+gcm_fn!(
+    /// [`gcmSeal`] between direct buffers, in place when `out` and `input` are
+    /// the same memory: no copy at all.
+    Java_dev_parcrypt_jca_Native_gcmSealDirect,
+    JByteBuffer,
+    seal_direct
+);
+
+gcm_fn!(
+    /// [`gcmOpen`] between direct buffers. On a wrong tag `out` is zeroed if
+    /// it is separate from `input` (in place, the ciphertext stays).
+    Java_dev_parcrypt_jca_Native_gcmOpenDirect,
+    JByteBuffer,
+    open_direct
+);
+
+/// A GCM call's data: `len` bytes of `input` from `in_off`, and `out` from
+/// `out_off` (offsets in arrays, positions in direct buffers).
+struct Io<'a, B> {
+    input: &'a B,
     in_off: jint,
     len: jint,
-    out: JByteArray<'l>,
+    out: &'a B,
     out_off: jint,
-    threads: jint,
-    strategy: jint,
-) -> jint {
-    entry(&mut env, |env| {
-        let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-        let a = Arrays {
-            input: &input,
-            in_off,
-            len: len_of(len, "input")?,
-            out: &out,
-            out_off,
-        };
-        if a.len <= SEAL_COPY_MAX {
-            return seal_copied(env, &call, &a);
-        }
-        if let Some(written) = seal_pinned(env, &call, &a)? {
-            return Ok(written);
-        }
-        let mut buf = read_region(env, &input, in_off, len, GCM_TAG)?;
-        let n = buf.len() - GCM_TAG;
-        let tag = call.seal(&mut buf[..n]);
-        buf[n..].copy_from_slice(&tag);
-        write_region(env, &out, out_off, &buf)?;
-        Ok(buf.len())
-    })
 }
 
-/// Checks the tag of the `len` bytes (ciphertext ‖ tag) of `input` from
-/// `in_off`, and only then writes the plaintext (`len − 16` bytes) into
-/// `out` at `out_off`. A wrong tag throws `AEADBadTagException` and writes
-/// nothing. Up to [`OPEN_COPY_MAX`] bytes of plaintext copied
-/// ([`open_copied`]); above, pinned, or copied for shifted overlaps, as
-/// [`Java_dev_parcrypt_jca_Native_gcmSeal`].
-#[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpen<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    nonce_head: jlong,
-    nonce_tail: jint,
-    aad: JByteArray<'l>,
-    input: JByteArray<'l>,
-    in_off: jint,
-    len: jint,
-    out: JByteArray<'l>,
-    out_off: jint,
-    threads: jint,
-    strategy: jint,
-) -> jint {
-    entry(&mut env, |env| {
-        let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-        let a = Arrays {
-            input: &input,
-            in_off,
-            len: len_of(len, "input")?,
-            out: &out,
-            out_off,
-        };
-        if a.len <= OPEN_COPY_MAX + GCM_TAG {
-            return open_copied(env, &call, &a);
-        }
-        if let Some(written) = open_pinned(env, &call, &a)? {
-            return Ok(written);
-        }
-        let mut buf = SecretBytes::new(read_region(env, &input, in_off, len, 0)?);
-        let Some(n) = buf.len().checked_sub(GCM_TAG) else {
-            return fail(BAD_TAG, SHORT);
-        };
-        let (body, tag) = buf.expose_mut().split_at_mut(n);
-        call.open(body, tag)?;
-        write_region(env, &out, out_off, body)?;
-        Ok(n)
-    })
+impl<'a, 'l> Arrays<'a, 'l> {
+    fn new(io: &Io<'a, JByteArray<'l>>) -> Res<Self> {
+        Ok(Arrays {
+            input: io.input,
+            in_off: io.in_off,
+            len: len_of(io.len, "input")?,
+            out: io.out,
+            out_off: io.out_off,
+        })
+    }
 }
 
-/// [`gcmSeal`] between direct buffers, in place when `out` and `input` are
-/// the same memory: no copy at all.
-#[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmSealDirect<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    nonce_head: jlong,
-    nonce_tail: jint,
-    aad: JByteArray<'l>,
-    input: JByteBuffer<'l>,
-    in_pos: jint,
-    len: jint,
-    out: JByteBuffer<'l>,
-    out_pos: jint,
-    threads: jint,
-    strategy: jint,
-) -> jint {
-    entry(&mut env, |env| {
-        let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-        let src = direct(env, &input, in_pos, len)?;
-        let dst = direct(env, &out, out_pos, len.saturating_add(GCM_TAG as jint))?;
-        let (body, tag) = dst.split_at_mut(src.len());
-        copy_unless_same(src, body)?;
-        tag.copy_from_slice(&call.seal(body));
-        Ok(dst.len())
-    })
+/// [`Java_dev_parcrypt_jca_Native_gcmSeal`]: copied up to
+/// [`SEAL_COPY_MAX`], pinned above, copied for shifted overlaps.
+fn seal_arrays(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteArray<'_>>) -> Res<usize> {
+    let a = Arrays::new(&io)?;
+    if a.len <= SEAL_COPY_MAX {
+        return seal_copied(env, call, &a);
+    }
+    if let Some(written) = seal_pinned(env, call, &a)? {
+        return Ok(written);
+    }
+    let mut buf = read_region(env, io.input, io.in_off, io.len, GCM_TAG)?;
+    let n = buf.len() - GCM_TAG;
+    let tag = call.seal(&mut buf[..n]);
+    buf[n..].copy_from_slice(&tag);
+    write_region(env, io.out, io.out_off, &buf)?;
+    Ok(buf.len())
 }
 
-/// [`gcmOpen`] between direct buffers. On a wrong tag `out` is zeroed if
-/// it is separate from `input` (in place, the ciphertext stays).
-#[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmOpenDirect<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    nonce_head: jlong,
-    nonce_tail: jint,
-    aad: JByteArray<'l>,
-    input: JByteBuffer<'l>,
-    in_pos: jint,
-    len: jint,
-    out: JByteBuffer<'l>,
-    out_pos: jint,
-    threads: jint,
-    strategy: jint,
-) -> jint {
-    entry(&mut env, |env| {
-        let call = GcmCall::new(env, handle, nonce_head, nonce_tail, &aad, threads, strategy)?;
-        let src = direct(env, &input, in_pos, len)?;
-        let Some(n) = src.len().checked_sub(GCM_TAG) else {
-            return fail(BAD_TAG, SHORT);
-        };
-        let mut tag = [0u8; GCM_TAG];
-        tag.copy_from_slice(&src[n..]);
-        let dst = direct(env, &out, out_pos, n as jint)?;
-        let in_place = src.as_ptr() == dst.as_ptr();
-        copy_unless_same(&src[..n], dst)?;
-        let opened = call.open(dst, &tag);
-        if opened.is_err() && !in_place {
-            dst.fill(0);
-        }
-        opened.map(|()| n)
-    })
+/// [`Java_dev_parcrypt_jca_Native_gcmOpen`]: copied up to
+/// [`OPEN_COPY_MAX`] bytes of plaintext, pinned above, copied for shifted
+/// overlaps.
+fn open_arrays(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteArray<'_>>) -> Res<usize> {
+    let a = Arrays::new(&io)?;
+    if a.len <= OPEN_COPY_MAX + GCM_TAG {
+        return open_copied(env, call, &a);
+    }
+    if let Some(written) = open_pinned(env, call, &a)? {
+        return Ok(written);
+    }
+    let mut buf = SecretBytes::new(read_region(env, io.input, io.in_off, io.len, 0)?);
+    let Some(n) = buf.len().checked_sub(GCM_TAG) else {
+        return fail(BAD_TAG, SHORT);
+    };
+    let (body, tag) = buf.expose_mut().split_at_mut(n);
+    call.open(body, tag)?;
+    write_region(env, io.out, io.out_off, body)?;
+    Ok(n)
+}
+
+/// [`Java_dev_parcrypt_jca_Native_gcmSealDirect`].
+fn seal_direct(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteBuffer<'_>>) -> Res<usize> {
+    let src = direct(env, io.input, io.in_off, io.len)?;
+    let dst = direct(env, io.out, io.out_off, io.len.saturating_add(GCM_TAG as jint))?;
+    let (body, tag) = dst.split_at_mut(src.len());
+    copy_unless_same(src, body)?;
+    tag.copy_from_slice(&call.seal(body));
+    Ok(dst.len())
+}
+
+/// [`Java_dev_parcrypt_jca_Native_gcmOpenDirect`].
+fn open_direct(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteBuffer<'_>>) -> Res<usize> {
+    let src = direct(env, io.input, io.in_off, io.len)?;
+    let Some(n) = src.len().checked_sub(GCM_TAG) else {
+        return fail(BAD_TAG, SHORT);
+    };
+    let mut tag = [0u8; GCM_TAG];
+    tag.copy_from_slice(&src[n..]);
+    let dst = direct(env, io.out, io.out_off, n as jint)?;
+    let in_place = src.as_ptr() == dst.as_ptr();
+    copy_unless_same(&src[..n], dst)?;
+    let opened = call.open(dst, &tag);
+    if opened.is_err() && !in_place {
+        dst.fill(0);
+    }
+    opened.map(|()| n)
 }
 
 /// Copies `src` into `dst` (same length) unless they are the same memory;

@@ -9,8 +9,8 @@ use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 
 use crate::{
-    Fail, Handle, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, entry, fail,
-    free_fn, from_handle, par, secret_bytes,
+    Fail, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, encode_fn, entry, fail,
+    from_handle, key_fns, par,
 };
 
 impl From<Error> for Fail {
@@ -47,53 +47,28 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecGenerate<'l>(
     })
 }
 
-/// A private key from DER (PKCS#8 or SEC1).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_ecPrivateLoad<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    der: JByteArray<'l>,
-) -> jlong {
-    entry(&mut env, |env| {
-        let der = secret_bytes(env, &der, "encoded key")?;
-        Ok(Handle(SigningKey::from_bytes(der.expose())?))
-    })
-}
+key_fns!(
+    /// A private key from DER (PKCS#8 or SEC1).
+    private Java_dev_parcrypt_jca_Native_ecPrivateLoad,
+    Java_dev_parcrypt_jca_Native_ecPrivateFree,
+    SigningKey
+);
+key_fns!(
+    /// A public key from SPKI DER.
+    public Java_dev_parcrypt_jca_Native_ecPublicLoad,
+    Java_dev_parcrypt_jca_Native_ecPublicFree,
+    VerifyingKey
+);
 
-/// A public key from SPKI DER.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_ecPublicLoad<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    der: JByteArray<'l>,
-) -> jlong {
-    entry(&mut env, |env| {
-        let der = bytes(env, &der, "encoded key")?;
-        Ok(Handle(VerifyingKey::from_bytes(&der)?))
-    })
-}
-
-free_fn!(Java_dev_parcrypt_jca_Native_ecPrivateFree, SigningKey);
-free_fn!(Java_dev_parcrypt_jca_Native_ecPublicFree, VerifyingKey);
-
-/// `what` 0 = PKCS#8 DER (with the public key), 1 = the public key's SPKI DER.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_ecPrivateEncode<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    what: jint,
-) -> jbyteArray {
-    entry(&mut env, |_| {
-        // SAFETY: a live EC private key handle (see `from_handle`).
-        let key = unsafe { from_handle::<SigningKey>(handle)? };
-        match what {
-            0 => Ok(SecretBytes::from(key.to_pkcs8_der()?.as_slice())),
-            1 => Ok(SecretBytes::new(key.verifying_key().to_spki_der()?)),
-            other => fail(ILLEGAL_ARG, format!("unknown encoding code {other}")),
-        }
-    })
-}
+encode_fn!(
+    /// `what` 0 = PKCS#8 DER (with the public key), 1 = the public key's SPKI DER.
+    Java_dev_parcrypt_jca_Native_ecPrivateEncode,
+    SigningKey,
+    |key| {
+        0 => SecretBytes::from(key.to_pkcs8_der()?.as_slice()),
+        1 => SecretBytes::new(key.verifying_key().to_spki_der()?),
+    }
+);
 
 /// A signature over a SHA-256 `digest`, in `format` (0 DER, 1 P1363).
 #[unsafe(no_mangle)]

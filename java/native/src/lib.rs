@@ -475,6 +475,81 @@ macro_rules! free_fn {
     };
 }
 
+/// Parses a key from the DER of `der` with `parse`; a private key's bytes
+/// (`secret`) are wiped once parsed.
+pub fn load_key<T, E>(
+    env: &JNIEnv<'_>,
+    der: &JByteArray<'_>,
+    secret: bool,
+    parse: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> Res<Handle<T>>
+where
+    Fail: From<E>,
+{
+    let der = bytes(env, der, "encoded key")?;
+    let parsed = if secret {
+        parse(SecretBytes::new(der).expose())
+    } else {
+        parse(&der)
+    };
+    Ok(Handle(parsed?))
+}
+
+/// Declares the entry points of a key type: `$load(byte[] der) -> long`
+/// (the type's `from_bytes`; `private` keys' DER is wiped once parsed) and
+/// `$free(long)` (see [`free_fn!`]).
+#[macro_export]
+macro_rules! key_fns {
+    ($(#[$doc:meta])* $kind:ident $load:ident, $free:ident, $ty:ty) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $load<'l>(
+            mut env: jni::JNIEnv<'l>,
+            _class: jni::objects::JClass<'l>,
+            der: jni::objects::JByteArray<'l>,
+        ) -> jni::sys::jlong {
+            $crate::entry(&mut env, |env| {
+                $crate::load_key(env, &der, $crate::key_fns!(@secret $kind), <$ty>::from_bytes)
+            })
+        }
+
+        $crate::free_fn!($free, $ty);
+    };
+    (@secret private) => {
+        true
+    };
+    (@secret public) => {
+        false
+    };
+}
+
+/// Declares `$name(long handle, int what) -> byte[]`: the key behind a
+/// handle of `$ty` in the encoding numbered `what`, one arm per code
+/// (`|key| { 0 => …, 1 => … }`); another code is an
+/// `IllegalArgumentException`.
+#[macro_export]
+macro_rules! encode_fn {
+    ($(#[$doc:meta])* $name:ident, $ty:ty, |$key:ident| { $($code:literal => $encode:expr),+ $(,)? }) => {
+        $(#[$doc])*
+        #[unsafe(no_mangle)]
+        pub extern "system" fn $name<'l>(
+            mut env: jni::JNIEnv<'l>,
+            _class: jni::objects::JClass<'l>,
+            handle: jni::sys::jlong,
+            what: jni::sys::jint,
+        ) -> jni::sys::jbyteArray {
+            $crate::entry(&mut env, |_| {
+                // SAFETY: Java passes a live handle of this key type (see `from_handle`).
+                let $key = unsafe { $crate::from_handle::<$ty>(handle)? };
+                match what {
+                    $($code => Ok($encode),)+
+                    other => $crate::fail($crate::ILLEGAL_ARG, format!("unknown encoding code {other}")),
+                }
+            })
+        }
+    };
+}
+
 /// Panics on purpose, inside [`guard`]: lets the Java tests check that a Rust
 /// panic reaches Java as a `ProviderException` and the JVM carries on.
 #[unsafe(no_mangle)]

@@ -9,8 +9,8 @@ use parcrypt::secret::SecretBytes;
 
 use crate::digest::algorithm;
 use crate::{
-    BAD_PADDING, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE,
-    bytes, bytes_opt, entry, fail, free_fn, from_handle, par, secret_bytes,
+    BAD_PADDING, BLOCK_SIZE, Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, bytes,
+    bytes_opt, encode_fn, entry, fail, from_handle, key_fns, par, secret_bytes,
 };
 
 impl From<Error> for Fail {
@@ -57,73 +57,38 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaGenerate<'l>(
     })
 }
 
-/// A private key from DER (PKCS#8 or PKCS#1).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPrivateLoad<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    der: JByteArray<'l>,
-) -> jlong {
-    entry(&mut env, |env| {
-        let der = secret_bytes(env, &der, "encoded key")?;
-        Ok(Handle(PrivateKey::from_bytes(der.expose())?))
-    })
-}
+key_fns!(
+    /// A private key from DER (PKCS#8 or PKCS#1).
+    private Java_dev_parcrypt_jca_Native_rsaPrivateLoad,
+    Java_dev_parcrypt_jca_Native_rsaPrivateFree,
+    PrivateKey
+);
+key_fns!(
+    /// A public key from DER (SubjectPublicKeyInfo or PKCS#1).
+    public Java_dev_parcrypt_jca_Native_rsaPublicLoad,
+    Java_dev_parcrypt_jca_Native_rsaPublicFree,
+    PublicKey
+);
 
-/// A public key from DER (SubjectPublicKeyInfo or PKCS#1).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPublicLoad<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    der: JByteArray<'l>,
-) -> jlong {
-    entry(&mut env, |env| {
-        let der = bytes(env, &der, "encoded key")?;
-        Ok(Handle(PublicKey::from_bytes(&der)?))
-    })
-}
-
-free_fn!(Java_dev_parcrypt_jca_Native_rsaPrivateFree, PrivateKey);
-free_fn!(Java_dev_parcrypt_jca_Native_rsaPublicFree, PublicKey);
-
-/// `what` 0 = PKCS#8 DER, 1 = PKCS#1 DER, 2 = the public key's SPKI DER.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPrivateEncode<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    what: jint,
-) -> jbyteArray {
-    entry(&mut env, |_| {
-        // SAFETY: a live RSA private key handle (see `from_handle`).
-        let key = unsafe { from_handle::<PrivateKey>(handle)? };
-        match what {
-            0 => Ok(SecretBytes::from(key.to_pkcs8_der()?.as_slice())),
-            1 => Ok(SecretBytes::from(key.to_pkcs1_der()?.as_slice())),
-            2 => Ok(SecretBytes::new(key.public_key().to_spki_der()?)),
-            other => fail(ILLEGAL_ARG, format!("unknown encoding code {other}")),
-        }
-    })
-}
-
-/// `what` 0 = SPKI DER, 1 = PKCS#1 DER.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaPublicEncode<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    what: jint,
-) -> jbyteArray {
-    entry(&mut env, |_| {
-        // SAFETY: a live RSA public key handle (see `from_handle`).
-        let key = unsafe { from_handle::<PublicKey>(handle)? };
-        match what {
-            0 => Ok(key.to_spki_der()?),
-            1 => Ok(key.to_pkcs1_der()?),
-            other => fail(ILLEGAL_ARG, format!("unknown encoding code {other}")),
-        }
-    })
-}
+encode_fn!(
+    /// `what` 0 = PKCS#8 DER, 1 = PKCS#1 DER, 2 = the public key's SPKI DER.
+    Java_dev_parcrypt_jca_Native_rsaPrivateEncode,
+    PrivateKey,
+    |key| {
+        0 => SecretBytes::from(key.to_pkcs8_der()?.as_slice()),
+        1 => SecretBytes::from(key.to_pkcs1_der()?.as_slice()),
+        2 => SecretBytes::new(key.public_key().to_spki_der()?),
+    }
+);
+encode_fn!(
+    /// `what` 0 = SPKI DER, 1 = PKCS#1 DER.
+    Java_dev_parcrypt_jca_Native_rsaPublicEncode,
+    PublicKey,
+    |key| {
+        0 => key.to_spki_der()?,
+        1 => key.to_pkcs1_der()?,
+    }
+);
 
 /// A signature over `digest` (of hash `hash`); PSS salts are as long as the digest.
 #[unsafe(no_mangle)]

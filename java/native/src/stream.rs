@@ -90,6 +90,20 @@ fn open(env: &mut JNIEnv<'_>, path: &JString<'_>) -> Res<(String, File)> {
     Ok((path, file))
 }
 
+/// Runs `write` from the file `input` into the file `output`, which
+/// appears only if it succeeds (see [`atomically`]); the count it returns.
+fn between_files(
+    env: &mut JNIEnv<'_>,
+    input: &JString<'_>,
+    output: &JString<'_>,
+    write: impl FnOnce(&File, &mut BufWriter<&File>) -> Result<u64, Error>,
+) -> Res<jlong> {
+    let (_, file) = open(env, input)?;
+    let out: String = env.get_string(output)?.into();
+    let n = atomically(&out, |w| write(&file, w))?;
+    Ok(n as jlong)
+}
+
 /// Encrypts the file `input` to the file `output` for a 32-byte `key`, a
 /// `passphrase` (alone), and/or RSA public keys (SPKI DER); returns the
 /// plaintext length.
@@ -137,12 +151,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamEncrypt<'l>(
         let segment_size = usize::try_from(segment_size)
             .or_else(|_| fail(ILLEGAL_ARG, format!("segment size {segment_size}")))?;
         let opts = Options { segment_size };
-        let (_, file) = open(env, &input)?;
-        let out: String = env.get_string(&output)?.into();
-        let n = atomically(&out, |w| {
-            stream::encrypt_file(&recipients, &file, w, &opts, &par, |_| {})
-        })?;
-        Ok(n as jlong)
+        between_files(env, &input, &output, |file, w| {
+            stream::encrypt_file(&recipients, file, w, &opts, &par, |_| {})
+        })
     })
 }
 
@@ -193,11 +204,8 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
         let max_work_factor = u8::try_from(max_work_factor)
             .or_else(|_| fail(ILLEGAL_ARG, format!("work factor {max_work_factor}")))?;
         let opts = DecryptOptions { max_work_factor };
-        let (_, file) = open(env, &input)?;
-        let out: String = env.get_string(&output)?.into();
-        let n = atomically(&out, |w| {
-            stream::decrypt_file(&who, &file, w, &opts, &par, |_| {})
-        })?;
-        Ok(n as jlong)
+        between_files(env, &input, &output, |file, w| {
+            stream::decrypt_file(&who, file, w, &opts, &par, |_| {})
+        })
     })
 }

@@ -7,11 +7,9 @@ import java.security.Key;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
-import java.security.spec.InvalidParameterSpecException;
 import java.util.Arrays;
 import javax.crypto.BadPaddingException;
 import javax.crypto.Cipher;
-import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 import javax.crypto.NoSuchPaddingException;
 import javax.crypto.ShortBufferException;
@@ -24,7 +22,7 @@ import javax.crypto.spec.IvParameterSpec;
  * as soon as it is ready, as SunJCE does (CBC holds back a partial block, and
  * when decrypting the last block until {@code doFinal}).
  */
-public abstract class AesCipher extends CipherSpi {
+public abstract class AesCipher extends CipherBase {
     private final ParcryptProvider provider;
     private final boolean ctr;
     private NativeRef crypter;
@@ -33,6 +31,7 @@ public abstract class AesCipher extends CipherSpi {
     private boolean encrypt;
 
     AesCipher(ParcryptProvider provider, boolean ctr) {
+        super(IvParameterSpec.class, "an IV is needed");
         this.provider = provider;
         this.ctr = ctr;
     }
@@ -94,41 +93,12 @@ public abstract class AesCipher extends CipherSpi {
         if (iv == null) {
             return null;
         }
-        try {
-            AlgorithmParameters params = AlgorithmParameters.getInstance("AES");
-            params.init(new IvParameterSpec(iv));
-            return params;
-        } catch (NoSuchAlgorithmException | InvalidParameterSpecException e) {
-            return null;
-        }
+        return parameters("AES", null, new IvParameterSpec(iv));
     }
 
     @Override
     protected int engineGetKeySize(Key key) throws InvalidKeyException {
         return AesGcmCipher.rawAesKey(key).length * 8;
-    }
-
-    @Override
-    protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
-        try {
-            engineInit(opmode, key, (AlgorithmParameterSpec) null, random);
-        } catch (InvalidAlgorithmParameterException e) {
-            throw new InvalidKeyException(e.getMessage(), e);
-        }
-    }
-
-    @Override
-    protected void engineInit(int opmode, Key key, AlgorithmParameters params, SecureRandom random)
-            throws InvalidKeyException, InvalidAlgorithmParameterException {
-        IvParameterSpec spec = null;
-        if (params != null) {
-            try {
-                spec = params.getParameterSpec(IvParameterSpec.class);
-            } catch (InvalidParameterSpecException e) {
-                throw new InvalidAlgorithmParameterException("an IV is needed", e);
-            }
-        }
-        engineInit(opmode, key, spec, random);
     }
 
     @Override
@@ -272,14 +242,7 @@ public abstract class AesCipher extends CipherSpi {
         if (output == null || outputOffset < 0 || output.length - outputOffset < most - (encrypt || ctr ? 0 : 16)) {
             throw new ShortBufferException("need up to " + most + " bytes of output space");
         }
-        byte[] all = engineDoFinal(input, inputOffset, inputLen);
-        if (output.length - outputOffset < all.length) {
-            Arrays.fill(all, (byte) 0);
-            throw new ShortBufferException("need " + all.length + " bytes of output space");
-        }
-        System.arraycopy(all, 0, output, outputOffset, all.length);
-        Arrays.fill(all, (byte) 0);
-        return all.length;
+        return copyOut(engineDoFinal(input, inputOffset, inputLen), output, outputOffset);
     }
 
     private byte[] finishNative() throws IllegalBlockSizeException, BadPaddingException {

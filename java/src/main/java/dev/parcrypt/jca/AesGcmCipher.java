@@ -9,7 +9,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
-import java.security.spec.InvalidParameterSpecException;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.BadPaddingException;
@@ -58,6 +57,7 @@ public final class AesGcmCipher extends BufferingCipher {
     private boolean lastEncryptionKeyIsCurrent;
 
     public AesGcmCipher(ParcryptProvider provider) {
+        super(GCMParameterSpec.class, "GCM parameters are needed");
         this.provider = provider;
     }
 
@@ -97,14 +97,8 @@ public final class AesGcmCipher extends BufferingCipher {
         if (nonce == null) {
             return null;
         }
-        try {
-            // This provider's own GCM parameters (GcmParameters).
-            AlgorithmParameters params = AlgorithmParameters.getInstance("GCM", provider);
-            params.init(new GCMParameterSpec(TAG * 8, nonce));
-            return params;
-        } catch (NoSuchAlgorithmException | InvalidParameterSpecException e) {
-            return null;
-        }
+        // This provider's own GCM parameters (GcmParameters).
+        return parameters("GCM", provider, new GCMParameterSpec(TAG * 8, nonce));
     }
 
     @Override
@@ -128,39 +122,9 @@ public final class AesGcmCipher extends BufferingCipher {
     }
 
     @Override
-    protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
-        try {
-            engineInit(opmode, key, (AlgorithmParameterSpec) null, random);
-        } catch (InvalidAlgorithmParameterException e) {
-            throw new InvalidKeyException(e.getMessage(), e);
-        }
-    }
-
-    @Override
-    protected void engineInit(int opmode, Key key, AlgorithmParameters params, SecureRandom random)
-            throws InvalidKeyException, InvalidAlgorithmParameterException {
-        GCMParameterSpec spec = null;
-        if (params != null) {
-            try {
-                spec = params.getParameterSpec(GCMParameterSpec.class);
-            } catch (InvalidParameterSpecException e) {
-                throw new InvalidAlgorithmParameterException("GCM parameters are needed", e);
-            }
-        }
-        engineInit(opmode, key, spec, random);
-    }
-
-    @Override
     protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
-        boolean enc;
-        if (opmode == Cipher.ENCRYPT_MODE || opmode == Cipher.WRAP_MODE) {
-            enc = true;
-        } else if (opmode == Cipher.DECRYPT_MODE || opmode == Cipher.UNWRAP_MODE) {
-            enc = false;
-        } else {
-            throw new java.security.InvalidParameterException("unknown mode " + opmode);
-        }
+        boolean enc = encrypting(opmode);
         // The same SecretKeySpec again (a new nonce on the same Cipher, the
         // common case): its bytes are this.key's, already checked.
         boolean sameKeyObject = key != null && key == keyObject;

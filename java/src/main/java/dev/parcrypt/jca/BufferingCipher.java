@@ -3,9 +3,9 @@ package dev.parcrypt.jca;
 import java.security.InvalidKeyException;
 import java.security.Key;
 import java.security.NoSuchAlgorithmException;
+import java.security.spec.AlgorithmParameterSpec;
 import java.util.Objects;
 import javax.crypto.BadPaddingException;
-import javax.crypto.CipherSpi;
 import javax.crypto.IllegalBlockSizeException;
 
 /**
@@ -14,9 +14,13 @@ import javax.crypto.IllegalBlockSizeException;
  * OAEP because RSA takes the message in one piece), {@code doFinal} works on
  * the whole message, and wrapping a key is a {@code doFinal} over its encoding.
  */
-abstract class BufferingCipher extends CipherSpi {
+abstract class BufferingCipher extends CipherBase {
     /** The bytes {@code update} gave since the last init or {@code doFinal}. */
     final Buf buffered = new Buf();
+
+    BufferingCipher(Class<? extends AlgorithmParameterSpec> specClass, String specNeeded) {
+        super(specClass, specNeeded);
+    }
 
     /** Throws {@link IllegalStateException} unless the cipher may take data now. */
     abstract void checkReady();

@@ -71,14 +71,13 @@ final class EcKeys {
     }
 
     /** A P-256 public key: SPKI encoding and a native handle. */
-    static final class Public implements ECPublicKey {
+    static final class Public extends NativeKey implements ECPublicKey {
         private static final long serialVersionUID = 1L;
         private final byte[] spki;
         private final ECPoint w;
-        private final transient NativeRef ref;
 
         Public(byte[] der) throws InvalidKeyException {
-            this.ref = new NativeRef(Native.ecPublicLoad(der), Native::ecPublicFree);
+            super("EC", "X.509", new NativeRef(Native.ecPublicLoad(der), Native::ecPublicFree));
             // The native parser accepted it as a P-256 SPKI: the point is the BIT STRING's 65 bytes.
             Der spkiSeq = new Der(der).next(0x30);
             spkiSeq.next(0x30);
@@ -92,8 +91,9 @@ final class EcKeys {
                     new BigInteger(1, Arrays.copyOfRange(bits, 34, 66)));
         }
 
-        NativeRef ref() {
-            return ref;
+        @Override
+        byte[] encoding() {
+            return spki;
         }
 
         @Override
@@ -107,28 +107,8 @@ final class EcKeys {
         }
 
         @Override
-        public String getAlgorithm() {
-            return "EC";
-        }
-
-        @Override
-        public String getFormat() {
-            return "X.509";
-        }
-
-        @Override
-        public byte[] getEncoded() {
-            return spki.clone();
-        }
-
-        @Override
         public boolean equals(Object o) {
-            return o instanceof ECPublicKey && Arrays.equals(spki, ((Key) o).getEncoded());
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(spki);
+            return sameEncoding(o, ECPublicKey.class);
         }
 
         @Override
@@ -138,20 +118,14 @@ final class EcKeys {
     }
 
     /** A P-256 private key: PKCS#8 encoding (with the public point) and a native handle. */
-    static final class Private implements ECPrivateKey {
+    static final class Private extends NativeKey implements ECPrivateKey {
         private static final long serialVersionUID = 1L;
         private final byte[] pkcs8;
         private final BigInteger s;
-        private final transient NativeRef ref;
 
         Private(byte[] der) throws InvalidKeyException {
-            this.ref = new NativeRef(Native.ecPrivateLoad(der), Native::ecPrivateFree);
-            long a = ref.acquire();
-            try {
-                this.pkcs8 = Native.ecPrivateEncode(a, 0);
-            } finally {
-                ref.release();
-            }
+            super("EC", "PKCS#8", new NativeRef(Native.ecPrivateLoad(der), Native::ecPrivateFree));
+            this.pkcs8 = ref().call(a -> Native.ecPrivateEncode(a, 0));
             // PKCS#8 { version, algorithm, OCTET STRING { SEC1 { 1, OCTET STRING scalar, ... } } }
             Der p8 = new Der(pkcs8).next(0x30);
             p8.integer();
@@ -163,17 +137,13 @@ final class EcKeys {
             Arrays.fill(scalar, (byte) 0);
         }
 
-        NativeRef ref() {
-            return ref;
+        @Override
+        byte[] encoding() {
+            return pkcs8;
         }
 
         byte[] publicSpki() {
-            long a = ref.acquire();
-            try {
-                return Native.ecPrivateEncode(a, 1);
-            } finally {
-                ref.release();
-            }
+            return ref().call(a -> Native.ecPrivateEncode(a, 1));
         }
 
         @Override
@@ -184,21 +154,6 @@ final class EcKeys {
         @Override
         public ECParameterSpec getParams() {
             return P256;
-        }
-
-        @Override
-        public String getAlgorithm() {
-            return "EC";
-        }
-
-        @Override
-        public String getFormat() {
-            return "PKCS#8";
-        }
-
-        @Override
-        public byte[] getEncoded() {
-            return pkcs8.clone();
         }
 
         @Override

@@ -67,13 +67,7 @@ public abstract class EcdsaSignature extends SignatureSpi {
             throw new SignatureException("not initialised for signing");
         }
         byte[] digest = hasher.finish();
-        NativeRef ref = signer.ref();
-        long h = ref.acquire();
-        try {
-            return Native.ecSignDigest(h, digest, format);
-        } finally {
-            ref.release();
-        }
+        return signer.ref().call(h -> Native.ecSignDigest(h, digest, format));
     }
 
     @Override
@@ -82,13 +76,7 @@ public abstract class EcdsaSignature extends SignatureSpi {
             throw new SignatureException("not initialised for verification");
         }
         byte[] digest = hasher.finish();
-        NativeRef ref = verifier.ref();
-        long h = ref.acquire();
-        try {
-            return Native.ecVerifyDigest(h, digest, sigBytes, format);
-        } finally {
-            ref.release();
-        }
+        return verifier.ref().call(h -> Native.ecVerifyDigest(h, digest, sigBytes, format));
     }
 
     @Override

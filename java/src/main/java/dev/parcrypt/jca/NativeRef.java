@@ -9,9 +9,10 @@ import java.util.function.LongConsumer;
  * {@link Cleaner}).
  *
  * <p>Use: {@code long h = ref.acquire(); try { Native.op(h, ...); } finally {
- * ref.release(); }} — a handle in use is never freed, even if another thread
- * closes the object meanwhile, and {@code release()} keeps the owner
- * reachable until the native call has returned.
+ * ref.release(); }} (or {@code ref.call(h -> Native.op(h, ...))}) — a handle
+ * in use is never freed, even if another thread closes the object meanwhile,
+ * and {@code release()} keeps the owner reachable until the native call has
+ * returned.
  */
 final class NativeRef implements AutoCloseable {
     private static final Cleaner CLEANER = Cleaner.create();
@@ -78,6 +79,22 @@ final class NativeRef implements AutoCloseable {
     void release() {
         state.release();
         java.lang.ref.Reference.reachabilityFence(this);
+    }
+
+    /** A native call on a handle, which may throw {@code E}. */
+    @FunctionalInterface
+    interface Call<T, E extends Exception> {
+        T on(long handle) throws E;
+    }
+
+    /** {@code call} on the handle, acquired for its length. */
+    <T, E extends Exception> T call(Call<T, E> call) throws E {
+        long h = acquire();
+        try {
+            return call.on(h);
+        } finally {
+            release();
+        }
     }
 
     @Override

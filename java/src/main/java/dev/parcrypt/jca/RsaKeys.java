@@ -15,16 +15,15 @@ final class RsaKeys {
     private RsaKeys() {}
 
     /** An RSA public key: its SPKI encoding and a native handle. */
-    static final class Public implements RSAPublicKey {
+    static final class Public extends NativeKey implements RSAPublicKey {
         private static final long serialVersionUID = 1L;
         private final byte[] spki;
         private final BigInteger modulus;
         private final BigInteger exponent;
-        private final transient NativeRef ref;
 
         Public(byte[] der) throws InvalidKeyException {
-            long h = Native.rsaPublicLoad(der);
-            this.ref = new NativeRef(h, Native::rsaPublicFree);
+            super("RSA", "X.509", new NativeRef(Native.rsaPublicLoad(der), Native::rsaPublicFree));
+            NativeRef ref = ref();
             long a = ref.acquire();
             try {
                 this.spki = Native.rsaPublicEncode(a, 0);
@@ -36,8 +35,9 @@ final class RsaKeys {
             }
         }
 
-        NativeRef ref() {
-            return ref;
+        @Override
+        byte[] encoding() {
+            return spki;
         }
 
         @Override
@@ -51,33 +51,13 @@ final class RsaKeys {
         }
 
         @Override
-        public String getAlgorithm() {
-            return "RSA";
-        }
-
-        @Override
-        public String getFormat() {
-            return "X.509";
-        }
-
-        @Override
-        public byte[] getEncoded() {
-            return spki.clone();
-        }
-
-        @Override
         public AlgorithmParameterSpec getParams() {
             return null;
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof RSAPublicKey && o instanceof Key && Arrays.equals(spki, ((Key) o).getEncoded());
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(spki);
+            return sameEncoding(o, RSAPublicKey.class);
         }
 
         @Override
@@ -87,15 +67,14 @@ final class RsaKeys {
     }
 
     /** An RSA private key with its CRT values: PKCS#8 encoding and a native handle. */
-    static final class Private implements RSAPrivateCrtKey {
+    static final class Private extends NativeKey implements RSAPrivateCrtKey {
         private static final long serialVersionUID = 1L;
         private final byte[] pkcs8;
         private final BigInteger[] v; // n, e, d, p, q, dP, dQ, qInv
-        private final transient NativeRef ref;
 
         Private(byte[] der) throws InvalidKeyException {
-            long h = Native.rsaPrivateLoad(der);
-            this.ref = new NativeRef(h, Native::rsaPrivateFree);
+            super("RSA", "PKCS#8", new NativeRef(Native.rsaPrivateLoad(der), Native::rsaPrivateFree));
+            NativeRef ref = ref();
             long a = ref.acquire();
             try {
                 this.pkcs8 = Native.rsaPrivateEncode(a, 0);
@@ -111,17 +90,13 @@ final class RsaKeys {
             }
         }
 
-        NativeRef ref() {
-            return ref;
+        @Override
+        byte[] encoding() {
+            return pkcs8;
         }
 
         byte[] publicSpki() {
-            long a = ref.acquire();
-            try {
-                return Native.rsaPrivateEncode(a, 2);
-            } finally {
-                ref.release();
-            }
+            return ref().call(a -> Native.rsaPrivateEncode(a, 2));
         }
 
         @Override
@@ -165,33 +140,13 @@ final class RsaKeys {
         }
 
         @Override
-        public String getAlgorithm() {
-            return "RSA";
-        }
-
-        @Override
-        public String getFormat() {
-            return "PKCS#8";
-        }
-
-        @Override
-        public byte[] getEncoded() {
-            return pkcs8.clone();
-        }
-
-        @Override
         public AlgorithmParameterSpec getParams() {
             return null;
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof RSAPrivateKey && o instanceof Key && Arrays.equals(pkcs8, ((Key) o).getEncoded());
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(pkcs8);
+            return sameEncoding(o, RSAPrivateKey.class);
         }
 
         @Override

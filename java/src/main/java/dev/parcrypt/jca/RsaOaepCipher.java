@@ -8,7 +8,6 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.security.interfaces.RSAKey;
 import java.security.spec.AlgorithmParameterSpec;
-import java.security.spec.InvalidParameterSpecException;
 import java.security.spec.MGF1ParameterSpec;
 import java.util.Arrays;
 import javax.crypto.BadPaddingException;
@@ -55,6 +54,7 @@ public class RsaOaepCipher extends BufferingCipher {
     }
 
     RsaOaepCipher(ParcryptProvider provider, String namedDigest) {
+        super(OAEPParameterSpec.class, "Wrong parameter: OAEP parameters are needed");
         this.provider = provider;
         this.namedDigest = namedDigest;
     }
@@ -126,13 +126,7 @@ public class RsaOaepCipher extends BufferingCipher {
         if (spec == null) {
             return null;
         }
-        try {
-            AlgorithmParameters p = AlgorithmParameters.getInstance("OAEP");
-            p.init(spec);
-            return p;
-        } catch (NoSuchAlgorithmException | InvalidParameterSpecException e) {
-            return null;
-        }
+        return parameters("OAEP", null, spec);
     }
 
     @Override
@@ -144,39 +138,9 @@ public class RsaOaepCipher extends BufferingCipher {
     }
 
     @Override
-    protected void engineInit(int opmode, Key key, SecureRandom random) throws InvalidKeyException {
-        try {
-            engineInit(opmode, key, (AlgorithmParameterSpec) null, random);
-        } catch (InvalidAlgorithmParameterException e) {
-            throw new InvalidKeyException(e.getMessage(), e);
-        }
-    }
-
-    @Override
-    protected void engineInit(int opmode, Key key, AlgorithmParameters params, SecureRandom random)
-            throws InvalidKeyException, InvalidAlgorithmParameterException {
-        OAEPParameterSpec s = null;
-        if (params != null) {
-            try {
-                s = params.getParameterSpec(OAEPParameterSpec.class);
-            } catch (InvalidParameterSpecException e) {
-                throw new InvalidAlgorithmParameterException("Wrong parameter: OAEP parameters are needed", e);
-            }
-        }
-        engineInit(opmode, key, s, random);
-    }
-
-    @Override
     protected void engineInit(int opmode, Key key, AlgorithmParameterSpec params, SecureRandom random)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
-        boolean enc;
-        if (opmode == Cipher.ENCRYPT_MODE || opmode == Cipher.WRAP_MODE) {
-            enc = true;
-        } else if (opmode == Cipher.DECRYPT_MODE || opmode == Cipher.UNWRAP_MODE) {
-            enc = false;
-        } else {
-            throw new java.security.InvalidParameterException("unknown mode " + opmode);
-        }
+        boolean enc = encrypting(opmode);
         if (enc ? key instanceof java.security.interfaces.RSAPrivateKey : key instanceof java.security.interfaces.RSAPublicKey) {
             throw new InvalidKeyException("OAEP cannot be used to sign or verify signatures");
         }
@@ -253,24 +217,13 @@ public class RsaOaepCipher extends BufferingCipher {
                 if (data.length > maxMessage()) {
                     throw new IllegalBlockSizeException("Data must not be longer than " + maxMessage() + " bytes");
                 }
-                NativeRef ref = pub.ref();
-                long h = ref.acquire();
-                try {
-                    return Native.rsaEncryptOaep(h, data, hash, mgf1, label);
-                } finally {
-                    ref.release();
-                }
+                return pub.ref().call(h -> Native.rsaEncryptOaep(h, data, hash, mgf1, label));
             }
             if (data.length > modulusBytes()) {
                 throw new IllegalBlockSizeException("RSA ciphertext longer than the modulus (" + modulusBytes() + " bytes)");
             }
-            NativeRef ref = priv.ref();
-            long h = ref.acquire();
-            try {
-                return Native.rsaDecryptOaep(h, data, hash, mgf1, label, provider.threads(), provider.strategyCode());
-            } finally {
-                ref.release();
-            }
+            return priv.ref().call(h ->
+                    Native.rsaDecryptOaep(h, data, hash, mgf1, label, provider.threads(), provider.strategyCode()));
         } finally {
             Arrays.fill(data, (byte) 0);
         }
@@ -282,13 +235,6 @@ public class RsaOaepCipher extends BufferingCipher {
         if (out == null || out.length - outOff < modulusBytes() && encrypt) {
             throw new ShortBufferException("need " + modulusBytes() + " bytes of output space");
         }
-        byte[] result = engineDoFinal(in, off, len);
-        if (out.length - outOff < result.length) {
-            Arrays.fill(result, (byte) 0);
-            throw new ShortBufferException("need " + result.length + " bytes of output space");
-        }
-        System.arraycopy(result, 0, out, outOff, result.length);
-        Arrays.fill(result, (byte) 0);
-        return result.length;
+        return copyOut(engineDoFinal(in, off, len), out, outOff);
     }
 }

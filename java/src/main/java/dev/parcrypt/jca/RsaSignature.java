@@ -171,13 +171,8 @@ public abstract class RsaSignature extends SignatureSpi {
         }
         Hasher hs = hasher();
         byte[] digest = hs.finish();
-        NativeRef ref = signer.ref();
-        long h = ref.acquire();
-        try {
-            return Native.rsaSignDigest(h, pss ? 0 : 1, hs.code, digest, provider.threads(), provider.strategyCode());
-        } finally {
-            ref.release();
-        }
+        return signer.ref().call(h ->
+                Native.rsaSignDigest(h, pss ? 0 : 1, hs.code, digest, provider.threads(), provider.strategyCode()));
     }
 
     @Override
@@ -187,13 +182,8 @@ public abstract class RsaSignature extends SignatureSpi {
         }
         Hasher hs = hasher();
         byte[] digest = hs.finish();
-        NativeRef ref = verifier.ref();
-        long h = ref.acquire();
-        try {
-            return Native.rsaVerifyDigest(h, pss ? 0 : 1, hs.code, digest, sigBytes, pss ? saltLen : -1);
-        } finally {
-            ref.release();
-        }
+        return verifier.ref().call(h ->
+                Native.rsaVerifyDigest(h, pss ? 0 : 1, hs.code, digest, sigBytes, pss ? saltLen : -1));
     }
 
     @Override
