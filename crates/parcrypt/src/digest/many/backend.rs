@@ -85,6 +85,7 @@ impl Backend {
     /// Whether this CPU has the instructions the backend needs and
     /// `PARCRYPT_CPU_MASK` does not mask them ([`crate::cpu::has`]).
     pub fn is_available(self) -> bool {
+        #[cfg(target_arch = "x86_64")]
         use crate::cpu::{Feature, has};
         match self {
             Backend::Sha2 => true,
