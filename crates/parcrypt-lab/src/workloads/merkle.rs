@@ -214,7 +214,7 @@ fn small_leaf_sizes(quick: bool) -> Vec<usize> {
 fn sha256(size: usize) -> Operation {
     let data = input(size);
     Box::new(move |_par, output| {
-        output(black_box(&merkle::sha256(black_box(&data))));
+        output(black_box(&parcrypt::digest::sha256(black_box(&data))));
     })
 }
 

@@ -49,7 +49,7 @@ pub(crate) trait Rule: Sync {
 }
 
 /// SHA-256 of the concatenation of `parts`.
-pub(crate) use crate::digest::sha256;
+pub(crate) use crate::digest::sha256_parts as sha256;
 
 /// The leaves of a tree: an indexable list of byte strings.
 ///

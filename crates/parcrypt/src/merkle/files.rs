@@ -169,7 +169,7 @@ fn hash_here<P: AsRef<Path>>(
 fn hash_bytes(format: Format, data: &[u8]) -> Result<Option<Hash>, Error> {
     let one = Parallelism::sequential();
     Ok(match format {
-        Format::Sha256 => Some(super::sha256(data)),
+        Format::Sha256 => Some(crate::digest::sha256(data)),
         Format::Rfc6962 { leaf_size } => {
             if leaf_size == 0 || leaf_size > MAX_LEAF_SIZE {
                 return Err(Error::LeafSize(leaf_size));

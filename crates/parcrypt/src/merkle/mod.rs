@@ -88,11 +88,6 @@ pub enum Error {
 /// buffers of at least one leaf each, so this bounds memory.
 pub const MAX_LEAF_SIZE: usize = 16 << 20;
 
-/// Plain SHA-256 of `data` (one core: Merkle–Damgård is serial).
-pub fn sha256(data: &[u8]) -> Hash {
-    engine::sha256(&[data])
-}
-
 /// What [`hash_reader`] computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -199,9 +199,9 @@ fn batches_report_exactly_the_invalid_signatures() {
                 signature: &sigs[i],
             })
             .collect();
-        let digests: Vec<Vec<u8>> = messages
+        let digests: Vec<parcrypt::digest::Digest> = messages
             .iter()
-            .map(|m| parcrypt::rsa::Hash::Sha256.digest(m))
+            .map(|m| parcrypt::digest::sha256(m))
             .collect();
         let digest_items: Vec<DigestItem<'_>> = (0..len)
             .map(|i| DigestItem {

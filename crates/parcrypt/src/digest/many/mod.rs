@@ -467,7 +467,7 @@ pub fn sha256_pairs(prefix: &[u8], nodes: &[Digest], out: &mut [Digest]) {
 /// SHA-256(`prefix ‖ message`) with the single-buffer backend: the reference
 /// the many-message backends are compared with.
 pub fn sha256_many_one(prefix: &[u8], message: &[u8]) -> Digest {
-    super::sha256(&[prefix, message])
+    super::sha256_parts(&[prefix, message])
 }
 
 /// The bodies of a batch's messages.
@@ -607,7 +607,7 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
 /// The one-at-a-time backend.
 fn single<B: Bodies + ?Sized>(batch: &Batch<'_, B>, out: &mut [Digest]) {
     for (i, o) in out.iter_mut().enumerate() {
-        *o = super::sha256(&[batch.prefix, batch.bodies.body(i)]);
+        *o = super::sha256_parts(&[batch.prefix, batch.bodies.body(i)]);
     }
 }
 
@@ -769,7 +769,7 @@ mod tests {
             let r = b.sha256_many(&[b"abc"], &mut out);
             if b.is_available() {
                 assert_eq!(r, Ok(()));
-                assert_eq!(out[0], crate::digest::sha256(&[b"abc"]));
+                assert_eq!(out[0], crate::digest::sha256(b"abc"));
             } else {
                 assert_eq!(r, Err(Unavailable(b)));
                 assert_eq!(Backend::force(Some(b)), Err(Unavailable(b)));
