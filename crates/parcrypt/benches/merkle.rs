@@ -67,7 +67,9 @@ fn trees(c: &mut Criterion) {
     group.sample_size(20).measurement_time(Duration::from_secs(4));
     let input = data(64 << 20);
     group.throughput(Throughput::Bytes(input.len() as u64));
-    group.bench_function("plain-1t", |b| b.iter(|| parcrypt::digest::sha256(black_box(&input))));
+    group.bench_function("plain-1t", |b| {
+        b.iter(|| parcrypt::digest::sha256(black_box(&input)))
+    });
     group.finish();
 }
 
