@@ -1,8 +1,9 @@
 //! `parcrypt.merkle`: RFC 6962/9162 trees with proofs, BitTorrent v2 and
 //! Glacier tree hashes, and file hashing, over the library's one engine.
 
+use parcrypt::digest::Digest;
 use parcrypt::merkle::compact::{self, CompactRange, Tree};
-use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Hash, Rfc6962};
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 use parcrypt::par::Parallelism;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -87,21 +88,21 @@ impl merkle::Leaves for Listed<'_> {
     }
 }
 
-fn hash_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Hash> {
+fn hash_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Digest> {
     let b = In::get(obj, what)?;
     b.as_slice()
         .try_into()
         .map_err(|_| PyValueError::new_err(format!("{what} must be 32 bytes, got {}", b.len())))
 }
 
-fn hashes_of(list: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Hash>> {
+fn hashes_of(list: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Digest>> {
     list.try_iter()?
         .enumerate()
         .map(|(i, h)| hash_of(&h?, &format!("{what}[{i}]")))
         .collect()
 }
 
-fn to_list<'py>(py: Python<'py>, hashes: &[Hash]) -> PyResult<Bound<'py, PyList>> {
+fn to_list<'py>(py: Python<'py>, hashes: &[Digest]) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, hashes.iter().map(|h| PyBytes::new(py, h)))
 }
 
@@ -321,7 +322,7 @@ impl PyCompactRange {
     #[staticmethod]
     fn from_leaf_hashes(format: &str, begin: u64, hashes: &Bound<'_, PyAny>) -> PyResult<Self> {
         let tree = tree_of(format)?;
-        let list: Vec<Hash> = if let Ok(buf) = In::get(hashes, "hashes") {
+        let list: Vec<Digest> = if let Ok(buf) = In::get(hashes, "hashes") {
             let b = buf.as_slice();
             if b.len() % 32 != 0 {
                 return Err(PyValueError::new_err("hashes must be a multiple of 32 bytes"));
@@ -478,7 +479,7 @@ fn hash_files<'py>(
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
     let format = format_of(format, leaf_size)?;
-    let mut results: Vec<Result<Option<Hash>, parcrypt::merkle::Error>> = Vec::with_capacity(paths.len());
+    let mut results: Vec<Result<Option<Digest>, parcrypt::merkle::Error>> = Vec::with_capacity(paths.len());
     py.detach(|| {
         parcrypt::merkle::hash_files(
             format,

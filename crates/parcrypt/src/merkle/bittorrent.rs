@@ -1,10 +1,11 @@
 //! BitTorrent v2 (BEP 52) per-file merkle trees.
 
+use crate::digest::Digest;
 use std::fs::File;
 use std::io::Read;
 
 use super::Error;
-use super::engine::{self, Builder, Chunks, Hash, Rule};
+use super::engine::{self, Builder, Chunks, Rule};
 use super::stream::Source;
 use crate::par::Parallelism;
 
@@ -39,12 +40,12 @@ pub struct FileHashes {
     /// The file's length in bytes.
     pub size: u64,
     /// `pieces root`; None for an empty file (BEP 52 gives it none).
-    pub pieces_root: Option<Hash>,
+    pub pieces_root: Option<Digest>,
     /// The file's entry in `piece layers`: one hash per piece, each the root
     /// of the subtree covering `piece_length` bytes (padded with zero leaf
     /// hashes past the end of the file). Empty when the file is not larger
     /// than one piece, as BEP 52 omits it then.
-    pub piece_layer: Vec<Hash>,
+    pub piece_layer: Vec<Digest>,
 }
 
 impl BitTorrentV2 {
@@ -52,7 +53,7 @@ impl BitTorrentV2 {
     pub const BLOCK: usize = 16 * 1024;
 
     /// The `pieces root` of a file's contents; None if it is empty.
-    pub fn pieces_root(data: &[u8], par: &Parallelism) -> Option<Hash> {
+    pub fn pieces_root(data: &[u8], par: &Parallelism) -> Option<Digest> {
         engine::root(BitTorrentV2, &Chunks::new(data, Self::BLOCK), par)
     }
 
@@ -131,7 +132,7 @@ impl BitTorrentV2 {
         Self::finish(root, layer, size, piece_length)
     }
 
-    fn finish(root: Option<Hash>, mut layer: Vec<Hash>, size: u64, piece_length: u64) -> FileHashes {
+    fn finish(root: Option<Digest>, mut layer: Vec<Digest>, size: u64, piece_length: u64) -> FileHashes {
         if size <= piece_length {
             layer.clear();
         }

@@ -35,11 +35,12 @@
 //! # Ok::<(), parcrypt::merkle::compact::Error>(())
 //! ```
 
+use crate::digest::Digest;
 use std::fmt;
 use std::str::FromStr;
 
 use super::bittorrent::BitTorrentV2;
-use super::engine::{self, Chunks, Hash, Leaves, Rule, Slice, sha256};
+use super::engine::{self, Chunks, Leaves, Rule, Slice, sha256};
 use super::glacier::Glacier;
 use super::rfc6962::Rfc6962;
 use crate::name::UnknownName;
@@ -89,7 +90,7 @@ impl Tree {
             .find(|t| t.code() == code)
     }
 
-    fn node(self, left: &Hash, right: &Hash) -> Hash {
+    fn node(self, left: &Digest, right: &Digest) -> Digest {
         match self {
             Tree::Rfc6962 => Rfc6962.node(left, right),
             Tree::BitTorrentV2 => BitTorrentV2.node(left, right),
@@ -97,7 +98,7 @@ impl Tree {
         }
     }
 
-    fn perfect_root(self, level: Vec<Hash>) -> Hash {
+    fn perfect_root(self, level: Vec<Digest>) -> Digest {
         match self {
             Tree::Rfc6962 => engine::perfect_root(&Rfc6962, level),
             Tree::BitTorrentV2 => engine::perfect_root(&BitTorrentV2, level),
@@ -105,7 +106,7 @@ impl Tree {
         }
     }
 
-    fn block_root<L: Leaves + ?Sized>(self, leaves: &L, par: &Parallelism) -> Hash {
+    fn block_root<L: Leaves + ?Sized>(self, leaves: &L, par: &Parallelism) -> Digest {
         let root = match self {
             Tree::Rfc6962 => engine::root(Rfc6962, leaves, par),
             Tree::BitTorrentV2 => engine::root(BitTorrentV2, leaves, par),
@@ -168,7 +169,7 @@ pub struct CompactRange {
     begin: u64,
     end: u64,
     /// One per block of [`blocks`]`(begin, end)`, left to right.
-    hashes: Vec<Hash>,
+    hashes: Vec<Digest>,
 }
 
 impl fmt::Debug for CompactRange {
@@ -269,7 +270,7 @@ impl CompactRange {
 
     /// The range of leaf hashes computed elsewhere (RFC 6962 leaf hashes are
     /// `SHA-256(0x00 ‖ leaf)`; the others `SHA-256(leaf)`), leaves `begin ..`.
-    pub fn from_leaf_hashes(tree: Tree, begin: u64, hashes: &[Hash]) -> CompactRange {
+    pub fn from_leaf_hashes(tree: Tree, begin: u64, hashes: &[Digest]) -> CompactRange {
         let end = begin + hashes.len() as u64;
         let roots = blocks(begin, end)
             .into_iter()
@@ -303,7 +304,7 @@ impl CompactRange {
 
     /// The subtree roots, left to right, with the leaves each covers
     /// (`(first leaf, leaf count, root)`).
-    pub fn subtrees(&self) -> Vec<(u64, u64, Hash)> {
+    pub fn subtrees(&self) -> Vec<(u64, u64, Digest)> {
         blocks(self.begin, self.end)
             .into_iter()
             .zip(&self.hashes)
@@ -322,7 +323,7 @@ impl CompactRange {
                 right: format!("{}[{}, {})", right.tree, right.begin, right.end),
             });
         }
-        let mut stack: Vec<(u64, u32, Hash)> = self.subtrees_log2();
+        let mut stack: Vec<(u64, u32, Digest)> = self.subtrees_log2();
         for block in right.subtrees_log2() {
             stack.push(block);
             // Two equal blocks that are the halves of an aligned block merge.
@@ -348,7 +349,7 @@ impl CompactRange {
         Ok(merged)
     }
 
-    fn subtrees_log2(&self) -> Vec<(u64, u32, Hash)> {
+    fn subtrees_log2(&self) -> Vec<(u64, u32, Digest)> {
         blocks(self.begin, self.end)
             .into_iter()
             .zip(&self.hashes)
@@ -362,7 +363,7 @@ impl CompactRange {
     ///
     /// # Errors
     /// [`Error::NotFromStart`] unless the range starts at leaf 0.
-    pub fn root(&self) -> Result<Option<Hash>, Error> {
+    pub fn root(&self) -> Result<Option<Digest>, Error> {
         if self.begin != 0 {
             return Err(Error::NotFromStart(self.begin));
         }
@@ -457,20 +458,20 @@ impl CompactRange {
 ///
 /// # Panics
 /// If `index` is not below `nodes.len()`.
-pub fn rfc6962_path(nodes: &[Hash], index: usize) -> Vec<Hash> {
+pub fn rfc6962_path(nodes: &[Digest], index: usize) -> Vec<Digest> {
     assert!(index < nodes.len(), "index outside the nodes");
     /// The largest power of two below `n` (n ≥ 2): RFC 6962's split.
     fn split(n: usize) -> usize {
         1 << (usize::BITS - 1 - (n - 1).leading_zeros())
     }
-    fn mth(nodes: &[Hash]) -> Hash {
+    fn mth(nodes: &[Digest]) -> Digest {
         if nodes.len() == 1 {
             return nodes[0];
         }
         let k = split(nodes.len());
         Rfc6962.node(&mth(&nodes[..k]), &mth(&nodes[k..]))
     }
-    fn path(nodes: &[Hash], m: usize, out: &mut Vec<Hash>) {
+    fn path(nodes: &[Digest], m: usize, out: &mut Vec<Digest>) {
         if nodes.len() <= 1 {
             return;
         }
@@ -507,7 +508,7 @@ pub fn bittorrent_piece_hashes(
     data: &[u8],
     piece_length: u64,
     par: &Parallelism,
-) -> Result<Vec<Hash>, Error> {
+) -> Result<Vec<Digest>, Error> {
     let k = piece_leaves(piece_length)?;
     let piece = piece_length as usize;
     let count = data.len().div_ceil(piece);
@@ -548,7 +549,7 @@ pub fn bittorrent_piece_hashes(
 /// [`Error::PieceLength`]; for a file of at most one piece the root is not
 /// determined by its single piece hash (BEP 52 pads such a file only to its
 /// own size): hash it whole instead, [`Error::Malformed`] then.
-pub fn bittorrent_root_from_pieces(layer: &[Hash], piece_length: u64) -> Result<Hash, Error> {
+pub fn bittorrent_root_from_pieces(layer: &[Digest], piece_length: u64) -> Result<Digest, Error> {
     let k = piece_leaves(piece_length)?;
     if layer.len() < 2 {
         return Err(Error::Malformed(
@@ -622,12 +623,12 @@ mod tests {
     fn leaf_hashes_give_the_same_ranges() {
         let par = Parallelism::sequential();
         let leaves: Vec<Vec<u8>> = (0..37u32).map(|i| i.to_be_bytes().to_vec()).collect();
-        let rfc: Vec<Hash> = leaves.iter().map(|l| Rfc6962::leaf_hash(l)).collect();
+        let rfc: Vec<Digest> = leaves.iter().map(|l| Rfc6962::leaf_hash(l)).collect();
         assert_eq!(
             CompactRange::from_leaf_hashes(Tree::Rfc6962, 5, &rfc[5..]),
             CompactRange::from_leaves(Tree::Rfc6962, 5, &leaves[5..], &par)
         );
-        let plain: Vec<Hash> = leaves.iter().map(|l| sha256(&[l])).collect();
+        let plain: Vec<Digest> = leaves.iter().map(|l| sha256(&[l])).collect();
         assert_eq!(
             CompactRange::from_leaf_hashes(Tree::Glacier, 3, &plain[3..30]),
             CompactRange::from_leaves(Tree::Glacier, 3, &leaves[3..30], &par)
@@ -666,7 +667,7 @@ mod tests {
             for j in 0..5u32 {
                 let part = 1usize << j;
                 let parts: Vec<&[Vec<u8>]> = leaves[..n].chunks(part).collect();
-                let roots: Vec<Hash> = parts.iter().map(|p| Rfc6962::root(*p, &par)).collect();
+                let roots: Vec<Digest> = parts.iter().map(|p| Rfc6962::root(*p, &par)).collect();
                 assert_eq!(rfc6962_path(&roots, 0).is_empty(), roots.len() == 1);
                 for m in 0..n {
                     let mut proof =

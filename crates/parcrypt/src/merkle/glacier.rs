@@ -1,9 +1,10 @@
 //! The Amazon S3 Glacier tree hash.
 
+use crate::digest::Digest;
 use std::io::Read;
 
 use super::Error;
-use super::engine::{self, Builder, Chunks, Hash, Rule, sha256};
+use super::engine::{self, Builder, Chunks, Rule, sha256};
 use super::stream::Source;
 use crate::par::Parallelism;
 
@@ -36,7 +37,7 @@ impl Glacier {
     pub const CHUNK: usize = 1 << 20;
 
     /// The tree hash of `data`.
-    pub fn tree_hash(data: &[u8], par: &Parallelism) -> Hash {
+    pub fn tree_hash(data: &[u8], par: &Parallelism) -> Digest {
         engine::root(Glacier, &Chunks::new(data, Self::CHUNK), par).unwrap_or_else(|| sha256(&[]))
     }
 
@@ -49,7 +50,7 @@ impl Glacier {
         input: impl Read + Send,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> Result<Hash, Error> {
+    ) -> Result<Digest, Error> {
         Self::hash_source(Source::Reader(input), par, progress)
     }
 
@@ -57,7 +58,7 @@ impl Glacier {
         source: Source<'_, impl Read + Send>,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> Result<Hash, Error> {
+    ) -> Result<Digest, Error> {
         let builder = Builder::new(Glacier, Self::CHUNK, None);
         let (root, _) = source.build(builder, Self::CHUNK, par, progress)?;
         Ok(root.unwrap_or_else(|| sha256(&[])))

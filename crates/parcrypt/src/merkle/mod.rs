@@ -34,11 +34,12 @@ mod rfc6962;
 mod stream;
 pub mod tiles;
 
+use crate::digest::Digest;
 use std::fs::File;
 use std::io::Read;
 
 pub use bittorrent::{BitTorrentV2, FileHashes};
-pub use engine::{Chunks, Hash, Leaves};
+pub use engine::{Chunks, Leaves};
 pub use files::{ALL_THREADS_FROM, FileHash, Input, hash_files};
 pub use glacier::Glacier;
 pub use rfc6962::Rfc6962;
@@ -139,7 +140,7 @@ pub fn hash_reader(
     input: impl Read + Send,
     par: &Parallelism,
     progress: impl FnMut(u64),
-) -> Result<Option<Hash>, Error> {
+) -> Result<Option<Digest>, Error> {
     hash_source(format, stream::Source::Reader(input), par, progress)
 }
 
@@ -159,7 +160,7 @@ pub fn hash_file(
     file: &File,
     par: &Parallelism,
     progress: impl FnMut(u64),
-) -> Result<Option<Hash>, Error> {
+) -> Result<Option<Digest>, Error> {
     hash_source(format, file_source(file), par, progress)
 }
 
@@ -181,7 +182,7 @@ fn hash_source(
     source: stream::Source<'_, impl Read + Send>,
     par: &Parallelism,
     progress: impl FnMut(u64),
-) -> Result<Option<Hash>, Error> {
+) -> Result<Option<Digest>, Error> {
     match format {
         Format::Sha256 => Ok(Some(source.sha256(progress)?)),
         Format::Rfc6962 { leaf_size } => Rfc6962::root_source(source, leaf_size, par, progress).map(Some),
@@ -202,21 +203,22 @@ fn hash_source(
 /// synchronizes once per level, so do not use it for real work.
 pub mod per_level {
     use super::engine::{Leaves, root_per_level};
-    use super::{BitTorrentV2, Glacier, Hash, Rfc6962};
+    use super::{BitTorrentV2, Glacier, Rfc6962};
+    use crate::digest::Digest;
     use crate::par::Parallelism;
 
     /// [`Rfc6962::root`], level by level.
-    pub fn rfc6962<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+    pub fn rfc6962<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Digest {
         root_per_level(Rfc6962, leaves, par).unwrap_or_else(Rfc6962::empty_root)
     }
 
     /// [`BitTorrentV2::pieces_root`], level by level (16 KiB leaves).
-    pub fn bittorrent_v2<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Option<Hash> {
+    pub fn bittorrent_v2<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Option<Digest> {
         root_per_level(BitTorrentV2, leaves, par)
     }
 
     /// [`Glacier::tree_hash`], level by level (1 MiB leaves).
-    pub fn glacier<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+    pub fn glacier<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Digest {
         root_per_level(Glacier, leaves, par).unwrap_or_else(|| super::engine::sha256(&[]))
     }
 }

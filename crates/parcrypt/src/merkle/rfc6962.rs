@@ -1,9 +1,10 @@
 //! RFC 6962 / RFC 9162 Merkle tree hash, inclusion and consistency proofs.
 
+use crate::digest::Digest;
 use std::io::Read;
 
 use super::Error;
-use super::engine::{self, Hash, Leaves, Rule, Slice, sha256};
+use super::engine::{self, Leaves, Rule, Slice, sha256};
 use super::stream::Source;
 use crate::par::Parallelism;
 
@@ -47,22 +48,22 @@ fn split(n: usize) -> usize {
 
 impl Rfc6962 {
     /// The hash of a leaf: SHA-256(0x00 ‖ data).
-    pub fn leaf_hash(data: &[u8]) -> Hash {
+    pub fn leaf_hash(data: &[u8]) -> Digest {
         Rfc6962.leaf(data)
     }
 
     /// The hash of an inner node: SHA-256(0x01 ‖ left ‖ right).
-    pub fn node_hash(left: &Hash, right: &Hash) -> Hash {
+    pub fn node_hash(left: &Digest, right: &Digest) -> Digest {
         Rfc6962.node(left, right)
     }
 
     /// The root of the empty tree: SHA-256 of nothing.
-    pub fn empty_root() -> Hash {
+    pub fn empty_root() -> Digest {
         sha256(&[])
     }
 
     /// The tree head MTH(D\[n\]) of `leaves`.
-    pub fn root<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+    pub fn root<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Digest {
         engine::root(Rfc6962, leaves, par).unwrap_or_else(Self::empty_root)
     }
 
@@ -78,7 +79,7 @@ impl Rfc6962 {
         leaf_size: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> Result<Hash, Error> {
+    ) -> Result<Digest, Error> {
         Self::root_source(Source::Reader(input), leaf_size, par, progress)
     }
 
@@ -87,7 +88,7 @@ impl Rfc6962 {
         leaf_size: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> Result<Hash, Error> {
+    ) -> Result<Digest, Error> {
         if !(1..=super::MAX_LEAF_SIZE).contains(&leaf_size) {
             return Err(Error::LeafSize(leaf_size));
         }
@@ -105,7 +106,7 @@ impl Rfc6962 {
         leaves: &L,
         index: u64,
         par: &Parallelism,
-    ) -> Result<Vec<Hash>, Error> {
+    ) -> Result<Vec<Digest>, Error> {
         let size = leaves.count();
         let m = usize::try_from(index)
             .ok()
@@ -130,7 +131,7 @@ impl Rfc6962 {
         old_size: u64,
         new_size: u64,
         par: &Parallelism,
-    ) -> Result<Vec<Hash>, Error> {
+    ) -> Result<Vec<Digest>, Error> {
         let count = leaves.count() as u64;
         if old_size == 0 || old_size > new_size || new_size > count {
             return Err(Error::Sizes {
@@ -156,11 +157,11 @@ impl Rfc6962 {
     /// is too long or too short for this index and size; [`Error::RootMismatch`]
     /// if the path leads to another root.
     pub fn verify_inclusion(
-        leaf_hash: &Hash,
+        leaf_hash: &Digest,
         index: u64,
         size: u64,
-        path: &[Hash],
-        root: &Hash,
+        path: &[Digest],
+        root: &Digest,
     ) -> Result<(), Error> {
         if index >= size {
             return Err(Error::Index { index, size });
@@ -203,9 +204,9 @@ impl Rfc6962 {
     pub fn verify_consistency(
         old_size: u64,
         new_size: u64,
-        old_root: &Hash,
-        new_root: &Hash,
-        path: &[Hash],
+        old_root: &Digest,
+        new_root: &Digest,
+        path: &[Digest],
     ) -> Result<(), Error> {
         if old_size == 0 || old_size > new_size {
             return Err(Error::Sizes {
@@ -267,7 +268,7 @@ impl Rfc6962 {
 }
 
 /// MTH(D\[start:end\]).
-fn mth<L: Leaves + ?Sized>(leaves: &L, start: usize, end: usize, par: &Parallelism) -> Hash {
+fn mth<L: Leaves + ?Sized>(leaves: &L, start: usize, end: usize, par: &Parallelism) -> Digest {
     Rfc6962::root(
         &Slice {
             inner: leaves,
@@ -284,7 +285,7 @@ fn inclusion_path<L: Leaves + ?Sized>(
     start: usize,
     end: usize,
     m: usize,
-    out: &mut Vec<Hash>,
+    out: &mut Vec<Digest>,
     par: &Parallelism,
 ) {
     let n = end - start;
@@ -308,7 +309,7 @@ fn subproof<L: Leaves + ?Sized>(
     end: usize,
     m: usize,
     b: bool,
-    out: &mut Vec<Hash>,
+    out: &mut Vec<Digest>,
     par: &Parallelism,
 ) {
     let n = end - start;

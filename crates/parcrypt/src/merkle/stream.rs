@@ -3,10 +3,11 @@
 //! one is hashed block-parallel; a regular file is hashed from memory-mapped
 //! windows instead ([`crate::io::Windows`]).
 
+use crate::digest::Digest;
 use std::fs::File;
 use std::io::{self, Read};
 
-use super::engine::{Builder, Chunks, Hash, Rule};
+use super::engine::{Builder, Chunks, Rule};
 use crate::digest::Sha256;
 use crate::io::Windows;
 use crate::par::Parallelism;
@@ -20,7 +21,7 @@ const BUFFER: usize = pipe::MIN_BUFFER;
 struct Feed<'a, R> {
     builder: Builder<R>,
     leaf_size: usize,
-    out: &'a mut Option<(Option<Hash>, Vec<Hash>)>,
+    out: &'a mut Option<(Option<Digest>, Vec<Digest>)>,
 }
 
 /// The bytes in one block of leaves; `InvalidInput` if that overflows.
@@ -61,7 +62,7 @@ fn build<R: Rule + Send>(
     input: impl Read + Send,
     par: &Parallelism,
     progress: impl FnMut(u64),
-) -> io::Result<(Option<Hash>, Vec<Hash>)> {
+) -> io::Result<(Option<Digest>, Vec<Digest>)> {
     block_bytes(&builder, leaf_size)?;
     let mut out = None;
     let feed = Feed {
@@ -86,7 +87,7 @@ fn build_file<R: Rule>(
     len: u64,
     par: &Parallelism,
     mut progress: impl FnMut(u64),
-) -> io::Result<(Option<Hash>, Vec<Hash>)> {
+) -> io::Result<(Option<Digest>, Vec<Digest>)> {
     let unit = block_bytes(&builder, leaf_size)?;
     for map in Windows::new(file, len, unit, WINDOW) {
         let map = map?;
@@ -110,14 +111,14 @@ impl<I: Read + Send> Source<'_, I> {
         leaf_size: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> io::Result<(Option<Hash>, Vec<Hash>)> {
+    ) -> io::Result<(Option<Digest>, Vec<Digest>)> {
         match self {
             Source::Reader(input) => build(builder, leaf_size, input, par, progress),
             Source::File(file, len) => build_file(builder, leaf_size, file, len, par, progress),
         }
     }
 
-    pub(crate) fn sha256(self, mut progress: impl FnMut(u64)) -> io::Result<Hash> {
+    pub(crate) fn sha256(self, mut progress: impl FnMut(u64)) -> io::Result<Digest> {
         match self {
             Source::Reader(input) => sha256(input, progress),
             Source::File(file, len) => {
@@ -137,7 +138,7 @@ impl<I: Read + Send> Source<'_, I> {
 /// reading overlapped.
 struct Plain<'a> {
     hasher: Sha256,
-    out: &'a mut Option<Hash>,
+    out: &'a mut Option<Digest>,
 }
 
 impl Transform for Plain<'_> {
@@ -158,7 +159,7 @@ impl Transform for Plain<'_> {
 }
 
 /// SHA-256 of everything `input` yields.
-fn sha256(input: impl Read + Send, progress: impl FnMut(u64)) -> io::Result<Hash> {
+fn sha256(input: impl Read + Send, progress: impl FnMut(u64)) -> io::Result<Digest> {
     let mut out = None;
     let plain = Plain {
         hasher: Sha256::new(),

@@ -10,7 +10,8 @@ use std::path::Path;
 use crate::common::{data, every_parallelism, unhex};
 use crate::vectors::rows;
 use base64::Engine as _;
-use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
+use parcrypt::digest::Digest;
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Rfc6962};
 use parcrypt::par::{Parallelism, Strategy};
 use serde_json::Value;
 
@@ -21,7 +22,7 @@ fn tv_dir() -> &'static Path {
     ))
 }
 
-fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Hash>) {
+fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Digest>) {
     let text = std::fs::read_to_string(tv_dir().join("leaves_roots.txt")).unwrap();
     let (mut leaves, mut roots) = (Vec::new(), Vec::new());
     for (line, f) in rows(&text) {
@@ -90,7 +91,7 @@ fn b64_list(v: &Value) -> Vec<Vec<u8>> {
 
 /// A hash field as our typed API takes it; None if it is not 32 bytes (the
 /// API cannot even be called with it, which is a rejection).
-fn hash32(b: &[u8]) -> Option<Hash> {
+fn hash32(b: &[u8]) -> Option<Digest> {
     b.try_into().ok()
 }
 
@@ -110,7 +111,7 @@ pub(crate) fn check_transparency_dev_inclusion() {
         let want_err = c["wantErr"].as_bool().unwrap();
         let index = c["leafIdx"].as_u64().unwrap();
         let size = c["treeSize"].as_u64().unwrap();
-        let path: Option<Vec<Hash>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
+        let path: Option<Vec<Digest>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
         let result = match (hash32(&b64(&c["leafHash"])), hash32(&b64(&c["root"])), path) {
             (Some(leaf), Some(root), Some(path)) => {
                 let r = Rfc6962::verify_inclusion(&leaf, index, size, &path, &root);
@@ -146,7 +147,7 @@ pub(crate) fn check_transparency_dev_consistency() {
         let want_err = c["wantErr"].as_bool().unwrap();
         let (m, n) = (c["size1"].as_u64().unwrap(), c["size2"].as_u64().unwrap());
         let (r1, r2) = (b64(&c["root1"]), b64(&c["root2"]));
-        let path: Option<Vec<Hash>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
+        let path: Option<Vec<Digest>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
         // Some "sizes equal" cases use short placeholder roots and only test
         // equality; map them to 32 bytes preserving (in)equality.
         let as_hash = |b: &[u8]| hash32(b).unwrap_or_else(|| sha256(b));
@@ -181,7 +182,7 @@ fn proofs_verify_for_every_index_and_size_up_to_64() {
         .map(|i| i.to_be_bytes().repeat(i as usize % 5))
         .collect();
     let par = Parallelism::new(2, Strategy::WorkStealing);
-    let roots: Vec<Hash> = (0..=64).map(|n| Rfc6962::root(&leaves[..n], &par)).collect();
+    let roots: Vec<Digest> = (0..=64).map(|n| Rfc6962::root(&leaves[..n], &par)).collect();
     for n in 1..=64usize {
         let tree = &leaves[..n];
         for i in 0..n as u64 {
@@ -360,7 +361,7 @@ fn every_strategy_equals_sequential_for_0_to_70_leaves() {
     }
 }
 
-fn sha256(b: &[u8]) -> Hash {
+fn sha256(b: &[u8]) -> Digest {
     aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, b)
         .as_ref()
         .try_into()

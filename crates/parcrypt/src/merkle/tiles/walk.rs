@@ -2,13 +2,14 @@
 //! hashes → tile root), higher levels and the tree's compact range on the
 //! calling thread, each tile handed to a sink that compares or writes it.
 use super::*;
+use crate::digest::Digest;
 
 /// What the walk does with each tile's computed hashes: compare them with
 /// the stored tile, or write the tile.
 pub(super) trait Sink: Sync {
     /// Called on worker threads for level-0 tiles, in log order for the
     /// others.
-    fn tile(&self, tile: Tile, hashes: &[Hash]) -> Result<(), Error>;
+    fn tile(&self, tile: Tile, hashes: &[Digest]) -> Result<(), Error>;
 }
 
 /// [`verify`]'s sink.
@@ -18,7 +19,7 @@ pub(super) struct Compare<'a> {
 }
 
 impl Sink for Compare<'_> {
-    fn tile(&self, tile: Tile, hashes: &[Hash]) -> Result<(), Error> {
+    fn tile(&self, tile: Tile, hashes: &[Digest]) -> Result<(), Error> {
         let (path, mut file, width) = open_partial(self.dir, &tile.path(), tile, self.size)?;
         let want = tile.width * 32;
         let stored_len = width * 32;
@@ -50,7 +51,7 @@ pub(super) struct Write {
 }
 
 impl Sink for Write {
-    fn tile(&self, tile: Tile, hashes: &[Hash]) -> Result<(), Error> {
+    fn tile(&self, tile: Tile, hashes: &[Digest]) -> Result<(), Error> {
         let path = self.root.join(tile.path().trim_start_matches("tile/"));
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(io_error(parent))?;
@@ -61,16 +62,16 @@ impl Sink for Write {
 
 /// What a walk computed.
 pub(super) struct Walked {
-    pub(super) root: Hash,
+    pub(super) root: Digest,
     pub(super) tiles: u64,
 }
 
 /// One level-0 tile's outcome.
 pub(super) enum Leaves {
     /// A full tile: its root.
-    Full(Hash),
+    Full(Digest),
     /// The partial tile: its leaf hashes.
-    Partial(Vec<Hash>),
+    Partial(Vec<Digest>),
 }
 
 /// The one traversal behind [`verify`] and [`rebuild`]: level-0 tiles in
@@ -177,7 +178,7 @@ pub(super) fn level0(
 /// The leaf hashes of the `tile.width` entries of `bundle`. A bundle read
 /// for its own width must end there; a full bundle standing in for a
 /// missing partial one (`prefix`) may go on.
-pub(super) fn leaf_hashes(bundle: &[u8], tile: Tile, prefix: bool) -> Result<Vec<Hash>, String> {
+pub(super) fn leaf_hashes(bundle: &[u8], tile: Tile, prefix: bool) -> Result<Vec<Digest>, String> {
     if bundle.len() > MAX_BUNDLE {
         return Err(format!(
             "larger than {MAX_BUNDLE} bytes, more than {TILE_WIDTH} entries can take"
@@ -247,7 +248,7 @@ pub(super) fn open_partial(
 
 /// The root of a perfect tree over `hashes` (a power of two of them),
 /// hashed in place.
-pub(super) fn subtree_root(hashes: Vec<Hash>) -> Hash {
+pub(super) fn subtree_root(hashes: Vec<Digest>) -> Digest {
     if hashes.is_empty() {
         return Rfc6962::empty_root();
     }
@@ -259,7 +260,7 @@ pub(super) fn subtree_root(hashes: Vec<Hash>) -> Hash {
 /// complete.
 #[derive(Default)]
 pub(super) struct Upper {
-    pub(super) levels: Vec<Vec<Hash>>,
+    pub(super) levels: Vec<Vec<Digest>>,
     pub(super) done: Vec<u64>,
 }
 
@@ -269,7 +270,7 @@ impl Upper {
     pub(super) fn add(
         &mut self,
         level: u8,
-        hash: Hash,
+        hash: Digest,
         sink: &impl Sink,
         tiles: &mut u64,
     ) -> Result<(), Error> {
@@ -296,11 +297,11 @@ impl Upper {
 /// (a subtree of height `h` starts at a multiple of `2^h`).
 #[derive(Default)]
 pub(super) struct CompactRange {
-    pub(super) stack: Vec<(u32, Hash)>,
+    pub(super) stack: Vec<(u32, Digest)>,
 }
 
 impl CompactRange {
-    pub(super) fn push(&mut self, mut hash: Hash, mut height: u32) {
+    pub(super) fn push(&mut self, mut hash: Digest, mut height: u32) {
         while let Some(&(h, left)) = self.stack.last() {
             if h != height {
                 break;
@@ -313,7 +314,7 @@ impl CompactRange {
     }
 
     /// The RFC 6962 root: the subtrees joined right to left.
-    pub(super) fn root(&self) -> Hash {
+    pub(super) fn root(&self) -> Digest {
         let mut iter = self.stack.iter().rev();
         let Some(&(_, mut root)) = iter.next() else {
             return Rfc6962::empty_root();
