@@ -2,7 +2,7 @@
 //! Glacier tree hashes, and file hashing, over the library's one engine.
 
 use parcrypt::digest::Digest;
-use parcrypt::merkle::compact::{self, CompactRange, Tree};
+use parcrypt::merkle::compact::{CompactRange, Tree};
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 use parcrypt::par::Parallelism;
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -227,7 +227,7 @@ fn bittorrent_v2<'py>(
     let par = par::parallelism(threads, strategy)?;
     let data = In::get(data, "data")?;
     let src = data.as_slice();
-    let hashes = detach_from(py, src.len(), || BitTorrentV2::hash(src, piece_length, &par))
+    let hashes = detach_from(py, src.len(), || BitTorrentV2::hashes(src, piece_length, &par))
         .map_err(|e| errors::merkle(py, e))?;
     Ok((
         hashes.pieces_root.map(|r| PyBytes::new(py, &r)),
@@ -247,7 +247,7 @@ fn glacier<'py>(
     let par = par::parallelism(threads, strategy)?;
     let data = In::get(data, "data")?;
     let src = data.as_slice();
-    let h = detach_from(py, src.len(), || Glacier::tree_hash(src, &par));
+    let h = detach_from(py, src.len(), || Glacier::root(src, &par));
     Ok(PyBytes::new(py, &h))
 }
 
@@ -367,11 +367,11 @@ impl PyCompactRange {
 
     /// The tree's root (a range from leaf 0); None for an empty BitTorrent v2 file.
     fn root<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        Ok(self
-            .range
-            .root()
-            .map_err(compact_err)?
-            .map(|r| PyBytes::new(py, &r)))
+        let root = self.range.root().map_err(compact_err)?;
+        // BEP 52 lists an empty file without a root (the library gives
+        // SHA-256 of nothing, its rule for every format).
+        let listed = self.range.tree() != Tree::BitTorrentV2 || self.range.end() > 0;
+        Ok(listed.then(|| PyBytes::new(py, &root)))
     }
 
     /// `[(first leaf, leaf count, root), …]`, left to right.
@@ -428,9 +428,9 @@ fn bittorrent_piece_hashes<'py>(
     let data = In::get(data, "data")?;
     let src = data.as_slice();
     let layer = detach_from(py, src.len(), || {
-        compact::bittorrent_piece_hashes(src, piece_length, &par)
+        BitTorrentV2::piece_hashes(src, piece_length, &par)
     })
-    .map_err(compact_err)?;
+    .map_err(|e| errors::merkle(py, e))?;
     to_list(py, &layer)
 }
 
@@ -442,11 +442,11 @@ fn bittorrent_root_from_pieces<'py>(
     piece_length: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let layer = hashes_of(layer, "layer")?;
-    let root = compact::bittorrent_root_from_pieces(&layer, piece_length).map_err(compact_err)?;
+    let root = BitTorrentV2::root_from_pieces(&layer, piece_length).map_err(|e| errors::merkle(py, e))?;
     Ok(PyBytes::new(py, &root))
 }
 
-/// An RFC 6962 audit path among subtree roots (see the library's `rfc6962_path`).
+/// An RFC 6962 audit path among subtree roots (see the library's `Rfc6962::subtree_path`).
 #[pyfunction]
 fn rfc6962_path<'py>(
     py: Python<'py>,
@@ -460,7 +460,7 @@ fn rfc6962_path<'py>(
             nodes.len()
         )));
     }
-    to_list(py, &compact::rfc6962_path(&nodes, index))
+    to_list(py, &Rfc6962::subtree_path(&nodes, index))
 }
 
 /// Hashes many files in one call (files spread over the threads, results in
@@ -507,5 +507,8 @@ fn hash_files<'py>(
 }
 
 fn format_of(format: &str, leaf_size: usize) -> PyResult<Format> {
-    Format::from_name(format, leaf_size).map_err(|e| PyValueError::new_err(e.to_string()))
+    let format: Format = format
+        .parse()
+        .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))?;
+    Ok(format.with_leaf_size(leaf_size))
 }

@@ -44,10 +44,10 @@ fn trees(c: &mut Criterion) {
         ),
         (
             "bittorrent-v2",
-            |p, d| BitTorrentV2::pieces_root(d, p).unwrap_or_default(),
+            |p, d| BitTorrentV2::root(d, p),
             &[1 << 20, 64 << 20],
         ),
-        ("glacier", |p, d| Glacier::tree_hash(d, p), &[64 << 20]),
+        ("glacier", |p, d| Glacier::root(d, p), &[64 << 20]),
     ];
     for (name, tree, sizes) in formats {
         let mut group = c.benchmark_group(format!("merkle-{name}"));

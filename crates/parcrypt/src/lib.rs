@@ -172,7 +172,7 @@ mod names {
             "x".parse::<VerifyStrategy>().unwrap_err(),
             "x".parse::<Backend>().unwrap_err(),
             "x".parse::<Tree>().unwrap_err(),
-            Format::from_name("x", 4096).unwrap_err(),
+            "x".parse::<Format>().unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(

@@ -246,7 +246,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleBitTorrentV2<'l>(
     entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        let hashes = BitTorrentV2::hash(data.bytes(), unsigned(piece_length, "piece length")?, &par)?;
+        let hashes = BitTorrentV2::hashes(data.bytes(), unsigned(piece_length, "piece length")?, &par)?;
         let mut out = vec![hashes.pieces_root];
         out.extend(hashes.piece_layer.into_iter().map(Some));
         Ok(out)
@@ -269,7 +269,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleGlacier<'l>(
     entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        Ok(Glacier::tree_hash(data.bytes(), &par))
+        Ok(Glacier::root(data.bytes(), &par))
     })
 }
 

@@ -15,13 +15,10 @@ use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
 use crate::error::{Hint, eprint_line};
 use crate::io::{Output, Policy, println, progress_bar};
 
-/// Leaf size for `--format rfc6962` when none is given.
-const DEFAULT_LEAF: usize = 4096;
-
 pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
     let format = match (args.format, args.leaf_size) {
         (HashFormat::Rfc6962, size) => Format::Rfc6962 {
-            leaf_size: size.unwrap_or(DEFAULT_LEAF),
+            leaf_size: size.unwrap_or(Format::DEFAULT_LEAF_SIZE),
         },
         (other, Some(_)) => {
             return Err(anyhow!("--leaf-size applies to --format rfc6962 only"))
@@ -169,8 +166,8 @@ fn hash_one(par: &Parallelism, format: Format, path: &Path) -> Result<Option<Dig
 /// A file's pieces root and piece layer (BEP 52) with every thread.
 fn hash_layers(par: &Parallelism, piece: u64, path: &Path) -> Result<FileHashes, HashError> {
     let hashes = with_input(path, |input, tick| match input {
-        Some(f) => BitTorrentV2::hash_file(f, piece, par, tick),
-        None => BitTorrentV2::hash_reader(io::stdin(), piece, par, tick),
+        Some(f) => BitTorrentV2::hashes_file(f, piece, par, tick),
+        None => BitTorrentV2::hashes_reader(io::stdin(), piece, par, tick),
     })
     .map_err(HashError::Read)?;
     if hashes.pieces_root.is_none() {

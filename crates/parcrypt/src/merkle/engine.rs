@@ -48,6 +48,12 @@ pub(crate) trait Rule: Sync {
 /// SHA-256 of the concatenation of `parts`.
 pub(crate) use crate::digest::sha256_parts as sha256;
 
+/// The root of an empty input in every format: SHA-256 of nothing (see
+/// [`crate::merkle`]).
+pub(crate) fn empty_root() -> Digest {
+    crate::digest::sha256(&[])
+}
+
 /// The leaves of a tree: an indexable list of byte strings.
 ///
 /// Implemented for [`Chunks`] (a byte slice cut into fixed-size pieces) and

@@ -177,7 +177,7 @@ fn hash_bytes(format: Format, data: &[u8]) -> Result<Option<Digest>, Error> {
             }
             Some(Rfc6962::root(&Chunks::new(data, leaf_size), &one))
         }
-        Format::BitTorrentV2 => BitTorrentV2::pieces_root(data, &one),
-        Format::Glacier => Some(Glacier::tree_hash(data, &one)),
+        Format::BitTorrentV2 => (!data.is_empty()).then(|| BitTorrentV2::root(data, &one)),
+        Format::Glacier => Some(Glacier::root(data, &one)),
     })
 }
