@@ -3,6 +3,7 @@
 //! calling thread, each tile handed to a sink that compares or writes it.
 use super::*;
 use crate::digest::Digest;
+use crate::merkle::compact::{CompactRange, Tree};
 
 /// What the walk does with each tile's computed hashes: compare them with
 /// the stored tile, or write the tile.
@@ -25,7 +26,7 @@ impl Sink for Compare<'_> {
         let stored_len = width * 32;
         let mut stored = vec![0u8; stored_len];
         let len = crate::io::fill(&mut file, &mut stored).map_err(io_error(&path))?;
-        let more = file.read(&mut [0u8; 1]).map_err(io_error(&path))?;
+        let more = crate::io::fill(&mut file, &mut [0u8; 1]).map_err(io_error(&path))?;
         if len != stored_len || more != 0 {
             let len = file.metadata().map_or(len as u64, |m| m.len());
             return Err(Error::TileLength { path, len, width });
@@ -86,7 +87,9 @@ pub(super) fn walk(
     let (full, partial) = Tile::count(size, 0);
     let count = full + u64::from(partial > 0);
     let mut upper = Upper::default();
-    let mut range = CompactRange::default();
+    // The tree's compact range, for its root: whole level-0 tiles are
+    // aligned subtrees of 2^8 leaves, the partial tile's hashes single leaves.
+    let mut range = CompactRange::empty(Tree::Rfc6962, 0);
     let mut tiles = 0u64;
     let mut next = 0u64;
     while next < count {
@@ -119,13 +122,13 @@ pub(super) fn walk(
         for result in parts.into_iter().flatten() {
             match result? {
                 Leaves::Full(root) => {
-                    range.push(root, 8);
+                    range.push(8, root).expect("full tiles come first: aligned");
                     upper.add(1, root, sink, &mut tiles)?;
                     progress(TILE_WIDTH as u64);
                 }
                 Leaves::Partial(hashes) => {
                     for h in &hashes {
-                        range.push(*h, 0);
+                        range.push(0, *h).expect("a leaf is always aligned");
                     }
                     progress(hashes.len() as u64);
                 }
@@ -145,7 +148,7 @@ pub(super) fn walk(
         }
     }
     Ok(Walked {
-        root: range.root(),
+        root: range.root().expect("the range starts at leaf 0"),
         tiles,
     })
 }
@@ -289,39 +292,5 @@ impl Upper {
         self.done[i] += 1;
         let root = subtree_root(std::mem::take(&mut self.levels[i]));
         self.add(level + 1, root, sink, tiles)
-    }
-}
-
-/// The roots of the complete subtrees of a tree built left to right,
-/// heights strictly decreasing ("compact range"); pushes must be aligned
-/// (a subtree of height `h` starts at a multiple of `2^h`).
-#[derive(Default)]
-pub(super) struct CompactRange {
-    pub(super) stack: Vec<(u32, Digest)>,
-}
-
-impl CompactRange {
-    pub(super) fn push(&mut self, mut hash: Digest, mut height: u32) {
-        while let Some(&(h, left)) = self.stack.last() {
-            if h != height {
-                break;
-            }
-            self.stack.pop();
-            hash = Rfc6962::node_hash(&left, &hash);
-            height += 1;
-        }
-        self.stack.push((height, hash));
-    }
-
-    /// The RFC 6962 root: the subtrees joined right to left.
-    pub(super) fn root(&self) -> Digest {
-        let mut iter = self.stack.iter().rev();
-        let Some(&(_, mut root)) = iter.next() else {
-            return Rfc6962::empty_root();
-        };
-        for (_, left) in iter {
-            root = Rfc6962::node_hash(left, &root);
-        }
-        root
     }
 }
