@@ -164,11 +164,11 @@ impl CompactRange {
     /// `2^height` (then it is not a subtree of the tree), or if the range
     /// would pass 2^64 leaves.
     pub fn push(&mut self, height: u32, root: Digest) -> Result<(), Error> {
-        let misaligned = Error::Misaligned { at: self.end, height };
-        let size = 1u64.checked_shl(height).ok_or(misaligned.clone())?;
-        let end = self.end.checked_add(size).ok_or(misaligned.clone())?;
+        let misaligned = || Error::Misaligned { at: self.end, height };
+        let size = 1u64.checked_shl(height).ok_or_else(misaligned)?;
+        let end = self.end.checked_add(size).ok_or_else(misaligned)?;
         if self.end % size != 0 {
-            return Err(misaligned);
+            return Err(misaligned());
         }
         let subtree = CompactRange {
             tree: self.tree,
