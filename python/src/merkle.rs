@@ -1,8 +1,9 @@
 //! `parcrypt.merkle`: RFC 6962/9162 trees with proofs, BitTorrent v2 and
 //! Glacier tree hashes, and file hashing, over the library's one engine.
 
-use parcrypt::merkle::compact::{self, CompactRange, Tree};
-use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Hash, Rfc6962};
+use parcrypt::digest::Digest;
+use parcrypt::merkle::compact::{CompactRange, Tree};
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 use parcrypt::par::Parallelism;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -87,21 +88,21 @@ impl merkle::Leaves for Listed<'_> {
     }
 }
 
-fn hash_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Hash> {
+fn hash_of(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Digest> {
     let b = In::get(obj, what)?;
     b.as_slice()
         .try_into()
         .map_err(|_| PyValueError::new_err(format!("{what} must be 32 bytes, got {}", b.len())))
 }
 
-fn hashes_of(list: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Hash>> {
+fn hashes_of(list: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Digest>> {
     list.try_iter()?
         .enumerate()
         .map(|(i, h)| hash_of(&h?, &format!("{what}[{i}]")))
         .collect()
 }
 
-fn to_list<'py>(py: Python<'py>, hashes: &[Hash]) -> PyResult<Bound<'py, PyList>> {
+fn to_list<'py>(py: Python<'py>, hashes: &[Digest]) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, hashes.iter().map(|h| PyBytes::new(py, h)))
 }
 
@@ -226,7 +227,7 @@ fn bittorrent_v2<'py>(
     let par = par::parallelism(threads, strategy)?;
     let data = In::get(data, "data")?;
     let src = data.as_slice();
-    let hashes = detach_from(py, src.len(), || BitTorrentV2::hash(src, piece_length, &par))
+    let hashes = detach_from(py, src.len(), || BitTorrentV2::hashes(src, piece_length, &par))
         .map_err(|e| errors::merkle(py, e))?;
     Ok((
         hashes.pieces_root.map(|r| PyBytes::new(py, &r)),
@@ -246,7 +247,7 @@ fn glacier<'py>(
     let par = par::parallelism(threads, strategy)?;
     let data = In::get(data, "data")?;
     let src = data.as_slice();
-    let h = detach_from(py, src.len(), || Glacier::tree_hash(src, &par));
+    let h = detach_from(py, src.len(), || Glacier::root(src, &par));
     Ok(PyBytes::new(py, &h))
 }
 
@@ -321,7 +322,7 @@ impl PyCompactRange {
     #[staticmethod]
     fn from_leaf_hashes(format: &str, begin: u64, hashes: &Bound<'_, PyAny>) -> PyResult<Self> {
         let tree = tree_of(format)?;
-        let list: Vec<Hash> = if let Ok(buf) = In::get(hashes, "hashes") {
+        let list: Vec<Digest> = if let Ok(buf) = In::get(hashes, "hashes") {
             let b = buf.as_slice();
             if b.len() % 32 != 0 {
                 return Err(PyValueError::new_err("hashes must be a multiple of 32 bytes"));
@@ -366,11 +367,11 @@ impl PyCompactRange {
 
     /// The tree's root (a range from leaf 0); None for an empty BitTorrent v2 file.
     fn root<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        Ok(self
-            .range
-            .root()
-            .map_err(compact_err)?
-            .map(|r| PyBytes::new(py, &r)))
+        let root = self.range.root().map_err(compact_err)?;
+        // BEP 52 lists an empty file without a root (the library gives
+        // SHA-256 of nothing, its rule for every format).
+        let listed = self.range.tree() != Tree::BitTorrentV2 || self.range.end() > 0;
+        Ok(listed.then(|| PyBytes::new(py, &root)))
     }
 
     /// `[(first leaf, leaf count, root), …]`, left to right.
@@ -427,9 +428,9 @@ fn bittorrent_piece_hashes<'py>(
     let data = In::get(data, "data")?;
     let src = data.as_slice();
     let layer = detach_from(py, src.len(), || {
-        compact::bittorrent_piece_hashes(src, piece_length, &par)
+        BitTorrentV2::piece_hashes(src, piece_length, &par)
     })
-    .map_err(compact_err)?;
+    .map_err(|e| errors::merkle(py, e))?;
     to_list(py, &layer)
 }
 
@@ -441,11 +442,11 @@ fn bittorrent_root_from_pieces<'py>(
     piece_length: u64,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let layer = hashes_of(layer, "layer")?;
-    let root = compact::bittorrent_root_from_pieces(&layer, piece_length).map_err(compact_err)?;
+    let root = BitTorrentV2::root_from_pieces(&layer, piece_length).map_err(|e| errors::merkle(py, e))?;
     Ok(PyBytes::new(py, &root))
 }
 
-/// An RFC 6962 audit path among subtree roots (see the library's `rfc6962_path`).
+/// An RFC 6962 audit path among subtree roots (see the library's `Rfc6962::subtree_path`).
 #[pyfunction]
 fn rfc6962_path<'py>(
     py: Python<'py>,
@@ -459,7 +460,7 @@ fn rfc6962_path<'py>(
             nodes.len()
         )));
     }
-    to_list(py, &compact::rfc6962_path(&nodes, index))
+    to_list(py, &Rfc6962::subtree_path(&nodes, index))
 }
 
 /// Hashes many files in one call (files spread over the threads, results in
@@ -478,7 +479,7 @@ fn hash_files<'py>(
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
     let format = format_of(format, leaf_size)?;
-    let mut results: Vec<Result<Option<Hash>, parcrypt::merkle::Error>> = Vec::with_capacity(paths.len());
+    let mut results: Vec<Result<Option<Digest>, parcrypt::merkle::Error>> = Vec::with_capacity(paths.len());
     py.detach(|| {
         parcrypt::merkle::hash_files(
             format,
@@ -506,5 +507,8 @@ fn hash_files<'py>(
 }
 
 fn format_of(format: &str, leaf_size: usize) -> PyResult<Format> {
-    Format::from_name(format, leaf_size).map_err(|e| PyValueError::new_err(e.to_string()))
+    let format: Format = format
+        .parse()
+        .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))?;
+    Ok(format.with_leaf_size(leaf_size))
 }

@@ -7,8 +7,9 @@ use std::str::FromStr;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use parcrypt::UnknownName;
+use parcrypt::digest::Algorithm;
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::{Hash, Scheme};
+use parcrypt::rsa::Scheme;
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
 #[derive(Debug, Parser)]
@@ -485,8 +486,8 @@ pub struct SigOptions {
     #[arg(long, value_parser = library_enum::<Scheme>(SCHEMES), default_value_t = Scheme::Pss)]
     pub scheme: Scheme,
     /// Message digest
-    #[arg(long, value_parser = library_enum::<Hash>(SIG_HASHES), default_value_t = Hash::Sha256)]
-    pub hash: Hash,
+    #[arg(long, value_parser = library_enum::<Algorithm>(SIG_HASHES), default_value_t = Algorithm::Sha256)]
+    pub hash: Algorithm,
 }
 
 /// `--scheme`: [`Scheme`]'s names.
@@ -498,7 +499,7 @@ const SCHEMES: &[(&str, &str)] = &[
     ("pkcs1", "RSASSA-PKCS1-v1_5 (openssl dgst's default)"),
 ];
 
-/// `--hash`: the names of [`parcrypt::digest::Algorithm`] (`rsa::Hash`) a
+/// `--hash`: the names of [`parcrypt::digest::Algorithm`] a
 /// signature may use; the legacy SHA-1 is not offered.
 const SIG_HASHES: &[(&str, &str)] = &[("sha256", ""), ("sha384", ""), ("sha512", "")];
 
@@ -940,7 +941,7 @@ mod tests {
     #[test]
     fn sig_hash_is_the_librarys_enum() {
         for &(name, _) in SIG_HASHES {
-            assert_eq!(name.parse::<Hash>().map(Hash::name), Ok(name));
+            assert_eq!(name.parse::<Algorithm>().map(Algorithm::name), Ok(name));
         }
         let hash_of = |args: &[&str]| {
             let argv = [&["parcrypt", "rsa", "sign", "--key", "k"][..], args].concat();
@@ -950,9 +951,9 @@ mod tests {
                 Err(e) => Err(e.kind()),
             }
         };
-        assert_eq!(hash_of(&[]), Ok(Hash::Sha256));
-        assert_eq!(hash_of(&["--hash", "sha384"]), Ok(Hash::Sha384));
-        assert_eq!(hash_of(&["--hash", "sha512"]), Ok(Hash::Sha512));
+        assert_eq!(hash_of(&[]), Ok(Algorithm::Sha256));
+        assert_eq!(hash_of(&["--hash", "sha384"]), Ok(Algorithm::Sha384));
+        assert_eq!(hash_of(&["--hash", "sha512"]), Ok(Algorithm::Sha512));
         // The library reads these; a signature's `--hash` does not.
         for refused in ["sha1", "SHA256", "sha-256"] {
             assert_eq!(

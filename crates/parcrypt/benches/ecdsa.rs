@@ -15,17 +15,17 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use parcrypt::digest::Algorithm;
+use parcrypt::digest;
 use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
 use parcrypt::par::{Parallelism, Strategy};
 
 /// Keys, digests and signatures, one key per signature.
-fn signed(n: usize) -> (Vec<SigningKey>, Vec<Vec<u8>>, Vec<Signature>) {
+fn signed(n: usize) -> (Vec<SigningKey>, Vec<digest::Digest>, Vec<Signature>) {
     let keys: Vec<SigningKey> = (0..n)
         .map(|_| SigningKey::generate().expect("ECDSA key generation"))
         .collect();
-    let digests: Vec<Vec<u8>> = (0..n)
-        .map(|i| Algorithm::Sha256.digest(format!("parcrypt bench message {i}").as_bytes()))
+    let digests: Vec<digest::Digest> = (0..n)
+        .map(|i| digest::sha256(format!("parcrypt bench message {i}").as_bytes()))
         .collect();
     let signatures = keys
         .iter()

@@ -17,9 +17,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use parcrypt::digest::Algorithm;
 use parcrypt::hazmat::{rsa_bulk_decrypt, rsa_bulk_encrypt};
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
+use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 
 fn impls() -> [(&'static str, Parallelism); 3] {
     [
@@ -69,7 +70,7 @@ fn sign(c: &mut Criterion) {
         for (label, par, key) in variants {
             group.bench_with_input(BenchmarkId::from_parameter(label), &par, |b, par| {
                 b.iter(|| {
-                    key.sign(Scheme::Pss, Hash::Sha256, black_box(&msg), par)
+                    key.sign(Scheme::Pss, Algorithm::Sha256, black_box(&msg), par)
                         .expect("RSA signature")
                 });
             });

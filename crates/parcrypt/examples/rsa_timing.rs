@@ -9,8 +9,9 @@
 
 use std::time::{Duration, Instant};
 
+use parcrypt::digest::Algorithm;
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
+use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 
 fn quantile(v: &mut [Duration], q: f64) -> Duration {
     v.sort();
@@ -31,7 +32,7 @@ fn main() {
     for bits in [2048, 3072, 4096] {
         let key = PrivateKey::generate(bits, &Parallelism::default()).unwrap();
         let der = key.to_pkcs8_der().unwrap();
-        let digest = Hash::Sha256.digest(b"x");
+        let digest = parcrypt::digest::sha256(b"x");
         let cases = [
             (CrtMode::Auto, Parallelism::sequential()),
             (CrtMode::Auto, Parallelism::new(2, Strategy::WorkStealing)),
@@ -42,13 +43,13 @@ fn main() {
             let key = PrivateKey::from_pkcs8_der(&der).unwrap().with_crt_mode(*mode);
             // Warm-up, then samples.
             for _ in 0..50 {
-                key.sign_digest(Scheme::Pkcs1v15, Hash::Sha256, &digest, par)
+                key.sign_digest(Scheme::Pkcs1v15, Algorithm::Sha256, &digest, par)
                     .unwrap();
             }
             let mut samples: Vec<Duration> = (0..400)
                 .map(|_| {
                     let t = Instant::now();
-                    key.sign_digest(Scheme::Pkcs1v15, Hash::Sha256, &digest, par)
+                    key.sign_digest(Scheme::Pkcs1v15, Algorithm::Sha256, &digest, par)
                         .unwrap();
                     t.elapsed()
                 })

@@ -154,24 +154,25 @@ mod names {
     #![allow(clippy::unwrap_used)]
 
     use crate::UnknownName;
+    use crate::digest::Algorithm;
     use crate::digest::Backend;
     use crate::ecdsa::VerifyStrategy;
     use crate::merkle::Format;
     use crate::merkle::compact::Tree;
     use crate::par::Strategy;
-    use crate::rsa::{CrtMode, Hash, Scheme};
+    use crate::rsa::{CrtMode, Scheme};
 
     #[test]
     fn every_from_str_answers_with_unknown_name() {
         let errors: [UnknownName; 8] = [
             "x".parse::<Strategy>().unwrap_err(),
             "x".parse::<Scheme>().unwrap_err(),
-            "x".parse::<Hash>().unwrap_err(),
+            "x".parse::<Algorithm>().unwrap_err(),
             "x".parse::<CrtMode>().unwrap_err(),
             "x".parse::<VerifyStrategy>().unwrap_err(),
             "x".parse::<Backend>().unwrap_err(),
             "x".parse::<Tree>().unwrap_err(),
-            Format::from_name("x", 4096).unwrap_err(),
+            "x".parse::<Format>().unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(

@@ -4,7 +4,7 @@
 /// (`kind`), what was given (`name`) and the names accepted (`expected`).
 ///
 /// Every `FromStr` in the library ([`Strategy`](crate::par::Strategy),
-/// [`Scheme`](crate::rsa::Scheme), [`Hash`](crate::rsa::Hash),
+/// [`Scheme`](crate::rsa::Scheme), [`Algorithm`](crate::digest::Algorithm),
 /// [`CrtMode`](crate::rsa::CrtMode),
 /// [`VerifyStrategy`](crate::ecdsa::VerifyStrategy),
 /// [`Backend`](crate::digest::Backend)) returns this type, so a

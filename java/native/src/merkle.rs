@@ -4,7 +4,8 @@
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JByteBuffer, JClass, JObjectArray, JString};
 use jni::sys::{jboolean, jbyteArray, jint, jlong, jobjectArray};
-use parcrypt::merkle::{BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
+use parcrypt::digest::Digest;
+use parcrypt::merkle::{BitTorrentV2, Chunks, Error, Format, Glacier, Rfc6962};
 
 use crate::{
     Fail, ILLEGAL_ARG, IO, PROVIDER, Res, array_of_arrays, bytes, direct, entry, fail, par, read_region,
@@ -54,7 +55,7 @@ impl Data<'_> {
     }
 }
 
-fn hash_of(bytes: &[u8], what: &str) -> Res<Hash> {
+fn hash_of(bytes: &[u8], what: &str) -> Res<Digest> {
     bytes.try_into().or_else(|_| {
         fail(
             ILLEGAL_ARG,
@@ -63,7 +64,7 @@ fn hash_of(bytes: &[u8], what: &str) -> Res<Hash> {
     })
 }
 
-fn hashes_of(list: Vec<Vec<u8>>, what: &str) -> Res<Vec<Hash>> {
+fn hashes_of(list: Vec<Vec<u8>>, what: &str) -> Res<Vec<Digest>> {
     list.iter()
         .enumerate()
         .map(|(i, h)| hash_of(h, &format!("{what}[{i}]")))
@@ -77,7 +78,7 @@ fn proof_parts(
     (hash, hash_name): (&JByteArray<'_>, &str),
     (root, root_name): (&JByteArray<'_>, &str),
     proof: &JObjectArray<'_>,
-) -> Res<Option<(Hash, Hash, Vec<Hash>)>> {
+) -> Res<Option<(Digest, Digest, Vec<Digest>)>> {
     let hash = hash_of(&bytes(env, hash, hash_name)?, hash_name);
     let root = hash_of(&bytes(env, root, root_name)?, root_name);
     let proof = hashes_of(array_of_arrays(env, proof, "proof")?, "proof");
@@ -245,7 +246,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleBitTorrentV2<'l>(
     entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        let hashes = BitTorrentV2::hash(data.bytes(), unsigned(piece_length, "piece length")?, &par)?;
+        let hashes = BitTorrentV2::hashes(data.bytes(), unsigned(piece_length, "piece length")?, &par)?;
         let mut out = vec![hashes.pieces_root];
         out.extend(hashes.piece_layer.into_iter().map(Some));
         Ok(out)
@@ -268,7 +269,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_merkleGlacier<'l>(
     entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let data = Data::get(env, &array, &buffer, off, len)?;
-        Ok(Glacier::tree_hash(data.bytes(), &par))
+        Ok(Glacier::root(data.bytes(), &par))
     })
 }
 

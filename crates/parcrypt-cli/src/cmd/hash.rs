@@ -6,7 +6,8 @@ use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
-use parcrypt::merkle::{self, BitTorrentV2, FileHash, FileHashes, Format, Hash, Input, Rfc6962};
+use parcrypt::digest::Digest;
+use parcrypt::merkle::{self, BitTorrentV2, FileHash, FileHashes, Format, Input, Rfc6962};
 use parcrypt::par::Parallelism;
 use serde_json::{Value, json};
 
@@ -14,13 +15,10 @@ use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
 use crate::error::{Hint, eprint_line};
 use crate::io::{Output, Policy, println, progress_bar};
 
-/// Leaf size for `--format rfc6962` when none is given.
-const DEFAULT_LEAF: usize = 4096;
-
 pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
     let format = match (args.format, args.leaf_size) {
         (HashFormat::Rfc6962, size) => Format::Rfc6962 {
-            leaf_size: size.unwrap_or(DEFAULT_LEAF),
+            leaf_size: size.unwrap_or(Format::DEFAULT_LEAF_SIZE),
         },
         (other, Some(_)) => {
             return Err(anyhow!("--leaf-size applies to --format rfc6962 only"))
@@ -158,7 +156,7 @@ fn os_reason(e: &io::Error) -> String {
 
 /// One input's hash with every thread and a progress bar; stdin for `-`.
 /// `None`: an empty input in BitTorrent v2.
-fn hash_one(par: &Parallelism, format: Format, path: &Path) -> Result<Option<Hash>, merkle::Error> {
+fn hash_one(par: &Parallelism, format: Format, path: &Path) -> Result<Option<Digest>, merkle::Error> {
     with_input(path, |input, tick| match input {
         Some(f) => merkle::hash_file(format, f, par, tick),
         None => merkle::hash_reader(format, io::stdin(), par, tick),
@@ -168,8 +166,8 @@ fn hash_one(par: &Parallelism, format: Format, path: &Path) -> Result<Option<Has
 /// A file's pieces root and piece layer (BEP 52) with every thread.
 fn hash_layers(par: &Parallelism, piece: u64, path: &Path) -> Result<FileHashes, HashError> {
     let hashes = with_input(path, |input, tick| match input {
-        Some(f) => BitTorrentV2::hash_file(f, piece, par, tick),
-        None => BitTorrentV2::hash_reader(io::stdin(), piece, par, tick),
+        Some(f) => BitTorrentV2::hashes_file(f, piece, par, tick),
+        None => BitTorrentV2::hashes_reader(io::stdin(), piece, par, tick),
     })
     .map_err(HashError::Read)?;
     if hashes.pieces_root.is_none() {
@@ -214,7 +212,7 @@ fn escape(name: &str) -> String {
 /// `<hex>  <name>\n` as sha256sum prints it: the name's bytes as they are,
 /// except that a name with a backslash, newline or carriage return is
 /// escaped (`\\`, `\n`, `\r`) and the line then starts with a backslash.
-fn sum_line(hash: &Hash, path: &Path) -> Vec<u8> {
+fn sum_line(hash: &Digest, path: &Path) -> Vec<u8> {
     use std::os::unix::ffi::OsStrExt;
     let name = path.as_os_str().as_bytes();
     let mut line = Vec::with_capacity(name.len() + 68);
@@ -300,7 +298,7 @@ pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {
     }
 }
 
-fn hex_list(hashes: &[Hash]) -> Vec<String> {
+fn hex_list(hashes: &[Digest]) -> Vec<String> {
     hashes.iter().map(hex::encode).collect()
 }
 
@@ -367,7 +365,7 @@ fn verify(
         name: &name.to_string(),
         value: &value,
     };
-    let trusted = |flag: &str, hex: &Option<String>| -> Result<Option<Hash>> {
+    let trusted = |flag: &str, hex: &Option<String>| -> Result<Option<Digest>> {
         hex.as_deref()
             .map(|h| {
                 parse_hash(h)
@@ -422,7 +420,7 @@ fn verify(
     ))
 }
 
-fn parse_hash(text: &str) -> Result<Hash> {
+fn parse_hash(text: &str) -> Result<Digest> {
     let bytes = hex::decode(text.trim())?;
     bytes
         .try_into()
@@ -454,7 +452,7 @@ impl ProofJson<'_> {
             .hint(DAMAGED_PROOF)
     }
 
-    fn hash(&self, key: &str) -> Result<Hash> {
+    fn hash(&self, key: &str) -> Result<Digest> {
         let v = self.field(key)?;
         v.as_str()
             .and_then(|s| parse_hash(s).ok())
@@ -462,8 +460,8 @@ impl ProofJson<'_> {
             .hint(DAMAGED_PROOF)
     }
 
-    fn path(&self) -> Result<Vec<Hash>> {
-        let path: Option<Vec<Hash>> = self.field("path")?.as_array().and_then(|hashes| {
+    fn path(&self) -> Result<Vec<Digest>> {
+        let path: Option<Vec<Digest>> = self.field("path")?.as_array().and_then(|hashes| {
             hashes
                 .iter()
                 .map(|h| h.as_str().and_then(|s| parse_hash(s).ok()))

@@ -23,7 +23,6 @@ use std::hint::black_box;
 use std::sync::OnceLock;
 
 use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
-use parcrypt::rsa::Hash;
 
 use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload};
@@ -120,7 +119,7 @@ fn batch_sizes(quick: bool) -> Vec<usize> {
 /// timed region.
 struct Signed {
     keys: Vec<SigningKey>,
-    digests: Vec<Vec<u8>>,
+    digests: Vec<parcrypt::digest::Digest>,
     signatures: Vec<Signature>,
 }
 
@@ -130,8 +129,8 @@ fn signed() -> &'static Signed {
         let keys: Vec<SigningKey> = (0..MAX_BATCH)
             .map(|_| SigningKey::generate().expect("ECDSA key generation"))
             .collect();
-        let digests: Vec<Vec<u8>> = (0..MAX_BATCH)
-            .map(|i| Hash::Sha256.digest(format!("parcrypt lab message {i}").as_bytes()))
+        let digests: Vec<parcrypt::digest::Digest> = (0..MAX_BATCH)
+            .map(|i| parcrypt::digest::sha256(format!("parcrypt lab message {i}").as_bytes()))
             .collect();
         let signatures = keys
             .iter()

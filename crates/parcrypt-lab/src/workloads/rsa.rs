@@ -25,9 +25,10 @@
 use std::hint::black_box;
 use std::sync::OnceLock;
 
+use parcrypt::digest::Algorithm;
 use parcrypt::hazmat::{rsa_bulk_decrypt, rsa_bulk_encrypt};
 use parcrypt::par::Parallelism;
-use parcrypt::rsa::{CrtMode, Hash, PrivateKey, Scheme};
+use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 
 use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
@@ -196,7 +197,7 @@ fn sign_op(bits: usize, mode: CrtMode) -> Operation {
     let msg = input(key.size());
     Box::new(move |par, _random| {
         black_box(
-            key.sign(Scheme::Pss, Hash::Sha256, black_box(&msg), par)
+            key.sign(Scheme::Pss, Algorithm::Sha256, black_box(&msg), par)
                 .expect("RSA signature"),
         );
     })

@@ -202,7 +202,7 @@ impl SshRecipient {
                 kind: RSA.into(),
                 args: vec![tag(&self.blob)],
                 // OAEP's seed comes from AWS-LC's generator, not `random`.
-                body: key.encrypt_oaep_labeled(file_key.expose(), rsa::Hash::Sha256, RSA_LABEL)?,
+                body: key.encrypt_oaep_labeled(file_key.expose(), Algorithm::Sha256, RSA_LABEL)?,
             }),
         }
     }
@@ -401,8 +401,8 @@ impl SshIdentity {
                 // The tag is only a hint: a failure is another key's stanza.
                 let Ok(plain) = key.decrypt_oaep(
                     &stanza.body,
-                    rsa::Hash::Sha256,
-                    rsa::Hash::Sha256,
+                    Algorithm::Sha256,
+                    Algorithm::Sha256,
                     RSA_LABEL,
                     &Parallelism::sequential(),
                 ) else {

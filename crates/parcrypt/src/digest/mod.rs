@@ -4,21 +4,25 @@
 //! verify and decrypt legacy data, and for RSA-OAEP where a peer asks for it:
 //! the JCA's default OAEP); [`digest`] hashes a byte string in one
 //! call, a [`Hasher`] hashes a message that arrives in pieces, and
-//! [`Hasher::update_reader`] hashes everything a reader yields. Every module
+//! [`Hasher::update_reader`] hashes everything a reader yields — the crate's
+//! one streaming hash, used wherever a reader is hashed. Every module
 //! of the crate that hashes (RSA and ECDSA messages, Merkle leaves and nodes,
 //! stream recipient ids) does so through this module, so the backend of each
 //! algorithm is chosen here, once.
 //!
-//! [`crate::rsa::Hash`] is this [`Algorithm`] under its older name (the one
-//! RSA signatures and OAEP take). [`crate::merkle::Hash`] is something else:
-//! the 32-byte value of a Merkle tree node, `[u8; 32]`, computed with
-//! SHA-256 from here.
+//! Two value types: [`Output`], the digest of any [`Algorithm`] (what
+//! [`digest`] and [`Hasher::finish`] return), and [`Digest`], a SHA-256
+//! digest as a plain `[u8; 32]` — what [`sha256`] returns and what every
+//! Merkle tree node, root and proof entry is ([`crate::merkle`] has no hash
+//! type of its own). RSA and ECDSA take an [`Algorithm`] where they ask
+//! which hash.
 //!
 //! # Examples
 //! ```
 //! use parcrypt::digest::{self, Algorithm};
 //!
 //! let one_shot = digest::digest(Algorithm::Sha256, b"hello world");
+//! assert_eq!(&one_shot[..], &digest::sha256(b"hello world")[..]);
 //! let mut hasher = Algorithm::Sha256.hasher();
 //! hasher.update(b"hello ");
 //! hasher.update_reader(&b"world"[..])?;
@@ -67,7 +71,7 @@ use std::str::FromStr;
 mod many;
 
 pub use many::{
-    BACKEND_ENV, Backend, EnvError, Unavailable, sha256_many, sha256_many_one, sha256_many_prefixed,
+    BACKEND_ENV, Backend, Digest, EnvError, Unavailable, sha256_many, sha256_many_one, sha256_many_prefixed,
     sha256_pairs,
 };
 
@@ -117,12 +121,6 @@ impl Algorithm {
             Algorithm::Sha384 => "sha384",
             Algorithm::Sha512 => "sha512",
         }
-    }
-
-    /// The digest of `data`, as an owned vector (the same bytes as [`digest`],
-    /// for callers that keep digests).
-    pub fn digest(self, data: &[u8]) -> Vec<u8> {
-        digest(self, data).to_vec()
     }
 
     /// An incremental hasher, for messages read in pieces.
@@ -229,9 +227,16 @@ pub fn digest(algorithm: Algorithm, data: &[u8]) -> Output {
     hasher.finish()
 }
 
+/// SHA-256 of `data` in one call, as the 32-byte [`Digest`] (the same bytes
+/// as [`digest`]`(Algorithm::Sha256, data)`, without the [`Output`] wrapper).
+/// One core: Merkle–Damgård is serial.
+pub fn sha256(data: &[u8]) -> Digest {
+    sha256_parts(&[data])
+}
+
 /// SHA-256 of the concatenation of `parts`, as the 32-byte array Merkle trees
 /// store (no intermediate copy of the parts).
-pub(crate) fn sha256(parts: &[&[u8]]) -> [u8; 32] {
+pub(crate) fn sha256_parts(parts: &[&[u8]]) -> Digest {
     let mut h = Sha256::new();
     for p in parts {
         h.update(p);
@@ -269,7 +274,7 @@ impl Sha256 {
         }
     }
 
-    pub(crate) fn finish(self) -> [u8; 32] {
+    pub(crate) fn finish(self) -> Digest {
         use sha2::Digest as _;
         match self {
             Sha256::Sha2(h) => h.finalize().into(),
@@ -397,13 +402,13 @@ mod tests {
         ];
         for (alg, want) in abc {
             assert_eq!(hex(&digest(alg, b"abc")), want, "{alg}");
-            assert_eq!(hex(&alg.digest(b"abc")), want, "{alg}");
             assert_eq!(alg.len(), want.len() / 2);
         }
         assert_eq!(
-            hex(&sha256(&[b"a", b"", b"bc"])),
+            hex(&sha256_parts(&[b"a", b"", b"bc"])),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+        assert_eq!(sha256(b"abc"), sha256_parts(&[b"ab", b"c"]));
     }
 
     /// Incremental hashing, in any split, equals the one-shot digest.

@@ -17,8 +17,9 @@
 
 use zeroize::Zeroizing;
 
+use crate::digest::Algorithm;
 use crate::par::{Grain, Parallelism};
-use crate::rsa::{Error, Hash, PrivateKey, PublicKey, oaep_capacity};
+use crate::rsa::{Error, PrivateKey, PublicKey, oaep_capacity};
 
 /// A public-key block costs ~15 µs (2048 bits): hand out at least two.
 const ENCRYPT_GRAIN: Grain = Grain {
@@ -37,7 +38,7 @@ const DECRYPT_GRAIN: Grain = Grain {
 /// ☠ The message bytes one bulk block of a `key_size`-byte key carries:
 /// `key_size − 66` (the OAEP-SHA-256 capacity).
 pub fn rsa_bulk_block_capacity(key_size: usize) -> usize {
-    oaep_capacity(key_size, Hash::Sha256)
+    oaep_capacity(key_size, Algorithm::Sha256)
 }
 
 /// ☠ The number of blocks a `msg_len`-byte message takes (at least one).

@@ -13,11 +13,8 @@
 //! barrier per level; memory is one hash per level plus the block roots of
 //! the input at hand.
 
+use crate::digest::Digest;
 use crate::par::{Grain, Parallelism};
-
-/// The value of a tree node: a SHA-256 hash, 32 bytes. (Not a hash
-/// *algorithm*: those are [`crate::digest::Algorithm`].)
-pub type Hash = [u8; 32];
 
 /// How a format hashes and shapes its tree: a leaf is SHA-256(`LEAF_PREFIX`
 /// ‖ data), a node SHA-256(`NODE_PREFIX` ‖ left ‖ right).
@@ -31,25 +28,31 @@ pub(crate) trait Rule: Sync {
     const NODE_PREFIX: &'static [u8];
 
     /// The hash of one leaf's data.
-    fn leaf(&self, data: &[u8]) -> Hash {
+    fn leaf(&self, data: &[u8]) -> Digest {
         sha256(&[Self::LEAF_PREFIX, data])
     }
     /// The hash of an inner node.
-    fn node(&self, left: &Hash, right: &Hash) -> Hash {
+    fn node(&self, left: &Digest, right: &Digest) -> Digest {
         sha256(&[Self::NODE_PREFIX, left, right])
     }
     /// `out[i]` = the hash of leaf `data[i]`, many at once.
-    fn leaves(&self, data: &[&[u8]], out: &mut [Hash]) {
+    fn leaves(&self, data: &[&[u8]], out: &mut [Digest]) {
         crate::digest::sha256_many_prefixed(Self::LEAF_PREFIX, data, out);
     }
     /// `out[i]` = the node over `pairs[2i]` and `pairs[2i + 1]`, many at once.
-    fn nodes(&self, pairs: &[Hash], out: &mut [Hash]) {
+    fn nodes(&self, pairs: &[Digest], out: &mut [Digest]) {
         crate::digest::sha256_pairs(Self::NODE_PREFIX, pairs, out);
     }
 }
 
 /// SHA-256 of the concatenation of `parts`.
-pub(crate) use crate::digest::sha256;
+pub(crate) use crate::digest::sha256_parts as sha256;
+
+/// The root of an empty input in every format: SHA-256 of nothing (see
+/// [`crate::merkle`]).
+pub(crate) fn empty_root() -> Digest {
+    crate::digest::sha256(&[])
+}
 
 /// The leaves of a tree: an indexable list of byte strings.
 ///
@@ -137,7 +140,7 @@ impl<L: Leaves + ?Sized> Leaves for Slice<'_, L> {
 ///
 /// # Panics
 /// If `level.len()` is not a power of two.
-pub(crate) fn perfect_root<R: Rule>(rule: &R, level: Vec<Hash>) -> Hash {
+pub(crate) fn perfect_root<R: Rule>(rule: &R, level: Vec<Digest>) -> Digest {
     assert!(level.len().is_power_of_two(), "a perfect tree has 2^k leaves");
     let (mut level, mut next) = (level, Vec::new());
     while level.len() > 1 {
@@ -150,7 +153,7 @@ pub(crate) fn perfect_root<R: Rule>(rule: &R, level: Vec<Hash>) -> Hash {
 }
 
 /// The hash of a subtree of `2^height` zero leaves in a padded tree.
-pub(crate) fn zero_hash<R: Rule>(rule: &R, height: u32) -> Hash {
+pub(crate) fn zero_hash<R: Rule>(rule: &R, height: u32) -> Digest {
     let mut z = [0u8; 32];
     for _ in 0..height {
         z = rule.node(&z, &z);
@@ -164,8 +167,8 @@ pub(crate) fn zero_hash<R: Rule>(rule: &R, height: u32) -> Hash {
 /// BEP 52 piece layer).
 #[derive(Debug, Default)]
 pub(crate) struct Frontier {
-    stack: Vec<(u32, Hash)>,
-    record: Option<(u32, Vec<Hash>)>,
+    stack: Vec<(u32, Digest)>,
+    record: Option<(u32, Vec<Digest>)>,
 }
 
 impl Frontier {
@@ -177,7 +180,7 @@ impl Frontier {
     }
 
     /// Appends the root of a complete subtree of `height`.
-    pub(crate) fn push<R: Rule>(&mut self, rule: &R, mut height: u32, mut hash: Hash) {
+    pub(crate) fn push<R: Rule>(&mut self, rule: &R, mut height: u32, mut hash: Digest) {
         self.note(height, &hash);
         while let Some((h, top)) = self.stack.last()
             && *h == height
@@ -190,7 +193,7 @@ impl Frontier {
         self.stack.push((height, hash));
     }
 
-    fn note(&mut self, height: u32, hash: &Hash) {
+    fn note(&mut self, height: u32, hash: &Digest) {
         if let Some((h, layer)) = &mut self.record
             && *h == height
         {
@@ -202,7 +205,7 @@ impl Frontier {
     /// shape: the remaining subtrees are joined right to left. Padded: the
     /// right edge is filled with zero subtrees until one root of at least
     /// `min_height` is left.
-    pub(crate) fn finish<R: Rule>(mut self, rule: &R, min_height: u32) -> (Option<Hash>, Vec<Hash>) {
+    pub(crate) fn finish<R: Rule>(mut self, rule: &R, min_height: u32) -> (Option<Digest>, Vec<Digest>) {
         let root = if R::PADDED {
             loop {
                 match self.stack.as_slice() {
@@ -236,7 +239,7 @@ fn leaf_hashes<'a, R: Rule, L: Leaves + ?Sized>(
     leaves: &'a L,
     range: std::ops::Range<usize>,
     slices: &mut Vec<&'a [u8]>,
-    out: &mut Vec<Hash>,
+    out: &mut Vec<Digest>,
 ) {
     out.clear();
     out.resize(range.len(), [0; 32]);
@@ -272,7 +275,7 @@ fn block_roots<R: Rule, L: Leaves + ?Sized>(
     leaves: &L,
     blocks: std::ops::Range<usize>,
     height: u32,
-) -> Vec<Hash> {
+) -> Vec<Digest> {
     let per_block = 1usize << height;
     let batch = (BATCH_LEAVES >> height).max(1);
     let mut roots = Vec::with_capacity(blocks.len());
@@ -391,7 +394,7 @@ impl<R: Rule> Builder<R> {
     }
 
     /// The root (None for no leaves) and the recorded layer.
-    pub(crate) fn finish(mut self) -> (Option<Hash>, Vec<Hash>) {
+    pub(crate) fn finish(mut self) -> (Option<Digest>, Vec<Digest>) {
         if let Some(partial) = self.partial.take() {
             if self.blocks == 0 {
                 // The only block: padded to the next power of two of its own
@@ -407,7 +410,7 @@ impl<R: Rule> Builder<R> {
 }
 
 /// The root of `leaves` under `rule` (None without leaves).
-pub(crate) fn root<R: Rule, L: Leaves + ?Sized>(rule: R, leaves: &L, par: &Parallelism) -> Option<Hash> {
+pub(crate) fn root<R: Rule, L: Leaves + ?Sized>(rule: R, leaves: &L, par: &Parallelism) -> Option<Digest> {
     let mut b = Builder::new(rule, leaves.bytes() / leaves.count().max(1), None);
     b.add(leaves, par);
     b.finish().0
@@ -421,10 +424,10 @@ pub(crate) fn root_per_level<R: Rule, L: Leaves + ?Sized>(
     rule: R,
     leaves: &L,
     par: &Parallelism,
-) -> Option<Hash> {
+) -> Option<Digest> {
     let n = leaves.count();
     let leaf_grain = block_grain(leaves.bytes() / n.max(1), 0);
-    let mut level: Vec<Hash> = par
+    let mut level: Vec<Digest> = par
         .map_range(n, &leaf_grain, |part| {
             let mut hashes = Vec::new();
             leaf_hashes(&rule, leaves, part, &mut Vec::new(), &mut hashes);
@@ -435,7 +438,7 @@ pub(crate) fn root_per_level<R: Rule, L: Leaves + ?Sized>(
     let mut height = 0;
     while level.len() > 1 {
         let current = &level;
-        let mut next: Vec<Hash> = par
+        let mut next: Vec<Digest> = par
             .map_range(level.len() / 2, &node_grain, |pairs| {
                 let mut hashes = vec![[0; 32]; pairs.len()];
                 rule.nodes(&current[2 * pairs.start..2 * pairs.end], &mut hashes);
@@ -468,7 +471,7 @@ mod tests {
     }
 
     /// The textbook definitions, recursive, for comparison.
-    fn split_reference(rule: &impl Rule, leaves: &[Vec<u8>]) -> Option<Hash> {
+    fn split_reference(rule: &impl Rule, leaves: &[Vec<u8>]) -> Option<Digest> {
         match leaves.len() {
             0 => None,
             1 => Some(rule.leaf(&leaves[0])),
@@ -481,11 +484,11 @@ mod tests {
         }
     }
 
-    fn padded_reference(rule: &impl Rule, leaves: &[Vec<u8>]) -> (Option<Hash>, Vec<Vec<Hash>>) {
+    fn padded_reference(rule: &impl Rule, leaves: &[Vec<u8>]) -> (Option<Digest>, Vec<Vec<Digest>>) {
         if leaves.is_empty() {
             return (None, vec![]);
         }
-        let mut level: Vec<Hash> = leaves.iter().map(|l| rule.leaf(l)).collect();
+        let mut level: Vec<Digest> = leaves.iter().map(|l| rule.leaf(l)).collect();
         level.resize(leaves.len().next_power_of_two(), [0; 32]);
         let mut levels = vec![level.clone()];
         while level.len() > 1 {
@@ -506,7 +509,7 @@ mod tests {
         h: u32,
         record: Option<u32>,
         cuts: usize,
-    ) -> (Option<Hash>, Vec<Hash>) {
+    ) -> (Option<Digest>, Vec<Digest>) {
         let mut b = Builder::new(rule, 0, record);
         b.height = h;
         b.grain = Grain {

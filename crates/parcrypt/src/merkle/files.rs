@@ -1,10 +1,11 @@
 //! Many files hashed at once, results in input order ([`hash_files`]).
 
+use crate::digest::Digest;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
-use super::{BitTorrentV2, Chunks, Error, Format, Glacier, Hash, MAX_LEAF_SIZE, Rfc6962};
+use super::{BitTorrentV2, Chunks, Error, Format, Glacier, MAX_LEAF_SIZE, Rfc6962};
 use crate::par::{Parallelism, Step};
 
 /// One input of [`hash_files`].
@@ -23,7 +24,7 @@ pub struct FileHash<P> {
     pub input: Input<P>,
     /// Its hash (None only for an empty input in [`Format::BitTorrentV2`]),
     /// or why it could not be read.
-    pub hash: Result<Option<Hash>, Error>,
+    pub hash: Result<Option<Digest>, Error>,
 }
 
 /// In a tree format, regular files of at least this many bytes are hashed
@@ -166,17 +167,17 @@ fn hash_here<P: AsRef<Path>>(
 }
 
 /// What [`super::hash_reader`] gives for `data` in `format`, on one thread.
-fn hash_bytes(format: Format, data: &[u8]) -> Result<Option<Hash>, Error> {
+fn hash_bytes(format: Format, data: &[u8]) -> Result<Option<Digest>, Error> {
     let one = Parallelism::sequential();
     Ok(match format {
-        Format::Sha256 => Some(super::sha256(data)),
+        Format::Sha256 => Some(crate::digest::sha256(data)),
         Format::Rfc6962 { leaf_size } => {
             if leaf_size == 0 || leaf_size > MAX_LEAF_SIZE {
                 return Err(Error::LeafSize(leaf_size));
             }
             Some(Rfc6962::root(&Chunks::new(data, leaf_size), &one))
         }
-        Format::BitTorrentV2 => BitTorrentV2::pieces_root(data, &one),
-        Format::Glacier => Some(Glacier::tree_hash(data, &one)),
+        Format::BitTorrentV2 => (!data.is_empty()).then(|| BitTorrentV2::root(data, &one)),
+        Format::Glacier => Some(Glacier::root(data, &one)),
     })
 }

@@ -1,10 +1,12 @@
 //! RFC 6962 / RFC 9162 Merkle tree hash, inclusion and consistency proofs.
 
+use std::fs::File;
 use std::io::Read;
 
 use super::Error;
-use super::engine::{self, Hash, Leaves, Rule, Slice, sha256};
+use super::engine::{self, Leaves, Rule, Slice, empty_root};
 use super::stream::Source;
+use crate::digest::Digest;
 use crate::par::Parallelism;
 
 /// The Certificate Transparency Merkle tree (RFC 6962 §2.1, RFC 9162 §2.1):
@@ -47,22 +49,22 @@ fn split(n: usize) -> usize {
 
 impl Rfc6962 {
     /// The hash of a leaf: SHA-256(0x00 ‖ data).
-    pub fn leaf_hash(data: &[u8]) -> Hash {
+    pub fn leaf_hash(data: &[u8]) -> Digest {
         Rfc6962.leaf(data)
     }
 
     /// The hash of an inner node: SHA-256(0x01 ‖ left ‖ right).
-    pub fn node_hash(left: &Hash, right: &Hash) -> Hash {
+    pub fn node_hash(left: &Digest, right: &Digest) -> Digest {
         Rfc6962.node(left, right)
     }
 
     /// The root of the empty tree: SHA-256 of nothing.
-    pub fn empty_root() -> Hash {
-        sha256(&[])
+    pub fn empty_root() -> Digest {
+        empty_root()
     }
 
     /// The tree head MTH(D\[n\]) of `leaves`.
-    pub fn root<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Hash {
+    pub fn root<L: Leaves + ?Sized>(leaves: &L, par: &Parallelism) -> Digest {
         engine::root(Rfc6962, leaves, par).unwrap_or_else(Self::empty_root)
     }
 
@@ -78,8 +80,22 @@ impl Rfc6962 {
         leaf_size: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> Result<Hash, Error> {
+    ) -> Result<Digest, Error> {
         Self::root_source(Source::Reader(input), leaf_size, par, progress)
+    }
+
+    /// [`Rfc6962::root_reader`] of a file, hashed from memory-mapped windows
+    /// when it is a regular file (see [`crate::merkle::hash_file`]).
+    ///
+    /// # Errors
+    /// [`Error::LeafSize`]; [`Error::Io`] from reading or mapping.
+    pub fn root_file(
+        file: &File,
+        leaf_size: usize,
+        par: &Parallelism,
+        progress: impl FnMut(u64),
+    ) -> Result<Digest, Error> {
+        Self::root_source(Source::of_file(file), leaf_size, par, progress)
     }
 
     pub(crate) fn root_source(
@@ -87,7 +103,7 @@ impl Rfc6962 {
         leaf_size: usize,
         par: &Parallelism,
         progress: impl FnMut(u64),
-    ) -> Result<Hash, Error> {
+    ) -> Result<Digest, Error> {
         if !(1..=super::MAX_LEAF_SIZE).contains(&leaf_size) {
             return Err(Error::LeafSize(leaf_size));
         }
@@ -105,7 +121,7 @@ impl Rfc6962 {
         leaves: &L,
         index: u64,
         par: &Parallelism,
-    ) -> Result<Vec<Hash>, Error> {
+    ) -> Result<Vec<Digest>, Error> {
         let size = leaves.count();
         let m = usize::try_from(index)
             .ok()
@@ -130,7 +146,7 @@ impl Rfc6962 {
         old_size: u64,
         new_size: u64,
         par: &Parallelism,
-    ) -> Result<Vec<Hash>, Error> {
+    ) -> Result<Vec<Digest>, Error> {
         let count = leaves.count() as u64;
         if old_size == 0 || old_size > new_size || new_size > count {
             return Err(Error::Sizes {
@@ -156,11 +172,11 @@ impl Rfc6962 {
     /// is too long or too short for this index and size; [`Error::RootMismatch`]
     /// if the path leads to another root.
     pub fn verify_inclusion(
-        leaf_hash: &Hash,
+        leaf_hash: &Digest,
         index: u64,
         size: u64,
-        path: &[Hash],
-        root: &Hash,
+        path: &[Digest],
+        root: &Digest,
     ) -> Result<(), Error> {
         if index >= size {
             return Err(Error::Index { index, size });
@@ -203,9 +219,9 @@ impl Rfc6962 {
     pub fn verify_consistency(
         old_size: u64,
         new_size: u64,
-        old_root: &Hash,
-        new_root: &Hash,
-        path: &[Hash],
+        old_root: &Digest,
+        new_root: &Digest,
+        path: &[Digest],
     ) -> Result<(), Error> {
         if old_size == 0 || old_size > new_size {
             return Err(Error::Sizes {
@@ -264,10 +280,49 @@ impl Rfc6962 {
         }
         Ok(())
     }
+
+    /// The audit path (RFC 9162 §2.1.3.1) of item `index` in a tree whose
+    /// lowest nodes are `nodes` (subtree roots, not leaves: they are not
+    /// hashed again).
+    ///
+    /// With the leaves cut into parts of `2^j` leaves (the last may be
+    /// shorter), every part is a node of the RFC 6962 tree, so a leaf's
+    /// global path is its path inside its part ([`Rfc6962::inclusion_proof`]
+    /// over the part) followed by this path of the part among the parts'
+    /// roots — what a cluster computes without gathering the leaves.
+    ///
+    /// # Panics
+    /// If `index` is not below `nodes.len()`.
+    pub fn subtree_path(nodes: &[Digest], index: usize) -> Vec<Digest> {
+        assert!(index < nodes.len(), "index outside the nodes");
+        fn mth(nodes: &[Digest]) -> Digest {
+            if nodes.len() == 1 {
+                return nodes[0];
+            }
+            let k = split(nodes.len());
+            Rfc6962::node_hash(&mth(&nodes[..k]), &mth(&nodes[k..]))
+        }
+        fn path(nodes: &[Digest], m: usize, out: &mut Vec<Digest>) {
+            if nodes.len() <= 1 {
+                return;
+            }
+            let k = split(nodes.len());
+            if m < k {
+                path(&nodes[..k], m, out);
+                out.push(mth(&nodes[k..]));
+            } else {
+                path(&nodes[k..], m - k, out);
+                out.push(mth(&nodes[..k]));
+            }
+        }
+        let mut out = Vec::new();
+        path(nodes, index, &mut out);
+        out
+    }
 }
 
 /// MTH(D\[start:end\]).
-fn mth<L: Leaves + ?Sized>(leaves: &L, start: usize, end: usize, par: &Parallelism) -> Hash {
+fn mth<L: Leaves + ?Sized>(leaves: &L, start: usize, end: usize, par: &Parallelism) -> Digest {
     Rfc6962::root(
         &Slice {
             inner: leaves,
@@ -284,7 +339,7 @@ fn inclusion_path<L: Leaves + ?Sized>(
     start: usize,
     end: usize,
     m: usize,
-    out: &mut Vec<Hash>,
+    out: &mut Vec<Digest>,
     par: &Parallelism,
 ) {
     let n = end - start;
@@ -308,7 +363,7 @@ fn subproof<L: Leaves + ?Sized>(
     end: usize,
     m: usize,
     b: bool,
-    out: &mut Vec<Hash>,
+    out: &mut Vec<Digest>,
     par: &Parallelism,
 ) {
     let n = end - start;
@@ -340,5 +395,26 @@ mod tests {
         assert_eq!(split(5), 4);
         assert_eq!(split(8), 4);
         assert_eq!(split(9), 8);
+    }
+
+    #[test]
+    fn a_global_audit_path_is_the_parts_path_then_the_path_among_parts() {
+        let par = Parallelism::sequential();
+        let leaves: Vec<Vec<u8>> = (0..77u32).map(|i| i.to_le_bytes().to_vec()).collect();
+        for n in [1usize, 2, 3, 4, 5, 8, 9, 16, 17, 31, 64, 77] {
+            for j in 0..5u32 {
+                let part = 1usize << j;
+                let parts: Vec<&[Vec<u8>]> = leaves[..n].chunks(part).collect();
+                let roots: Vec<Digest> = parts.iter().map(|p| Rfc6962::root(*p, &par)).collect();
+                assert_eq!(Rfc6962::subtree_path(&roots, 0).is_empty(), roots.len() == 1);
+                for m in 0..n {
+                    let mut proof =
+                        Rfc6962::inclusion_proof(parts[m / part], (m % part) as u64, &par).expect("in part");
+                    proof.extend(Rfc6962::subtree_path(&roots, m / part));
+                    let expected = Rfc6962::inclusion_proof(&leaves[..n], m as u64, &par).expect("in tree");
+                    assert_eq!(proof, expected, "n={n} j={j} m={m}");
+                }
+            }
+        }
     }
 }

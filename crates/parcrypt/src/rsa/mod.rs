@@ -16,13 +16,14 @@
 //!
 //! # Examples
 //! ```
+//! use parcrypt::digest::Algorithm;
 //! use parcrypt::par::Parallelism;
-//! use parcrypt::rsa::{Hash, PrivateKey, Scheme};
+//! use parcrypt::rsa::{PrivateKey, Scheme};
 //!
 //! let par = Parallelism::default();
 //! let key = PrivateKey::generate(2048, &par)?;
-//! let sig = key.sign(Scheme::Pss, Hash::Sha256, b"hello", &par)?;
-//! key.public_key().verify(Scheme::Pss, Hash::Sha256, b"hello", &sig)?;
+//! let sig = key.sign(Scheme::Pss, Algorithm::Sha256, b"hello", &par)?;
+//! key.public_key().verify(Scheme::Pss, Algorithm::Sha256, b"hello", &sig)?;
 //!
 //! let ct = key.public_key().encrypt(b"secret")?;
 //! assert_eq!(&key.decrypt(&ct, &par)?[..], b"secret");
@@ -52,12 +53,6 @@ pub use keygen::{KeygenStats, MAX_BITS, MIN_BITS};
 pub use scheme::Scheme;
 /// The OAEP capacity rule, for hazmat's bulk blocks.
 pub(crate) use scheme::oaep_capacity;
-
-/// The hash for signatures and OAEP: the crate's one hash-algorithm type,
-/// [`crate::digest::Algorithm`], under the name RSA callers know.
-pub use crate::digest::Algorithm as Hash;
-/// An incremental digest (see [`Hash::hasher`]).
-pub use crate::digest::Hasher;
 
 /// What can go wrong with RSA keys and operations.
 ///
@@ -99,7 +94,7 @@ pub enum Error {
     #[error("digest of {got} bytes, but {hash:?} digests are {want}")]
     DigestLength {
         /// The hash named.
-        hash: Hash,
+        hash: crate::digest::Algorithm,
         /// The length given.
         got: usize,
         /// The hash's length.

@@ -2,7 +2,8 @@
 
 use zeroize::Zeroizing;
 
-use super::{Error, Hash, PrivateKey, PublicKey};
+use super::{Error, PrivateKey, PublicKey};
+use crate::digest::Algorithm;
 use crate::ffi::rsa as ffi_rsa;
 use crate::name::UnknownName;
 use crate::par::Parallelism;
@@ -47,7 +48,7 @@ impl std::str::FromStr for Scheme {
     }
 }
 
-fn check_digest(hash: Hash, digest: &[u8]) -> Result<(), Error> {
+fn check_digest(hash: Algorithm, digest: &[u8]) -> Result<(), Error> {
     if digest.len() == hash.len() {
         Ok(())
     } else {
@@ -60,7 +61,7 @@ fn check_digest(hash: Hash, digest: &[u8]) -> Result<(), Error> {
 }
 
 /// The largest message one RSAES-OAEP block of a `k`-byte key holds with `hash`.
-pub(crate) fn oaep_capacity(k: usize, hash: Hash) -> usize {
+pub(crate) fn oaep_capacity(k: usize, hash: Algorithm) -> usize {
     k.saturating_sub(2 * hash.len() + 2)
 }
 
@@ -70,7 +71,13 @@ impl PrivateKey {
     ///
     /// # Errors
     /// [`Error::Fault`] if the result fails its check; [`Error::Backend`].
-    pub fn sign(&self, scheme: Scheme, hash: Hash, msg: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
+    pub fn sign(
+        &self,
+        scheme: Scheme,
+        hash: Algorithm,
+        msg: &[u8],
+        par: &Parallelism,
+    ) -> Result<Vec<u8>, Error> {
         self.sign_digest(scheme, hash, &crate::digest::digest(hash, msg), par)
     }
 
@@ -81,7 +88,7 @@ impl PrivateKey {
     pub fn sign_digest(
         &self,
         scheme: Scheme,
-        hash: Hash,
+        hash: Algorithm,
         digest: &[u8],
         par: &Parallelism,
     ) -> Result<Vec<u8>, Error> {
@@ -100,7 +107,7 @@ impl PrivateKey {
     /// [`Error::Decryption`] for any bad ciphertext: wrong length, not below
     /// the modulus, bad padding — deliberately not told apart.
     pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<Zeroizing<Vec<u8>>, Error> {
-        self.decrypt_oaep(ciphertext, Hash::Sha256, Hash::Sha256, &[], par)
+        self.decrypt_oaep(ciphertext, Algorithm::Sha256, Algorithm::Sha256, &[], par)
     }
 
     /// Decrypts one RSAES-OAEP block with the given hash, MGF1 hash and label
@@ -111,8 +118,8 @@ impl PrivateKey {
     pub fn decrypt_oaep(
         &self,
         ciphertext: &[u8],
-        hash: Hash,
-        mgf1: Hash,
+        hash: Algorithm,
+        mgf1: Algorithm,
         label: &[u8],
         par: &Parallelism,
     ) -> Result<Zeroizing<Vec<u8>>, Error> {
@@ -135,7 +142,7 @@ impl PublicKey {
     ///
     /// # Errors
     /// [`Error::BadSignature`].
-    pub fn verify(&self, scheme: Scheme, hash: Hash, msg: &[u8], signature: &[u8]) -> Result<(), Error> {
+    pub fn verify(&self, scheme: Scheme, hash: Algorithm, msg: &[u8], signature: &[u8]) -> Result<(), Error> {
         self.verify_digest(scheme, hash, &crate::digest::digest(hash, msg), signature)
     }
 
@@ -146,7 +153,7 @@ impl PublicKey {
     pub fn verify_digest(
         &self,
         scheme: Scheme,
-        hash: Hash,
+        hash: Algorithm,
         digest: &[u8],
         signature: &[u8],
     ) -> Result<(), Error> {
@@ -164,7 +171,7 @@ impl PublicKey {
     /// [`Error::DigestLength`], [`Error::BadSignature`].
     pub fn verify_pss_salt(
         &self,
-        hash: Hash,
+        hash: Algorithm,
         digest: &[u8],
         salt_len: usize,
         signature: &[u8],
@@ -176,7 +183,7 @@ impl PublicKey {
 
     /// The most bytes [`PublicKey::encrypt`] takes: `size() − 66`.
     pub fn max_message(&self) -> usize {
-        oaep_capacity(self.size(), Hash::Sha256)
+        oaep_capacity(self.size(), Algorithm::Sha256)
     }
 
     /// Encrypts one RSAES-OAEP block (SHA-256, MGF1-SHA-256, empty label,
@@ -186,7 +193,7 @@ impl PublicKey {
     /// # Errors
     /// [`Error::MessageTooLong`] above [`PublicKey::max_message`] bytes.
     pub fn encrypt(&self, msg: &[u8]) -> Result<Vec<u8>, Error> {
-        self.encrypt_oaep(msg, Hash::Sha256, Hash::Sha256, &[])
+        self.encrypt_oaep(msg, Algorithm::Sha256, Algorithm::Sha256, &[])
     }
 
     /// Encrypts one RSAES-OAEP block with the given hash, MGF1 hash and
@@ -198,7 +205,13 @@ impl PublicKey {
     /// # Errors
     /// [`Error::MessageTooLong`] above `size() − 2·hash.len() − 2` bytes
     /// (none fit when the key is too small for `hash`).
-    pub fn encrypt_oaep(&self, msg: &[u8], hash: Hash, mgf1: Hash, label: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn encrypt_oaep(
+        &self,
+        msg: &[u8],
+        hash: Algorithm,
+        mgf1: Algorithm,
+        label: &[u8],
+    ) -> Result<Vec<u8>, Error> {
         let max = oaep_capacity(self.size(), hash);
         if msg.len() > max || max == 0 {
             return Err(Error::MessageTooLong { len: msg.len(), max });
@@ -213,7 +226,7 @@ impl PublicKey {
     ///
     /// # Errors
     /// [`Error::MessageTooLong`] above what the key and hash leave room for.
-    pub fn encrypt_oaep_labeled(&self, msg: &[u8], hash: Hash, label: &[u8]) -> Result<Vec<u8>, Error> {
+    pub fn encrypt_oaep_labeled(&self, msg: &[u8], hash: Algorithm, label: &[u8]) -> Result<Vec<u8>, Error> {
         self.encrypt_oaep(msg, hash, hash, label)
     }
 }

@@ -199,10 +199,8 @@ fn batches_report_exactly_the_invalid_signatures() {
                 signature: &sigs[i],
             })
             .collect();
-        let digests: Vec<Vec<u8>> = messages
-            .iter()
-            .map(|m| parcrypt::rsa::Hash::Sha256.digest(m))
-            .collect();
+        let digests: Vec<parcrypt::digest::Digest> =
+            messages.iter().map(|m| parcrypt::digest::sha256(m)).collect();
         let digest_items: Vec<DigestItem<'_>> = (0..len)
             .map(|i| DigestItem {
                 key: keys[signer[i]].verifying_key(),

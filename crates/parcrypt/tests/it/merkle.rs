@@ -10,7 +10,8 @@ use std::path::Path;
 use crate::common::{data, every_parallelism, unhex};
 use crate::vectors::rows;
 use base64::Engine as _;
-use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Hash, Rfc6962};
+use parcrypt::digest::Digest;
+use parcrypt::merkle::{self, BitTorrentV2, Chunks, Error, Format, Glacier, Rfc6962};
 use parcrypt::par::{Parallelism, Strategy};
 use serde_json::Value;
 
@@ -21,7 +22,7 @@ fn tv_dir() -> &'static Path {
     ))
 }
 
-fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Hash>) {
+fn standard_leaves() -> (Vec<Vec<u8>>, Vec<Digest>) {
     let text = std::fs::read_to_string(tv_dir().join("leaves_roots.txt")).unwrap();
     let (mut leaves, mut roots) = (Vec::new(), Vec::new());
     for (line, f) in rows(&text) {
@@ -90,7 +91,7 @@ fn b64_list(v: &Value) -> Vec<Vec<u8>> {
 
 /// A hash field as our typed API takes it; None if it is not 32 bytes (the
 /// API cannot even be called with it, which is a rejection).
-fn hash32(b: &[u8]) -> Option<Hash> {
+fn hash32(b: &[u8]) -> Option<Digest> {
     b.try_into().ok()
 }
 
@@ -110,7 +111,7 @@ pub(crate) fn check_transparency_dev_inclusion() {
         let want_err = c["wantErr"].as_bool().unwrap();
         let index = c["leafIdx"].as_u64().unwrap();
         let size = c["treeSize"].as_u64().unwrap();
-        let path: Option<Vec<Hash>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
+        let path: Option<Vec<Digest>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
         let result = match (hash32(&b64(&c["leafHash"])), hash32(&b64(&c["root"])), path) {
             (Some(leaf), Some(root), Some(path)) => {
                 let r = Rfc6962::verify_inclusion(&leaf, index, size, &path, &root);
@@ -146,7 +147,7 @@ pub(crate) fn check_transparency_dev_consistency() {
         let want_err = c["wantErr"].as_bool().unwrap();
         let (m, n) = (c["size1"].as_u64().unwrap(), c["size2"].as_u64().unwrap());
         let (r1, r2) = (b64(&c["root1"]), b64(&c["root2"]));
-        let path: Option<Vec<Hash>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
+        let path: Option<Vec<Digest>> = b64_list(&c["proof"]).iter().map(|h| hash32(h)).collect();
         // Some "sizes equal" cases use short placeholder roots and only test
         // equality; map them to 32 bytes preserving (in)equality.
         let as_hash = |b: &[u8]| hash32(b).unwrap_or_else(|| sha256(b));
@@ -181,7 +182,7 @@ fn proofs_verify_for_every_index_and_size_up_to_64() {
         .map(|i| i.to_be_bytes().repeat(i as usize % 5))
         .collect();
     let par = Parallelism::new(2, Strategy::WorkStealing);
-    let roots: Vec<Hash> = (0..=64).map(|n| Rfc6962::root(&leaves[..n], &par)).collect();
+    let roots: Vec<Digest> = (0..=64).map(|n| Rfc6962::root(&leaves[..n], &par)).collect();
     for n in 1..=64usize {
         let tree = &leaves[..n];
         for i in 0..n as u64 {
@@ -271,8 +272,8 @@ pub(crate) fn check_reference_vectors() {
                         f[4].split(',').map(unhex).collect()
                     };
                     for got in [
-                        BitTorrentV2::hash(&input, piece, par).unwrap(),
-                        BitTorrentV2::hash_reader(reader(), piece, par, |_| {}).unwrap(),
+                        BitTorrentV2::hashes(&input, piece, par).unwrap(),
+                        BitTorrentV2::hashes_reader(reader(), piece, par, |_| {}).unwrap(),
                     ] {
                         assert_eq!(got.size, size as u64);
                         assert_eq!(got.pieces_root.map(|h| h.to_vec()), root, "{line:.60} {par:?}");
@@ -282,19 +283,26 @@ pub(crate) fn check_reference_vectors() {
                             "{line:.60}"
                         );
                     }
-                    assert_eq!(BitTorrentV2::pieces_root(&input, par).map(|h| h.to_vec()), root);
+                    // BEP 52 lists an empty file without a root; the root
+                    // functions give SHA-256 of nothing for it, as every format.
+                    let want_root = root.clone().unwrap_or_else(|| sha256(b"").to_vec());
+                    assert_eq!(BitTorrentV2::root(&input, par).to_vec(), want_root);
+                    assert_eq!(
+                        BitTorrentV2::root_reader(reader(), par, |_| {}).unwrap().to_vec(),
+                        want_root
+                    );
                     let per_level =
                         merkle::per_level::bittorrent_v2(&Chunks::new(&input, BitTorrentV2::BLOCK), par);
-                    assert_eq!(per_level.map(|h| h.to_vec()), root);
+                    assert_eq!(per_level.to_vec(), want_root);
                     let via_format =
                         merkle::hash_reader(Format::BitTorrentV2, reader(), par, |_| {}).unwrap();
                     assert_eq!(via_format.map(|h| h.to_vec()), root);
                 }
                 "glacier" => {
                     let want = unhex(f[3]);
-                    assert_eq!(Glacier::tree_hash(&input, par).to_vec(), want, "{line} {par:?}");
+                    assert_eq!(Glacier::root(&input, par).to_vec(), want, "{line} {par:?}");
                     assert_eq!(
-                        Glacier::tree_hash_reader(reader(), par, |_| {}).unwrap().to_vec(),
+                        Glacier::root_reader(reader(), par, |_| {}).unwrap().to_vec(),
                         want
                     );
                     let per_level = merkle::per_level::glacier(&Chunks::new(&input, Glacier::CHUNK), par);
@@ -345,22 +353,22 @@ fn every_strategy_equals_sequential_for_0_to_70_leaves() {
             .map(|i| &bytes[i * leaf..((i + 1) * leaf).min(bytes.len())])
             .collect();
         let want = Rfc6962::root(&chunks, &seq);
-        let want_bt = BitTorrentV2::hash(bytes, 32 * 1024, &seq).unwrap();
-        let want_gl = Glacier::tree_hash(bytes, &seq);
+        let want_bt = BitTorrentV2::hashes(bytes, 32 * 1024, &seq).unwrap();
+        let want_gl = Glacier::root(bytes, &seq);
         for par in every_parallelism() {
             assert_eq!(Rfc6962::root(&chunks, &par), want, "n={n} {par:?}");
             assert_eq!(Rfc6962::root(&list[..], &par), want, "n={n} {par:?} list");
             assert_eq!(
-                BitTorrentV2::hash(bytes, 32 * 1024, &par).unwrap(),
+                BitTorrentV2::hashes(bytes, 32 * 1024, &par).unwrap(),
                 want_bt,
                 "n={n} {par:?}"
             );
-            assert_eq!(Glacier::tree_hash(bytes, &par), want_gl);
+            assert_eq!(Glacier::root(bytes, &par), want_gl);
         }
     }
 }
 
-fn sha256(b: &[u8]) -> Hash {
+fn sha256(b: &[u8]) -> Digest {
     aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, b)
         .as_ref()
         .try_into()
@@ -377,7 +385,7 @@ fn large_trees_equal_sequential() {
     let seq = Parallelism::sequential();
     let want = Rfc6962::root(&Chunks::new(&input, 4096), &seq);
     let want_small = Rfc6962::root(&Chunks::new(&input[..3 << 20], 32), &seq);
-    let want_bt = BitTorrentV2::hash(&input, 1 << 20, &seq).unwrap();
+    let want_bt = BitTorrentV2::hashes(&input, 1 << 20, &seq).unwrap();
     for par in [
         Parallelism::new(2, Strategy::Static),
         Parallelism::new(5, Strategy::WorkStealing),
@@ -392,9 +400,9 @@ fn large_trees_equal_sequential() {
             Rfc6962::root(&Chunks::new(&input[..3 << 20], 32), &par),
             want_small
         );
-        assert_eq!(BitTorrentV2::hash(&input, 1 << 20, &par).unwrap(), want_bt);
+        assert_eq!(BitTorrentV2::hashes(&input, 1 << 20, &par).unwrap(), want_bt);
         assert_eq!(
-            BitTorrentV2::hash_reader(&input[..], 1 << 20, &par, |_| {}).unwrap(),
+            BitTorrentV2::hashes_reader(&input[..], 1 << 20, &par, |_| {}).unwrap(),
             want_bt
         );
     }
@@ -414,13 +422,13 @@ fn plain_sha256_and_bad_parameters() {
     ));
     for bad in [0, 1, 8192, 16385, 3 << 14] {
         assert!(
-            matches!(BitTorrentV2::hash(b"x", bad, &par), Err(Error::PieceLength(_))),
+            matches!(BitTorrentV2::hashes(b"x", bad, &par), Err(Error::PieceLength(_))),
             "{bad}"
         );
     }
     // Progress reports every byte.
     let mut seen = 0;
-    Glacier::tree_hash_reader(&input[..], &par, |n| seen += n).unwrap();
+    Glacier::root_reader(&input[..], &par, |n| seen += n).unwrap();
     assert_eq!(seen, input.len() as u64);
 }
 
@@ -450,12 +458,77 @@ fn files_hash_through_maps_like_memory() {
             assert_eq!(got, want, "{format:?} size {size}");
             assert_eq!(seen, size as u64);
         }
-        let want = BitTorrentV2::hash(&input, 4 << 20, &Parallelism::sequential()).unwrap();
+        let want = BitTorrentV2::hashes(&input, 4 << 20, &Parallelism::sequential()).unwrap();
         assert_eq!(
-            BitTorrentV2::hash_file(&file, 4 << 20, &par, |_| {}).unwrap(),
+            BitTorrentV2::hashes_file(&file, 4 << 20, &par, |_| {}).unwrap(),
             want
+        );
+        // Every format's root_file gives its root of the bytes in memory.
+        let one = Parallelism::sequential();
+        let mut seen = 0;
+        assert_eq!(
+            Rfc6962::root_file(&file, 1000, &par, |n| seen += n).unwrap(),
+            Rfc6962::root(&Chunks::new(&input, 1000), &one)
+        );
+        assert_eq!(seen, size as u64);
+        assert_eq!(
+            BitTorrentV2::root_file(&file, &par, |_| {}).unwrap(),
+            BitTorrentV2::root(&input, &one)
+        );
+        assert_eq!(
+            Glacier::root_file(&file, &par, |_| {}).unwrap(),
+            Glacier::root(&input, &one)
         );
         std::fs::remove_file(&path).unwrap();
     }
     std::fs::remove_dir(&dir).unwrap();
+}
+
+/// The empty-input rule of `merkle`: every format's root of nothing is
+/// SHA-256 of nothing; only the `Format`-level calls (what `parcrypt hash`
+/// prints) give BitTorrent v2's empty file no root, as BEP 52 lists it.
+#[test]
+fn empty_input_has_one_rule() {
+    let par = Parallelism::default();
+    let empty = sha256(b"");
+    let none: &[&[u8]] = &[];
+    assert_eq!(Rfc6962::root(none, &par), empty);
+    assert_eq!(Rfc6962::root_reader(&b""[..], 4096, &par, |_| {}).unwrap(), empty);
+    assert_eq!(BitTorrentV2::root(b"", &par), empty);
+    assert_eq!(BitTorrentV2::root_reader(&b""[..], &par, |_| {}).unwrap(), empty);
+    assert_eq!(Glacier::root(b"", &par), empty);
+    assert_eq!(Glacier::root_reader(&b""[..], &par, |_| {}).unwrap(), empty);
+    assert_eq!(
+        BitTorrentV2::hashes(b"", 1 << 14, &par).unwrap().pieces_root,
+        None
+    );
+    for format in ["sha256", "rfc6962", "bittorrent-v2", "glacier"] {
+        let format: Format = format.parse().unwrap();
+        let got = merkle::hash_reader(format, &b""[..], &par, |_| {}).unwrap();
+        let want = (format != Format::BitTorrentV2).then_some(empty);
+        assert_eq!(got, want, "{format}");
+    }
+}
+
+#[test]
+fn formats_parse_from_the_cli_names() {
+    for (name, format) in [
+        ("sha256", Format::Sha256),
+        ("rfc6962", Format::Rfc6962 { leaf_size: 4096 }),
+        ("bittorrent-v2", Format::BitTorrentV2),
+        ("glacier", Format::Glacier),
+    ] {
+        assert_eq!(name.parse::<Format>(), Ok(format));
+        assert_eq!(format.to_string(), name);
+    }
+    assert_eq!(
+        "rfc9162".parse::<Format>(),
+        Ok(Format::Rfc6962 { leaf_size: 4096 })
+    );
+    assert_eq!(
+        "rfc6962".parse::<Format>().unwrap().with_leaf_size(32),
+        Format::Rfc6962 { leaf_size: 32 }
+    );
+    assert_eq!(Format::Sha256.with_leaf_size(32), Format::Sha256);
+    assert_eq!("md5".parse::<Format>().unwrap_err().kind, "hash format");
 }

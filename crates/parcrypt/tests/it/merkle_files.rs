@@ -19,7 +19,7 @@ const FORMATS: [Format; 4] = [
 ];
 
 /// What `hash_file` says for `path`, or the error's kind.
-fn alone(format: Format, path: &PathBuf) -> Result<Option<merkle::Hash>, String> {
+fn alone(format: Format, path: &PathBuf) -> Result<Option<parcrypt::digest::Digest>, String> {
     let file = File::open(path).map_err(|e| format!("{:?}", e.kind()))?;
     merkle::hash_file(format, &file, &Parallelism::sequential(), |_| {}).map_err(|e| match e {
         merkle::Error::Io(e) => format!("{:?}", e.kind()),
@@ -33,7 +33,7 @@ fn together(
     format: Format,
     paths: &[PathBuf],
     par: &Parallelism,
-) -> (Vec<Result<Option<merkle::Hash>, String>>, usize) {
+) -> (Vec<Result<Option<parcrypt::digest::Digest>, String>>, usize) {
     let (mut got, mut flushes) = (Vec::new(), 0);
     hash_files(format, paths.iter().map(Input::File), par, |r| {
         match r {

@@ -5,9 +5,10 @@
 
 use std::sync::OnceLock;
 
+use parcrypt::digest::Algorithm;
 use parcrypt::hazmat::{rsa_bulk_block_capacity, rsa_bulk_blocks, rsa_bulk_decrypt, rsa_bulk_encrypt};
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::{Error, Hash, PrivateKey, PublicKey, Scheme};
+use parcrypt::rsa::{Error, PrivateKey, PublicKey, Scheme};
 
 fn schedules() -> Vec<Parallelism> {
     let mut v = vec![Parallelism::sequential()];
@@ -31,9 +32,9 @@ fn keygen_every_strategy_gives_valid_keys_of_the_size_asked() {
         let (key, stats) = PrivateKey::generate_with_stats(1024, &par).unwrap();
         assert_eq!(key.bits(), 1024, "{par:?}");
         assert!(stats.candidates >= 2, "{par:?}: {stats:?}");
-        let sig = key.sign(Scheme::Pss, Hash::Sha256, b"m", &par).unwrap();
+        let sig = key.sign(Scheme::Pss, Algorithm::Sha256, b"m", &par).unwrap();
         key.public_key()
-            .verify(Scheme::Pss, Hash::Sha256, b"m", &sig)
+            .verify(Scheme::Pss, Algorithm::Sha256, b"m", &sig)
             .unwrap();
     }
     for bits in [1152, 2048, 3072] {
@@ -141,7 +142,7 @@ fn signatures_verify_for_every_scheme_hash_and_strategy() {
     let public = key.public_key();
     let msg = b"the quick brown fox";
     for scheme in [Scheme::Pss, Scheme::Pkcs1v15] {
-        for hash in [Hash::Sha256, Hash::Sha384, Hash::Sha512] {
+        for hash in [Algorithm::Sha256, Algorithm::Sha384, Algorithm::Sha512] {
             let mut pkcs1_sigs = Vec::new();
             for par in schedules() {
                 let sig = key.sign(scheme, hash, msg, &par).unwrap();
@@ -162,9 +163,13 @@ fn signatures_verify_for_every_scheme_hash_and_strategy() {
                     pkcs1_sigs.push(sig);
                 } else {
                     public
-                        .verify_pss_salt(hash, &hash.digest(msg), hash.len(), &sig)
+                        .verify_pss_salt(hash, &parcrypt::digest::digest(hash, msg), hash.len(), &sig)
                         .unwrap();
-                    assert!(public.verify_pss_salt(hash, &hash.digest(msg), 0, &sig).is_err());
+                    assert!(
+                        public
+                            .verify_pss_salt(hash, &parcrypt::digest::digest(hash, msg), 0, &sig)
+                            .is_err()
+                    );
                 }
             }
             // PKCS#1 v1.5 is deterministic: every strategy gives the same bytes.
@@ -173,12 +178,16 @@ fn signatures_verify_for_every_scheme_hash_and_strategy() {
     }
     // The other scheme, or another hash, does not verify.
     let sig = key
-        .sign(Scheme::Pss, Hash::Sha256, msg, &Parallelism::default())
+        .sign(Scheme::Pss, Algorithm::Sha256, msg, &Parallelism::default())
         .unwrap();
-    assert!(public.verify(Scheme::Pkcs1v15, Hash::Sha256, msg, &sig).is_err());
-    assert!(public.verify(Scheme::Pss, Hash::Sha384, msg, &sig).is_err());
+    assert!(
+        public
+            .verify(Scheme::Pkcs1v15, Algorithm::Sha256, msg, &sig)
+            .is_err()
+    );
+    assert!(public.verify(Scheme::Pss, Algorithm::Sha384, msg, &sig).is_err());
     assert!(matches!(
-        key.sign_digest(Scheme::Pss, Hash::Sha256, &[0; 31], &Parallelism::default()),
+        key.sign_digest(Scheme::Pss, Algorithm::Sha256, &[0; 31], &Parallelism::default()),
         Err(Error::DigestLength {
             got: 31,
             want: 32,
@@ -307,9 +316,9 @@ fn one_key_serves_many_threads_at_once() {
                 for i in 0..10u8 {
                     let msg = [t, i];
                     let par = Parallelism::new(2, Strategy::ALL[usize::from(i) % 3]);
-                    let sig = key.sign(Scheme::Pkcs1v15, Hash::Sha256, &msg, &par).unwrap();
+                    let sig = key.sign(Scheme::Pkcs1v15, Algorithm::Sha256, &msg, &par).unwrap();
                     key.public_key()
-                        .verify(Scheme::Pkcs1v15, Hash::Sha256, &msg, &sig)
+                        .verify(Scheme::Pkcs1v15, Algorithm::Sha256, &msg, &sig)
                         .unwrap();
                     let ct = key.public_key().encrypt(&msg).unwrap();
                     assert_eq!(&key.decrypt(&ct, &par).unwrap()[..], &msg[..]);
@@ -396,7 +405,9 @@ fn generated_keys_pass_openssl_checks_and_interoperate() {
             (Scheme::Pss, &["-sigopt", "rsa_padding_mode:pss"][..]),
             (Scheme::Pkcs1v15, &[][..]),
         ] {
-            let s = key.sign(scheme, Hash::Sha256, b"parcrypt keygen", &par).unwrap();
+            let s = key
+                .sign(scheme, Algorithm::Sha256, b"parcrypt keygen", &par)
+                .unwrap();
             std::fs::write(&sig, &s).unwrap();
             let args = [
                 &["dgst", "-sha256", "-verify", &pub_pem, "-signature", &sig][..],

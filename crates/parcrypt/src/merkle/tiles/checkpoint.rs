@@ -1,5 +1,6 @@
 //! A log's checkpoint (C2SP tlog-checkpoint): origin, tree size and root,
 //! parsed strictly; signatures counted, not checked.
+use crate::digest::Digest;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
@@ -14,7 +15,7 @@ pub struct Checkpoint {
     /// The number of entries.
     pub size: u64,
     /// The RFC 6962 root of those entries.
-    pub root: Hash,
+    pub root: Digest,
     /// Extension lines, if any.
     pub extensions: Vec<String>,
     /// The number of signature lines after the note text (unchecked).
@@ -91,7 +92,7 @@ impl Checkpoint {
         let size = size
             .parse::<u64>()
             .map_err(|_| bad(&format!("the tree size (line 2) {size} does not fit in 64 bits")))?;
-        let root: Hash = STANDARD
+        let root: Digest = STANDARD
             .decode(root)
             .ok()
             .and_then(|r| r.try_into().ok())
@@ -110,6 +111,6 @@ impl Checkpoint {
 }
 
 /// A hash as a checkpoint writes it: standard base64 (RFC 4648 §4).
-pub fn base64_hash(hash: &Hash) -> String {
+pub fn base64_hash(hash: &Digest) -> String {
     STANDARD.encode(hash)
 }

@@ -37,6 +37,7 @@
 //! at a time; the higher levels keep at most 256 hashes each. Nothing grows
 //! with the size of the log, whatever its checkpoint claims.
 
+use crate::digest::Digest;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read};
@@ -45,8 +46,8 @@ use std::path::{Path, PathBuf};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 
+use super::Rfc6962;
 use super::engine::{self, Rule};
-use super::{Hash, Rfc6962};
 use crate::par::{Grain, Parallelism};
 
 mod checkpoint;
@@ -130,10 +131,10 @@ pub enum Error {
         /// The tile's index in its level.
         tile_index: u64,
         /// The stored hash.
-        found: Hash,
+        found: Digest,
         /// The hash computed from the entries (level 0) or from the full
         /// tile below (higher levels).
-        computed: Hash,
+        computed: Digest,
     },
     /// Every tile agrees with the entries, but not the checkpoint's root.
     #[error(
@@ -145,9 +146,9 @@ pub enum Error {
         /// The checkpoint's tree size.
         size: u64,
         /// The checkpoint's root.
-        checkpoint: Hash,
+        checkpoint: Digest,
         /// The root of the entries.
-        computed: Hash,
+        computed: Digest,
     },
     /// [`rebuild`] found tiles and was not told to replace them.
     #[error("{path} already exists")]
@@ -174,7 +175,14 @@ pub enum Error {
     },
 }
 
-fn mismatch(path: &Path, level: u8, index: usize, tile_index: u64, found: &Hash, computed: &Hash) -> String {
+fn mismatch(
+    path: &Path,
+    level: u8,
+    index: usize,
+    tile_index: u64,
+    found: &Digest,
+    computed: &Digest,
+) -> String {
     let below = if level == 0 {
         let entry = tile_index * TILE_WIDTH as u64 + index as u64;
         format!("the hash of entry {entry} in its bundle")
@@ -190,7 +198,7 @@ fn mismatch(path: &Path, level: u8, index: usize, tile_index: u64, found: &Hash,
     )
 }
 
-fn to_hex(hash: &Hash) -> String {
+fn to_hex(hash: &Digest) -> String {
     hash.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -271,7 +279,7 @@ pub struct Rebuilt {
     /// The tree size the tiles are for.
     pub size: u64,
     /// The RFC 6962 root of those entries.
-    pub root: Hash,
+    pub root: Digest,
     /// Tiles written, all levels.
     pub tiles: u64,
 }
@@ -366,8 +374,9 @@ fn bundled_size(dir: &Path) -> Result<u64, Error> {
 
 #[cfg(test)]
 mod tests {
-    use super::walk::{CompactRange, subtree_root};
+    use super::walk::subtree_root;
     use super::*;
+    use crate::merkle::compact::{CompactRange, Tree};
 
     #[test]
     fn index_paths_follow_the_spec() {
@@ -405,17 +414,17 @@ mod tests {
         let par = Parallelism::sequential();
         for n in [0usize, 1, 2, 3, 5, 255, 256, 257, 600] {
             let leaves: Vec<Vec<u8>> = (0..n).map(|i| vec![i as u8; i % 7]).collect();
-            let mut range = CompactRange::default();
+            let mut range = CompactRange::empty(Tree::Rfc6962, 0);
             let mut i = 0;
             while i + 256 <= n {
                 let hashes = leaves[i..i + 256].iter().map(|l| Rfc6962::leaf_hash(l)).collect();
-                range.push(subtree_root(hashes), 8);
+                range.push(8, subtree_root(hashes)).unwrap();
                 i += 256;
             }
             for l in &leaves[i..] {
-                range.push(Rfc6962::leaf_hash(l), 0);
+                range.push(0, Rfc6962::leaf_hash(l)).unwrap();
             }
-            assert_eq!(range.root(), Rfc6962::root(&leaves[..], &par), "{n} leaves");
+            assert_eq!(range.root(), Ok(Rfc6962::root(&leaves[..], &par)), "{n} leaves");
         }
     }
 

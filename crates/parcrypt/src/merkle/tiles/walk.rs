@@ -2,13 +2,15 @@
 //! hashes → tile root), higher levels and the tree's compact range on the
 //! calling thread, each tile handed to a sink that compares or writes it.
 use super::*;
+use crate::digest::Digest;
+use crate::merkle::compact::{CompactRange, Tree};
 
 /// What the walk does with each tile's computed hashes: compare them with
 /// the stored tile, or write the tile.
 pub(super) trait Sink: Sync {
     /// Called on worker threads for level-0 tiles, in log order for the
     /// others.
-    fn tile(&self, tile: Tile, hashes: &[Hash]) -> Result<(), Error>;
+    fn tile(&self, tile: Tile, hashes: &[Digest]) -> Result<(), Error>;
 }
 
 /// [`verify`]'s sink.
@@ -18,13 +20,13 @@ pub(super) struct Compare<'a> {
 }
 
 impl Sink for Compare<'_> {
-    fn tile(&self, tile: Tile, hashes: &[Hash]) -> Result<(), Error> {
+    fn tile(&self, tile: Tile, hashes: &[Digest]) -> Result<(), Error> {
         let (path, mut file, width) = open_partial(self.dir, &tile.path(), tile, self.size)?;
         let want = tile.width * 32;
         let stored_len = width * 32;
         let mut stored = vec![0u8; stored_len];
         let len = crate::io::fill(&mut file, &mut stored).map_err(io_error(&path))?;
-        let more = file.read(&mut [0u8; 1]).map_err(io_error(&path))?;
+        let more = crate::io::fill(&mut file, &mut [0u8; 1]).map_err(io_error(&path))?;
         if len != stored_len || more != 0 {
             let len = file.metadata().map_or(len as u64, |m| m.len());
             return Err(Error::TileLength { path, len, width });
@@ -50,7 +52,7 @@ pub(super) struct Write {
 }
 
 impl Sink for Write {
-    fn tile(&self, tile: Tile, hashes: &[Hash]) -> Result<(), Error> {
+    fn tile(&self, tile: Tile, hashes: &[Digest]) -> Result<(), Error> {
         let path = self.root.join(tile.path().trim_start_matches("tile/"));
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(io_error(parent))?;
@@ -61,16 +63,16 @@ impl Sink for Write {
 
 /// What a walk computed.
 pub(super) struct Walked {
-    pub(super) root: Hash,
+    pub(super) root: Digest,
     pub(super) tiles: u64,
 }
 
 /// One level-0 tile's outcome.
 pub(super) enum Leaves {
     /// A full tile: its root.
-    Full(Hash),
+    Full(Digest),
     /// The partial tile: its leaf hashes.
-    Partial(Vec<Hash>),
+    Partial(Vec<Digest>),
 }
 
 /// The one traversal behind [`verify`] and [`rebuild`]: level-0 tiles in
@@ -85,7 +87,9 @@ pub(super) fn walk(
     let (full, partial) = Tile::count(size, 0);
     let count = full + u64::from(partial > 0);
     let mut upper = Upper::default();
-    let mut range = CompactRange::default();
+    // The tree's compact range, for its root: whole level-0 tiles are
+    // aligned subtrees of 2^8 leaves, the partial tile's hashes single leaves.
+    let mut range = CompactRange::empty(Tree::Rfc6962, 0);
     let mut tiles = 0u64;
     let mut next = 0u64;
     while next < count {
@@ -118,13 +122,13 @@ pub(super) fn walk(
         for result in parts.into_iter().flatten() {
             match result? {
                 Leaves::Full(root) => {
-                    range.push(root, 8);
+                    range.push(8, root).expect("full tiles come first: aligned");
                     upper.add(1, root, sink, &mut tiles)?;
                     progress(TILE_WIDTH as u64);
                 }
                 Leaves::Partial(hashes) => {
                     for h in &hashes {
-                        range.push(*h, 0);
+                        range.push(0, *h).expect("a leaf is always aligned");
                     }
                     progress(hashes.len() as u64);
                 }
@@ -144,7 +148,7 @@ pub(super) fn walk(
         }
     }
     Ok(Walked {
-        root: range.root(),
+        root: range.root().expect("the range starts at leaf 0"),
         tiles,
     })
 }
@@ -177,7 +181,7 @@ pub(super) fn level0(
 /// The leaf hashes of the `tile.width` entries of `bundle`. A bundle read
 /// for its own width must end there; a full bundle standing in for a
 /// missing partial one (`prefix`) may go on.
-pub(super) fn leaf_hashes(bundle: &[u8], tile: Tile, prefix: bool) -> Result<Vec<Hash>, String> {
+pub(super) fn leaf_hashes(bundle: &[u8], tile: Tile, prefix: bool) -> Result<Vec<Digest>, String> {
     if bundle.len() > MAX_BUNDLE {
         return Err(format!(
             "larger than {MAX_BUNDLE} bytes, more than {TILE_WIDTH} entries can take"
@@ -247,7 +251,7 @@ pub(super) fn open_partial(
 
 /// The root of a perfect tree over `hashes` (a power of two of them),
 /// hashed in place.
-pub(super) fn subtree_root(hashes: Vec<Hash>) -> Hash {
+pub(super) fn subtree_root(hashes: Vec<Digest>) -> Digest {
     if hashes.is_empty() {
         return Rfc6962::empty_root();
     }
@@ -259,7 +263,7 @@ pub(super) fn subtree_root(hashes: Vec<Hash>) -> Hash {
 /// complete.
 #[derive(Default)]
 pub(super) struct Upper {
-    pub(super) levels: Vec<Vec<Hash>>,
+    pub(super) levels: Vec<Vec<Digest>>,
     pub(super) done: Vec<u64>,
 }
 
@@ -269,7 +273,7 @@ impl Upper {
     pub(super) fn add(
         &mut self,
         level: u8,
-        hash: Hash,
+        hash: Digest,
         sink: &impl Sink,
         tiles: &mut u64,
     ) -> Result<(), Error> {
@@ -288,39 +292,5 @@ impl Upper {
         self.done[i] += 1;
         let root = subtree_root(std::mem::take(&mut self.levels[i]));
         self.add(level + 1, root, sink, tiles)
-    }
-}
-
-/// The roots of the complete subtrees of a tree built left to right,
-/// heights strictly decreasing ("compact range"); pushes must be aligned
-/// (a subtree of height `h` starts at a multiple of `2^h`).
-#[derive(Default)]
-pub(super) struct CompactRange {
-    pub(super) stack: Vec<(u32, Hash)>,
-}
-
-impl CompactRange {
-    pub(super) fn push(&mut self, mut hash: Hash, mut height: u32) {
-        while let Some(&(h, left)) = self.stack.last() {
-            if h != height {
-                break;
-            }
-            self.stack.pop();
-            hash = Rfc6962::node_hash(&left, &hash);
-            height += 1;
-        }
-        self.stack.push((height, hash));
-    }
-
-    /// The RFC 6962 root: the subtrees joined right to left.
-    pub(super) fn root(&self) -> Hash {
-        let mut iter = self.stack.iter().rev();
-        let Some(&(_, mut root)) = iter.next() else {
-            return Rfc6962::empty_root();
-        };
-        for (_, left) in iter {
-            root = Rfc6962::node_hash(left, &root);
-        }
-        root
     }
 }
