@@ -2,14 +2,14 @@
 //! memory through the crate's one pipeline ([`crate::pipe`]: a reader
 //! thread fills the next buffer while the current one is hashed
 //! block-parallel), or a regular file, hashed from memory-mapped windows
-//! ([`crate::io::Windows`]). Plain SHA-256 of a stream goes through the
-//! crate's one streaming hash, [`crate::digest::Hasher::update_reader`].
+//! ([`crate::io::Windows`]). Plain SHA-256 is the crate's one streaming
+//! hash, [`crate::digest::Hasher`], fed by the same pipeline for a stream.
 
 use std::fs::File;
 use std::io::{self, Read};
 
 use super::engine::{Builder, Chunks, Rule};
-use crate::digest::{Algorithm, Digest};
+use crate::digest::{Algorithm, Digest, Hasher};
 use crate::io::{ReadAt, Windows};
 use crate::par::Parallelism;
 use crate::pipe::{self, Transform};
@@ -134,9 +134,18 @@ impl<I: Read + Send> Source<'_, I> {
     pub(crate) fn sha256(self, mut progress: impl FnMut(u64)) -> io::Result<Digest> {
         let mut hasher = Algorithm::Sha256.hasher();
         match self {
+            // A reader thread fills the next buffer while this one is
+            // hashed (the crate's one pipeline); `Hasher::update_reader`
+            // would read and hash in turn.
             Source::Reader(inner) => {
-                let progress = &mut progress;
-                hasher.update_reader(Counted { inner, progress })?;
+                pipe::run(
+                    Plain(&mut hasher),
+                    inner,
+                    io::sink(),
+                    pipe::MIN_BUFFER,
+                    &Parallelism::sequential(),
+                    progress,
+                )?;
             }
             Source::File(file, len) => {
                 for map in Windows::new(file, len, 1, WINDOW) {
@@ -152,17 +161,23 @@ impl<I: Read + Send> Source<'_, I> {
     }
 }
 
-/// A reader that reports how many bytes each read returned.
-struct Counted<R, F> {
-    inner: R,
-    progress: F,
-}
+/// Plain SHA-256 of a stream as a pipeline transform: each buffer is
+/// added to the hasher where it lies (nothing is written).
+struct Plain<'a>(&'a mut Hasher);
 
-impl<R: Read, F: FnMut(u64)> Read for Counted<R, F> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        (self.progress)(n as u64);
-        Ok(n)
+impl Transform for Plain<'_> {
+    type Error = io::Error;
+    fn unit(&self) -> usize {
+        64
+    }
+    fn hold_back(&self, _len: usize) -> usize {
+        0
+    }
+    fn apply(&mut self, data: &mut [u8], _par: &Parallelism) {
+        self.0.update(data);
+    }
+    fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
+        Ok(Vec::new())
     }
 }
 
