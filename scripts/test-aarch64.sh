@@ -5,6 +5,7 @@
 #
 #   scripts/test-aarch64.sh                        # the whole workspace's tests
 #   scripts/test-aarch64.sh -p parcrypt --test it  # any `cargo test` arguments
+#   scripts/test-aarch64.sh --build -p parcrypt-jni  # build, test profile
 #
 # Needs (Debian/Ubuntu): gcc-aarch64-linux-gnu, libc6-dev-arm64-cross,
 # qemu-user, and `rustup target add aarch64-unknown-linux-gnu`; .ci/run
@@ -29,11 +30,22 @@ export CC_aarch64_unknown_linux_gnu=aarch64-linux-gnu-gcc
 export AR_aarch64_unknown_linux_gnu=aarch64-linux-gnu-ar
 # qemu-aarch64 looks up the dynamic loader and libraries under $sysroot.
 export QEMU_LD_PREFIX=$sysroot
+# The AES schedule property (tests/it/equivalence.rs) runs 6 of its 24
+# random cases here: each takes about 30 s under emulation. Every other
+# test runs as natively.
+export PARCRYPT_SCHEDULE_CASES=${PARCRYPT_SCHEDULE_CASES:-6}
 
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
   command -v "$tool" >/dev/null || { echo "test-aarch64: $tool not found (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)" >&2; exit 1; }
 done
 
+# --build: build (with the test profile, so the test builds' dependencies
+# are reused) instead of testing, e.g. `--build -p parcrypt-jni` for the
+# aarch64 JNI library .ci/run packs into a two-platform jar.
+if [ "${1:-}" = --build ]; then
+  shift
+  exec cargo build --locked --profile test --target aarch64-unknown-linux-gnu "$@"
+fi
 if [ $# -eq 0 ]; then
   set -- --workspace
 fi

@@ -606,6 +606,11 @@ fn on_pty(
     let transcript = tempfile::NamedTempFile::new().unwrap();
     let mut cmd = Command::new("python3");
     cmd.arg(PTY_DRIVE).arg(transcript.path());
+    // Under qemu (scrypt emulated takes tens of seconds) the hang guard is
+    // 10 minutes instead of 30 s.
+    if crate::common::emulator_address_space_var().is_some() {
+        cmd.env("PTY_DRIVE_TIMEOUT", "600");
+    }
     if stdout_tty {
         cmd.arg("--stdout-tty");
     }

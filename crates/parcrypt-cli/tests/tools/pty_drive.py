@@ -6,8 +6,8 @@
 
 The command's standard input, output and error are this script's (pipes or
 files), unless --stdout-tty makes its standard output the terminal too. For
-each EXPECT/SEND pair, waits (30 s at most) until EXPECT has appeared on the
-terminal, then types SEND ("\\n" in it is a newline). Everything the
+each EXPECT/SEND pair, waits (30 s at most, or PTY_DRIVE_TIMEOUT seconds) until
+EXPECT has appeared on the terminal, then types SEND ("\\n" in it is a newline). Everything the
 command wrote to the terminal is saved to TRANSCRIPT. Exits with the
 command's status (128 + N if signal N ended it; 124 on a timeout).
 
@@ -22,7 +22,10 @@ import sys
 import termios
 import time
 
-TIMEOUT = 30.0
+# A hang guard, not a timing assertion: under emulation (the CLI tests'
+# qemu-aarch64 runner) scrypt alone takes tens of seconds, so the tests
+# raise it there through PTY_DRIVE_TIMEOUT.
+TIMEOUT = float(os.environ.get("PTY_DRIVE_TIMEOUT", "30"))
 
 
 def main() -> int:
