@@ -9,7 +9,7 @@
 #![allow(clippy::unwrap_used)]
 
 use parcrypt::aes::{Cbc, Crypter, Ctr, Gcm};
-use parcrypt::ecdsa::SigningKey;
+use parcrypt::ecdsa;
 use parcrypt::hazmat::{self, Ecb, Parc4, Rc4};
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::PrivateKey;
@@ -285,7 +285,7 @@ fn an_rsa_private_key_shows_no_private_value() {
 }
 
 #[test]
-fn an_ecdsa_signing_key_shows_no_scalar() {
+fn an_ecdsa_private_key_shows_no_scalar() {
     // SEC1 ECPrivateKey { version 1, privateKey KEY, parameters P-256 }; the
     // public key is computed on import.
     let mut sec1 = vec![0x30, 0x31, 0x02, 0x01, 0x01, 0x04, 0x20];
@@ -293,7 +293,7 @@ fn an_ecdsa_signing_key_shows_no_scalar() {
     sec1.extend_from_slice(&[
         0xa0, 0x0a, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07,
     ]);
-    let key = SigningKey::from_sec1_der(&sec1).unwrap();
+    let key = ecdsa::PrivateKey::from_sec1_der(&sec1).unwrap();
     // It is the key we think: its export carries the scalar.
     let exported = key.to_sec1_der().unwrap();
     assert!(exported.windows(32).any(|w| w == KEY));
@@ -303,7 +303,7 @@ fn an_ecdsa_signing_key_shows_no_scalar() {
         ("PKCS#8 DER", &pkcs8, false),
         ("SEC1 DER", &exported, false),
     ];
-    assert_redacted("SigningKey", &key, secrets);
-    assert_eq!(format!("{key:?}"), r#"SigningKey { curve: "P-256", .. }"#);
-    assert_redacted("VerifyingKey", key.verifying_key(), secrets);
+    assert_redacted("ecdsa::PrivateKey", &key, secrets);
+    assert_eq!(format!("{key:?}"), r#"PrivateKey { curve: "P-256", .. }"#);
+    assert_redacted("ecdsa::PublicKey", key.public_key(), secrets);
 }
