@@ -54,7 +54,7 @@ fn ctr_apply<'py>(
     let par = par::parallelism(threads, strategy)?;
     let (ctr, counter, data) = one_shot(py, (key, nonce, data), "nonce", Ctr::new)?;
     bytes_from(py, data.as_slice(), 0, &par, |out| {
-        ctr.apply_keystream(&counter, out, &par);
+        ctr.apply_keystream_in_place(&counter, out, &par);
         Ok(())
     })
 }

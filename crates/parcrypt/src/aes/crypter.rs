@@ -183,7 +183,7 @@ impl Crypter {
             Engine::CbcEncrypt(cbc, iv) => cbc.encrypt_blocks(iv, data),
             Engine::CbcDecrypt(cbc, iv) => cbc.decrypt_blocks(iv, data, par),
             Engine::Ctr(ctr, counter) => {
-                ctr.apply_keystream(counter, data, par);
+                ctr.apply_keystream_in_place(counter, data, par);
                 *counter = add_blocks(counter, (data.len() / BLOCK) as u128);
             }
         }
@@ -280,7 +280,7 @@ impl Crypter {
         let seq = Parallelism::sequential();
         match &mut self.engine {
             Engine::Ctr(ctr, counter) => {
-                ctr.apply_keystream(counter, tail, &seq);
+                ctr.apply_keystream_in_place(counter, tail, &seq);
                 output.extend_from_slice(tail);
                 return Ok(());
             }

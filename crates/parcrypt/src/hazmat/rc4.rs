@@ -20,7 +20,7 @@ pub const RC4_KEY_LEN: std::ops::RangeInclusive<usize> = 5..=256;
 /// ```
 /// use parcrypt::hazmat::Rc4;
 /// let mut ks = [0u8; 16];
-/// Rc4::new(&[1, 2, 3, 4, 5])?.apply_keystream(&mut ks);
+/// Rc4::new(&[1, 2, 3, 4, 5])?.apply_keystream_in_place(&mut ks);
 /// assert_eq!(ks[..4], [0xb2, 0x39, 0x63, 0x05]); // RFC 6229, offset 0
 /// # Ok::<(), parcrypt::hazmat::Rc4Error>(())
 /// ```
@@ -48,8 +48,13 @@ impl Rc4 {
         })
     }
 
-    /// XORs the next `data.len()` keystream bytes into `data`.
-    pub fn apply_keystream(&mut self, data: &mut [u8]) {
+    /// XORs the next `data.len()` keystream bytes into `data`, in place.
+    ///
+    /// Where [`Parc4::apply_keystream_in_place`](super::Parc4::apply_keystream_in_place)
+    /// takes an offset and a [`Parallelism`], this takes neither: RC4's
+    /// position in its keystream is its state (`&mut self`), and each byte
+    /// depends on every one before it, so there is nothing to seek or split.
+    pub fn apply_keystream_in_place(&mut self, data: &mut [u8]) {
         self.state.apply(data);
     }
 
@@ -114,7 +119,7 @@ impl Transform for Rc4 {
     }
 
     fn apply(&mut self, data: &mut [u8], _par: &Parallelism) {
-        self.apply_keystream(data);
+        self.apply_keystream_in_place(data);
     }
 
     fn finish(self, _tail: &[u8]) -> Result<Vec<u8>, Rc4Error> {

@@ -38,10 +38,10 @@ fn ctr_matches_sequential() {
         let ctr = Ctr::new(key).unwrap();
         for len in boundary_lengths() {
             let mut reference = data(len);
-            ctr.apply_keystream(&[9; 16], &mut reference, &Parallelism::sequential());
+            ctr.apply_keystream_in_place(&[9; 16], &mut reference, &Parallelism::sequential());
             for par in every_parallelism() {
                 let mut got = data(len);
-                ctr.apply_keystream(&[9; 16], &mut got, &par);
+                ctr.apply_keystream_in_place(&[9; 16], &mut got, &par);
                 assert!(got == reference, "CTR len {len} key {} {par:?}", key.len());
             }
         }
@@ -131,7 +131,7 @@ fn ctr_equals_the_backends_ctr_across_the_low_word_wrap() {
                     .unwrap();
                 for par in every_parallelism() {
                     let mut got = input.clone();
-                    ctr.apply_keystream(&counter, &mut got, &par);
+                    ctr.apply_keystream_in_place(&counter, &mut got, &par);
                     assert!(
                         got == want,
                         "in place: key {} {kernel:?} low {low:#x} len {len} {par:?}",
@@ -163,10 +163,10 @@ fn ctr_counter_wraps_modulo_2_128() {
     ] {
         let counter = (u128::MAX - blocks_before_wrap + 1).to_be_bytes();
         let mut reference = data(len);
-        ctr.apply_keystream(&counter, &mut reference, &Parallelism::sequential());
+        ctr.apply_keystream_in_place(&counter, &mut reference, &Parallelism::sequential());
         // Independent check of the wrap: the block at the wrap point uses counter 0.
         let mut zero_block = vec![0u8; 16];
-        ctr.apply_keystream(&[0; 16], &mut zero_block, &Parallelism::sequential());
+        ctr.apply_keystream_in_place(&[0; 16], &mut zero_block, &Parallelism::sequential());
         let at = blocks_before_wrap as usize * BLOCK;
         let expect: Vec<u8> = data(len)[at..at + 16]
             .iter()
@@ -176,7 +176,7 @@ fn ctr_counter_wraps_modulo_2_128() {
         assert_eq!(&reference[at..at + 16], &expect[..]);
         for par in every_parallelism() {
             let mut got = data(len);
-            ctr.apply_keystream(&counter, &mut got, &par);
+            ctr.apply_keystream_in_place(&counter, &mut got, &par);
             assert!(
                 got == reference,
                 "wrap after {blocks_before_wrap} blocks, {par:?}"
@@ -348,9 +348,9 @@ proptest! {
         let par = Parallelism::new(threads, strategy);
         let ctr = Ctr::new(&key).unwrap();
         let mut reference = data(len);
-        ctr.apply_keystream(&counter.to_be_bytes(), &mut reference, &Parallelism::sequential());
+        ctr.apply_keystream_in_place(&counter.to_be_bytes(), &mut reference, &Parallelism::sequential());
         let mut got = data(len);
-        ctr.apply_keystream(&counter.to_be_bytes(), &mut got, &par);
+        ctr.apply_keystream_in_place(&counter.to_be_bytes(), &mut got, &par);
         prop_assert!(got == reference);
 
         let iv = counter.to_be_bytes();

@@ -69,9 +69,11 @@ fn one_shot(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u
                 ecb.decrypt_blocks_checked(&mut buf, par).unwrap();
             }
         }
-        "CTR" => Ctr::new(&v.key)
-            .unwrap()
-            .apply_keystream(&v.iv.clone().try_into().unwrap(), &mut buf, par),
+        "CTR" => Ctr::new(&v.key).unwrap().apply_keystream_in_place(
+            &v.iv.clone().try_into().unwrap(),
+            &mut buf,
+            par,
+        ),
         "CBC" => {
             let mut out = Vec::new();
             let mut c = crypter(v, encrypt);
