@@ -213,8 +213,7 @@ impl CipherContext {
             .crypter
             .take()
             .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the context was already finalized"))?;
-        let mut out = Vec::new();
-        crypter.finish(&mut out).map_err(|e| errors::aes(py, e))?;
+        let mut out = crypter.finish().map_err(|e| errors::aes(py, e))?;
         let bytes = PyBytes::new(py, &out);
         parcrypt::secret::wipe(&mut out);
         Ok(bytes)

@@ -656,10 +656,6 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterFinish<'l>(
             c.take()
                 .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
         })?;
-        let mut out = Vec::new();
-        let finished = crypter.finish(&mut out);
-        let out = SecretBytes::new(out);
-        finished?;
-        Ok(out)
+        Ok(SecretBytes::new(crypter.finish()?))
     })
 }

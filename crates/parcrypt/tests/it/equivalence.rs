@@ -237,10 +237,9 @@ fn streaming_matches_one_shot_for_any_buffer_and_read_size() {
     for len in [0, 1, 15, 16, 17, 100, 1000] {
         let input = data(len);
         for (name, make) in all_crypters(true) {
-            let mut reference = Vec::new();
             let mut c = make();
-            c.update(&input, &mut reference, &Parallelism::sequential());
-            c.finish(&mut reference).unwrap();
+            let mut reference = c.update(&input, &Parallelism::sequential());
+            reference.extend(c.finish().unwrap());
             for buffer in [32, 48, 1 << 20] {
                 let mut got = Vec::new();
                 make()
@@ -279,10 +278,9 @@ fn streaming_a_large_input_through_the_pipeline() {
     let input = data((5 << 20) + 13);
     let par = Parallelism::new(2, Strategy::Static);
     for (name, make) in all_crypters(true) {
-        let mut one_shot = Vec::new();
         let mut c = make();
-        c.update(&input, &mut one_shot, &Parallelism::sequential());
-        c.finish(&mut one_shot).unwrap();
+        let mut one_shot = c.update(&input, &Parallelism::sequential());
+        one_shot.extend(c.finish().unwrap());
         let mut piped = Vec::new();
         let n = make()
             .process_with(&input[..], &mut piped, (1 << 20) + 16, &par, |_| {})
@@ -365,14 +363,12 @@ fn process_after_update_continues_the_stream() {
     let input = data(100_003);
     let par = Parallelism::default();
     for (name, make) in all_crypters(true) {
-        let mut reference = Vec::new();
         let mut c = make();
-        c.update(&input, &mut reference, &par);
-        c.finish(&mut reference).unwrap();
+        let mut reference = c.update(&input, &par);
+        reference.extend(c.finish().unwrap());
         for split in [0, 1, 7, 16, 33, 50_000] {
             let mut c = make();
-            let mut got = Vec::new();
-            c.update(&input[..split], &mut got, &par);
+            let mut got = c.update(&input[..split], &par);
             let mut rest = Vec::new();
             c.process_with(&input[split..], &mut rest, 4096, &par, |_| {})
                 .unwrap();
@@ -431,13 +427,12 @@ fn files_read_positionally_equal_the_reader_path() {
                         // Progress as the reader path reports it (held-back
                         // input from `update` included).
                         let mut c = make();
-                        c.update(&input[..split], &mut Vec::new(), &par);
+                        c.update(&input[..split], &par);
                         let mut want_read = 0;
                         c.process_with(&input[split..], Vec::new(), buffer, &par, |r| want_read += r)
                             .unwrap();
                         let mut c = make();
-                        let mut got = Vec::new();
-                        c.update(&input[..split], &mut got, &par);
+                        let mut got = c.update(&input[..split], &par);
                         let mut read = 0;
                         let mut rest = Vec::new();
                         let n = c
@@ -491,8 +486,7 @@ fn large_files_read_in_parts_by_every_thread_equal_the_reader_path() {
         let file = file_with(&input[5..]);
         for par in every_parallelism() {
             let mut c = make();
-            let mut got = Vec::new();
-            c.update(&input[..5], &mut got, &par);
+            let mut got = c.update(&input[..5], &par);
             c.process_file_with(&file, &mut got, buffer, &par, |_| {})
                 .unwrap();
             assert!(got == reference, "{name} {par:?}");

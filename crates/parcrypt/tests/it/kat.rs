@@ -75,11 +75,9 @@ fn one_shot(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u
             par,
         ),
         "CBC" => {
-            let mut out = Vec::new();
             let mut c = crypter(v, encrypt);
-            c.update(input, &mut out, par);
-            c.finish(&mut out).unwrap();
-            buf = out;
+            buf = c.update(input, par);
+            buf.extend(c.finish().unwrap());
         }
         m => panic!("unknown mode {m}"),
     }
@@ -93,11 +91,11 @@ fn streamed(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u
     let (mut at, mut step) = (0, 1);
     while at < input.len() {
         let end = (at + step).min(input.len());
-        c.update(&input[at..end], &mut out, par);
+        out.extend(c.update(&input[at..end], par));
         at = end;
         step += 1;
     }
-    c.finish(&mut out).unwrap();
+    out.extend(c.finish().unwrap());
     out
 }
 
