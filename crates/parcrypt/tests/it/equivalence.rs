@@ -71,13 +71,13 @@ fn ecb_matches_sequential_both_ways() {
         let ecb = Ecb::new(key).unwrap();
         for len in boundary_lengths().into_iter().map(|n| n / BLOCK * BLOCK) {
             let mut reference = data(len);
-            ecb.encrypt_blocks_checked(&mut reference, &Parallelism::sequential())
+            ecb.encrypt_blocks_in_place(&mut reference, &Parallelism::sequential())
                 .unwrap();
             for par in every_parallelism() {
                 let mut got = data(len);
-                ecb.encrypt_blocks_checked(&mut got, &par).unwrap();
+                ecb.encrypt_blocks_in_place(&mut got, &par).unwrap();
                 assert!(got == reference, "ECB enc len {len} {par:?}");
-                ecb.decrypt_blocks_checked(&mut got, &par).unwrap();
+                ecb.decrypt_blocks_in_place(&mut got, &par).unwrap();
                 assert!(got == data(len), "ECB dec len {len} {par:?}");
             }
         }
@@ -226,7 +226,14 @@ fn all_crypters(encrypt: bool) -> Vec<(&'static str, MakeCrypter)> {
         ),
         (
             "ecb",
-            Box::new(move || hazmat::ecb_crypter(&k, encrypt, true).unwrap()),
+            Box::new(move || {
+                if encrypt {
+                    hazmat::ecb_encrypter(&k)
+                } else {
+                    hazmat::ecb_decrypter(&k)
+                }
+                .unwrap()
+            }),
         ),
     ]
 }
@@ -325,7 +332,7 @@ fn errors_are_the_documented_ones() {
         .process(&ct[..], &mut out, &par);
     assert!(matches!(streamed, Err(Error::Decrypt)));
     let mut out = Vec::new();
-    let unaligned = hazmat::cbc_crypter_no_padding(&[0; 16], &[0; 16], true)
+    let unaligned = hazmat::cbc_encrypter_no_padding(&[0; 16], &[0; 16])
         .unwrap()
         .process(&[0u8; 20][..], &mut out, &par);
     assert!(matches!(unaligned, Err(Error::NotBlockAligned)));
