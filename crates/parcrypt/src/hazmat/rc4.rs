@@ -58,12 +58,19 @@ impl Rc4 {
         self.state.apply(data);
     }
 
-    /// Streams `input` to `output` (reading and writing overlap the cipher).
-    /// Returns the bytes written.
+    /// Streams `input` to `output` (reading and writing overlap the cipher),
+    /// continuing the keystream from where this `Rc4` stands. Returns the
+    /// bytes written.
+    ///
+    /// Shaped as [`Parc4::process`](super::Parc4::process), with two
+    /// differences RC4 imposes: `&mut self`, because the keystream position
+    /// is the cipher's state, and no [`Parallelism`], because each byte
+    /// depends on all earlier state (the reading and writing threads are
+    /// the pipeline's own).
     ///
     /// # Errors
     /// [`Rc4Error::Io`].
-    pub fn process(self, input: impl Read + Send, output: impl Write + Send) -> Result<u64, Rc4Error> {
+    pub fn process(&mut self, input: impl Read + Send, output: impl Write + Send) -> Result<u64, Rc4Error> {
         self.process_with(input, output, crate::aes::DEFAULT_BUFFER, |_| {})
     }
 
@@ -72,7 +79,7 @@ impl Rc4 {
     /// # Errors
     /// [`Rc4Error::Io`].
     pub fn process_with(
-        self,
+        &mut self,
         input: impl Read + Send,
         output: impl Write + Send,
         buffer: usize,
@@ -89,7 +96,7 @@ impl Rc4 {
     /// # Errors
     /// [`Rc4Error::Io`].
     pub fn process_file_with(
-        self,
+        &mut self,
         file: &File,
         output: impl Write + Send,
         buffer: usize,
@@ -107,7 +114,9 @@ impl Rc4 {
     }
 }
 
-impl Transform for Rc4 {
+/// The pipeline drives a borrowed `Rc4`, which keeps its keystream position
+/// afterwards.
+impl Transform for &mut Rc4 {
     type Error = Rc4Error;
 
     fn unit(&self) -> usize {
