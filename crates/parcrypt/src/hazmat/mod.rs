@@ -9,6 +9,10 @@
 //!
 //! `hazmat` sits above [`crate::aes`] and [`crate::rsa`] and builds on them;
 //! they never import it (a layering test checks).
+//!
+//! Each item reports its own family's error, as it would outside hazmat:
+//! ECB and unpadded CBC (and the [`Crypter`]s made here) [`aes::Error`],
+//! bulk RSA [`rsa::Error`](crate::rsa::Error), RC4 and PARC4 [`Rc4Error`].
 
 mod ecb;
 mod parc4;
