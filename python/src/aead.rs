@@ -177,11 +177,11 @@ impl AesGcm {
         }
         let (body, tag) = sealed.split_at(sealed.len() - GCM_TAG);
         // The result is a new bytes object that nobody can see until it is
-        // returned (and that is dropped on a wrong tag): `open_private` may
+        // returned (and that is dropped on a wrong tag): `open_private_into` may
         // write plaintext before the tag is known.
         bytes_from(py, &[], body.len(), &par, |out| {
             self.gcm
-                .open_private(nonce, aad, body, tag, out, &par)
+                .open_private_into(nonce, aad, body, tag, out, &par)
                 .map_err(|e| Python::attach(|py| errors::aes(py, e)))
         })
     }
@@ -219,7 +219,7 @@ impl AesGcm {
             let (body, tag) = out.split_at_mut(len);
             tag.copy_from_slice(&match src {
                 // Copied part by part by the threads that encrypt it.
-                Some(src) => self.gcm.seal(nonce, aad, src, body, &par),
+                Some(src) => self.gcm.seal_into(nonce, aad, src, body, &par),
                 None => self.gcm.seal_in_place(nonce, aad, body, &par),
             });
         });

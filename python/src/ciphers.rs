@@ -54,7 +54,7 @@ fn ctr_apply<'py>(
     let par = par::parallelism(threads, strategy)?;
     let (ctr, counter, data) = one_shot(py, (key, nonce, data), "nonce", Ctr::new)?;
     bytes_from(py, data.as_slice(), 0, &par, |out| {
-        ctr.apply_keystream(&counter, out, &par);
+        ctr.apply_keystream_in_place(&counter, out, &par);
         Ok(())
     })
 }
@@ -132,9 +132,15 @@ fn cipher_context(
         "ctr" => Crypter::ctr(key, &iv.ok_or_else(need_iv)?),
         "cbc" if padding && encrypt => Crypter::cbc_encrypt(key, &iv.ok_or_else(need_iv)?),
         "cbc" if padding => Crypter::cbc_decrypt(key, &iv.ok_or_else(need_iv)?),
-        "cbc" => parcrypt::hazmat::cbc_crypter_no_padding(key, &iv.ok_or_else(need_iv)?, encrypt),
+        "cbc" if encrypt => parcrypt::hazmat::cbc_encrypter_no_padding(key, &iv.ok_or_else(need_iv)?),
+        "cbc" => parcrypt::hazmat::cbc_decrypter_no_padding(key, &iv.ok_or_else(need_iv)?),
         "ecb" if iv.is_some() => return Err(PyValueError::new_err("ECB takes no iv")),
-        "ecb" => parcrypt::hazmat::ecb_crypter(key, encrypt, padding),
+        "ecb" => match (encrypt, padding) {
+            (true, true) => parcrypt::hazmat::ecb_encrypter(key),
+            (false, true) => parcrypt::hazmat::ecb_decrypter(key),
+            (true, false) => parcrypt::hazmat::ecb_encrypter_no_padding(key),
+            (false, false) => parcrypt::hazmat::ecb_decrypter_no_padding(key),
+        },
         other => {
             return Err(PyValueError::new_err(format!(
                 "unknown mode {other:?}: expected \"ctr\", \"cbc\" or \"ecb\""
@@ -213,8 +219,7 @@ impl CipherContext {
             .crypter
             .take()
             .ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the context was already finalized"))?;
-        let mut out = Vec::new();
-        crypter.finish(&mut out).map_err(|e| errors::aes(py, e))?;
+        let mut out = crypter.finish().map_err(|e| errors::aes(py, e))?;
         let bytes = PyBytes::new(py, &out);
         parcrypt::secret::wipe(&mut out);
         Ok(bytes)

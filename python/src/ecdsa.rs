@@ -1,7 +1,7 @@
 //! `parcrypt.ecdsa`: P-256 keys, signatures (DER or fixed r‖s) and batch
 //! verification across cores.
 
-use parcrypt::ecdsa::{self, BatchItem, Signature, SigningKey, VerifyingKey};
+use parcrypt::ecdsa::{self, BatchItem, PrivateKey, PublicKey, Signature};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -44,20 +44,20 @@ fn signature_of(bytes: &[u8], encoding: &str) -> Result<Signature, PyErr> {
 #[pyclass(name = "ECPrivateKey", module = "parcrypt.ecdsa", frozen)]
 #[derive(Debug)]
 pub struct EcPrivateKey {
-    key: SigningKey,
+    key: PrivateKey,
 }
 
 /// A P-256 public key.
 #[pyclass(name = "ECPublicKey", module = "parcrypt.ecdsa", frozen)]
 #[derive(Debug)]
 pub struct EcPublicKey {
-    key: VerifyingKey,
+    key: PublicKey,
 }
 
 #[pyfunction]
 fn ec_generate_private_key(py: Python<'_>) -> PyResult<EcPrivateKey> {
     Ok(EcPrivateKey {
-        key: SigningKey::generate().map_err(|e| err(py, e))?,
+        key: PrivateKey::generate().map_err(|e| err(py, e))?,
     })
 }
 
@@ -66,7 +66,7 @@ fn ec_generate_private_key(py: Python<'_>) -> PyResult<EcPrivateKey> {
 fn ec_load_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPrivateKey> {
     let data = In::get(data, "data")?;
     Ok(EcPrivateKey {
-        key: SigningKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?,
+        key: PrivateKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?,
     })
 }
 
@@ -77,9 +77,9 @@ fn ec_load_public_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPub
     let data = In::get(data, "data")?;
     let bytes = data.as_slice();
     let key = if matches!(bytes.first(), Some(2..=4)) && matches!(bytes.len(), 33 | 65) {
-        VerifyingKey::from_sec1_point(bytes)
+        PublicKey::from_sec1_point(bytes)
     } else {
-        VerifyingKey::from_bytes(bytes)
+        PublicKey::from_bytes(bytes)
     };
     Ok(EcPublicKey {
         key: key.map_err(|e| err(py, e))?,
@@ -154,7 +154,7 @@ impl Batch {
     }
 
     /// The items whose signature parsed: key, data, signature.
-    fn parsed(&self) -> impl Iterator<Item = (&VerifyingKey, &[u8], &Signature)> {
+    fn parsed(&self) -> impl Iterator<Item = (&PublicKey, &[u8], &Signature)> {
         self.keys
             .iter()
             .zip(&self.data)
@@ -168,7 +168,7 @@ impl Batch {
     fn verify<'b, T: Sync>(
         &'b self,
         py: Python<'_>,
-        item: impl Fn((&'b VerifyingKey, &'b [u8], &'b Signature)) -> T,
+        item: impl Fn((&'b PublicKey, &'b [u8], &'b Signature)) -> T,
         verify: impl FnOnce(&[T]) -> Vec<bool> + Send,
     ) -> Vec<bool> {
         let items: Vec<T> = self.parsed().map(item).collect();
@@ -195,9 +195,9 @@ impl EcPrivateKey {
     }
 
     fn public_key(&self, py: Python<'_>) -> PyResult<EcPublicKey> {
-        let der = self.key.verifying_key().to_spki_der().map_err(|e| err(py, e))?;
+        let der = self.key.public_key().to_spki_der().map_err(|e| err(py, e))?;
         Ok(EcPublicKey {
-            key: VerifyingKey::from_spki_der(&der).map_err(|e| err(py, e))?,
+            key: PublicKey::from_spki_der(&der).map_err(|e| err(py, e))?,
         })
     }
 

@@ -30,7 +30,7 @@ fn rc4_apply<'py>(
     let mut rc4 = Rc4::new(In::get(key, "key")?.as_slice()).map_err(err)?;
     let data = In::get(data, "data")?;
     bytes_from(py, data.as_slice(), 0, &Parallelism::sequential(), |out| {
-        rc4.apply_keystream(out);
+        rc4.apply_keystream_in_place(out);
         Ok(())
     })
 }
@@ -58,7 +58,7 @@ fn parc4_apply<'py>(
     .map_err(err)?;
     let data = In::get(data, "data")?;
     bytes_from(py, data.as_slice(), 0, &par, |out| {
-        parc4.apply_keystream_at(offset, out, &par);
+        parc4.apply_keystream_in_place(offset, out, &par);
         Ok(())
     })
 }

@@ -16,13 +16,13 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parcrypt::digest;
-use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
+use parcrypt::ecdsa::{self, DigestItem, PrivateKey, Signature, VerifyStrategy};
 use parcrypt::par::{Parallelism, Strategy};
 
 /// Keys, digests and signatures, one key per signature.
-fn signed(n: usize) -> (Vec<SigningKey>, Vec<digest::Digest>, Vec<Signature>) {
-    let keys: Vec<SigningKey> = (0..n)
-        .map(|_| SigningKey::generate().expect("ECDSA key generation"))
+fn signed(n: usize) -> (Vec<PrivateKey>, Vec<digest::Digest>, Vec<Signature>) {
+    let keys: Vec<PrivateKey> = (0..n)
+        .map(|_| PrivateKey::generate().expect("ECDSA key generation"))
         .collect();
     let digests: Vec<digest::Digest> = (0..n)
         .map(|i| digest::sha256(format!("parcrypt bench message {i}").as_bytes()))
@@ -37,7 +37,7 @@ fn signed(n: usize) -> (Vec<SigningKey>, Vec<digest::Digest>, Vec<Signature>) {
 
 fn verify(c: &mut Criterion) {
     let (keys, digests, signatures) = signed(1);
-    let (key, digest, signature) = (keys[0].verifying_key(), &digests[0], &signatures[0]);
+    let (key, digest, signature) = (keys[0].public_key(), &digests[0], &signatures[0]);
     let mut group = c.benchmark_group("ecdsa-verify");
     group
         .warm_up_time(Duration::from_secs(1))
@@ -76,7 +76,7 @@ fn batch(c: &mut Criterion) {
     for size in SIZES {
         let items: Vec<DigestItem<'_>> = (0..size)
             .map(|i| DigestItem {
-                key: keys[i].verifying_key(),
+                key: keys[i].public_key(),
                 digest: &digests[i],
                 signature: &signatures[i],
             })

@@ -47,12 +47,12 @@ fn main() {
         for _ in 0..rounds {
             let start = Instant::now();
             for _ in 0..calls {
-                evp.apply_keystream(&counter, &mut data, &seq);
+                evp.apply_keystream_in_place(&counter, &mut data, &seq);
             }
             t[0].push(start.elapsed() / calls as u32);
             let start = Instant::now();
             for _ in 0..calls {
-                ctr.apply_keystream(&counter, &mut data, &seq);
+                ctr.apply_keystream_in_place(&counter, &mut data, &seq);
             }
             t[1].push(start.elapsed() / calls as u32);
             let start = Instant::now();

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use parcrypt::ecdsa::{self, BatchItem, SigningKey, VerifyStrategy};
+use parcrypt::ecdsa::{self, BatchItem, PrivateKey, VerifyStrategy};
 use parcrypt::par::{Parallelism, Strategy};
 
 fn median(mut v: Vec<Duration>) -> Duration {
@@ -22,8 +22,8 @@ fn us(d: Duration) -> f64 {
 }
 
 fn main() {
-    let key = SigningKey::generate().unwrap();
-    let public = key.verifying_key();
+    let key = PrivateKey::generate().unwrap();
+    let public = key.public_key();
     let digest = parcrypt::digest::digest(parcrypt::digest::Algorithm::Sha256, b"message");
     let sig = key.sign_digest(&digest).unwrap();
     let cases = [

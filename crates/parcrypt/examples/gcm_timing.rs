@@ -1,7 +1,7 @@
 //! One-message AES-256-GCM on 256 MiB: the backend's one-shot seal against
 //! parcrypt's parallel seal, open in one pass (`GcmOpen::OnePass`, the
 //! default) and verify-then-decrypt (`GcmOpen::VerifyThenDecrypt`), in place
-//! and into a second buffer, and `open_private`; medians of interleaved runs.
+//! and into a second buffer, and `open_private_into`; medians of interleaved runs.
 //! `PARCRYPT_CPU_MASK=x86-64-v3` shows what a CPU without VAES/AVX-512 runs.
 //!
 //! ```text
@@ -60,14 +60,16 @@ fn main() {
             open[i].push(t.elapsed());
             let tag = gcm.seal_in_place(&nonce, b"", &mut data, par);
             let t = Instant::now();
-            gcm.open(&nonce, b"", &data, &tag, &mut plain, par).unwrap();
+            gcm.open_into(&nonce, b"", &data, &tag, &mut plain, par).unwrap();
             open_into[i].push(t.elapsed());
             let t = Instant::now();
-            gcm.open_private(&nonce, b"", &data, &tag, &mut plain, par)
+            gcm.open_private_into(&nonce, b"", &data, &tag, &mut plain, par)
                 .unwrap();
             one_pass[i].push(t.elapsed());
             let t = Instant::now();
-            two_pass.open(&nonce, b"", &data, &tag, &mut plain, par).unwrap();
+            two_pass
+                .open_into(&nonce, b"", &data, &tag, &mut plain, par)
+                .unwrap();
             open2_into[i].push(t.elapsed());
             let t = Instant::now();
             two_pass.open_in_place(&nonce, b"", &mut data, &tag, par).unwrap();

@@ -40,20 +40,20 @@ fn main() {
         4usize, 64, 256, 512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 65536,
     ] {
         let mut data = vec![0u8; kib * 1024];
-        let seq = median_ns(|| ctr.apply_keystream(&[0; 16], &mut data, &Parallelism::sequential()));
+        let seq = median_ns(|| ctr.apply_keystream_in_place(&[0; 16], &mut data, &Parallelism::sequential()));
         let forced_run = |strategy| {
             let par = Parallelism::new(2, strategy);
             let mut data = vec![0u8; kib * 1024];
             median_ns(|| {
                 par.for_each_mut(&mut data, &forced, |_, offset, part| {
                     let counter = (offset as u128 / BLOCK as u128).to_be_bytes();
-                    ctr.apply_keystream(&counter, part, &Parallelism::sequential());
+                    ctr.apply_keystream_in_place(&counter, part, &Parallelism::sequential());
                 })
             })
         };
         let st = forced_run(Strategy::Static);
         let ws = forced_run(Strategy::WorkStealing);
-        let def = median_ns(|| ctr.apply_keystream(&[0; 16], &mut data, &Parallelism::default()));
+        let def = median_ns(|| ctr.apply_keystream_in_place(&[0; 16], &mut data, &Parallelism::default()));
         println!(
             "{:>6} KiB {:>10.2} {:>10.2} {:>10.2} {:>10.2}",
             kib,

@@ -26,7 +26,11 @@ fn main() {
         let mut buf = vec![0u8; size];
         let runs = if size > 10_000_000 { 9 } else { 31 };
         let rc4 = median_s(
-            || Rc4::new(&[7; 16]).expect("key").apply_keystream(&mut buf),
+            || {
+                Rc4::new(&[7; 16])
+                    .expect("key")
+                    .apply_keystream_in_place(&mut buf)
+            },
             runs,
         );
         println!(
@@ -44,7 +48,7 @@ fn main() {
                 ("static×2", Parallelism::new(2, Strategy::Static)),
                 ("steal×2", Parallelism::new(2, Strategy::WorkStealing)),
             ] {
-                let t = median_s(|| parc4.apply_keystream(&mut buf, &par), runs);
+                let t = median_s(|| parc4.apply_keystream_in_place(0, &mut buf, &par), runs);
                 println!(
                     "{size:>9} B  parc4 {block:>7} B {label:<9} {:8.3} ms  {:6.0} MB/s",
                     t * 1e3,

@@ -46,13 +46,58 @@
 //!
 //! # API conventions
 //!
-//! Every family follows the same rules, so a call reads the same whatever
-//! the algorithm:
+//! One vocabulary for every family, so a call reads the same whatever the
+//! algorithm. These are the rule; a name that breaks one is a bug.
 //!
+//! - **Where output goes is in the name's suffix**, always last:
+//!   - `x(input, …) -> Vec<u8>` returns a new buffer:
+//!     [`Cbc::encrypt`](aes::Cbc::encrypt), [`Ecb::decrypt`](hazmat::Ecb::decrypt),
+//!     [`Crypter::update`](aes::Crypter::update) and
+//!     [`finish`](aes::Crypter::finish),
+//!     [`Segments::seal`](stream::Segments::seal) and
+//!     [`open`](stream::Segments::open);
+//!   - `x_into(input, output, …)` writes into the caller's slice and leaves
+//!     the input as it was: [`Ctr::apply_keystream_into`](aes::Ctr::apply_keystream_into),
+//!     [`Gcm::seal_into`](aes::Gcm::seal_into), [`Gcm::open_into`](aes::Gcm::open_into),
+//!     [`Crypter::update_into`](aes::Crypter::update_into);
+//!   - `x_in_place(buf, …)` overwrites its input:
+//!     `apply_keystream_in_place` of [`Ctr`](aes::Ctr::apply_keystream_in_place),
+//!     [`Parc4`](hazmat::Parc4::apply_keystream_in_place) and
+//!     [`Rc4`](hazmat::Rc4::apply_keystream_in_place),
+//!     [`Gcm::seal_in_place`](aes::Gcm::seal_in_place),
+//!     [`Cbc::decrypt_in_place`](aes::Cbc::decrypt_in_place),
+//!     [`Ecb::encrypt_blocks_in_place`](hazmat::Ecb::encrypt_blocks_in_place).
+//!
+//!   What qualifies the operation comes before the suffix
+//!   (`open_private_into`, `encrypt_blocks_in_place`). A family offers the
+//!   forms that make sense for it; the bare verb never means in place.
+//!   Readers to writers: a cipher's `process(input, output, …)`, the stream
+//!   format's [`stream::encrypt`]`(…, input, output, …)`; `_with` adds a
+//!   buffer size and a progress callback, `_file` reads an open
+//!   [`File`](std::fs::File) with positional reads.
+//! - **Constructors are named for what they make**, never chosen by `bool`
+//!   flags: [`Crypter::cbc_encrypt`](aes::Crypter::cbc_encrypt)`(key, iv)`,
+//!   [`hazmat::ecb_decrypter_no_padding`]`(key)`; `new(key, …)` where a
+//!   type makes one thing ([`Ctr::new`](aes::Ctr::new), [`Parc4::new`](hazmat::Parc4::new)).
+//! - **Keys are named alike in [`rsa`] and [`ecdsa`]**: `PrivateKey` and
+//!   `PublicKey`, `private.public_key()`, `PrivateKey::generate(…)`,
+//!   `from_bytes` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`. RSA's
+//!   `generate(bits, &par)` searches for primes on the threads of `par`;
+//!   ECDSA's `generate()` takes no `par`, having nothing to split.
+//! - **One error type per family**, `Error` in the family's module:
+//!   [`aes::Error`] for every AES mode (hazmat's ECB and unpadded CBC
+//!   included), [`rsa::Error`] (hazmat's bulk RSA included),
+//!   [`ecdsa::Error`], [`stream::Error`], [`merkle::Error`], [`age::Error`].
+//!   RC4 and PARC4 live in [`hazmat`] beside AES and RSA items, so theirs is
+//!   named for the family: [`hazmat::Rc4Error`].
 //! - **`par: &Parallelism` comes last** among the data arguments: input
 //!   first, then sizes and options, then how to run it
-//!   (`Rfc6962::root(&leaves, &par)`, `ctr.apply_keystream(&counter, &mut
-//!   data, &par)`, `crypter.process_with(input, output, buffer, &par, progress)`).
+//!   (`Rfc6962::root(&leaves, &par)`, `ctr.apply_keystream_in_place(&counter,
+//!   &mut data, &par)`, `crypter.process_with(input, output, buffer, &par,
+//!   progress)`). [`Parallelism::new`](par::Parallelism::new)`(0, …)` means
+//!   every core, as `--threads 0` does. What is serial by nature takes no
+//!   `par` rather than one it would ignore: CBC encryption, RC4 (whose
+//!   `&mut self` is its keystream position), ECDSA key generation.
 //! - **Then, if any, `progress: impl FnMut(u64)`**, called with the number of
 //!   bytes (or items) done since the last call.
 //! - **`Options` structs hold format choices only** (segment sizes, limits),
@@ -66,6 +111,100 @@
 //!   on one thread or several is the `Parallelism`'s business
 //!   (`ecdsa::VerifyStrategy::Split` under `Parallelism::sequential()` is the
 //!   split computed on one thread).
+//!
+//! AES: the three forms, and a streaming crypter from a named constructor.
+//!
+//! ```
+//! use parcrypt::aes::{Crypter, Ctr, Gcm};
+//! use parcrypt::par::{Parallelism, Strategy};
+//!
+//! let par = Parallelism::new(0, Strategy::WorkStealing); // every core
+//! let ctr = Ctr::new(&[1; 16])?;
+//! let counter = [0; 16];
+//! let mut data = b"attack at dawn".to_vec();
+//! let mut copy = vec![0; data.len()];
+//! ctr.apply_keystream_into(&counter, &data, &mut copy, &par);
+//! ctr.apply_keystream_in_place(&counter, &mut data, &par);
+//! assert_eq!(data, copy);
+//!
+//! let gcm = Gcm::new(&[2; 32])?;
+//! let mut sealed = vec![0; copy.len()];
+//! let tag = gcm.seal_into(&[3; 12], b"aad", &copy, &mut sealed, &par);
+//! gcm.open_in_place(&[3; 12], b"aad", &mut sealed, &tag, &par)?;
+//! assert_eq!(sealed, copy);
+//!
+//! let mut enc = Crypter::cbc_encrypt(&[4; 32], &[5; 16])?;
+//! let mut ct = enc.update(b"hello", &par);
+//! ct.extend(enc.finish()?);
+//! let mut plain = Vec::new();
+//! Crypter::cbc_decrypt(&[4; 32], &[5; 16])?.process(&ct[..], &mut plain, &par)?;
+//! assert_eq!(plain, b"hello");
+//! # Ok::<(), parcrypt::aes::Error>(())
+//! ```
+//!
+//! Hazmat: RC4 and PARC4 in the same shape, as far as RC4 allows.
+//!
+//! ```
+//! use parcrypt::hazmat::{Parc4, Rc4};
+//! use parcrypt::par::Parallelism;
+//!
+//! let par = Parallelism::default();
+//! let parc4 = Parc4::new(&[6; 16], &[7; 16], 4096)?;
+//! let mut whole = vec![0u8; 10_000];
+//! parc4.apply_keystream_in_place(0, &mut whole, &par);
+//! let mut out = Vec::new();
+//! parc4.process(&[0u8; 10_000][..], &mut out, &par)?;
+//! assert_eq!(out, whole);
+//!
+//! // RC4 has no offset and no `par`: its position is its state.
+//! let mut rc4 = Rc4::new(&[8; 16])?;
+//! let (mut first, mut rest) = ([0u8; 3], Vec::new());
+//! rc4.apply_keystream_in_place(&mut first);
+//! rc4.process(&[0u8; 5][..], &mut rest)?;
+//! let mut all = [0u8; 8];
+//! Rc4::new(&[8; 16])?.apply_keystream_in_place(&mut all);
+//! assert_eq!([&first[..], &rest[..]].concat(), all);
+//! # Ok::<(), parcrypt::hazmat::Rc4Error>(())
+//! ```
+//!
+//! RSA and ECDSA: the same key pair names.
+//!
+//! ```
+//! use parcrypt::digest::Algorithm;
+//! use parcrypt::par::Parallelism;
+//! use parcrypt::{ecdsa, rsa};
+//!
+//! let par = Parallelism::default();
+//! let key = rsa::PrivateKey::generate(2048, &par)?;
+//! let sig = key.sign(rsa::Scheme::Pss, Algorithm::Sha256, b"msg", &par)?;
+//! key.public_key().verify(rsa::Scheme::Pss, Algorithm::Sha256, b"msg", &sig)?;
+//!
+//! let key = ecdsa::PrivateKey::generate()?;
+//! let sig = key.sign(b"msg")?;
+//! key.public_key().verify_vartime(b"msg", &sig)?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The stream format: readers to writers; [`stream::Segments`] returns new buffers.
+//!
+//! ```
+//! use parcrypt::par::Parallelism;
+//! use parcrypt::secret::SecretKey;
+//! use parcrypt::stream::{self, Options, Recipient, Segments};
+//!
+//! let par = Parallelism::default();
+//! let key = SecretKey::from_slice(&[9; 32]).expect("32 bytes");
+//! let opts = Options { segment_size: 4096 };
+//! let mut file = Vec::new();
+//! stream::encrypt(&[Recipient::Key(key.clone())], &b"hi"[..], &mut file, &opts, &par, |_| {})?;
+//! let (header, segments) = Segments::create(&[Recipient::Key(key)], &opts)?;
+//! let sealed = segments.seal(0, b"hi", true, &par)?;
+//! assert_eq!(segments.open(0, &sealed, true, &par)?, b"hi");
+//! assert_eq!(file.len(), header.len() + sealed.len());
+//! # Ok::<(), parcrypt::stream::Error>(())
+//! ```
+//!
+//! Merkle trees: `par` last, then `progress`.
 //!
 //! ```
 //! use parcrypt::merkle::{Chunks, Rfc6962};

@@ -34,7 +34,7 @@ use std::sync::{Mutex, OnceLock};
 
 use parcrypt::age;
 use parcrypt::digest::Algorithm;
-use parcrypt::ecdsa::{self, SigningKey, VerifyingKey};
+use parcrypt::ecdsa;
 use parcrypt::hazmat;
 use parcrypt::merkle::Rfc6962;
 use parcrypt::merkle::tiles::{self, RebuildOptions};
@@ -204,14 +204,14 @@ fn untrusted(valid: Vec<Vec<u8>>) -> impl Strategy<Value = Vec<u8>> {
 /// Keys, made once: generating RSA keys is slow.
 struct Keys {
     rsa: PrivateKey,
-    ec: SigningKey,
+    ec: ecdsa::PrivateKey,
 }
 
 fn keys() -> &'static Keys {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     KEYS.get_or_init(|| Keys {
         rsa: PrivateKey::generate(2048, &par()).unwrap(),
-        ec: SigningKey::generate().unwrap(),
+        ec: ecdsa::PrivateKey::generate().unwrap(),
     })
 }
 
@@ -472,14 +472,14 @@ fn ecdsa_keys_parse_or_fail_cleanly() {
         k.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
         k.to_sec1_der().unwrap().to_vec(),
         k.to_sec1_pem().unwrap().as_bytes().to_vec(),
-        k.verifying_key().to_spki_der().unwrap(),
-        k.verifying_key().to_spki_pem().unwrap().into_bytes(),
-        k.verifying_key().to_sec1_point().unwrap(),
+        k.public_key().to_spki_der().unwrap(),
+        k.public_key().to_spki_pem().unwrap().into_bytes(),
+        k.public_key().to_sec1_point().unwrap(),
     ];
     fuzz("ecdsa keys", untrusted(valid), |input| {
-        let _ = SigningKey::from_bytes(&input);
-        let _ = VerifyingKey::from_bytes(&input);
-        let _ = VerifyingKey::from_sec1_point(&input);
+        let _ = ecdsa::PrivateKey::from_bytes(&input);
+        let _ = ecdsa::PublicKey::from_bytes(&input);
+        let _ = ecdsa::PublicKey::from_sec1_point(&input);
     });
 }
 
@@ -494,7 +494,7 @@ fn changed_ecdsa_signatures_never_verify() {
         "ecdsa signatures",
         untrusted(vec![der.clone(), fixed.clone()]),
         |input| {
-            let vk = k.verifying_key();
+            let vk = k.public_key();
             for parsed in [
                 ecdsa::Signature::from_der(&input),
                 ecdsa::Signature::from_fixed(&input),

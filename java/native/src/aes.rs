@@ -223,7 +223,10 @@ fn seal_pinned(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<
             }
             Span::Apart(src, dst) => {
                 let (body, slot) = dst.split_at_mut(len);
-                (call.gcm.seal(&call.nonce, call.aad(), src, body, &call.par), slot)
+                (
+                    call.gcm.seal_into(&call.nonce, call.aad(), src, body, &call.par),
+                    slot,
+                )
             }
         };
         slot.copy_from_slice(&tag);
@@ -250,7 +253,7 @@ fn open_pinned(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<
             Span::Apart(src, dst) => {
                 let (body, tag) = src.split_at(n);
                 call.gcm
-                    .open(&call.nonce, call.aad(), body, tag, dst, &call.par)?;
+                    .open_into(&call.nonce, call.aad(), body, tag, dst, &call.par)?;
             }
         }
         Ok(n)
@@ -323,11 +326,11 @@ fn open_copied(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<
     let mut plain_room: StackRoom = [MaybeUninit::uninit(); COPY_MAX + GCM_TAG];
     let wiped = StackPlain(zeroed(&mut plain_room[..n]));
     let plain = &mut *wiped.0;
-    // `open_private` may write plaintext before the tag is checked: it
+    // `open_private_into` may write plaintext before the tag is checked: it
     // goes to this stack buffer, which nobody else sees (and which is wiped
     // on a wrong tag, and on return).
     call.gcm
-        .open_private(&call.nonce, call.aad(), body, tag, plain, &call.par)?;
+        .open_private_into(&call.nonce, call.aad(), body, tag, plain, &call.par)?;
     write_region_last(env, a.out, a.out_off, plain)?;
     Ok(n)
 }
@@ -653,10 +656,6 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterFinish<'l>(
             c.take()
                 .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
         })?;
-        let mut out = Vec::new();
-        let finished = crypter.finish(&mut out);
-        let out = SecretBytes::new(out);
-        finished?;
-        Ok(out)
+        Ok(SecretBytes::new(crypter.finish()?))
     })
 }

@@ -4,7 +4,7 @@
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass, JObjectArray};
 use jni::sys::{jboolean, jbooleanArray, jbyteArray, jint, jlong};
-use parcrypt::ecdsa::{self, Error, Signature, SigningKey, VerifyStrategy, VerifyingKey};
+use parcrypt::ecdsa::{self, Error, PrivateKey, PublicKey, Signature, VerifyStrategy};
 use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 
@@ -42,7 +42,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecGenerate<'l>(
 ) -> jbyteArray {
     entry(&mut env, |_| {
         Ok(SecretBytes::from(
-            SigningKey::generate()?.to_pkcs8_der()?.as_slice(),
+            PrivateKey::generate()?.to_pkcs8_der()?.as_slice(),
         ))
     })
 }
@@ -51,22 +51,22 @@ key_fns!(
     /// A private key from DER (PKCS#8 or SEC1).
     private Java_dev_parcrypt_jca_Native_ecPrivateLoad,
     Java_dev_parcrypt_jca_Native_ecPrivateFree,
-    SigningKey
+    PrivateKey
 );
 key_fns!(
     /// A public key from SPKI DER.
     public Java_dev_parcrypt_jca_Native_ecPublicLoad,
     Java_dev_parcrypt_jca_Native_ecPublicFree,
-    VerifyingKey
+    PublicKey
 );
 
 encode_fn!(
     /// `what` 0 = PKCS#8 DER (with the public key), 1 = the public key's SPKI DER.
     Java_dev_parcrypt_jca_Native_ecPrivateEncode,
-    SigningKey,
+    PrivateKey,
     |key| {
         0 => SecretBytes::from(key.to_pkcs8_der()?.as_slice()),
-        1 => SecretBytes::new(key.verifying_key().to_spki_der()?),
+        1 => SecretBytes::new(key.public_key().to_spki_der()?),
     }
 );
 
@@ -81,7 +81,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecSignDigest<'l>(
 ) -> jbyteArray {
     entry(&mut env, |env| {
         // SAFETY: a live EC private key handle (see `from_handle`).
-        let key = unsafe { from_handle::<SigningKey>(handle)? };
+        let key = unsafe { from_handle::<PrivateKey>(handle)? };
         let digest = bytes(env, &digest, "digest")?;
         let sig = key.sign_digest(&digest)?;
         match format {
@@ -108,7 +108,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyDigest<'l>(
 ) -> jboolean {
     entry(&mut env, |env| {
         // SAFETY: a live EC public key handle (see `from_handle`).
-        let key = unsafe { from_handle::<VerifyingKey>(handle)? };
+        let key = unsafe { from_handle::<PublicKey>(handle)? };
         let digest = bytes(env, &digest, "digest")?;
         let sig = bytes(env, &sig, "signature")?;
         let sig = parse_sig(&sig, format)?
@@ -151,14 +151,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyBatch<'l>(
             );
         }
         // Equal encoded keys are parsed once (a batch is usually few signers).
-        let mut parsed: Vec<VerifyingKey> = Vec::new();
+        let mut parsed: Vec<PublicKey> = Vec::new();
         let mut index_of: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
         let mut key_at = Vec::with_capacity(key_der.len());
         for (i, der) in key_der.iter().enumerate() {
             let k = match index_of.get(der.as_slice()) {
                 Some(&k) => k,
                 None => {
-                    let key = VerifyingKey::from_bytes(der)
+                    let key = PublicKey::from_bytes(der)
                         .map_err(|e| Fail::Throw(INVALID_KEY, format!("keys[{i}]: {e}")))?;
                     parsed.push(key);
                     index_of.insert(der, parsed.len() - 1);

@@ -118,9 +118,15 @@ fn crypter(args: &AesArgs) -> Result<Crypter> {
                     .hint("drop --iv, or use --mode cbc/ctr")
                     .usage();
             }
-            hazmat::ecb_crypter(key.expose(), encrypt, !args.no_pad)
+            match (encrypt, args.no_pad) {
+                (true, false) => hazmat::ecb_encrypter(key.expose()),
+                (false, false) => hazmat::ecb_decrypter(key.expose()),
+                (true, true) => hazmat::ecb_encrypter_no_padding(key.expose()),
+                (false, true) => hazmat::ecb_decrypter_no_padding(key.expose()),
+            }
         }
-        AesMode::Cbc if args.no_pad => hazmat::cbc_crypter_no_padding(key.expose(), &need_iv()?, encrypt),
+        AesMode::Cbc if args.no_pad && encrypt => hazmat::cbc_encrypter_no_padding(key.expose(), &need_iv()?),
+        AesMode::Cbc if args.no_pad => hazmat::cbc_decrypter_no_padding(key.expose(), &need_iv()?),
         AesMode::Cbc if encrypt => Crypter::cbc_encrypt(key.expose(), &need_iv()?),
         AesMode::Cbc => Crypter::cbc_decrypt(key.expose(), &need_iv()?),
         AesMode::Ctr => {

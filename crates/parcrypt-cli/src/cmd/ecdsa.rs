@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
 use parcrypt::digest::Algorithm;
-use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy, VerifyingKey};
+use parcrypt::ecdsa::{self, DigestItem, PrivateKey, PublicKey, Signature, VerifyStrategy};
 use parcrypt::par::Parallelism;
 use zeroize::Zeroizing;
 
@@ -30,7 +30,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
             force,
         } => {
             let mut out = key_output(output.as_deref(), *force)?;
-            let key = SigningKey::generate()?;
+            let key = PrivateKey::generate()?;
             let encoded: Zeroizing<Vec<u8>> = match (format, der) {
                 (EcPrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
                 (EcPrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
@@ -42,7 +42,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
         }
         EcdsaCommand::Pubkey { der, io } => {
             let bytes = read_small(io.input.as_deref(), "key")?;
-            let public = VerifyingKey::from_bytes(&bytes).map_err(key_error)?;
+            let public = PublicKey::from_bytes(&bytes).map_err(key_error)?;
             let encoded = if *der {
                 public.to_spki_der()?
             } else {
@@ -52,7 +52,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
         }
         EcdsaCommand::Sign { key, sig_format, io } => {
             let bytes = read_small(Some(key), "key")?;
-            let key = SigningKey::from_bytes(&bytes)
+            let key = PrivateKey::from_bytes(&bytes)
                 .map_err(key_error)
                 .with_context(|| format!("cannot use {} as a private key", key.display()))?;
             let digest = hash_input(io.input.as_deref(), Algorithm::Sha256)?;
@@ -126,9 +126,9 @@ fn key_error(e: ecdsa::Error) -> anyhow::Error {
     err.expect_err("an error")
 }
 
-fn load_public(path: &Path) -> Result<VerifyingKey> {
+fn load_public(path: &Path) -> Result<PublicKey> {
     let bytes = read_small(Some(path), "key")?;
-    VerifyingKey::from_bytes(&bytes)
+    PublicKey::from_bytes(&bytes)
         .map_err(key_error)
         .with_context(|| format!("cannot use {} as a public key", path.display()))
 }
@@ -162,7 +162,7 @@ fn read_entry(line_no: usize, line: &str, format: SigFormat) -> Entry {
 
 /// Reads the list in bounded batches; each batch's signatures are verified
 /// across the threads, results printed in list order.
-fn verify_batch(key: &VerifyingKey, list: &Path, format: SigFormat, par: &Parallelism) -> Result<()> {
+fn verify_batch(key: &PublicKey, list: &Path, format: SigFormat, par: &Parallelism) -> Result<()> {
     let reader: Box<dyn BufRead> = if list == Path::new("-") {
         Box::new(BufReader::new(io::stdin()))
     } else {

@@ -16,7 +16,7 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
         "RC4 is broken (biased keystream, related-key attacks) and has no integrity",
     )?;
     let key = hex_key("key", &args.key)?;
-    let rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
+    let mut rc4 = Rc4::new(key.expose()).map_err(explain).usage()?;
     warn("RC4 is broken; use it only to read or write legacy data");
     // RC4 is serial: one thread works on a buffer, whatever --threads says.
     let buffer = parcrypt::aes::DEFAULT_BUFFER;

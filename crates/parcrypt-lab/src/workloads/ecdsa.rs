@@ -22,7 +22,7 @@
 use std::hint::black_box;
 use std::sync::OnceLock;
 
-use parcrypt::ecdsa::{self, DigestItem, Signature, SigningKey, VerifyStrategy};
+use parcrypt::ecdsa::{self, DigestItem, PrivateKey, Signature, VerifyStrategy};
 
 use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload};
@@ -118,7 +118,7 @@ fn batch_sizes(quick: bool) -> Vec<usize> {
 /// Signed digests, each under its own key, made once per process outside any
 /// timed region.
 struct Signed {
-    keys: Vec<SigningKey>,
+    keys: Vec<PrivateKey>,
     digests: Vec<parcrypt::digest::Digest>,
     signatures: Vec<Signature>,
 }
@@ -126,8 +126,8 @@ struct Signed {
 fn signed() -> &'static Signed {
     static SIGNED: OnceLock<Signed> = OnceLock::new();
     SIGNED.get_or_init(|| {
-        let keys: Vec<SigningKey> = (0..MAX_BATCH)
-            .map(|_| SigningKey::generate().expect("ECDSA key generation"))
+        let keys: Vec<PrivateKey> = (0..MAX_BATCH)
+            .map(|_| PrivateKey::generate().expect("ECDSA key generation"))
             .collect();
         let digests: Vec<parcrypt::digest::Digest> = (0..MAX_BATCH)
             .map(|i| parcrypt::digest::sha256(format!("parcrypt lab message {i}").as_bytes()))
@@ -147,7 +147,7 @@ fn signed() -> &'static Signed {
 
 fn verify_op(strategy: VerifyStrategy) -> Operation {
     let s = signed();
-    let (key, digest, signature) = (s.keys[0].verifying_key(), &s.digests[0], &s.signatures[0]);
+    let (key, digest, signature) = (s.keys[0].public_key(), &s.digests[0], &s.signatures[0]);
     Box::new(move |par, output| {
         key.verify_digest_vartime(black_box(digest), signature, strategy, par)
             .expect("valid signature");
@@ -162,7 +162,7 @@ fn batch_op(size: usize) -> Operation {
     let items: Vec<DigestItem<'static>> = (0..size)
         .map(|i| i % MAX_BATCH)
         .map(|i| DigestItem {
-            key: s.keys[i].verifying_key(),
+            key: s.keys[i].public_key(),
             digest: &s.digests[i],
             signature: &s.signatures[i],
         })

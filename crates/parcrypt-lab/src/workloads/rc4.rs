@@ -124,7 +124,7 @@ fn rc4(size: usize) -> Operation {
     Box::new(move |_par, output| {
         Rc4::new(&[0x42; 16])
             .expect("valid key")
-            .apply_keystream(black_box(&mut buf));
+            .apply_keystream_in_place(black_box(&mut buf));
         output(&buf);
     })
 }
@@ -133,7 +133,7 @@ fn parc4(size: usize, block: usize) -> Operation {
     let parc4 = Parc4::new(&[0x42; 32], &[7; 16], block).expect("valid parameters");
     let mut buf = input(size);
     Box::new(move |par, output| {
-        parc4.apply_keystream(black_box(&mut buf), par);
+        parc4.apply_keystream_in_place(0, black_box(&mut buf), par);
         output(&buf);
     })
 }

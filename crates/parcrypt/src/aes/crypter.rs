@@ -38,10 +38,9 @@ pub fn buffer_for(par: &Parallelism) -> usize {
 /// let par = Parallelism::default();
 /// let (key, iv) = ([9u8; 32], [0u8; 16]);
 /// let mut enc = Crypter::cbc_encrypt(&key, &iv)?;
-/// let mut ct = Vec::new();
-/// enc.update(b"hello, ", &mut ct, &par);
-/// enc.update(b"world", &mut ct, &par);
-/// enc.finish(&mut ct)?;
+/// let mut ct = enc.update(b"hello, ", &par);
+/// ct.extend(enc.update(b"world", &par));
+/// ct.extend(enc.finish()?);
 /// let mut pt = Vec::new();
 /// Crypter::cbc_decrypt(&key, &iv)?.process(&ct[..], &mut pt, &par)?;
 /// assert_eq!(pt, b"hello, world");
@@ -183,24 +182,27 @@ impl Crypter {
             Engine::CbcEncrypt(cbc, iv) => cbc.encrypt_blocks(iv, data),
             Engine::CbcDecrypt(cbc, iv) => cbc.decrypt_blocks(iv, data, par),
             Engine::Ctr(ctr, counter) => {
-                ctr.apply_keystream(counter, data, par);
+                ctr.apply_keystream_in_place(counter, data, par);
                 *counter = add_blocks(counter, (data.len() / BLOCK) as u128);
             }
         }
     }
 
-    /// Processes `input`, appending whatever output is ready to `output`.
-    pub fn update(&mut self, input: &[u8], output: &mut Vec<u8>, par: &Parallelism) {
-        let start = output.len();
+    /// Processes `input` and returns whatever output is ready: whole
+    /// blocks, less what must wait for more input ([`Crypter::update_len`]
+    /// bytes).
+    pub fn update(&mut self, input: &[u8], par: &Parallelism) -> Vec<u8> {
+        let mut output = Vec::with_capacity(self.pending.len() + input.len());
         output.extend_from_slice(&self.pending);
         output.extend_from_slice(input);
-        let ready = output.len() - start - self.hold_back(output.len() - start);
+        let ready = output.len() - self.hold_back(output.len());
         self.pending.clear();
-        self.pending.extend_from_slice(&output[start + ready..]);
+        self.pending.extend_from_slice(&output[ready..]);
         // The held-back input is not left behind in `output`'s spare room.
-        wipe(&mut output[start + ready..]);
-        output.truncate(start + ready);
-        self.blocks(&mut output[start..], par);
+        wipe(&mut output[ready..]);
+        output.truncate(ready);
+        self.blocks(&mut output, par);
+        output
     }
 
     /// How many bytes [`Crypter::update`] or [`Crypter::update_into`] would
@@ -261,18 +263,20 @@ impl Crypter {
         Ok(ready)
     }
 
-    /// Ends the message, appending the last output (padding added or checked).
+    /// Ends the message and returns the last output (padding added or
+    /// checked).
     ///
     /// # Errors
     /// [`Error::NotBlockAligned`] if unpadded ECB/CBC input, or any ECB/CBC
     /// ciphertext, was not whole blocks; [`Error::Decrypt`] if the padding of a
     /// decrypted message is wrong (or the ciphertext was empty).
-    pub fn finish(mut self, output: &mut Vec<u8>) -> Result<(), Error> {
+    pub fn finish(mut self) -> Result<Vec<u8>, Error> {
         let mut tail = std::mem::take(&mut self.pending);
-        let result = self.finish_tail(&mut tail, output);
+        let mut output = Vec::new();
+        let result = self.finish_tail(&mut tail, &mut output);
         // Plaintext on one side or the other, whatever happened.
         wipe_vec(&mut tail);
-        result
+        result.map(|()| output)
     }
 
     /// [`Crypter::finish`] on the held-back `tail`, which the caller wipes.
@@ -280,7 +284,7 @@ impl Crypter {
         let seq = Parallelism::sequential();
         match &mut self.engine {
             Engine::Ctr(ctr, counter) => {
-                ctr.apply_keystream(counter, tail, &seq);
+                ctr.apply_keystream_in_place(counter, tail, &seq);
                 output.extend_from_slice(tail);
                 return Ok(());
             }
@@ -394,9 +398,7 @@ impl crate::pipe::Transform for Crypter {
 
     fn finish(mut self, tail: &[u8]) -> Result<Vec<u8>, Error> {
         self.pending = tail.to_vec();
-        let mut last = Vec::with_capacity(2 * BLOCK);
-        Crypter::finish(self, &mut last)?;
-        Ok(last)
+        Crypter::finish(self)
     }
 }
 
@@ -442,18 +444,16 @@ mod tests {
             Parallelism::new(4, Strategy::WorkStealing),
         ];
         for cut in [0usize, 5, 16, (2 << 20) + 3] {
-            let mut want = Vec::new();
             let mut a = Crypter::ctr(&key, &iv).expect("key");
-            a.update(&data[..cut], &mut want, &seq);
-            a.update(&data[cut..], &mut want, &seq);
-            a.finish(&mut want).expect("ctr");
+            let mut want = a.update(&data[..cut], &seq);
+            want.extend(a.update(&data[cut..], &seq));
+            want.extend(a.finish().expect("ctr"));
             for par in &schedules {
                 let mut b = Crypter::ctr(&key, &iv).expect("key");
                 let mut got = vec![0u8; data.len() + 2 * BLOCK];
                 let n = b.update_into(&data[..cut], &mut got, par).expect("room");
                 let m = b.update_into(&data[cut..], &mut got[n..], par).expect("room");
-                let mut tail = Vec::new();
-                b.finish(&mut tail).expect("ctr");
+                let tail = b.finish().expect("ctr");
                 got.truncate(n + m);
                 got.extend_from_slice(&tail);
                 assert!(got == want, "cut at {cut}, {par:?}");
@@ -486,7 +486,7 @@ mod tests {
                 let (mut a, mut b) = (make(&key, &iv), make(&key, &iv));
                 let (mut out_a, mut out_b) = (Vec::new(), Vec::new());
                 for piece in [&data[..cut], &data[cut..]] {
-                    a.update(piece, &mut out_a, &seq);
+                    out_a.extend(a.update(piece, &seq));
                     let mut buf = vec![0u8; piece.len() + BLOCK - 1];
                     if b.update_len(piece.len()) > 0 {
                         let short = b.update_len(piece.len()) - 1;
@@ -499,8 +499,10 @@ mod tests {
                     out_b.extend_from_slice(&buf[..n]);
                 }
                 assert_eq!(out_a, out_b, "{name} cut at {cut}");
-                let (ra, rb) = (a.finish(&mut out_a), b.finish(&mut out_b));
+                let (ra, rb) = (a.finish(), b.finish());
                 assert_eq!(ra.is_ok(), rb.is_ok(), "{name} cut at {cut}");
+                out_a.extend(ra.unwrap_or_default());
+                out_b.extend(rb.unwrap_or_default());
                 assert_eq!(out_a, out_b, "{name} cut at {cut}");
             }
         }

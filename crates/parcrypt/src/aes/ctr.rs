@@ -72,8 +72,8 @@ const BUILD_FROM: u64 = 1 << 20;
 /// use parcrypt::{aes::Ctr, par::Parallelism};
 /// let ctr = Ctr::new(&[7u8; 32])?;
 /// let mut data = b"attack at dawn".to_vec();
-/// ctr.apply_keystream(&[0u8; 16], &mut data, &Parallelism::default());
-/// ctr.apply_keystream(&[0u8; 16], &mut data, &Parallelism::sequential());
+/// ctr.apply_keystream_in_place(&[0u8; 16], &mut data, &Parallelism::default());
+/// ctr.apply_keystream_in_place(&[0u8; 16], &mut data, &Parallelism::sequential());
 /// assert_eq!(data, b"attack at dawn");
 /// # Ok::<(), parcrypt::aes::Error>(())
 /// ```
@@ -134,16 +134,16 @@ impl Ctr {
         self.kernel
     }
 
-    /// XORs the keystream that starts at counter block `counter` into `data`
-    /// (encryption and decryption are the same operation).
+    /// XORs the keystream that starts at counter block `counter` into `data`,
+    /// in place (encryption and decryption are the same operation).
     ///
     /// # Performance
     /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
-    pub fn apply_keystream(&self, counter: &[u8; BLOCK], data: &mut [u8], par: &Parallelism) {
+    pub fn apply_keystream_in_place(&self, counter: &[u8; BLOCK], data: &mut [u8], par: &Parallelism) {
         self.apply_keystream_filled(counter, data, par, |_, _| {});
     }
 
-    /// [`Ctr::apply_keystream`] after `fill(offset, part)` has written each
+    /// [`Ctr::apply_keystream_in_place`] after `fill(offset, part)` has written each
     /// part's input, on the thread that then encrypts the part (a copy
     /// from the caller's input runs on every thread, and the part is still
     /// in cache when it is encrypted).
@@ -161,7 +161,7 @@ impl Ctr {
     /// (same length); `input` is left as it was.
     ///
     /// # Performance
-    /// Parallel from 2 MiB, as [`Ctr::apply_keystream`]; parts of 16 KiB or
+    /// Parallel from 2 MiB, as [`Ctr::apply_keystream_in_place`]; parts of 16 KiB or
     /// more go from `input` to `output` in one pass (no copy first).
     ///
     /// # Panics

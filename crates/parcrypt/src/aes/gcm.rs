@@ -173,7 +173,7 @@ pub enum GcmOpen {
     /// Each part decrypted and hashed together by AWS-LC's
     /// decrypt-and-hash, the parts' hashes folded into the tag, the tag
     /// compared: one pass over the data. The output holds plaintext before
-    /// the tag is known; on a wrong tag it is wiped (`open`) or turned back
+    /// the tag is known; on a wrong tag it is wiped (`open_into`) or turned back
     /// into the ciphertext (`open_in_place`) before the error returns.
     OnePass,
     /// The tag checked over the ciphertext first (one pass), then the data
@@ -331,7 +331,7 @@ impl Gcm {
     /// # Panics
     /// If `output.len() != input.len()`, or the message is longer than GCM
     /// allows (2³⁶ − 32 bytes).
-    pub fn seal(
+    pub fn seal_into(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
@@ -422,7 +422,7 @@ impl Gcm {
     ///
     /// # Panics
     /// If `output.len() != input.len()`.
-    pub fn open(
+    pub fn open_into(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
@@ -449,13 +449,13 @@ impl Gcm {
         Ok(())
     }
 
-    /// [`Gcm::open`] for an `output` that nobody else can read until this
+    /// [`Gcm::open_into`] for an `output` that nobody else can read until this
     /// returns — a buffer the caller has just allocated (the Python
     /// package's new `bytes`). A message of one part (under 2 MiB, or one
     /// thread) is then opened by AWS-LC in one pass, decrypting and hashing
-    /// together, where `open` makes two (verify, then decrypt): `output`
+    /// together, where `open_into` makes two (verify, then decrypt): `output`
     /// receives plaintext before the tag is known, and is wiped if the tag
-    /// fails. Larger messages are verified, then decrypted, as by `open`
+    /// fails. Larger messages are verified, then decrypted, as by `open_into`
     /// (parts hashed and decrypted in one go measured no faster: AWS-LC's
     /// seal, which decrypts a part, hashes it again).
     ///
@@ -465,7 +465,7 @@ impl Gcm {
     ///
     /// # Panics
     /// If `output.len() != input.len()`.
-    pub fn open_private(
+    pub fn open_private_into(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
@@ -483,7 +483,7 @@ impl Gcm {
             // AWS-LC wipes `output` itself on a wrong tag.
             tag.len() == TAG && self.aead.open_into(nonce, input, tag, output, aad)
         } else {
-            self.open(nonce, aad, input, tag, output, par).is_ok()
+            self.open_into(nonce, aad, input, tag, output, par).is_ok()
         };
         if opened {
             Ok(())
@@ -802,7 +802,7 @@ mod tests {
                 let (want_ct, want_tag) = one_shot(key, &nonce, aad, &pt);
                 for par in &schedules {
                     let mut copied = vec![0xA5; len];
-                    let tag = gcm.seal(&nonce, aad, &pt, &mut copied, par);
+                    let tag = gcm.seal_into(&nonce, aad, &pt, &mut copied, par);
                     assert!(copied == want_ct, "seal: {len} bytes, {par:?}");
                     assert_eq!(tag.to_vec(), want_tag, "seal: {len} bytes, {par:?}");
                     let mut data = pt.clone();
@@ -858,7 +858,7 @@ mod tests {
             let (ct, tag) = one_shot(&[0x33; 32], &nonce, aad, &pt);
             for par in &schedules {
                 let mut out = vec![0xA5; len];
-                gcm.open(&nonce, aad, &ct, &tag, &mut out, par).unwrap();
+                gcm.open_into(&nonce, aad, &ct, &tag, &mut out, par).unwrap();
                 assert!(out == pt, "open: {len} bytes, {:?}, {par:?}", gcm.open_kind());
                 let mut data = ct.clone();
                 gcm.open_in_place(&nonce, aad, &mut data, &tag, par).unwrap();
@@ -872,7 +872,7 @@ mod tests {
     }
 
     #[test]
-    fn open_private_equals_open_at_part_boundaries_and_wipes_on_a_bad_tag() {
+    fn open_private_into_equals_open_at_part_boundaries_and_wipes_on_a_bad_tag() {
         let schedules = [
             Parallelism::sequential(),
             Parallelism::new(2, Strategy::Static),
@@ -903,8 +903,9 @@ mod tests {
             bad_tag[0] ^= 0x80;
             for par in &schedules {
                 let mut out = vec![0xA5; len];
-                gcm.open_private(&nonce, aad, &ct, &tag, &mut out, par).unwrap();
-                assert!(out == pt, "open_private: {len} bytes, {par:?}");
+                gcm.open_private_into(&nonce, aad, &ct, &tag, &mut out, par)
+                    .unwrap();
+                assert!(out == pt, "open_private_into: {len} bytes, {par:?}");
                 let attempts: [(&[u8], &[u8], &[u8]); 4] = [
                     (&ct, &bad_tag, aad),
                     (&bad_ct, &tag, aad),
@@ -917,7 +918,7 @@ mod tests {
                     }
                     let mut out = vec![0xA5; len];
                     assert!(matches!(
-                        gcm.open_private(&nonce, a, input, t, &mut out, par),
+                        gcm.open_private_into(&nonce, a, input, t, &mut out, par),
                         Err(Error::Authentication)
                     ));
                     assert!(
@@ -961,7 +962,7 @@ mod tests {
                 ];
                 for (input, t, aad) in attempts {
                     assert!(matches!(
-                        gcm.open(&[3; 12], aad, input, t, &mut out, &par),
+                        gcm.open_into(&[3; 12], aad, input, t, &mut out, &par),
                         Err(Error::Authentication)
                     ));
                     // Verify-then-decrypt (and any message of at most 4 KiB,
@@ -994,7 +995,7 @@ mod tests {
     #[should_panic(expected = "as long as the input")]
     fn open_into_wants_an_output_as_long_as_the_input() {
         let gcm = Gcm::new(&[5; 32]).unwrap();
-        let _ = gcm.open(
+        let _ = gcm.open_into(
             &[0; 12],
             b"",
             &[1; 17],
@@ -1008,7 +1009,7 @@ mod tests {
     #[should_panic(expected = "as long as the input")]
     fn seal_wants_an_output_as_long_as_the_input() {
         let gcm = Gcm::new(&[5; 32]).unwrap();
-        gcm.seal(&[0; 12], b"", &[1; 17], &mut [0; 16], &Parallelism::sequential());
+        gcm.seal_into(&[0; 12], b"", &[1; 17], &mut [0; 16], &Parallelism::sequential());
     }
 
     #[test]

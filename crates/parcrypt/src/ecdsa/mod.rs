@@ -31,12 +31,12 @@
 //!
 //! # Examples
 //! ```
-//! use parcrypt::ecdsa::{self, BatchItem, SigningKey, VerifyStrategy};
+//! use parcrypt::ecdsa::{self, BatchItem, PrivateKey, VerifyStrategy};
 //! use parcrypt::par::Parallelism;
 //!
-//! let key = SigningKey::generate()?;
+//! let key = PrivateKey::generate()?;
 //! let sig = key.sign(b"hello")?;
-//! let public = key.verifying_key();
+//! let public = key.public_key();
 //! public.verify_vartime(b"hello", &sig)?;
 //! public.verify_with_vartime(b"hello", &sig, VerifyStrategy::Split, &Parallelism::default())?;
 //!
@@ -222,14 +222,14 @@ impl Signature {
 
 /// A P-256 private key. `Send + Sync`; the scalar is wiped on drop and never
 /// shown by `Debug`.
-pub struct SigningKey {
+pub struct PrivateKey {
     key: EcKey,
-    public: VerifyingKey,
+    public: PublicKey,
 }
 
-impl std::fmt::Debug for SigningKey {
+impl std::fmt::Debug for PrivateKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SigningKey")
+        f.debug_struct("PrivateKey")
             .field("curve", &"P-256")
             .finish_non_exhaustive()
     }
@@ -237,23 +237,28 @@ impl std::fmt::Debug for SigningKey {
 
 /// A P-256 public key, parsed once (verification does not re-parse it).
 #[derive(Debug)]
-pub struct VerifyingKey {
+pub struct PublicKey {
     key: EcKey,
 }
 
-impl SigningKey {
-    fn from_ec(key: EcKey) -> Result<SigningKey, Error> {
+impl PrivateKey {
+    fn from_ec(key: EcKey) -> Result<PrivateKey, Error> {
         if !key.has_private() {
             return Err(Error::WrongKeyType(
                 "a public key where a private key is needed".into(),
             ));
         }
-        let public = VerifyingKey { key: key.public()? };
-        Ok(SigningKey { key, public })
+        let public = PublicKey { key: key.public()? };
+        Ok(PrivateKey { key, public })
     }
 
     /// A new random key.
-    pub fn generate() -> Result<SigningKey, Error> {
+    ///
+    /// Unlike [`rsa::PrivateKey::generate`](crate::rsa::PrivateKey::generate)
+    /// it takes no [`Parallelism`]: a P-256 key is one random scalar and one
+    /// multiplication of the base point (tens of µs), with nothing to split
+    /// across threads.
+    pub fn generate() -> Result<PrivateKey, Error> {
         Self::from_ec(EcKey::generate()?)
     }
 
@@ -264,7 +269,7 @@ impl SigningKey {
     /// # Errors
     /// [`Error::MalformedKey`], [`Error::EncryptedKey`], [`Error::WrongKeyType`]
     /// (an RSA key, another curve, a public key).
-    pub fn from_bytes(bytes: &[u8]) -> Result<SigningKey, Error> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
         if pem::is_pem(bytes) {
             let (label, der) =
                 pem::decode(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL]).map_err(pem_error)?;
@@ -281,12 +286,12 @@ impl SigningKey {
     }
 
     /// A DER PKCS#8 `PrivateKeyInfo`.
-    pub fn from_pkcs8_der(der: &[u8]) -> Result<SigningKey, Error> {
+    pub fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
         Self::from_ec(EcKey::from_pkcs8_der(der).map_err(|e| parse_error(e, "PKCS#8 private key"))?)
     }
 
     /// A DER SEC1 `ECPrivateKey`.
-    pub fn from_sec1_der(der: &[u8]) -> Result<SigningKey, Error> {
+    pub fn from_sec1_der(der: &[u8]) -> Result<PrivateKey, Error> {
         Self::from_ec(EcKey::from_sec1_der(der).map_err(|e| parse_error(e, "SEC1 private key"))?)
     }
 
@@ -311,7 +316,7 @@ impl SigningKey {
     }
 
     /// The public key.
-    pub fn verifying_key(&self) -> &VerifyingKey {
+    pub fn public_key(&self) -> &PublicKey {
         &self.public
     }
 
@@ -336,37 +341,37 @@ const BATCH: Grain = Grain {
     task: 8,
 };
 
-impl VerifyingKey {
+impl PublicKey {
     /// Reads a public key: PEM `PUBLIC KEY` (SPKI) or DER, or a private key
     /// of any accepted form (its public half is taken).
     ///
     /// # Errors
-    /// As [`SigningKey::from_bytes`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<VerifyingKey, Error> {
+    /// As [`PrivateKey::from_bytes`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
         if pem::is_pem(bytes) {
             let (label, der) =
                 pem::decode(bytes, &[SPKI_LABEL, PKCS8_LABEL, SEC1_LABEL]).map_err(pem_error)?;
             match label {
                 SPKI_LABEL => Self::from_spki_der(der.expose()),
-                _ => SigningKey::from_bytes(bytes).map(|k| k.public),
+                _ => PrivateKey::from_bytes(bytes).map(|k| k.public),
             }
         } else {
             Self::from_spki_der(bytes)
-                .or_else(|e| SigningKey::from_bytes(bytes).map(|k| k.public).map_err(|_| e))
+                .or_else(|e| PrivateKey::from_bytes(bytes).map(|k| k.public).map_err(|_| e))
         }
     }
 
     /// A DER X.509 `SubjectPublicKeyInfo`.
-    pub fn from_spki_der(der: &[u8]) -> Result<VerifyingKey, Error> {
-        Ok(VerifyingKey {
+    pub fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
+        Ok(PublicKey {
             key: EcKey::from_spki_der(der).map_err(|e| parse_error(e, "SubjectPublicKeyInfo"))?,
         })
     }
 
     /// A SEC1 point: `04‖x‖y` (65 bytes) or compressed (33 bytes). Points
     /// not on the curve are refused.
-    pub fn from_sec1_point(bytes: &[u8]) -> Result<VerifyingKey, Error> {
-        Ok(VerifyingKey {
+    pub fn from_sec1_point(bytes: &[u8]) -> Result<PublicKey, Error> {
+        Ok(PublicKey {
             key: EcKey::from_point(bytes).map_err(|e| parse_error(e, "point"))?,
         })
     }
@@ -456,7 +461,7 @@ impl VerifyingKey {
 #[derive(Clone, Copy, Debug)]
 pub struct BatchItem<'a> {
     /// The public key.
-    pub key: &'a VerifyingKey,
+    pub key: &'a PublicKey,
     /// The message (hashed with SHA-256 as part of the verification).
     pub message: &'a [u8],
     /// The signature.
@@ -467,7 +472,7 @@ pub struct BatchItem<'a> {
 #[derive(Clone, Copy, Debug)]
 pub struct DigestItem<'a> {
     /// The public key.
-    pub key: &'a VerifyingKey,
+    pub key: &'a PublicKey,
     /// The message's SHA-256 digest.
     pub digest: &'a [u8],
     /// The signature.
@@ -495,7 +500,7 @@ pub fn verify_batch_digests_vartime(items: &[DigestItem<'_>], par: &Parallelism)
     })
 }
 
-fn verify_one(key: &VerifyingKey, digest: &[u8], sig: &Signature) -> bool {
+fn verify_one(key: &PublicKey, digest: &[u8], sig: &Signature) -> bool {
     key.verify_digest_vartime(digest, sig, VerifyStrategy::Joint, &Parallelism::sequential())
         .is_ok()
 }
@@ -514,15 +519,15 @@ mod tests {
     #[test]
     fn keys_and_signatures_are_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
-        assert_send_sync::<SigningKey>();
-        assert_send_sync::<VerifyingKey>();
+        assert_send_sync::<PrivateKey>();
+        assert_send_sync::<PublicKey>();
         assert_send_sync::<Signature>();
     }
 
     #[test]
     fn every_strategy_agrees_on_valid_and_invalid_signatures() {
-        let key = SigningKey::generate().unwrap();
-        let public = key.verifying_key();
+        let key = PrivateKey::generate().unwrap();
+        let public = key.public_key();
         for i in 0..20u8 {
             let msg = [i; 5];
             let sig = key.sign(&msg).unwrap();

@@ -81,7 +81,7 @@ impl Ecb {
     ///
     /// # Errors
     /// [`Error::NotBlockAligned`] if `data` is not whole blocks.
-    pub fn encrypt_blocks_checked(&self, data: &mut [u8], par: &Parallelism) -> Result<(), Error> {
+    pub fn encrypt_blocks_in_place(&self, data: &mut [u8], par: &Parallelism) -> Result<(), Error> {
         if data.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
@@ -93,7 +93,7 @@ impl Ecb {
     ///
     /// # Errors
     /// [`Error::NotBlockAligned`] if `data` is not whole blocks.
-    pub fn decrypt_blocks_checked(&self, data: &mut [u8], par: &Parallelism) -> Result<(), Error> {
+    pub fn decrypt_blocks_in_place(&self, data: &mut [u8], par: &Parallelism) -> Result<(), Error> {
         if data.len() % BLOCK != 0 {
             return Err(Error::NotBlockAligned);
         }
@@ -109,7 +109,8 @@ impl Ecb {
 }
 
 /// The kernel [`Crypter`](crate::aes::Crypter) streams ECB through: `aes` knows nothing of
-/// ECB, so hazmat hands it this (see [`crate::hazmat::ecb_crypter`]).
+/// ECB, so hazmat hands it this (see [`crate::hazmat::ecb_encrypter`] and its
+/// siblings).
 impl BlockMode for Ecb {
     fn name(&self, encrypt: bool) -> &'static str {
         if encrypt { "ecb-encrypt" } else { "ecb-decrypt" }

@@ -9,13 +9,17 @@
 //!
 //! `hazmat` sits above [`crate::aes`] and [`crate::rsa`] and builds on them;
 //! they never import it (a layering test checks).
+//!
+//! Each item reports its own family's error, as it would outside hazmat:
+//! ECB and unpadded CBC (and the [`Crypter`]s made here) [`aes::Error`],
+//! bulk RSA [`rsa::Error`](crate::rsa::Error), RC4 and PARC4 [`Rc4Error`].
 
 mod ecb;
 mod parc4;
 mod rc4;
 mod rsa_bulk;
 
-use crate::aes::{Crypter, Error};
+use crate::aes::{self, Crypter};
 
 pub use ecb::Ecb;
 pub use parc4::{DEFAULT_BLOCK_SIZE, DROP, INFO, MAX_BLOCK_SIZE, NONCE_LEN, PARC4_KEY_LEN, Parc4};
@@ -40,19 +44,60 @@ pub enum Rc4Error {
     Io(#[from] std::io::Error),
 }
 
-/// Streaming raw AES-ECB, PKCS#7-padded or not (`openssl enc -aes-*-ecb [-nopad]`).
+/// Streaming raw AES-ECB encryption with PKCS#7 padding (`openssl enc
+/// -aes-*-ecb -e`).
 ///
 /// # Errors
-/// [`Error::KeyLength`].
-pub fn ecb_crypter(key: &[u8], encrypt: bool, padded: bool) -> Result<Crypter, Error> {
-    Ok(Crypter::block_mode(Box::new(Ecb::new(key)?), encrypt, padded))
+/// [`aes::Error::KeyLength`].
+pub fn ecb_encrypter(key: &[u8]) -> Result<Crypter, aes::Error> {
+    Ok(Crypter::block_mode(Box::new(Ecb::new(key)?), true, true))
 }
 
-/// Streaming AES-CBC without padding (`openssl enc -aes-*-cbc -nopad`): the
-/// input must be whole blocks, and nothing checks the decrypted result.
+/// Streaming raw AES-ECB decryption, PKCS#7 padding checked and removed
+/// (`openssl enc -aes-*-ecb -d`).
 ///
 /// # Errors
-/// [`Error::KeyLength`], [`Error::IvLength`].
-pub fn cbc_crypter_no_padding(key: &[u8], iv: &[u8], encrypt: bool) -> Result<Crypter, Error> {
-    Crypter::cbc(key, iv, encrypt, false)
+/// [`aes::Error::KeyLength`].
+pub fn ecb_decrypter(key: &[u8]) -> Result<Crypter, aes::Error> {
+    Ok(Crypter::block_mode(Box::new(Ecb::new(key)?), false, true))
+}
+
+/// Streaming raw AES-ECB encryption without padding (`openssl enc
+/// -aes-*-ecb -nopad`): the input must be whole blocks.
+///
+/// # Errors
+/// [`aes::Error::KeyLength`].
+pub fn ecb_encrypter_no_padding(key: &[u8]) -> Result<Crypter, aes::Error> {
+    Ok(Crypter::block_mode(Box::new(Ecb::new(key)?), true, false))
+}
+
+/// Streaming raw AES-ECB decryption without padding (`openssl enc
+/// -aes-*-ecb -d -nopad`): the input must be whole blocks, and nothing
+/// checks the decrypted result.
+///
+/// # Errors
+/// [`aes::Error::KeyLength`].
+pub fn ecb_decrypter_no_padding(key: &[u8]) -> Result<Crypter, aes::Error> {
+    Ok(Crypter::block_mode(Box::new(Ecb::new(key)?), false, false))
+}
+
+/// Streaming AES-CBC encryption without padding (`openssl enc -aes-*-cbc
+/// -nopad`): the input must be whole blocks.
+///
+/// # Errors
+/// [`aes::Error::KeyLength`],
+/// [`aes::Error::IvLength`].
+pub fn cbc_encrypter_no_padding(key: &[u8], iv: &[u8]) -> Result<Crypter, aes::Error> {
+    Crypter::cbc(key, iv, true, false)
+}
+
+/// Streaming AES-CBC decryption without padding (`openssl enc -aes-*-cbc
+/// -d -nopad`): the input must be whole blocks, and nothing checks the
+/// decrypted result.
+///
+/// # Errors
+/// [`aes::Error::KeyLength`],
+/// [`aes::Error::IvLength`].
+pub fn cbc_decrypter_no_padding(key: &[u8], iv: &[u8]) -> Result<Crypter, aes::Error> {
+    Crypter::cbc(key, iv, false, false)
 }

@@ -18,7 +18,7 @@
 //! let key: Vec<u8> = (0x20..0x40).collect();
 //! let nonce = [0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f];
 //! let mut data: Vec<u8> = (0..17).collect();
-//! Parc4::new(&key, &nonce, 16)?.apply_keystream(&mut data, &Parallelism::default());
+//! Parc4::new(&key, &nonce, 16)?.apply_keystream_in_place(0, &mut data, &Parallelism::default());
 //! let expected = [
 //!     0xcd, 0x60, 0x21, 0x58, 0x1a, 0x7c, 0x1d, 0x0c, 0xad, 0xe4, 0x1e, 0x99, 0x51, 0x0e, 0xd6, 0x09, 0xf4,
 //! ];
@@ -64,8 +64,8 @@ pub const NONCE_LEN: std::ops::RangeInclusive<usize> = 8..=64;
 /// use parcrypt::{hazmat::Parc4, par::Parallelism};
 /// let parc4 = Parc4::new(&[7; 32], &[1; 16], 4096)?;
 /// let mut data = vec![0u8; 10_000];
-/// parc4.apply_keystream(&mut data, &Parallelism::default());
-/// parc4.apply_keystream(&mut data, &Parallelism::sequential());
+/// parc4.apply_keystream_in_place(0, &mut data, &Parallelism::default());
+/// parc4.apply_keystream_in_place(0, &mut data, &Parallelism::sequential());
 /// assert!(data.iter().all(|&b| b == 0));
 /// # Ok::<(), parcrypt::hazmat::Rc4Error>(())
 /// ```
@@ -124,14 +124,12 @@ impl Parc4 {
         self.block_size
     }
 
-    /// XORs the keystream from the start of the message into `data`.
-    pub fn apply_keystream(&self, data: &mut [u8], par: &Parallelism) {
-        self.apply_keystream_at(0, data, par);
-    }
-
-    /// XORs the keystream for message bytes `offset ..` into `data`: any
-    /// offset, so a stream can be processed in pieces.
-    pub fn apply_keystream_at(&self, offset: u64, data: &mut [u8], par: &Parallelism) {
+    /// XORs the keystream for message bytes `offset ..` into `data`, in
+    /// place: any offset (0 for the start of the message), so a stream can
+    /// be processed in pieces — the offset plays the part of
+    /// [`Ctr::apply_keystream_in_place`](crate::aes::Ctr::apply_keystream_in_place)'s
+    /// counter block.
+    pub fn apply_keystream_in_place(&self, offset: u64, data: &mut [u8], par: &Parallelism) {
         let bs = self.block_size as u64;
         // Up to the next block boundary on the calling thread; whole blocks in parallel.
         let head = (((bs - offset % bs) % bs) as usize).min(data.len());
@@ -255,7 +253,7 @@ impl Transform for Parc4Stream<'_> {
     }
 
     fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
-        self.cipher.apply_keystream_at(self.offset, data, par);
+        self.cipher.apply_keystream_in_place(self.offset, data, par);
         self.offset += data.len() as u64;
     }
 

@@ -20,7 +20,7 @@ pub const RC4_KEY_LEN: std::ops::RangeInclusive<usize> = 5..=256;
 /// ```
 /// use parcrypt::hazmat::Rc4;
 /// let mut ks = [0u8; 16];
-/// Rc4::new(&[1, 2, 3, 4, 5])?.apply_keystream(&mut ks);
+/// Rc4::new(&[1, 2, 3, 4, 5])?.apply_keystream_in_place(&mut ks);
 /// assert_eq!(ks[..4], [0xb2, 0x39, 0x63, 0x05]); // RFC 6229, offset 0
 /// # Ok::<(), parcrypt::hazmat::Rc4Error>(())
 /// ```
@@ -48,17 +48,29 @@ impl Rc4 {
         })
     }
 
-    /// XORs the next `data.len()` keystream bytes into `data`.
-    pub fn apply_keystream(&mut self, data: &mut [u8]) {
+    /// XORs the next `data.len()` keystream bytes into `data`, in place.
+    ///
+    /// Where [`Parc4::apply_keystream_in_place`](super::Parc4::apply_keystream_in_place)
+    /// takes an offset and a [`Parallelism`], this takes neither: RC4's
+    /// position in its keystream is its state (`&mut self`), and each byte
+    /// depends on every one before it, so there is nothing to seek or split.
+    pub fn apply_keystream_in_place(&mut self, data: &mut [u8]) {
         self.state.apply(data);
     }
 
-    /// Streams `input` to `output` (reading and writing overlap the cipher).
-    /// Returns the bytes written.
+    /// Streams `input` to `output` (reading and writing overlap the cipher),
+    /// continuing the keystream from where this `Rc4` stands. Returns the
+    /// bytes written.
+    ///
+    /// Shaped as [`Parc4::process`](super::Parc4::process), with two
+    /// differences RC4 imposes: `&mut self`, because the keystream position
+    /// is the cipher's state, and no [`Parallelism`], because each byte
+    /// depends on all earlier state (the reading and writing threads are
+    /// the pipeline's own).
     ///
     /// # Errors
     /// [`Rc4Error::Io`].
-    pub fn process(self, input: impl Read + Send, output: impl Write + Send) -> Result<u64, Rc4Error> {
+    pub fn process(&mut self, input: impl Read + Send, output: impl Write + Send) -> Result<u64, Rc4Error> {
         self.process_with(input, output, crate::aes::DEFAULT_BUFFER, |_| {})
     }
 
@@ -67,7 +79,7 @@ impl Rc4 {
     /// # Errors
     /// [`Rc4Error::Io`].
     pub fn process_with(
-        self,
+        &mut self,
         input: impl Read + Send,
         output: impl Write + Send,
         buffer: usize,
@@ -84,7 +96,7 @@ impl Rc4 {
     /// # Errors
     /// [`Rc4Error::Io`].
     pub fn process_file_with(
-        self,
+        &mut self,
         file: &File,
         output: impl Write + Send,
         buffer: usize,
@@ -102,7 +114,9 @@ impl Rc4 {
     }
 }
 
-impl Transform for Rc4 {
+/// The pipeline drives a borrowed `Rc4`, which keeps its keystream position
+/// afterwards.
+impl Transform for &mut Rc4 {
     type Error = Rc4Error;
 
     fn unit(&self) -> usize {
@@ -114,7 +128,7 @@ impl Transform for Rc4 {
     }
 
     fn apply(&mut self, data: &mut [u8], _par: &Parallelism) {
-        self.apply_keystream(data);
+        self.apply_keystream_in_place(data);
     }
 
     fn finish(self, _tail: &[u8]) -> Result<Vec<u8>, Rc4Error> {

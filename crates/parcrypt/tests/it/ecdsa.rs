@@ -3,9 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use parcrypt::ecdsa::{
-    self, BatchItem, DigestItem, Error, Signature, SigningKey, VerifyStrategy, VerifyingKey,
-};
+use parcrypt::ecdsa::{self, BatchItem, DigestItem, Error, PrivateKey, PublicKey, Signature, VerifyStrategy};
 use parcrypt::par::{Parallelism, Strategy};
 
 fn schedules() -> Vec<Parallelism> {
@@ -32,8 +30,8 @@ impl Rng {
 
 #[test]
 fn keys_round_trip_through_every_encoding() {
-    let key = SigningKey::generate().unwrap();
-    let public = key.verifying_key();
+    let key = PrivateKey::generate().unwrap();
+    let public = key.public_key();
     let spki = public.to_spki_der().unwrap();
     for bytes in [
         key.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
@@ -41,10 +39,10 @@ fn keys_round_trip_through_every_encoding() {
         key.to_sec1_pem().unwrap().as_bytes().to_vec(),
         key.to_sec1_der().unwrap().to_vec(),
     ] {
-        let back = SigningKey::from_bytes(&bytes).unwrap();
-        assert_eq!(back.verifying_key().to_spki_der().unwrap(), spki);
+        let back = PrivateKey::from_bytes(&bytes).unwrap();
+        assert_eq!(back.public_key().to_spki_der().unwrap(), spki);
         assert_eq!(
-            VerifyingKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
+            PublicKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
             spki
         );
         let sig = back.sign(b"m").unwrap();
@@ -52,21 +50,18 @@ fn keys_round_trip_through_every_encoding() {
     }
     for bytes in [public.to_spki_pem().unwrap().into_bytes(), spki.clone()] {
         assert_eq!(
-            VerifyingKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
+            PublicKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
             spki
         );
         assert!(matches!(
-            SigningKey::from_bytes(&bytes),
+            PrivateKey::from_bytes(&bytes),
             Err(Error::WrongKeyType(_) | Error::MalformedKey(_))
         ));
     }
     let point = public.to_sec1_point().unwrap();
     assert_eq!((point.len(), point[0]), (65, 4));
     assert_eq!(
-        VerifyingKey::from_sec1_point(&point)
-            .unwrap()
-            .to_spki_der()
-            .unwrap(),
+        PublicKey::from_sec1_point(&point).unwrap().to_spki_der().unwrap(),
         spki
     );
     assert!(
@@ -83,42 +78,42 @@ fn keys_round_trip_through_every_encoding() {
 
 #[test]
 fn bad_keys_and_points_are_refused() {
-    let key = SigningKey::generate().unwrap();
-    let point = key.verifying_key().to_sec1_point().unwrap();
+    let key = PrivateKey::generate().unwrap();
+    let point = key.public_key().to_sec1_point().unwrap();
     // Off the curve: change y.
     let mut off = point.clone();
     off[64] ^= 1;
     assert!(matches!(
-        VerifyingKey::from_sec1_point(&off),
+        PublicKey::from_sec1_point(&off),
         Err(Error::MalformedKey(_))
     ));
-    assert!(VerifyingKey::from_sec1_point(&point[..64]).is_err());
-    assert!(VerifyingKey::from_sec1_point(&[0]).is_err());
+    assert!(PublicKey::from_sec1_point(&point[..64]).is_err());
+    assert!(PublicKey::from_sec1_point(&[0]).is_err());
     let der = key.to_pkcs8_der().unwrap();
     for bad in [&der[..der.len() - 1], &[][..], b"junk"] {
-        assert!(matches!(SigningKey::from_bytes(bad), Err(Error::MalformedKey(_))));
+        assert!(matches!(PrivateKey::from_bytes(bad), Err(Error::MalformedKey(_))));
     }
     let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n";
     assert_eq!(
-        SigningKey::from_bytes(encrypted.as_bytes()).err(),
+        PrivateKey::from_bytes(encrypted.as_bytes()).err(),
         Some(Error::EncryptedKey)
     );
     let rsa = parcrypt::rsa::PrivateKey::generate(1024, &Parallelism::default()).unwrap();
     let rsa_pem = rsa.to_pkcs8_pem().unwrap();
-    match SigningKey::from_bytes(rsa_pem.as_bytes()) {
+    match PrivateKey::from_bytes(rsa_pem.as_bytes()) {
         Err(Error::WrongKeyType(why)) => assert!(why.contains("holds an RSA key"), "{why}"),
         other => panic!("{other:?}"),
     }
     let rsa_pub = rsa.public_key().to_spki_der().unwrap();
     assert!(matches!(
-        VerifyingKey::from_bytes(&rsa_pub),
+        PublicKey::from_bytes(&rsa_pub),
         Err(Error::WrongKeyType(_))
     ));
 }
 
 #[test]
 fn signature_encodings_round_trip_and_malformed_ones_are_refused() {
-    let key = SigningKey::generate().unwrap();
+    let key = PrivateKey::generate().unwrap();
     for i in 0..50u8 {
         let sig = key.sign(&[i]).unwrap();
         let der = sig.to_der().unwrap();
@@ -143,7 +138,7 @@ fn signature_encodings_round_trip_and_malformed_ones_are_refused() {
         );
     }
     // r = 0, s = 0 and r, s ≥ n parse (they are integers) but never verify.
-    let public = key.verifying_key();
+    let public = key.public_key();
     let n = hex::decode("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551").unwrap();
     let sig = key.sign(b"m").unwrap().to_fixed().unwrap();
     for (r, s) in [
@@ -168,7 +163,7 @@ fn signature_encodings_round_trip_and_malformed_ones_are_refused() {
 
 #[test]
 fn batches_report_exactly_the_invalid_signatures() {
-    let keys: Vec<SigningKey> = (0..3).map(|_| SigningKey::generate().unwrap()).collect();
+    let keys: Vec<PrivateKey> = (0..3).map(|_| PrivateKey::generate().unwrap()).collect();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for len in [0usize, 1, 2, 7, 64, 300] {
         let messages: Vec<Vec<u8>> = (0..len).map(|i| format!("message {i}").into_bytes()).collect();
@@ -194,7 +189,7 @@ fn batches_report_exactly_the_invalid_signatures() {
         }
         let items: Vec<BatchItem<'_>> = (0..len)
             .map(|i| BatchItem {
-                key: keys[signer[i]].verifying_key(),
+                key: keys[signer[i]].public_key(),
                 message: &messages[i],
                 signature: &sigs[i],
             })
@@ -203,7 +198,7 @@ fn batches_report_exactly_the_invalid_signatures() {
             messages.iter().map(|m| parcrypt::digest::sha256(m)).collect();
         let digest_items: Vec<DigestItem<'_>> = (0..len)
             .map(|i| DigestItem {
-                key: keys[signer[i]].verifying_key(),
+                key: keys[signer[i]].public_key(),
                 digest: &digests[i],
                 signature: &sigs[i],
             })

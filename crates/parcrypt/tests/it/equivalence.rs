@@ -38,10 +38,10 @@ fn ctr_matches_sequential() {
         let ctr = Ctr::new(key).unwrap();
         for len in boundary_lengths() {
             let mut reference = data(len);
-            ctr.apply_keystream(&[9; 16], &mut reference, &Parallelism::sequential());
+            ctr.apply_keystream_in_place(&[9; 16], &mut reference, &Parallelism::sequential());
             for par in every_parallelism() {
                 let mut got = data(len);
-                ctr.apply_keystream(&[9; 16], &mut got, &par);
+                ctr.apply_keystream_in_place(&[9; 16], &mut got, &par);
                 assert!(got == reference, "CTR len {len} key {} {par:?}", key.len());
             }
         }
@@ -71,13 +71,13 @@ fn ecb_matches_sequential_both_ways() {
         let ecb = Ecb::new(key).unwrap();
         for len in boundary_lengths().into_iter().map(|n| n / BLOCK * BLOCK) {
             let mut reference = data(len);
-            ecb.encrypt_blocks_checked(&mut reference, &Parallelism::sequential())
+            ecb.encrypt_blocks_in_place(&mut reference, &Parallelism::sequential())
                 .unwrap();
             for par in every_parallelism() {
                 let mut got = data(len);
-                ecb.encrypt_blocks_checked(&mut got, &par).unwrap();
+                ecb.encrypt_blocks_in_place(&mut got, &par).unwrap();
                 assert!(got == reference, "ECB enc len {len} {par:?}");
-                ecb.decrypt_blocks_checked(&mut got, &par).unwrap();
+                ecb.decrypt_blocks_in_place(&mut got, &par).unwrap();
                 assert!(got == data(len), "ECB dec len {len} {par:?}");
             }
         }
@@ -131,7 +131,7 @@ fn ctr_equals_the_backends_ctr_across_the_low_word_wrap() {
                     .unwrap();
                 for par in every_parallelism() {
                     let mut got = input.clone();
-                    ctr.apply_keystream(&counter, &mut got, &par);
+                    ctr.apply_keystream_in_place(&counter, &mut got, &par);
                     assert!(
                         got == want,
                         "in place: key {} {kernel:?} low {low:#x} len {len} {par:?}",
@@ -163,10 +163,10 @@ fn ctr_counter_wraps_modulo_2_128() {
     ] {
         let counter = (u128::MAX - blocks_before_wrap + 1).to_be_bytes();
         let mut reference = data(len);
-        ctr.apply_keystream(&counter, &mut reference, &Parallelism::sequential());
+        ctr.apply_keystream_in_place(&counter, &mut reference, &Parallelism::sequential());
         // Independent check of the wrap: the block at the wrap point uses counter 0.
         let mut zero_block = vec![0u8; 16];
-        ctr.apply_keystream(&[0; 16], &mut zero_block, &Parallelism::sequential());
+        ctr.apply_keystream_in_place(&[0; 16], &mut zero_block, &Parallelism::sequential());
         let at = blocks_before_wrap as usize * BLOCK;
         let expect: Vec<u8> = data(len)[at..at + 16]
             .iter()
@@ -176,7 +176,7 @@ fn ctr_counter_wraps_modulo_2_128() {
         assert_eq!(&reference[at..at + 16], &expect[..]);
         for par in every_parallelism() {
             let mut got = data(len);
-            ctr.apply_keystream(&counter, &mut got, &par);
+            ctr.apply_keystream_in_place(&counter, &mut got, &par);
             assert!(
                 got == reference,
                 "wrap after {blocks_before_wrap} blocks, {par:?}"
@@ -226,7 +226,14 @@ fn all_crypters(encrypt: bool) -> Vec<(&'static str, MakeCrypter)> {
         ),
         (
             "ecb",
-            Box::new(move || hazmat::ecb_crypter(&k, encrypt, true).unwrap()),
+            Box::new(move || {
+                if encrypt {
+                    hazmat::ecb_encrypter(&k)
+                } else {
+                    hazmat::ecb_decrypter(&k)
+                }
+                .unwrap()
+            }),
         ),
     ]
 }
@@ -237,10 +244,9 @@ fn streaming_matches_one_shot_for_any_buffer_and_read_size() {
     for len in [0, 1, 15, 16, 17, 100, 1000] {
         let input = data(len);
         for (name, make) in all_crypters(true) {
-            let mut reference = Vec::new();
             let mut c = make();
-            c.update(&input, &mut reference, &Parallelism::sequential());
-            c.finish(&mut reference).unwrap();
+            let mut reference = c.update(&input, &Parallelism::sequential());
+            reference.extend(c.finish().unwrap());
             for buffer in [32, 48, 1 << 20] {
                 let mut got = Vec::new();
                 make()
@@ -279,10 +285,9 @@ fn streaming_a_large_input_through_the_pipeline() {
     let input = data((5 << 20) + 13);
     let par = Parallelism::new(2, Strategy::Static);
     for (name, make) in all_crypters(true) {
-        let mut one_shot = Vec::new();
         let mut c = make();
-        c.update(&input, &mut one_shot, &Parallelism::sequential());
-        c.finish(&mut one_shot).unwrap();
+        let mut one_shot = c.update(&input, &Parallelism::sequential());
+        one_shot.extend(c.finish().unwrap());
         let mut piped = Vec::new();
         let n = make()
             .process_with(&input[..], &mut piped, (1 << 20) + 16, &par, |_| {})
@@ -327,7 +332,7 @@ fn errors_are_the_documented_ones() {
         .process(&ct[..], &mut out, &par);
     assert!(matches!(streamed, Err(Error::Decrypt)));
     let mut out = Vec::new();
-    let unaligned = hazmat::cbc_crypter_no_padding(&[0; 16], &[0; 16], true)
+    let unaligned = hazmat::cbc_encrypter_no_padding(&[0; 16], &[0; 16])
         .unwrap()
         .process(&[0u8; 20][..], &mut out, &par);
     assert!(matches!(unaligned, Err(Error::NotBlockAligned)));
@@ -359,9 +364,9 @@ proptest! {
         let par = Parallelism::new(threads, strategy);
         let ctr = Ctr::new(&key).unwrap();
         let mut reference = data(len);
-        ctr.apply_keystream(&counter.to_be_bytes(), &mut reference, &Parallelism::sequential());
+        ctr.apply_keystream_in_place(&counter.to_be_bytes(), &mut reference, &Parallelism::sequential());
         let mut got = data(len);
-        ctr.apply_keystream(&counter.to_be_bytes(), &mut got, &par);
+        ctr.apply_keystream_in_place(&counter.to_be_bytes(), &mut got, &par);
         prop_assert!(got == reference);
 
         let iv = counter.to_be_bytes();
@@ -376,14 +381,12 @@ fn process_after_update_continues_the_stream() {
     let input = data(100_003);
     let par = Parallelism::default();
     for (name, make) in all_crypters(true) {
-        let mut reference = Vec::new();
         let mut c = make();
-        c.update(&input, &mut reference, &par);
-        c.finish(&mut reference).unwrap();
+        let mut reference = c.update(&input, &par);
+        reference.extend(c.finish().unwrap());
         for split in [0, 1, 7, 16, 33, 50_000] {
             let mut c = make();
-            let mut got = Vec::new();
-            c.update(&input[..split], &mut got, &par);
+            let mut got = c.update(&input[..split], &par);
             let mut rest = Vec::new();
             c.process_with(&input[split..], &mut rest, 4096, &par, |_| {})
                 .unwrap();
@@ -442,13 +445,12 @@ fn files_read_positionally_equal_the_reader_path() {
                         // Progress as the reader path reports it (held-back
                         // input from `update` included).
                         let mut c = make();
-                        c.update(&input[..split], &mut Vec::new(), &par);
+                        c.update(&input[..split], &par);
                         let mut want_read = 0;
                         c.process_with(&input[split..], Vec::new(), buffer, &par, |r| want_read += r)
                             .unwrap();
                         let mut c = make();
-                        let mut got = Vec::new();
-                        c.update(&input[..split], &mut got, &par);
+                        let mut got = c.update(&input[..split], &par);
                         let mut read = 0;
                         let mut rest = Vec::new();
                         let n = c
@@ -502,8 +504,7 @@ fn large_files_read_in_parts_by_every_thread_equal_the_reader_path() {
         let file = file_with(&input[5..]);
         for par in every_parallelism() {
             let mut c = make();
-            let mut got = Vec::new();
-            c.update(&input[..5], &mut got, &par);
+            let mut got = c.update(&input[..5], &par);
             c.process_file_with(&file, &mut got, buffer, &par, |_| {})
                 .unwrap();
             assert!(got == reference, "{name} {par:?}");

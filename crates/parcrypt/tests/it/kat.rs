@@ -49,8 +49,10 @@ fn vectors() -> Vec<Vector> {
 /// Unpadded crypter for a vector, as `openssl enc -nopad` would run it.
 fn crypter(v: &Vector, encrypt: bool) -> Crypter {
     match v.mode.as_str() {
-        "ECB" => hazmat::ecb_crypter(&v.key, encrypt, false),
-        "CBC" => hazmat::cbc_crypter_no_padding(&v.key, &v.iv, encrypt),
+        "ECB" if encrypt => hazmat::ecb_encrypter_no_padding(&v.key),
+        "ECB" => hazmat::ecb_decrypter_no_padding(&v.key),
+        "CBC" if encrypt => hazmat::cbc_encrypter_no_padding(&v.key, &v.iv),
+        "CBC" => hazmat::cbc_decrypter_no_padding(&v.key, &v.iv),
         "CTR" => Crypter::ctr(&v.key, &v.iv),
         m => panic!("unknown mode {m}"),
     }
@@ -64,20 +66,20 @@ fn one_shot(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u
         "ECB" => {
             let ecb = Ecb::new(&v.key).unwrap();
             if encrypt {
-                ecb.encrypt_blocks_checked(&mut buf, par).unwrap();
+                ecb.encrypt_blocks_in_place(&mut buf, par).unwrap();
             } else {
-                ecb.decrypt_blocks_checked(&mut buf, par).unwrap();
+                ecb.decrypt_blocks_in_place(&mut buf, par).unwrap();
             }
         }
-        "CTR" => Ctr::new(&v.key)
-            .unwrap()
-            .apply_keystream(&v.iv.clone().try_into().unwrap(), &mut buf, par),
+        "CTR" => Ctr::new(&v.key).unwrap().apply_keystream_in_place(
+            &v.iv.clone().try_into().unwrap(),
+            &mut buf,
+            par,
+        ),
         "CBC" => {
-            let mut out = Vec::new();
             let mut c = crypter(v, encrypt);
-            c.update(input, &mut out, par);
-            c.finish(&mut out).unwrap();
-            buf = out;
+            buf = c.update(input, par);
+            buf.extend(c.finish().unwrap());
         }
         m => panic!("unknown mode {m}"),
     }
@@ -91,11 +93,11 @@ fn streamed(v: &Vector, encrypt: bool, input: &[u8], par: &Parallelism) -> Vec<u
     let (mut at, mut step) = (0, 1);
     while at < input.len() {
         let end = (at + step).min(input.len());
-        c.update(&input[at..end], &mut out, par);
+        out.extend(c.update(&input[at..end], par));
         at = end;
         step += 1;
     }
-    c.finish(&mut out).unwrap();
+    out.extend(c.finish().unwrap());
     out
 }
 

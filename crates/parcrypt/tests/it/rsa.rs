@@ -126,7 +126,7 @@ fn malformed_keys_get_clear_errors() {
         Err(Error::WrongKeyType(_))
     ));
     // A well-formed key of another type is named.
-    let ec_der = parcrypt::ecdsa::SigningKey::generate()
+    let ec_der = parcrypt::ecdsa::PrivateKey::generate()
         .unwrap()
         .to_pkcs8_der()
         .unwrap();
