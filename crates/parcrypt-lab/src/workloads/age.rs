@@ -12,14 +12,14 @@
 //! (the same cipher without Poly1305 or chunks, one core) for scale.
 
 use std::hint::black_box;
-use std::io::{self, BufWriter, Seek, Write};
+use std::io::{self, Seek};
 
 use parcrypt::age::{self, DecryptOptions, Encryptor, Identity, KeyKind, Options};
 use parcrypt::par::Parallelism;
 
 use super::aes::{IV_HEX, KEY256_HEX};
 use super::id;
-use super::stream::{temp_path, unlinked};
+use super::stream::{sealed_input, temp_path, unlinked};
 use super::{
     AgePeer, Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, aead_samples, aead_sizes, write_input,
 };
@@ -83,23 +83,11 @@ fn encrypt(size: usize) -> Operation {
 fn decrypt(size: usize) -> Operation {
     let identity = Identity::generate(KeyKind::X25519);
     let recipients = [identity.to_recipient().expect("an X25519 key has a public key")];
-    let plain = unlinked(&temp_path("age-decrypt-plain", size), |f| write_input(f, size));
-    let file = unlinked(&temp_path(id::AGE_DECRYPT, size), |f| {
-        let mut out = BufWriter::new(f);
+    let file = sealed_input(id::AGE_DECRYPT, size, |plain, out| {
         Encryptor::new(&recipients)
-            .and_then(|e| {
-                e.encrypt_file(
-                    &plain,
-                    &mut out,
-                    &Options::default(),
-                    &Parallelism::default(),
-                    |_| {},
-                )
-            })
-            .map_err(io::Error::other)?;
-        out.flush()
+            .and_then(|e| e.encrypt_file(plain, out, &Options::default(), &Parallelism::default(), |_| {}))
+            .map_err(io::Error::other)
     });
-    drop(plain);
     let identities = [identity];
     Box::new(move |par, _to_a_sink| {
         // From the start on every run, as the CLI reads the file it opens.

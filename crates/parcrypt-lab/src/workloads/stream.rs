@@ -86,27 +86,40 @@ fn encrypt(size: usize) -> Operation {
 }
 
 fn decrypt(size: usize) -> Operation {
-    let plain = unlinked(&temp_path("stream-decrypt-plain", size), |f| write_input(f, size));
-    let file = unlinked(&temp_path(id::STREAM_DECRYPT, size), |f| {
-        let mut out = BufWriter::new(f);
+    let file = sealed_input(id::STREAM_DECRYPT, size, |plain, out| {
         stream::encrypt_file(
             &[Recipient::Key(key())],
-            &plain,
-            &mut out,
+            plain,
+            out,
             &Options::default(),
             &Parallelism::default(),
             |_| {},
         )
-        .map_err(io::Error::other)?;
-        out.flush()
+        .map_err(io::Error::other)
     });
-    drop(plain);
     let identity = Identity::Key(key());
     Box::new(move |par, _to_a_sink| {
         let opts = DecryptOptions::default();
         let n = stream::decrypt_file(&identity, &file, io::sink(), &opts, par, |_| {})
             .expect("an authentic stream");
         black_box(n);
+    })
+}
+
+/// A decryption workload's input: `size` bytes of [`write_input`]'s data
+/// in a file of their own, encrypted by `seal` into an [`unlinked`] file.
+pub(super) fn sealed_input(
+    workload: &str,
+    size: usize,
+    seal: impl FnOnce(&File, &mut BufWriter<&mut File>) -> io::Result<u64>,
+) -> File {
+    let plain = unlinked(&temp_path(&format!("{workload}-plain"), size), |f| {
+        write_input(f, size)
+    });
+    unlinked(&temp_path(workload, size), |f| {
+        let mut out = BufWriter::new(f);
+        seal(&plain, &mut out)?;
+        out.flush()
     })
 }
 
