@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, BinaryIO, Iterable, List, Optional, Tuple, Uni
 from parcrypt import _parcrypt
 from parcrypt._parcrypt import AgeIdentity as Identity
 from parcrypt._parcrypt import AgeRecipient as Recipient
-from parcrypt.stream import PathLike, _atomic
+from parcrypt.stream import PathLike, _to_dst
 
 __all__ = ["Identity", "Recipient", "encrypt", "decrypt", "encrypt_file", "decrypt_file", "parse_identities",
            "parse_recipients", "DEFAULT_WORK_FACTOR", "DEFAULT_MAX_WORK_FACTOR"]
@@ -89,9 +89,7 @@ def encrypt_file(src: Union[BinaryIO, PathLike], dst: Union[BinaryIO, PathLike],
         return _parcrypt.age_encrypt_file(src, out, listed, passphrase=passphrase, armor=armor,
                                           work_factor=work_factor, threads=threads, strategy=strategy)
 
-    if hasattr(dst, "write"):
-        return run(dst)
-    return _atomic(dst, overwrite, src, run)  # type: ignore[arg-type]
+    return _to_dst(dst, overwrite, src, run)
 
 
 def decrypt_file(src: Union[BinaryIO, PathLike], dst: Union[BinaryIO, PathLike],
@@ -107,9 +105,7 @@ def decrypt_file(src: Union[BinaryIO, PathLike], dst: Union[BinaryIO, PathLike],
         return _parcrypt.age_decrypt_file(src, out, listed, passphrase=passphrase, range=range,
                                           max_work_factor=max_work_factor, threads=threads, strategy=strategy)
 
-    if hasattr(dst, "write"):
-        return run(dst)
-    return _atomic(dst, overwrite, src, run)  # type: ignore[arg-type]
+    return _to_dst(dst, overwrite, src, run)
 
 
 def parse_identities(text: Union[str, Buffer]) -> List[Identity]:

@@ -55,6 +55,15 @@ def _atomic(dst: PathLike, overwrite: bool, src: object, write: Callable[[str], 
         raise
 
 
+def _to_dst(dst: Union[BinaryIO, PathLike], overwrite: bool, src: object, write: Callable[[object], int]) -> int:
+    """Runs ``write`` on ``dst`` itself when it is a binary file object, else
+    on a temporary file that replaces the path ``dst`` once ``write`` returns
+    (:func:`_atomic`)."""
+    if hasattr(dst, "write"):
+        return write(dst)
+    return _atomic(dst, overwrite, src, write)  # type: ignore[arg-type]
+
+
 def encrypt_file(src: PathLike, dst: PathLike, *, key: Optional[bytes] = None, passphrase: Union[str, bytes, None] = None,
                  recipients: Optional[Sequence[RSAPublicKey]] = None, segment_size: int = DEFAULT_SEGMENT,
                  scrypt_log2_n: int = 18, overwrite: bool = False, threads: Optional[int] = None,
