@@ -202,7 +202,7 @@ impl SshRecipient {
                 kind: RSA.into(),
                 args: vec![tag(&self.blob)],
                 // OAEP's seed comes from AWS-LC's generator, not `random`.
-                body: key.encrypt_oaep_labeled(file_key.expose(), Algorithm::Sha256, RSA_LABEL)?,
+                body: key.encrypt_oaep(file_key.expose(), Algorithm::Sha256, Algorithm::Sha256, RSA_LABEL)?,
             }),
         }
     }

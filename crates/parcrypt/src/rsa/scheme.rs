@@ -220,13 +220,4 @@ impl PublicKey {
         ffi_rsa::oaep_encode(&mut em, msg, label, hash, mgf1)?;
         Ok(self.rsa().public_raw(&em)?)
     }
-
-    /// [`PublicKey::encrypt_oaep`] with MGF1 on the same hash as OAEP (age's
-    /// `ssh-rsa` recipients: SHA-256 and a label).
-    ///
-    /// # Errors
-    /// [`Error::MessageTooLong`] above what the key and hash leave room for.
-    pub fn encrypt_oaep_labeled(&self, msg: &[u8], hash: Algorithm, label: &[u8]) -> Result<Vec<u8>, Error> {
-        self.encrypt_oaep(msg, hash, hash, label)
-    }
 }
