@@ -37,7 +37,7 @@ use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
 
 use super::{BLOCK, Error, GRAIN};
-use crate::ffi::{self, Direction, GcmDecrypter, GcmKey};
+use crate::ffi::{self, AeadKey, Direction, GcmDecrypter};
 use crate::par::Parallelism;
 use crate::secret::{SecretKey, wipe};
 use std::sync::OnceLock;
@@ -139,7 +139,7 @@ fn lengths(first_bytes: u64, second_bytes: u64) -> Block {
 /// from H are wiped when the `Gcm` is dropped (AWS-LC wipes its key).
 pub struct Gcm {
     key_bits: usize,
-    aead: GcmKey,
+    aead: AeadKey,
     /// The hash key H = E_K(0¹²⁸): with it, tags can be forged.
     h: SecretKey<16>,
     h_inv: SecretKey<16>,
@@ -208,7 +208,7 @@ impl Gcm {
     /// # Errors
     /// [`Error::KeyLength`] unless the key is 16 or 32 bytes.
     pub fn with_open(key: &[u8], open: GcmOpen) -> Result<Gcm, Error> {
-        let aead = GcmKey::new(key).ok_or(Error::KeyLength(key.len()))?;
+        let aead = AeadKey::new(key).ok_or(Error::KeyLength(key.len()))?;
         let mut h = [0u8; 16];
         ffi::aes_ecb_in_place(key, Direction::Encrypt, &mut h);
         // H ≠ 0 (AES is a permutation and E(0) = 0 has probability 2⁻¹²⁸,
@@ -727,7 +727,7 @@ impl Drop for Scratch {
 /// `E(J0)` for `nonce` (12 or 16 bytes): AWS-LC's tag over no AAD and no
 /// data, which is E(J0) ⊕ GHASH(the zero length block) = E(J0). One call
 /// on the already expanded key; nothing is set up per block.
-fn mask(aead: &GcmKey, nonce: &[u8]) -> Block {
+fn mask(aead: &AeadKey, nonce: &[u8]) -> Block {
     aead.seal_in_place(nonce, &mut [], &[])
 }
 

@@ -135,9 +135,6 @@ impl Drop for Rc4State {
 /// copy first.
 pub(crate) struct AeadKey(std::ptr::NonNull<sys::EVP_AEAD_CTX>);
 
-/// The AES-GCM keys of `aes` and `stream` (constructed by [`AeadKey::new`]).
-pub(crate) type GcmKey = AeadKey;
-
 // SAFETY: the EVP_AEAD_CTX is not modified after EVP_AEAD_CTX_new; sealing
 // takes it as `const EVP_AEAD_CTX *` and keeps per-call state on the stack.
 unsafe impl Send for AeadKey {}

@@ -39,7 +39,7 @@ pub(crate) mod kdf;
 pub(crate) mod kem;
 pub(crate) mod rsa;
 
-pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, GcmKey, Rc4State, aes_ecb_in_place};
+pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, Rc4State, aes_ecb_in_place};
 pub(crate) use error::BackendError;
 pub(crate) use kdf::{scrypt, shake256};
 

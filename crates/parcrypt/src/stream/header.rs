@@ -43,7 +43,7 @@ const MAX_STANZA_BODY: usize = 4096;
 
 /// The derived keys of one stream.
 pub(super) struct Keys {
-    pub(super) payload: crate::ffi::GcmKey,
+    pub(super) payload: crate::ffi::AeadKey,
     /// The payload key's bytes, for [`super::Segments`] to hand to other
     /// processes; the header key never leaves.
     pub(super) payload_bytes: SecretKey<32>,
@@ -375,8 +375,8 @@ impl Header {
     }
 }
 
-pub(super) fn payload_key(bytes: &[u8; 32]) -> crate::ffi::GcmKey {
-    crate::ffi::GcmKey::new(bytes).expect("a 32-byte AES-256 key")
+pub(super) fn payload_key(bytes: &[u8; 32]) -> crate::ffi::AeadKey {
+    crate::ffi::AeadKey::new(bytes).expect("a 32-byte AES-256 key")
 }
 
 impl std::fmt::Debug for Keys {

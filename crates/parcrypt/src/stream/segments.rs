@@ -10,7 +10,7 @@ use super::buffer::Buffer;
 use super::header::{Header, payload_key};
 use super::segment::{Plain, Sealed, TAG, open_segments, seal_segments};
 use super::{DecryptOptions, Error, Identity, MAX_SEGMENT, MIN_SEGMENT, Options, Recipient};
-use crate::ffi::GcmKey;
+use crate::ffi::AeadKey;
 use crate::par::Parallelism;
 use crate::secret::SecretKey;
 
@@ -44,7 +44,7 @@ use crate::secret::SecretKey;
 /// # Ok::<(), parcrypt::stream::Error>(())
 /// ```
 pub struct Segments {
-    key: GcmKey,
+    key: AeadKey,
     key_bytes: SecretKey<32>,
     segment_size: usize,
     header_len: u64,
