@@ -213,6 +213,16 @@ fn temporaries(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// What a race of replacing writers must leave: the output is one of the
+/// inputs whole, and no temporary file remains in `dir`.
+fn one_whole_output_left(inputs: &[PathBuf], plain: &[u8], dir: &Path) {
+    assert!(
+        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
+        "not one whole output"
+    );
+    assert!(temporaries(dir).is_empty(), "{:?}", temporaries(dir));
+}
+
 fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|s| (*s).to_owned()).collect()
 }
@@ -237,15 +247,7 @@ fn eight_racing_replacing_writers_all_succeed_and_leave_one_whole_output() {
     ))
     .stdout
     .clone();
-    assert!(
-        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
-        "not one whole output"
-    );
-    assert!(
-        temporaries(dir.path()).is_empty(),
-        "{:?}",
-        temporaries(dir.path())
-    );
+    one_whole_output_left(&inputs, &plain, dir.path());
 }
 
 #[test]
@@ -284,15 +286,7 @@ fn eight_racing_forced_writers_all_succeed_and_leave_one_whole_output() {
     let outs = race(&commands);
     assert!(outs.iter().all(|o| o.status.success()), "{:?}", statuses(&outs));
     let plain = std::fs::read(&target).unwrap();
-    assert!(
-        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
-        "not one whole output"
-    );
-    assert!(
-        temporaries(dir.path()).is_empty(),
-        "{:?}",
-        temporaries(dir.path())
-    );
+    one_whole_output_left(&inputs, &plain, dir.path());
     // And the same for encrypt --force: the survivor decrypts to one input.
     let target = dir.path().join("same.pc");
     let commands: Vec<_> = inputs
@@ -318,15 +312,7 @@ fn eight_racing_forced_writers_all_succeed_and_leave_one_whole_output() {
     ))
     .stdout
     .clone();
-    assert!(
-        inputs.iter().any(|i| std::fs::read(i).unwrap() == plain),
-        "not one whole output"
-    );
-    assert!(
-        temporaries(dir.path()).is_empty(),
-        "{:?}",
-        temporaries(dir.path())
-    );
+    one_whole_output_left(&inputs, &plain, dir.path());
 }
 
 #[test]
