@@ -283,7 +283,7 @@ pub struct PyCompactRange {
     pub(crate) range: CompactRange,
 }
 
-fn compact_err(e: parcrypt::merkle::compact::Error) -> PyErr {
+fn compact_err(e: parcrypt::merkle::Error) -> PyErr {
     PyValueError::new_err(e.to_string())
 }
 

@@ -5,7 +5,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use parcrypt::merkle::tiles::{self, Checkpoint, Error, RebuildOptions, base64_hash};
+use parcrypt::merkle::Error;
+use parcrypt::merkle::tiles::{self, Checkpoint, RebuildOptions, base64_hash};
 use parcrypt::par::Parallelism;
 
 use crate::cli::TilesCommand;
@@ -101,10 +102,10 @@ fn explain<T>(result: Result<T, Error>, dir: &Path) -> Result<T> {
         Error::Missing { .. } => {
             "the log is incomplete, or its checkpoint claims more entries than were written"
         }
-        Error::Mismatch { .. } | Error::Bundle { .. } | Error::TileLength { .. } => {
+        Error::TileHash { .. } | Error::Bundle { .. } | Error::TileLength { .. } => {
             "the log on disk is damaged at the place named; `merkle tiles rebuild --force` rewrites tiles from the entries"
         }
-        Error::RootMismatch { .. } => {
+        Error::CheckpointRoot { .. } => {
             "the entries and tiles agree with each other but not with the checkpoint: wrong tree size or root"
         }
         Error::Exists { .. } => "pass --force to replace the existing tiles",

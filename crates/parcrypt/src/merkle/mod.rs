@@ -47,6 +47,7 @@
 mod bittorrent;
 pub mod compact;
 mod engine;
+mod error;
 mod files;
 mod format;
 mod glacier;
@@ -56,53 +57,11 @@ pub mod tiles;
 
 pub use bittorrent::{BitTorrentV2, FileHashes};
 pub use engine::{Chunks, Leaves};
+pub use error::Error;
 pub use files::{ALL_THREADS_FROM, FileHash, Input, hash_files};
 pub use format::{Format, hash_file, hash_reader};
 pub use glacier::Glacier;
 pub use rfc6962::Rfc6962;
-
-/// What can go wrong building or checking a tree.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// A leaf index outside the tree.
-    #[error("leaf index {index} is outside a tree of {size} leaves")]
-    Index {
-        /// The index asked for.
-        index: u64,
-        /// The number of leaves.
-        size: u64,
-    },
-    /// Tree sizes that admit no consistency proof.
-    #[error("no consistency proof from {old_size} to {new_size} leaves (need 0 < old ≤ new ≤ {leaves})")]
-    Sizes {
-        /// The older tree's size.
-        old_size: u64,
-        /// The newer tree's size.
-        new_size: u64,
-        /// The leaves available.
-        leaves: u64,
-    },
-    /// A proof with the wrong number of hashes for its index and sizes.
-    #[error("the proof has the wrong number of hashes for this index and tree size")]
-    ProofLength,
-    /// A proof that leads to another root.
-    #[error("the proof does not lead to the given root")]
-    RootMismatch,
-    /// A leaf size of 0 or over [`MAX_LEAF_SIZE`].
-    #[error("leaf size {0} is outside 1 byte to 16 MiB")]
-    LeafSize(usize),
-    /// A BEP 52 piece length that is not a power of two ≥ 16 KiB.
-    #[error("piece length {0} is not a power of two of at least 16384 bytes")]
-    PieceLength(u64),
-    /// A piece layer of fewer than two pieces given to
-    /// [`BitTorrentV2::root_from_pieces`].
-    #[error("a file of one piece or less: hash it whole (its root pads to its own size)")]
-    OnePiece,
-    /// Reading the input failed (the `io::Error` is the source).
-    #[error("I/O error")]
-    Io(#[from] std::io::Error),
-}
 
 /// The largest leaf for streamed RFC 6962 trees: a stream is hashed in a few
 /// buffers of at least one leaf each, so this bounds memory.

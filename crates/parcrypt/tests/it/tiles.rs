@@ -8,8 +8,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use parcrypt::merkle::Error;
 use parcrypt::merkle::Rfc6962;
-use parcrypt::merkle::tiles::{self, Checkpoint, Error, RebuildOptions, base64_hash, index_path};
+use parcrypt::merkle::tiles::{self, Checkpoint, RebuildOptions, base64_hash, index_path};
 use parcrypt::par::{Parallelism, Strategy};
 
 fn pars() -> Vec<Parallelism> {
@@ -131,7 +132,7 @@ fn the_first_problem_in_log_order_is_reported_whatever_the_schedule() {
     fs::write(tile(40), t40).unwrap();
     for par in pars() {
         match tiles::verify(tmp.path(), &par, |_| {}) {
-            Err(Error::Mismatch {
+            Err(Error::TileHash {
                 path,
                 level: 0,
                 index: 77,
@@ -162,7 +163,7 @@ fn a_higher_level_tile_is_checked_against_the_full_tiles_below() {
         fs::write(&path, &damaged).unwrap();
         for par in pars() {
             match tiles::verify(tmp.path(), &par, |_| {}) {
-                Err(Error::Mismatch {
+                Err(Error::TileHash {
                     path: p, index: i, ..
                 }) => {
                     assert!(p.ends_with(rel) && i == index, "{rel}: {p:?} {i}")
@@ -195,7 +196,10 @@ fn hostile_logs_fail_with_typed_errors() {
     // A bundle that is a directory.
     fs::remove_file(&b0).unwrap();
     fs::create_dir(&b0).unwrap();
-    assert!(matches!(tiles::verify(dir, &par, |_| {}), Err(Error::Io { .. })));
+    assert!(matches!(
+        tiles::verify(dir, &par, |_| {}),
+        Err(Error::File { .. })
+    ));
     fs::remove_dir(&b0).unwrap();
     fs::write(&b0, saved).unwrap();
     assert!(tiles::verify(dir, &par, |_| {}).is_ok());

@@ -41,7 +41,7 @@
 //! let right = CompactRange::from_bytes(&right.to_bytes())?;
 //! let whole = left.merge(&right)?;
 //! assert_eq!(whole.root()?, Rfc6962::root(&leaves[..], &par));
-//! # Ok::<(), parcrypt::merkle::compact::Error>(())
+//! # Ok::<(), parcrypt::merkle::Error>(())
 //! ```
 
 mod bytes;
@@ -50,31 +50,3 @@ mod tree;
 
 pub use range::CompactRange;
 pub use tree::Tree;
-
-/// What can go wrong with compact ranges.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// Merging ranges that are not adjacent or not of the same format.
-    #[error("cannot merge {left} with {right}: ranges must be adjacent and of the same format")]
-    NotAdjacent {
-        /// The left range, as `format[begin, end)`.
-        left: String,
-        /// The right range.
-        right: String,
-    },
-    /// A root asked of a range that does not start at leaf 0.
-    #[error("the range starts at leaf {0}: only a range from leaf 0 has a root")]
-    NotFromStart(u64),
-    /// Bytes that are not a serialized compact range.
-    #[error("malformed compact range: {0}")]
-    Malformed(&'static str),
-    /// A subtree pushed where it does not start on a multiple of its size.
-    #[error("a subtree of 2^{height} leaves cannot start at leaf {at}")]
-    Misaligned {
-        /// Where the range ends (where the subtree would start).
-        at: u64,
-        /// The subtree's height (log2 of its leaf count).
-        height: u32,
-    },
-}

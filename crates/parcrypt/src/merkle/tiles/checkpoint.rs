@@ -37,7 +37,7 @@ impl Checkpoint {
     /// Reads and parses `DIR/checkpoint`.
     ///
     /// # Errors
-    /// [`Error::Missing`], [`Error::Io`], [`Error::Checkpoint`].
+    /// [`Error::Missing`], [`Error::File`], [`Error::Checkpoint`].
     pub fn read(dir: &Path) -> Result<Checkpoint, Error> {
         let path = dir.join("checkpoint");
         let mut note = Vec::new();

@@ -43,11 +43,8 @@ use std::fs::{self, File};
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use base64::Engine as _;
-use base64::engine::general_purpose::STANDARD;
-
-use super::Rfc6962;
 use super::engine::{self, Rule};
+use super::{Error, Rfc6962};
 use crate::par::{Grain, Parallelism};
 
 mod checkpoint;
@@ -80,130 +77,8 @@ const GRAIN: Grain = Grain {
     task: 8,
 };
 
-/// What can go wrong reading, checking or rebuilding a log. Every variant
-/// names the file it is about.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum Error {
-    /// The checkpoint is not a checkpoint.
-    #[error("{path}: {reason}")]
-    Checkpoint {
-        /// The checkpoint file.
-        path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A tile or entry bundle the tree size requires is not there.
-    #[error("{path} is missing{}", size.map_or(String::new(), |s| format!(" (a tree of {s} entries needs it)")))]
-    Missing {
-        /// The file that should exist.
-        path: PathBuf,
-        /// The tree size that requires it (for tiles and bundles).
-        size: Option<u64>,
-    },
-    /// An entry bundle that does not hold exactly its entries.
-    #[error("{path}: {reason}")]
-    Bundle {
-        /// The bundle.
-        path: PathBuf,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A tile of the wrong length.
-    #[error("{path} is {len} bytes; a tile of {width} hashes is {} bytes", width * 32)]
-    TileLength {
-        /// The tile.
-        path: PathBuf,
-        /// Its length.
-        len: u64,
-        /// The hashes it should hold.
-        width: usize,
-    },
-    /// A stored hash that differs from the one computed from below.
-    #[error("{}", mismatch(path, *level, *index, *tile_index, found, computed))]
-    Mismatch {
-        /// The tile holding the wrong hash.
-        path: PathBuf,
-        /// The tile's level.
-        level: u8,
-        /// The hash's position in the tile (0 to 255).
-        index: usize,
-        /// The tile's index in its level.
-        tile_index: u64,
-        /// The stored hash.
-        found: Digest,
-        /// The hash computed from the entries (level 0) or from the full
-        /// tile below (higher levels).
-        computed: Digest,
-    },
-    /// Every tile agrees with the entries, but not the checkpoint's root.
-    #[error(
-        "the checkpoint says the root of {size} entries is {}, but the entries and tiles give {}",
-        STANDARD.encode(checkpoint),
-        STANDARD.encode(computed)
-    )]
-    RootMismatch {
-        /// The checkpoint's tree size.
-        size: u64,
-        /// The checkpoint's root.
-        checkpoint: Digest,
-        /// The root of the entries.
-        computed: Digest,
-    },
-    /// [`rebuild`] found tiles and was not told to replace them.
-    #[error("{path} already exists")]
-    Exists {
-        /// The existing level directory.
-        path: PathBuf,
-    },
-    /// [`rebuild`] was asked for more entries than the bundles hold.
-    #[error("{path}: {reason}")]
-    Layout {
-        /// The log directory or bundle concerned.
-        path: PathBuf,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Reading or writing a file failed.
-    #[error("{path}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The failure.
-        #[source]
-        source: io::Error,
-    },
-}
-
-fn mismatch(
-    path: &Path,
-    level: u8,
-    index: usize,
-    tile_index: u64,
-    found: &Digest,
-    computed: &Digest,
-) -> String {
-    let below = if level == 0 {
-        let entry = tile_index * TILE_WIDTH as u64 + index as u64;
-        format!("the hash of entry {entry} in its bundle")
-    } else {
-        let n = tile_index * TILE_WIDTH as u64 + index as u64;
-        format!("the root of {}", Tile::full(level - 1, n).path())
-    };
-    format!(
-        "{}: hash {index} is {} but {below} is {}",
-        path.display(),
-        to_hex(found),
-        to_hex(computed)
-    )
-}
-
-fn to_hex(hash: &Digest) -> String {
-    hash.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> Error + '_ {
-    move |source| Error::Io {
+    move |source| Error::File {
         path: path.to_owned(),
         source,
     }
@@ -235,9 +110,9 @@ pub struct Verified {
 ///
 /// # Errors
 /// The first problem found: [`Error::Checkpoint`], [`Error::Missing`],
-/// [`Error::Bundle`], [`Error::TileLength`], [`Error::Mismatch`] (the
-/// tile's path and the hash's index), [`Error::RootMismatch`],
-/// [`Error::Io`].
+/// [`Error::Bundle`], [`Error::TileLength`], [`Error::TileHash`] (the
+/// tile's path and the hash's index), [`Error::CheckpointRoot`],
+/// [`Error::File`].
 ///
 /// # Performance
 /// Parallel from about 2,000 entries; each entry costs one leaf hash, one
@@ -250,7 +125,7 @@ pub fn verify(dir: &Path, par: &Parallelism, progress: impl FnMut(u64)) -> Resul
     };
     let walked = walk(dir, checkpoint.size, &sink, par, progress)?;
     if walked.root != checkpoint.root {
-        return Err(Error::RootMismatch {
+        return Err(Error::CheckpointRoot {
             size: checkpoint.size,
             checkpoint: checkpoint.root,
             computed: walked.root,
@@ -296,7 +171,7 @@ pub struct Rebuilt {
 ///
 /// # Errors
 /// [`Error::Exists`] if tiles exist and `force` is not set;
-/// [`Error::Missing`], [`Error::Bundle`], [`Error::Layout`], [`Error::Io`].
+/// [`Error::Missing`], [`Error::Bundle`], [`Error::Layout`], [`Error::File`].
 pub fn rebuild(
     dir: &Path,
     options: &RebuildOptions,
@@ -377,6 +252,8 @@ mod tests {
     use super::walk::subtree_root;
     use super::*;
     use crate::merkle::compact::{CompactRange, Tree};
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
 
     #[test]
     fn index_paths_follow_the_spec() {
@@ -424,7 +301,11 @@ mod tests {
             for l in &leaves[i..] {
                 range.push(0, Rfc6962::leaf_hash(l)).unwrap();
             }
-            assert_eq!(range.root(), Ok(Rfc6962::root(&leaves[..], &par)), "{n} leaves");
+            assert_eq!(
+                range.root().unwrap(),
+                Rfc6962::root(&leaves[..], &par),
+                "{n} leaves"
+            );
         }
     }
 

@@ -14,7 +14,7 @@ pub struct Tile {
 }
 
 impl Tile {
-    pub(super) fn full(level: u8, index: u64) -> Tile {
+    pub(in crate::merkle) fn full(level: u8, index: u64) -> Tile {
         Tile {
             level,
             index,

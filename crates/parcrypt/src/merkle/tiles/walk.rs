@@ -33,7 +33,7 @@ impl Sink for Compare<'_> {
         }
         let stored = stored[..want].chunks_exact(32);
         if let Some((index, (found, computed))) = stored.zip(hashes).enumerate().find(|(_, (s, c))| s != c) {
-            return Err(Error::Mismatch {
+            return Err(Error::TileHash {
                 path,
                 level: tile.level,
                 index,
