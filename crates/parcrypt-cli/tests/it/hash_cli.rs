@@ -5,10 +5,14 @@
 #![allow(clippy::unwrap_used)]
 
 use std::ffi::{OsStr, OsString};
-use std::io::BufRead;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, Read, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc::RecvTimeoutError;
+use std::time::{Duration, Instant};
 
 use crate::common::{bin, data, parcrypt, require_tool, run, stderr};
 use crate::vectors::rows;
@@ -600,9 +604,23 @@ fn lines_stream_out_before_later_files_are_ready() {
             }
         });
         // A generous bound on liveness, not a timing measurement.
-        let first = rx.recv_timeout(std::time::Duration::from_secs(60));
-        std::fs::write(&fifo, b"late").unwrap();
-        let rest: Vec<String> = rx.iter().collect();
+        let first = rx.recv_timeout(Duration::from_secs(60));
+        let mut writer = open_fifo_writer(&fifo, &mut child, Duration::from_secs(300));
+        writer.write_all(b"late").unwrap();
+        drop(writer);
+        let mut rest = Vec::new();
+        loop {
+            match rx.recv_timeout(Duration::from_secs(300)) {
+                Ok(line) => rest.push(line),
+                Err(RecvTimeoutError::Disconnected) => break,
+                Err(RecvTimeoutError::Timeout) => {
+                    let _ = child.kill();
+                    panic!(
+                        "threads {threads}: no end of output within 300 s after the FIFO was written: {rest:?}"
+                    );
+                }
+            }
+        }
         reader.join().unwrap();
         assert!(child.wait().unwrap().success());
         let want = stdout(&Command::new("sha256sum").arg(&a).output().unwrap());
@@ -610,6 +628,46 @@ fn lines_stream_out_before_later_files_are_ready() {
         assert_eq!(rest.len(), 2, "{rest:?}");
         assert!(rest[0].starts_with("089001a3"), "sha256(\"late\"): {rest:?}");
         assert_eq!(rest[1], want.trim_end());
+    }
+}
+
+/// Opens `fifo` for writing once `child` has opened it for reading. A plain
+/// open would block for ever if the child died first (or hung before
+/// getting there, as a process forked under an emulator can): that fails
+/// the test here instead, with the child's status and stderr.
+fn open_fifo_writer(fifo: &Path, child: &mut Child, within: Duration) -> File {
+    let deadline = Instant::now() + within;
+    let failed = |child: &mut Child, why: String| -> ! {
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            let _ = e.read_to_string(&mut err);
+        }
+        panic!("{why}; parcrypt {status}, stderr: {err}");
+    };
+    loop {
+        // O_NONBLOCK: ENXIO at once while no reader has the FIFO open.
+        match OpenOptions::new()
+            .write(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(fifo)
+        {
+            Ok(file) => return file,
+            Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+                if let Some(status) = child.try_wait().unwrap() {
+                    failed(
+                        child,
+                        format!("parcrypt ended ({status}) without opening the FIFO"),
+                    );
+                }
+                if Instant::now() > deadline {
+                    failed(child, format!("parcrypt did not open the FIFO within {within:?}"));
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            Err(e) => failed(child, format!("opening the FIFO for writing: {e}")),
+        }
     }
 }
 
