@@ -10,7 +10,9 @@
 //! - `Windows`: the one memory-map window iterator, for work that reads
 //!   each byte once (hashing, sealing; see `map.rs`);
 //! - [`grow_pipe`]: a larger kernel buffer for a pipe (public: the CLI asks
-//!   it for its standard input and output).
+//!   it for its standard input and output);
+//! - `wait_then_block`: a FIFO opened without blocking, read once it has
+//!   input (`poll`), without closing it in between.
 //!
 //! Unix only, like the rest of the crate: positional reads go through
 //! `std::os::unix::fs::FileExt` and maps through `mmap(2)`.
@@ -19,12 +21,14 @@ mod at;
 mod map;
 mod pipe_size;
 pub(crate) mod pipeline;
+mod wait;
 
 use std::io::{self, Read};
 
 pub(crate) use at::{ReadAt, read_exact_at};
 pub(crate) use map::Windows;
 pub use pipe_size::grow_pipe;
+pub(crate) use wait::wait_then_block;
 
 /// Reads from `input` until `buf` is full or the input ends, retrying reads
 /// interrupted by a signal; returns how many bytes it read (less than

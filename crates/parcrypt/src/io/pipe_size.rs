@@ -1,4 +1,4 @@
-//! Pipe buffer size: the one `fcntl` of the crate.
+//! Pipe buffer size (`F_SETPIPE_SZ`).
 //!
 //! A Linux pipe holds 64 KiB by default, so a command reading a pipe gets at
 //! most 64 KiB per `read(2)` and the writer blocks every 64 KiB: for a GiB

@@ -97,9 +97,9 @@ where
         |(input, later)| {
             let hash = match (&input, later) {
                 (_, Later::Large(file)) => super::hash_file(format, &file, par, |_| {}),
-                (Input::File(path), Later::Reopen) => File::open(path)
+                (_, Later::Stream(file)) => crate::io::wait_then_block(&file)
                     .map_err(Error::Io)
-                    .and_then(|file| super::hash_file(format, &file, par, |_| {})),
+                    .and_then(|()| super::hash_file(format, &file, par, |_| {})),
                 _ => super::hash_reader(format, io::stdin(), par, |_| {}),
             };
             FileHash { input, hash }
@@ -113,9 +113,12 @@ where
 enum Later {
     /// A large regular file in a tree format.
     Large(File),
-    /// Not a regular file (a FIFO, a device): opened again, blocking, in its
-    /// turn, so that waiting for a writer holds up nothing before it.
-    Reopen,
+    /// Not a regular file (a FIFO, a device): kept open as it was opened,
+    /// without blocking, and waited on in its turn, so that waiting for a
+    /// writer holds up nothing before it. Never closed and opened again: a
+    /// writer that opened the FIFO meanwhile, wrote and closed would lose
+    /// its data (and a new open would wait for a writer that has gone).
+    Stream(File),
     /// Standard input.
     Stdin,
 }
@@ -146,7 +149,7 @@ fn hash_here<P: AsRef<Path>>(
         Err(e) => return done(input, Err(Error::Io(e))),
     };
     if !meta.is_file() {
-        return Step::Heavy((input, Later::Reopen));
+        return Step::Heavy((input, Later::Stream(file)));
     }
     let tree = format != Format::Sha256;
     if tree && meta.len() >= ALL_THREADS_FROM && par.is_parallel() {
