@@ -38,14 +38,14 @@ pub enum Error {
     /// A proof that leads to another root.
     #[error("the proof does not lead to the given root")]
     RootMismatch,
-    /// A leaf size of 0 or over [`MAX_LEAF_SIZE`].
+    /// A leaf size of 0 or over [`MAX_LEAF_SIZE`](super::MAX_LEAF_SIZE).
     #[error("leaf size {0} is outside 1 byte to 16 MiB")]
     LeafSize(usize),
     /// A BEP 52 piece length that is not a power of two ≥ 16 KiB.
     #[error("piece length {0} is not a power of two of at least 16384 bytes")]
     PieceLength(u64),
     /// A piece layer of fewer than two pieces given to
-    /// [`BitTorrentV2::root_from_pieces`].
+    /// [`BitTorrentV2::root_from_pieces`](super::BitTorrentV2::root_from_pieces).
     #[error("a file of one piece or less: hash it whole (its root pads to its own size)")]
     OnePiece,
     /// Reading the input failed (the `io::Error` is the source).
