@@ -1,20 +1,20 @@
-//! AES-GCM (one message, parallel) and the streaming CTR / CBC crypter.
+//! AES-GCM of one message, in parallel (`gcmNew`, seal and open of arrays
+//! and direct buffers); the AES errors as JCA exceptions.
 
 use std::mem::MaybeUninit;
 use std::ops::Range;
-use std::sync::Mutex;
 
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JByteBuffer, JClass};
-use jni::sys::{jbyteArray, jint, jlong};
-use parcrypt::aes::{Crypter, Error, GCM_NONCE, GCM_TAG, Gcm};
+use jni::sys::{jint, jlong};
+use parcrypt::aes::{Error, GCM_NONCE, GCM_TAG, Gcm};
 use parcrypt::par::Parallelism;
 use parcrypt::secret::{SecretBytes, wipe};
 
 use crate::{
-    BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, INVALID_KEY, INVALID_PARAM,
-    PROVIDER, Pinned, Res, bytes, bytes_opt, direct, entry, fail, free_fn, from_handle, len_of, par,
-    range_in, read_into, read_region, secret_bytes, write_region, write_region_last, zeroed,
+    BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER,
+    Pinned, Res, bytes_opt, direct, entry, fail, free_fn, from_handle, len_of, par, range_in, read_into,
+    read_region, secret_bytes, write_region, write_region_last, zeroed,
 };
 
 /// The JCA's exception for an output buffer too small for the result.
@@ -338,9 +338,6 @@ fn open_copied(env: &JNIEnv<'_>, call: &GcmCall<'_>, a: &Arrays<'_, '_>) -> Res<
 /// The message for input shorter than a tag.
 const SHORT: &str = "Tag mismatch: the input is shorter than a tag";
 
-/// The message for a CTR / CBC cipher used after `doFinal`.
-const FINISHED: &str = "the cipher is finished; initialise it again";
-
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_gcmNew<'l>(
     mut env: JNIEnv<'l>,
@@ -554,108 +551,4 @@ fn copy_unless_same(src: &[u8], dst: &mut [u8]) -> Res<()> {
     }
     dst.copy_from_slice(src);
     Ok(())
-}
-
-/// A CTR or CBC crypter; the mutex keeps a misused Cipher shared between
-/// threads memory-safe (the JCA does not promise more).
-type CrypterHandle = Mutex<Option<Crypter>>;
-
-/// `mode` 0 = CTR, 1 = CBC encrypt (PKCS#7), 2 = CBC decrypt (PKCS#7).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterNew<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    mode: jint,
-    key: JByteArray<'l>,
-    iv: JByteArray<'l>,
-) -> jlong {
-    entry(&mut env, |env| {
-        let key = secret_bytes(env, &key, "key")?;
-        let iv = bytes(env, &iv, "iv")?;
-        let crypter = match mode {
-            0 => Crypter::ctr(key.expose(), &iv),
-            1 => Crypter::cbc_encrypt(key.expose(), &iv),
-            2 => Crypter::cbc_decrypt(key.expose(), &iv),
-            other => return fail(ILLEGAL_ARG, format!("unknown crypter mode {other}")),
-        }?;
-        Ok(Handle::<CrypterHandle>(Mutex::new(Some(crypter))))
-    })
-}
-
-free_fn!(Java_dev_parcrypt_jca_Native_crypterFree, CrypterHandle);
-
-/// Runs `f` on the crypter behind `handle` (`None` once finished).
-fn with_crypter<T>(handle: jlong, f: impl FnOnce(&mut Option<Crypter>) -> Res<T>) -> Res<T> {
-    // SAFETY: a live crypter handle (see `from_handle`).
-    let cell = unsafe { from_handle::<CrypterHandle>(handle)? };
-    let mut guard = cell
-        .lock()
-        .or_else(|_| fail(ILLEGAL_STATE, "the cipher failed earlier; initialise it again"))?;
-    f(&mut guard)
-}
-
-/// The crypter, unless it is finished.
-fn unfinished(c: &mut Option<Crypter>) -> Res<&mut Crypter> {
-    c.as_mut()
-        .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
-}
-
-/// The bytes `crypterUpdate` would write for `len` more input bytes.
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterUpdateLen<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    len: jint,
-) -> jint {
-    entry(&mut env, |_| {
-        let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
-        with_crypter(handle, |c| Ok(unfinished(c)?.update_len(len)))
-    })
-}
-
-/// Processes `len` bytes of `input`; writes what is ready into `out` at
-/// `out_off` (the caller sized it with `crypterUpdateLen`); returns the count.
-#[unsafe(no_mangle)]
-#[allow(clippy::too_many_arguments)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterUpdate<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-    input: JByteArray<'l>,
-    in_off: jint,
-    len: jint,
-    out: JByteArray<'l>,
-    out_off: jint,
-    threads: jint,
-    strategy: jint,
-) -> jint {
-    entry(&mut env, |env| {
-        let par = par(threads, strategy)?;
-        let src = SecretBytes::new(read_region(env, &input, in_off, len, 0)?);
-        with_crypter(handle, |c| {
-            let c = unfinished(c)?;
-            let mut dst = SecretBytes::zeroed(c.update_len(src.len()));
-            let n = c.update_into(src.expose(), dst.expose_mut(), &par)?;
-            write_region(env, &out, out_off, &dst.expose()[..n])?;
-            Ok(n)
-        })
-    })
-}
-
-/// Ends the message: returns the last bytes (padding added, or checked and
-/// removed: `BadPaddingException` / `IllegalBlockSizeException`).
-#[unsafe(no_mangle)]
-pub extern "system" fn Java_dev_parcrypt_jca_Native_crypterFinish<'l>(
-    mut env: JNIEnv<'l>,
-    _class: JClass<'l>,
-    handle: jlong,
-) -> jbyteArray {
-    entry(&mut env, |_| {
-        let crypter = with_crypter(handle, |c| {
-            c.take()
-                .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
-        })?;
-        Ok(SecretBytes::new(crypter.finish()?))
-    })
 }

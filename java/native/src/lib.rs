@@ -36,6 +36,7 @@ use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::secret::SecretBytes;
 
 mod aes;
+mod crypter;
 mod digest;
 mod ecdsa;
 mod entry;

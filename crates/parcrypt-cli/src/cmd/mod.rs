@@ -2,6 +2,7 @@
 
 mod aes;
 mod age;
+mod age_keygen;
 mod ecdsa;
 mod files;
 mod generate;

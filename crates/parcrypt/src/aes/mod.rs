@@ -3,7 +3,7 @@
 //! - [`Ctr`]: every 16-byte block has its own counter value, so any part of
 //!   the input can be processed by seeking the 128-bit big-endian counter.
 //! - [`Gcm`]: standard AES-GCM of one message, CTR and GHASH both split
-//!   across threads (see `gcm.rs` for how the parts' GHASH values combine).
+//!   across threads (see `gcm/mod.rs` for how the parts' GHASH values combine).
 //! - [`Cbc`]: decryption of block *i* needs only ciphertext blocks *i* and
 //!   *i − 1*, both known up front, so it parallelizes; encryption needs the
 //!   previous *ciphertext* block, which does not exist until it is computed, so

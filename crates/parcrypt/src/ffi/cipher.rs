@@ -130,7 +130,7 @@ impl Drop for Rc4State {
 /// unlike `aws-lc-rs` — accepts nonces of any length (parcrypt's parallel
 /// GCM uses 16-byte nonces chosen so that AWS-LC's own stitched AES-NI +
 /// carry-less multiply code starts each chunk at the chunk's counter value,
-/// see `aes/gcm.rs`), or ChaCha20-Poly1305 (age's payload and stanzas).
+/// see `aes/gcm/mod.rs`), or ChaCha20-Poly1305 (age's payload and stanzas).
 /// Sealing and opening run out of place in one pass where `aws-lc-rs` would
 /// copy first.
 pub(crate) struct AeadKey(std::ptr::NonNull<sys::EVP_AEAD_CTX>);

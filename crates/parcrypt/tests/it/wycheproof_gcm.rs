@@ -3,7 +3,7 @@
 //! 128-bit tag, sealed and opened under every schedule. (Wycheproof's
 //! messages are short, so they run as one part; the parallel path is
 //! checked against the backend's one-shot at part boundaries in
-//! `src/aes/gcm.rs` and below with a long message built from a vector.)
+//! `src/aes/gcm/` and below with a long message built from a vector.)
 
 #![allow(clippy::unwrap_used)]
 

@@ -1,0 +1,216 @@
+//! `ecdsa` and `rsa`: their subcommands, key and signature formats.
+
+use super::*;
+
+#[derive(Debug, Subcommand)]
+pub enum EcdsaCommand {
+    /// Generate a P-256 private key
+    Keygen {
+        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or SEC1 (`BEGIN EC PRIVATE KEY`)
+        #[arg(long, value_enum, default_value_t = EcPrivateFormat::Pkcs8)]
+        format: EcPrivateFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        /// Where to write the key (mode 0600, atomically) [default: stdout]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Replace an existing -o file (a private key is never replaced silently)
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write the public key (SPKI) of a private key
+    Pubkey {
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Sign SHA-256 of the message (= openssl dgst -sha256 -sign)
+    Sign {
+        /// Private key: PEM or DER, PKCS#8 or SEC1
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1)
+    Verify {
+        /// Public key (SPKI PEM or DER; a private key works too)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// The signature file
+        #[arg(long, value_name = "FILE")]
+        sig: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+        /// How to compute u1·G + u2·Q
+        #[arg(long, value_enum, default_value_t = VerifyMethod::Auto)]
+        method: VerifyMethod,
+        /// The signed message [default: stdin]
+        #[arg(short, long, value_name = "FILE")]
+        input: Option<PathBuf>,
+    },
+    /// Verify many signatures on all cores: one `OK`/`FAIL` line per list entry, exit 1 if any fails
+    VerifyBatch {
+        /// Public key (SPKI PEM or DER; a private key works too)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
+        #[arg(long, value_name = "FILE")]
+        list: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EcPrivateFormat {
+    /// PKCS#8 PrivateKeyInfo (`openssl genpkey`)
+    Pkcs8,
+    /// SEC1 ECPrivateKey (`openssl ecparam -genkey`)
+    Sec1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SigFormat {
+    /// DER Ecdsa-Sig-Value, what openssl writes
+    Der,
+    /// Fixed-width r‖s, 64 bytes (IEEE P1363, JOSE)
+    Fixed,
+}
+
+/// Not the library's `VerifyStrategy`: `separate` is its `Split` run on one
+/// thread, a schedule rather than an algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyMethod {
+    /// The fastest for one signature (joint)
+    Auto,
+    /// u1·G + u2·Q in one multiplication
+    Joint,
+    /// u1·G and u2·Q on two threads (the JCE paper's)
+    Split,
+    /// u1·G then u2·Q on one thread (the paper's baseline)
+    Separate,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum RsaCommand {
+    /// Generate a private key (e = 65537), primes searched on all threads
+    Keygen {
+        /// Modulus size in bits: 2048, 3072, 4096 … 16384 (multiples of 128; 1024 only for study)
+        #[arg(long, value_name = "N", default_value_t = 3072)]
+        bits: usize,
+        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`)
+        #[arg(long, value_enum, default_value_t = PrivateFormat::Pkcs8)]
+        format: PrivateFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        /// Where to write the key (created with mode 0600, atomically) [default: stdout]
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Replace an existing -o file (a private key is never replaced silently)
+        #[arg(long)]
+        force: bool,
+    },
+    /// Write the public key of a private key
+    Pubkey {
+        /// Key encoding: SPKI (`BEGIN PUBLIC KEY`, what openssl writes) or PKCS#1 (`BEGIN RSA PUBLIC KEY`)
+        #[arg(long, value_enum, default_value_t = PublicFormat::Spki)]
+        format: PublicFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Sign a message (hashed with --hash); the private operation runs its CRT halves on two threads
+    Sign {
+        /// Private key: PEM or DER, PKCS#8 or PKCS#1
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[command(flatten)]
+        sig: SigOptions,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1)
+    Verify {
+        /// Public key (SPKI or PKCS#1, PEM or DER; a private key works too)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// The signature file
+        #[arg(long, value_name = "FILE")]
+        sig: PathBuf,
+        #[command(flatten)]
+        options: SigOptions,
+        /// The signed message [default: stdin]
+        #[arg(short, long, value_name = "FILE")]
+        input: Option<PathBuf>,
+    },
+    /// RSAES-OAEP (SHA-256) encryption; longer messages become independent blocks (study only)
+    Encrypt {
+        /// Public key (SPKI or PKCS#1, PEM or DER)
+        #[arg(long = "pub", value_name = "FILE")]
+        public: PathBuf,
+        /// Refuse messages longer than one block (what `openssl pkeyutl` can read)
+        #[arg(long)]
+        single_block: bool,
+        #[command(flatten)]
+        io: InOut,
+    },
+    /// RSAES-OAEP (SHA-256) decryption of one block or of `encrypt`'s block sequence
+    Decrypt {
+        /// Private key: PEM or DER, PKCS#8 or PKCS#1
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[command(flatten)]
+        io: InOut,
+    },
+}
+
+#[derive(Debug, Args)]
+pub struct SigOptions {
+    /// Signature scheme: PSS (salt = digest length) or PKCS#1 v1.5
+    #[arg(long, value_parser = library_enum::<Scheme>(SCHEMES), default_value_t = Scheme::Pss)]
+    pub scheme: Scheme,
+    /// Message digest
+    #[arg(long, value_parser = library_enum::<Algorithm>(SIG_HASHES), default_value_t = Algorithm::Sha256)]
+    pub hash: Algorithm,
+}
+
+/// `--scheme`: [`Scheme`]'s names.
+const SCHEMES: &[(&str, &str)] = &[
+    (
+        "pss",
+        "RSASSA-PSS, MGF1 with the same hash (openssl: -sigopt rsa_padding_mode:pss)",
+    ),
+    ("pkcs1", "RSASSA-PKCS1-v1_5 (openssl dgst's default)"),
+];
+
+/// `--hash`: the names of [`parcrypt::digest::Algorithm`] a
+/// signature may use; the legacy SHA-1 is not offered.
+pub(super) const SIG_HASHES: &[(&str, &str)] = &[("sha256", ""), ("sha384", ""), ("sha512", "")];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PrivateFormat {
+    /// PKCS#8 PrivateKeyInfo (`openssl genpkey`'s default)
+    Pkcs8,
+    /// PKCS#1 RSAPrivateKey (OpenSSL's "traditional" format)
+    Pkcs1,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PublicFormat {
+    /// X.509 SubjectPublicKeyInfo
+    Spki,
+    /// PKCS#1 RSAPublicKey
+    Pkcs1,
+}
