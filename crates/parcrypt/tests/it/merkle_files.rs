@@ -147,3 +147,41 @@ fn a_bad_leaf_size_is_an_error_per_file() {
         );
     }
 }
+
+#[test]
+fn a_fifo_writer_that_is_waiting_before_hashing_starts_is_read_whole() {
+    // The writer blocks in its open until hash_files opens the FIFO, then
+    // writes and closes at once, long before the FIFO's turn (it is behind
+    // a 1 MiB file). Reading the FIFO through another descriptor than the
+    // one that let the writer in would lose those bytes (and wait for ever
+    // for a writer that has gone); the whole wait here is bounded.
+    let dir = tempfile::tempdir().unwrap();
+    let before = dir.path().join("before");
+    std::fs::write(&before, data(1 << 20)).unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let paths = vec![before.clone(), fifo.clone()];
+    let want = parcrypt::digest::sha256(b"written before its turn");
+    for par in [
+        Parallelism::sequential(),
+        Parallelism::new(2, Strategy::WorkStealing),
+    ] {
+        let writer = std::thread::spawn({
+            let fifo = fifo.clone();
+            move || std::fs::write(fifo, b"written before its turn")
+        });
+        let (tx, rx) = std::sync::mpsc::channel();
+        let hashing = std::thread::spawn({
+            let paths = paths.clone();
+            move || tx.send(together(Format::Sha256, &paths, &par).0)
+        });
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("hash_files did not finish within 120 s: the FIFO's bytes were lost");
+        hashing.join().unwrap().unwrap();
+        writer.join().unwrap().unwrap();
+        assert_eq!(got[1], Ok(Some(want)));
+        assert_eq!(got[0], alone(Format::Sha256, &before));
+    }
+}
