@@ -34,12 +34,12 @@ pub(crate) fn wait_then_block(file: &File) -> io::Result<()> {
     loop {
         // SAFETY: one `pollfd` that lives on this stack for the call, count
         // 1; `fd` is open for as long as `file` is borrowed.
-        let ready = unsafe { libc::poll(&mut pollfd, 1, -1) };
-        if ready > 0 {
+        if unsafe { libc::poll(&mut pollfd, 1, -1) } > 0 {
             break;
         }
+        // No timeout was given: 0 cannot come back, so this is an error.
         let e = io::Error::last_os_error();
-        if ready < 0 && e.kind() != io::ErrorKind::Interrupted {
+        if e.kind() != io::ErrorKind::Interrupted {
             return Err(e);
         }
     }
@@ -124,8 +124,13 @@ mod tests {
 
     #[test]
     fn a_regular_file_returns_at_once_and_reads_as_before() {
+        use std::io::{Seek, SeekFrom};
         let mut file = tempfile::tempfile().unwrap();
         file.write_all(b"abc").unwrap();
+        file.seek(SeekFrom::Start(0)).unwrap();
         wait_then_block(&file).unwrap();
+        let mut got = String::new();
+        file.read_to_string(&mut got).unwrap();
+        assert_eq!(got, "abc");
     }
 }
