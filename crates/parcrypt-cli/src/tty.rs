@@ -93,7 +93,7 @@ enum Modes {
 /// speeds, whose order and length vary (36 to 44 bytes in all). Only the
 /// flags are read; the rest is handed back as the kernel wrote it.
 #[repr(C)]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct PlainTermios {
     flags: [libc::tcflag_t; 4],
     rest: [u8; 48],
@@ -206,3 +206,96 @@ fn read_line(tty: &mut File) -> Result<SecretBytes> {
     Ok(SecretBytes::from(&line.expose()[..len]))
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+
+    /// A new pseudo-terminal: the side a person types on and sees the
+    /// echo of, and the terminal itself.
+    fn pty() -> (File, File) {
+        let keyboard = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+        grantpt(&keyboard).unwrap();
+        unlockpt(&keyboard).unwrap();
+        let name = ptsname(&keyboard, Vec::new()).unwrap();
+        let tty = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.to_str().unwrap())
+            .unwrap();
+        (File::from(keyboard), tty)
+    }
+
+    /// The terminal's modes as the kernel has them (plain `TCGETS`, which
+    /// works everywhere, qemu-user included).
+    fn modes_now(tty: &File) -> PlainTermios {
+        let mut now = PlainTermios {
+            flags: [0; 4],
+            rest: [0; 48],
+        };
+        plain_ioctl(tty, PlainIoctl::Get, &mut now).unwrap();
+        now
+    }
+
+    /// Types `line` and a newline, reads the line on the terminal as the
+    /// prompt does, and returns what the terminal echoed. The echo is
+    /// committed before the line can be read, and the terminal writes it
+    /// out before anything written after: a marker written after the read
+    /// ends it.
+    fn type_line(keyboard: &mut File, tty: &mut File, line: &str) -> String {
+        keyboard.write_all(format!("{line}\n").as_bytes()).unwrap();
+        assert_eq!(read_line(tty).unwrap().expose(), line.as_bytes());
+        tty.write_all(b"<end>").unwrap();
+        let mut seen = Vec::new();
+        while !seen.ends_with(b"<end>") {
+            let mut buf = [0; 256];
+            let n = keyboard.read(&mut buf).unwrap();
+            assert!(n > 0, "the terminal closed: {seen:?}");
+            seen.extend_from_slice(&buf[..n]);
+        }
+        seen.truncate(seen.len() - b"<end>".len());
+        String::from_utf8(seen).unwrap()
+    }
+
+    /// Echo is off while a line is read and on again after, with the modes
+    /// as they were bit for bit; returns the modes `echo_off` saved.
+    fn echo_off_and_back(ioctls: Ioctls) -> Modes {
+        let (mut keyboard, mut tty) = pty();
+        let before = modes_now(&tty);
+        assert_ne!(before.flags[3] & libc::ECHO, 0, "a new terminal echoes");
+        assert_eq!(type_line(&mut keyboard, &mut tty, "shown"), "shown\r\n");
+        let saved = echo_off(&tty, ioctls).unwrap();
+        let quiet = modes_now(&tty);
+        assert_eq!(quiet.flags[3], before.flags[3] & !libc::ECHO, "{ioctls:?}");
+        assert_eq!(type_line(&mut keyboard, &mut tty, "secret"), "", "{ioctls:?}");
+        restore(&tty, &saved).unwrap();
+        assert_eq!(modes_now(&tty), before, "{ioctls:?}");
+        assert_eq!(type_line(&mut keyboard, &mut tty, "typed"), "typed\r\n");
+        saved
+    }
+
+    #[test]
+    fn echo_off_while_reading_and_back_after_through_plain_tcgets() {
+        let saved = echo_off_and_back(Ioctls::Plain);
+        assert!(matches!(saved, Modes::Plain(_)), "{saved:?}");
+    }
+
+    /// The prompt's own choice: `TCGETS2` where the system has it (every
+    /// Linux kernel), plain `TCGETS` where it answers `ENOSYS` (qemu-user
+    /// for aarch64 guests), with the same outcome.
+    #[test]
+    fn echo_off_while_reading_and_back_after_through_tcgets2_or_its_fallback() {
+        let has_tcgets2 = tcgetattr(pty().1).is_ok();
+        let saved = echo_off_and_back(Ioctls::Termios2);
+        assert_eq!(matches!(saved, Modes::Termios2(_)), has_tcgets2, "{saved:?}");
+    }
+
+    #[test]
+    fn not_a_terminal_is_enotty_on_both_paths() {
+        let file = tempfile::tempfile().unwrap();
+        for ioctls in [Ioctls::Termios2, Ioctls::Plain] {
+            let e = echo_off(&file, ioctls).unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::ENOTTY), "{ioctls:?}: {e}");
+        }
+    }
+}
