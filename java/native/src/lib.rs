@@ -181,11 +181,22 @@ pub fn read_into<'b>(
     // guarantees; `array` is a live, non-null local reference to a byte[];
     // `head` has room for `n` bytes, which JNI writes (raw bytes: MaybeUninit
     // is fine) or, out of bounds, leaves alone and throws.
-    unsafe {
-        if let Some(get) = (**raw).GetByteArrayRegion {
-            get(raw, array.as_raw(), off, n, head.as_mut_ptr().cast());
+    let copied = unsafe {
+        match (**raw).GetByteArrayRegion {
+            Some(get) => {
+                get(raw, array.as_raw(), off, n, head.as_mut_ptr().cast());
+                true
+            }
+            None => false,
         }
+    };
+    // Without the copy `head` is still uninitialised: it must not be
+    // handed out as bytes.
+    if !copied {
+        return fail(PROVIDER, "JNI has no GetByteArrayRegion");
     }
+    // A JNI without ExceptionCheck is an error here too (jni-rs reports the
+    // missing function), never taken as "no exception".
     if env.exception_check()? {
         return Err(Fail::Pending);
     }
