@@ -356,6 +356,13 @@ pub fn secret_bytes(env: &JNIEnv<'_>, array: &JByteArray<'_>, what: &str) -> Res
     Ok(SecretBytes::new(bytes(env, array, what)?))
 }
 
+/// The whole of `array` holding a secret (a key, a passphrase), or `None`
+/// for a null array: wiped when dropped from the moment it is read, so an
+/// error in a later argument wipes it too.
+pub fn secret_bytes_opt(env: &JNIEnv<'_>, array: &JByteArray<'_>) -> Res<Option<SecretBytes>> {
+    Ok(bytes_opt(env, array)?.map(SecretBytes::new))
+}
+
 /// A Java `long` that must not be negative (an index, a size), as `u64`.
 pub fn unsigned(value: jlong, what: &str) -> Res<u64> {
     u64::try_from(value).or_else(|_| fail(ILLEGAL_ARG, format!("negative {what} {value}")))
@@ -614,11 +621,10 @@ pub fn load_key<T, E>(
 where
     Fail: From<E>,
 {
-    let der = bytes(env, der, "encoded key")?;
     let parsed = if secret {
-        parse(SecretBytes::new(der).expose())
+        parse(secret_bytes(env, der, "encoded key")?.expose())
     } else {
-        parse(&der)
+        parse(&bytes(env, der, "encoded key")?)
     };
     Ok(Handle(parsed?))
 }
