@@ -420,12 +420,14 @@ gcm_fn!(
 );
 
 gcm_fn!(
-    /// Checks the tag of the `len` bytes (ciphertext ‖ tag) of `input` from
-    /// `in_off`, and only then writes the plaintext (`len − 16` bytes) into
-    /// `out` at `out_off`. A wrong tag throws `AEADBadTagException` and writes
-    /// nothing. Up to [`OPEN_COPY_MAX`] bytes of plaintext copied
-    /// ([`open_copied`]); above, pinned, or copied for shifted overlaps, as
-    /// [`Java_dev_parcrypt_jca_Native_gcmSeal`].
+    /// Opens the `len` bytes (ciphertext ‖ tag) of `input` from `in_off`:
+    /// the plaintext (`len − 16` bytes) into `out` at `out_off`. The output
+    /// is unspecified until decryption succeeds and is zeroed on a wrong tag
+    /// (`AEADBadTagException`); in place it holds the ciphertext again.
+    /// Never plaintext of a message whose tag failed. Up to
+    /// [`OPEN_COPY_MAX`] bytes of plaintext copied ([`open_copied`]: there a
+    /// wrong tag leaves `out` as it was); above, pinned, or copied for
+    /// shifted overlaps, as [`Java_dev_parcrypt_jca_Native_gcmSeal`].
     Java_dev_parcrypt_jca_Native_gcmOpen,
     JByteArray,
     open_arrays
