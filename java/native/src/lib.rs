@@ -90,6 +90,9 @@ impl From<jni::errors::Error> for Fail {
 /// Runs an entry point's body: its value, or `default` with an exception
 /// thrown (a panic becomes a `ProviderException`).
 pub fn guard<'l, T>(env: &mut JNIEnv<'l>, default: T, body: impl FnOnce(&mut JNIEnv<'l>) -> Res<T>) -> T {
+    // PARCRYPT_CPU_MASK reaches AWS-LC before the first entry point uses it
+    // (one load once applied; see `parcrypt::cpu`).
+    let _ = parcrypt::cpu::enabled();
     let outcome = catch_unwind(AssertUnwindSafe(|| body(env)));
     let (class, msg) = match outcome {
         Ok(Ok(value)) => return value,
