@@ -32,6 +32,9 @@ use pyo3::prelude::*;
 
 #[pymodule(gil_used = false)]
 fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // Applies PARCRYPT_CPU_MASK to AWS-LC now, after the extension's
+    // load-time initializers (AWS-LC's CPU probe among them) have run.
+    let _ = parcrypt::cpu::enabled();
     errors::register(m)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(par::available_threads, m)?)?;

@@ -20,6 +20,8 @@ use clap::Parser;
 const PIPE_BUFFER: usize = 1 << 20;
 
 fn main() -> ExitCode {
+    // PARCRYPT_CPU_MASK reaches AWS-LC before any command uses it.
+    let _ = parcrypt::cpu::enabled();
     signals::remove_temps_on_signals();
     let cli = match cli::Cli::try_parse() {
         Ok(cli) => cli,

@@ -6,11 +6,12 @@
 
 use std::fs::File;
 use std::io::{self, IsTerminal, Read, Write};
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, AsRawFd};
 
 use anyhow::{Result, anyhow};
 use parcrypt::secret::SecretBytes;
-use rustix::termios::{LocalModes, OptionalActions, tcgetattr, tcsetattr};
+use rustix::io::Errno;
+use rustix::termios::{LocalModes, OptionalActions, Termios, tcgetattr, tcsetattr};
 
 use crate::signals;
 
@@ -50,22 +51,132 @@ pub fn read_secret(prompt: &str) -> Result<SecretBytes> {
     let mut tty = terminal()?;
     write!(tty, "{prompt} ")?;
     tty.flush()?;
-    let saved = tcgetattr(&tty).map_err(io::Error::from)?;
-    let mut quiet = saved.clone();
-    quiet.local_modes.remove(LocalModes::ECHO);
-    // Not TCSAFLUSH: a line typed ahead (or fed by a test through a pty) stays.
-    tcsetattr(&tty, OptionalActions::Now, &quiet).map_err(io::Error::from)?;
+    let saved = echo_off(&tty, Ioctls::Termios2)?;
     let restore_tty = tty.try_clone()?;
     let restore_modes = saved.clone();
     signals::on_signal(Some(Box::new(move || {
-        let _ = tcsetattr(&restore_tty, OptionalActions::Now, &restore_modes);
+        let _ = restore(&restore_tty, &restore_modes);
     })));
     let line = read_line(&mut tty);
-    let _ = tcsetattr(&tty, OptionalActions::Now, &saved);
+    let _ = restore(&tty, &saved);
     signals::on_signal(None);
     // A new line (works everywhere), then erase the prompt above it if escape codes work.
     let _ = write!(tty, "\r\n\x1b[F\x1b[K");
     line
+}
+
+/// Which ioctls read and set the terminal's modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ioctls {
+    /// `TCGETS2`/`TCSETS2` (rustix's `tcgetattr`/`tcsetattr`), falling
+    /// back to [`Ioctls::Plain`] where the system has none and says so in a
+    /// way rustix does not take as that (it falls back itself on `ENOTTY`
+    /// and `EACCES`): `ENOSYS`, qemu-user 7.2's (Debian 12) answer for
+    /// aarch64 guests, or `EINVAL`, older kernels' to a terminal ioctl they
+    /// do not know.
+    Termios2,
+    /// The plain `TCGETS`/`TCSETS`, which every Linux and qemu-user has.
+    Plain,
+}
+
+/// A terminal's modes as they were before echo was turned off, to put back
+/// through the same ioctls that read them.
+#[derive(Clone, Debug)]
+enum Modes {
+    Termios2(Termios),
+    Plain(PlainTermios),
+}
+
+/// The kernel's `struct termios`, which `TCGETS` fills and `TCSETS` reads:
+/// four 32-bit flag words, `c_lflag` the fourth on every Linux
+/// architecture, then `c_line`, `c_cc` and on some architectures the
+/// speeds, whose order and length vary (36 to 44 bytes in all). Only the
+/// flags are read; the rest is handed back as the kernel wrote it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct PlainTermios {
+    flags: [libc::tcflag_t; 4],
+    rest: [u8; 48],
+}
+
+impl PlainTermios {
+    fn local_modes(&mut self) -> &mut libc::tcflag_t {
+        &mut self.flags[3]
+    }
+}
+
+/// The two plain ioctls, and no other, so that [`plain_ioctl`] is sound
+/// whatever it is given.
+#[derive(Clone, Copy, Debug)]
+enum PlainIoctl {
+    /// `TCGETS`.
+    Get,
+    /// `TCSETS`: at once, as `OptionalActions::Now` on the other path.
+    Set,
+}
+
+/// Turns echo off on `tty`; returns the modes it had.
+///
+/// # Errors
+///
+/// The ioctl's error (`ENOTTY` if `tty` is not a terminal); with
+/// [`Ioctls::Termios2`], the plain ioctls' if those were tried too.
+fn echo_off(tty: &File, ioctls: Ioctls) -> io::Result<Modes> {
+    match ioctls {
+        Ioctls::Termios2 => {
+            let saved = match tcgetattr(tty) {
+                Ok(saved) => saved,
+                Err(Errno::NOSYS | Errno::INVAL) => return echo_off(tty, Ioctls::Plain),
+                Err(e) => return Err(e.into()),
+            };
+            let mut quiet = saved.clone();
+            quiet.local_modes.remove(LocalModes::ECHO);
+            // Not TCSAFLUSH: a line typed ahead (or fed by a test through a pty) stays.
+            tcsetattr(tty, OptionalActions::Now, &quiet)?;
+            Ok(Modes::Termios2(saved))
+        }
+        Ioctls::Plain => {
+            let mut saved = PlainTermios {
+                flags: [0; 4],
+                rest: [0; 48],
+            };
+            plain_ioctl(tty, PlainIoctl::Get, &mut saved)?;
+            let mut quiet = saved;
+            *quiet.local_modes() &= !libc::ECHO;
+            plain_ioctl(tty, PlainIoctl::Set, &mut quiet)?;
+            Ok(Modes::Plain(saved))
+        }
+    }
+}
+
+/// Puts back the modes [`echo_off`] found, through the ioctls that read them.
+fn restore(tty: &File, modes: &Modes) -> io::Result<()> {
+    match modes {
+        Modes::Termios2(saved) => Ok(tcsetattr(tty, OptionalActions::Now, saved)?),
+        Modes::Plain(saved) => plain_ioctl(tty, PlainIoctl::Set, &mut saved.clone()),
+    }
+}
+
+/// `TCGETS` into `termios`, or `TCSETS` from it.
+// The CLI's one unsafe block: rustix's safe termios calls have no
+// fallback for ENOSYS, and its own ioctl API is as unsafe as libc's.
+#[allow(unsafe_code)]
+fn plain_ioctl(tty: &File, ioctl: PlainIoctl, termios: &mut PlainTermios) -> io::Result<()> {
+    let request = match ioctl {
+        PlainIoctl::Get => libc::TCGETS,
+        PlainIoctl::Set => libc::TCSETS,
+    };
+    let termios: *mut PlainTermios = termios;
+    // SAFETY: `TCGETS` writes one kernel `struct termios` (44 bytes at most)
+    // through the pointer and `TCSETS` reads one; it points to a live,
+    // exclusively borrowed 64-byte `PlainTermios` for the whole call, and
+    // `tty` keeps the descriptor open.
+    let rc = unsafe { libc::ioctl(tty.as_raw_fd(), request, termios) };
+    if rc == -1 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
 }
 
 /// One line from the terminal, byte by byte (nothing past the newline is
@@ -93,4 +204,98 @@ fn read_line(tty: &mut File) -> Result<SecretBytes> {
         len -= 1;
     }
     Ok(SecretBytes::from(&line.expose()[..len]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustix::pty::{OpenptFlags, grantpt, openpt, ptsname, unlockpt};
+
+    /// A new pseudo-terminal: the side a person types on and sees the
+    /// echo of, and the terminal itself.
+    fn pty() -> (File, File) {
+        let keyboard = openpt(OpenptFlags::RDWR | OpenptFlags::NOCTTY).unwrap();
+        grantpt(&keyboard).unwrap();
+        unlockpt(&keyboard).unwrap();
+        let name = ptsname(&keyboard, Vec::new()).unwrap();
+        let tty = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(name.to_str().unwrap())
+            .unwrap();
+        (File::from(keyboard), tty)
+    }
+
+    /// The terminal's modes as the kernel has them (plain `TCGETS`, which
+    /// works everywhere, qemu-user included).
+    fn modes_now(tty: &File) -> PlainTermios {
+        let mut now = PlainTermios {
+            flags: [0; 4],
+            rest: [0; 48],
+        };
+        plain_ioctl(tty, PlainIoctl::Get, &mut now).unwrap();
+        now
+    }
+
+    /// Types `line` and a newline, reads the line on the terminal as the
+    /// prompt does, and returns what the terminal echoed. The echo is
+    /// committed before the line can be read, and the terminal writes it
+    /// out before anything written after: a marker written after the read
+    /// ends it.
+    fn type_line(keyboard: &mut File, tty: &mut File, line: &str) -> String {
+        keyboard.write_all(format!("{line}\n").as_bytes()).unwrap();
+        assert_eq!(read_line(tty).unwrap().expose(), line.as_bytes());
+        tty.write_all(b"<end>").unwrap();
+        let mut seen = Vec::new();
+        while !seen.ends_with(b"<end>") {
+            let mut buf = [0; 256];
+            let n = keyboard.read(&mut buf).unwrap();
+            assert!(n > 0, "the terminal closed: {seen:?}");
+            seen.extend_from_slice(&buf[..n]);
+        }
+        seen.truncate(seen.len() - b"<end>".len());
+        String::from_utf8(seen).unwrap()
+    }
+
+    /// Echo is off while a line is read and on again after, with the modes
+    /// as they were bit for bit; returns the modes `echo_off` saved.
+    fn echo_off_and_back(ioctls: Ioctls) -> Modes {
+        let (mut keyboard, mut tty) = pty();
+        let before = modes_now(&tty);
+        assert_ne!(before.flags[3] & libc::ECHO, 0, "a new terminal echoes");
+        assert_eq!(type_line(&mut keyboard, &mut tty, "shown"), "shown\r\n");
+        let saved = echo_off(&tty, ioctls).unwrap();
+        let quiet = modes_now(&tty);
+        assert_eq!(quiet.flags[3], before.flags[3] & !libc::ECHO, "{ioctls:?}");
+        assert_eq!(type_line(&mut keyboard, &mut tty, "secret"), "", "{ioctls:?}");
+        restore(&tty, &saved).unwrap();
+        assert_eq!(modes_now(&tty), before, "{ioctls:?}");
+        assert_eq!(type_line(&mut keyboard, &mut tty, "typed"), "typed\r\n");
+        saved
+    }
+
+    #[test]
+    fn echo_off_while_reading_and_back_after_through_plain_tcgets() {
+        let saved = echo_off_and_back(Ioctls::Plain);
+        assert!(matches!(saved, Modes::Plain(_)), "{saved:?}");
+    }
+
+    /// The prompt's own choice: `TCGETS2` where the system has it (every
+    /// Linux kernel), plain `TCGETS` where it answers `ENOSYS` (qemu-user
+    /// for aarch64 guests), with the same outcome.
+    #[test]
+    fn echo_off_while_reading_and_back_after_through_tcgets2_or_its_fallback() {
+        let has_tcgets2 = tcgetattr(pty().1).is_ok();
+        let saved = echo_off_and_back(Ioctls::Termios2);
+        assert_eq!(matches!(saved, Modes::Termios2(_)), has_tcgets2, "{saved:?}");
+    }
+
+    #[test]
+    fn not_a_terminal_is_enotty_on_both_paths() {
+        let file = tempfile::tempfile().unwrap();
+        for ioctls in [Ioctls::Termios2, Ioctls::Plain] {
+            let e = echo_off(&file, ioctls).unwrap_err();
+            assert_eq!(e.raw_os_error(), Some(libc::ENOTTY), "{ioctls:?}: {e}");
+        }
+    }
 }

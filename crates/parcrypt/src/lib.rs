@@ -34,8 +34,8 @@
 //! # Platforms
 //! Built and tested on Linux, x86-64 (natively, on every CPU level: see
 //! [`cpu`]) and aarch64 (under emulation). Unix only by design: files are
-//! read with positional reads (`std::os::unix::fs::FileExt`, `pread(2)`)
-//! and memory maps (`mmap(2)`), in one module of I/O plumbing ([`io`]);
+//! read with positional reads (`std::os::unix::fs::FileExt`, `pread(2)`;
+//! never mapped), in one module of I/O plumbing ([`io`]);
 //! other targets fail to build with a message saying so. The Linux-only
 //! calls each sit behind a function with a portable fallback: the pipe
 //! size (`F_SETPIPE_SZ`, [`io::grow_pipe`]; elsewhere the pipe keeps its
@@ -224,7 +224,7 @@
 #[cfg(not(unix))]
 compile_error!(
     "parcrypt supports Unix targets only: it reads files with pread(2) \
-     (std::os::unix::fs::FileExt) and mmap(2)"
+     (std::os::unix::fs::FileExt)"
 );
 
 pub mod aes;

@@ -24,7 +24,8 @@
 //! here never reallocate once built, and callers construct them in place
 //! where they can.
 //!
-//! With `ffi/` and `io/map.rs`, one of the places in the crate allowed
+//! With `ffi/`, `io/pipe_size.rs`, `io/wait.rs` and `digest/many/`, one
+//! of the places in the crate allowed
 //! `unsafe` code (one call, below). It is also the one call into
 //! `aws-lc-sys` outside `ffi/`: this module sits below `ffi` (which keeps its
 //! own secrets here), so it cannot go through it.

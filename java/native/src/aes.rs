@@ -12,8 +12,8 @@ use parcrypt::par::Parallelism;
 use parcrypt::secret::{SecretBytes, wipe};
 
 use crate::{
-    BAD_PADDING, BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER,
-    Pinned, Res, bytes_opt, direct, entry, fail, free_fn, from_handle, len_of, par, range_in, read_into,
+    BAD_PADDING, BAD_TAG, BLOCK_SIZE, Direct, Fail, Handle, INVALID_KEY, INVALID_PARAM, InOut, PROVIDER,
+    Pinned, Res, bytes_opt, entry, fail, free_fn, from_handle, in_out, len_of, par, range_in, read_into,
     read_region, secret_bytes, write_region, write_region_last, zeroed,
 };
 
@@ -420,28 +420,35 @@ gcm_fn!(
 );
 
 gcm_fn!(
-    /// Checks the tag of the `len` bytes (ciphertext ‖ tag) of `input` from
-    /// `in_off`, and only then writes the plaintext (`len − 16` bytes) into
-    /// `out` at `out_off`. A wrong tag throws `AEADBadTagException` and writes
-    /// nothing. Up to [`OPEN_COPY_MAX`] bytes of plaintext copied
-    /// ([`open_copied`]); above, pinned, or copied for shifted overlaps, as
-    /// [`Java_dev_parcrypt_jca_Native_gcmSeal`].
+    /// Opens the `len` bytes (ciphertext ‖ tag) of `input` from `in_off`:
+    /// the plaintext (`len − 16` bytes) into `out` at `out_off`. The output
+    /// is unspecified until decryption succeeds and is zeroed on a wrong tag
+    /// (`AEADBadTagException`); in place it holds the ciphertext again.
+    /// Never plaintext of a message whose tag failed. Up to
+    /// [`OPEN_COPY_MAX`] bytes of plaintext copied ([`open_copied`]: there a
+    /// wrong tag leaves `out` as it was); above, pinned, or copied for
+    /// shifted overlaps, as [`Java_dev_parcrypt_jca_Native_gcmSeal`].
     Java_dev_parcrypt_jca_Native_gcmOpen,
     JByteArray,
     open_arrays
 );
 
 gcm_fn!(
-    /// [`gcmSeal`] between direct buffers, in place when `out` and `input` are
-    /// the same memory: no copy at all.
+    /// [`gcmSeal`] between direct buffers, in place when `out` starts where
+    /// `input` does: no copy at all. Buffers that overlap otherwise are
+    /// refused (`IllegalArgumentException`), before anything is read or
+    /// written.
     Java_dev_parcrypt_jca_Native_gcmSealDirect,
     JByteBuffer,
     seal_direct
 );
 
 gcm_fn!(
-    /// [`gcmOpen`] between direct buffers. On a wrong tag `out` is zeroed if
-    /// it is separate from `input` (in place, the ciphertext stays).
+    /// [`gcmOpen`] between direct buffers, in place when `out` starts where
+    /// `input` does. The output is unspecified until decryption succeeds and
+    /// is zeroed on a wrong tag (in place, it holds the ciphertext again).
+    /// Buffers that overlap otherwise are refused
+    /// (`IllegalArgumentException`), before anything is read or written.
     Java_dev_parcrypt_jca_Native_gcmOpenDirect,
     JByteBuffer,
     open_direct
@@ -508,47 +515,51 @@ fn open_arrays(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteArray<'_>>)
     Ok(n)
 }
 
-/// [`Java_dev_parcrypt_jca_Native_gcmSealDirect`].
+/// [`Java_dev_parcrypt_jca_Native_gcmSealDirect`]: in place when `out`
+/// starts where `input` does, else from one buffer into the other; a
+/// partial overlap is refused before anything is read or written.
 fn seal_direct(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteBuffer<'_>>) -> Res<usize> {
-    let src = direct(env, io.input, io.in_off, io.len)?;
-    let dst = direct(env, io.out, io.out_off, io.len.saturating_add(GCM_TAG as jint))?;
-    let (body, tag) = dst.split_at_mut(src.len());
-    copy_unless_same(src, body)?;
-    tag.copy_from_slice(&call.seal(body));
-    Ok(dst.len())
+    let mut src = Direct::new(env, io.input, io.in_off, io.len)?;
+    let mut dst = Direct::new(env, io.out, io.out_off, io.len.saturating_add(GCM_TAG as jint))?;
+    let (n, written) = (src.len(), dst.len());
+    match in_out(&mut src, &mut dst)? {
+        InOut::InPlace(buf) => {
+            let (body, slot) = buf.split_at_mut(n);
+            slot.copy_from_slice(&call.seal(body));
+        }
+        InOut::Apart(src, dst) => {
+            let (body, slot) = dst.split_at_mut(n);
+            slot.copy_from_slice(&call.gcm.seal_into(&call.nonce, call.aad(), src, body, &call.par));
+        }
+    }
+    Ok(written)
 }
 
-/// [`Java_dev_parcrypt_jca_Native_gcmOpenDirect`].
+/// [`Java_dev_parcrypt_jca_Native_gcmOpenDirect`]: in place when `out`
+/// starts where `input` does, else the ciphertext copied into `out` and
+/// opened there (zeroed on a wrong tag); a partial overlap is refused before
+/// anything is read or written.
 fn open_direct(env: &JNIEnv<'_>, call: &GcmCall<'_>, io: Io<'_, JByteBuffer<'_>>) -> Res<usize> {
-    let src = direct(env, io.input, io.in_off, io.len)?;
+    let mut src = Direct::new(env, io.input, io.in_off, io.len)?;
     let Some(n) = src.len().checked_sub(GCM_TAG) else {
         return fail(BAD_TAG, SHORT);
     };
-    let mut tag = [0u8; GCM_TAG];
-    tag.copy_from_slice(&src[n..]);
-    let dst = direct(env, io.out, io.out_off, n as jint)?;
-    let in_place = src.as_ptr() == dst.as_ptr();
-    copy_unless_same(&src[..n], dst)?;
-    let opened = call.open(dst, &tag);
-    if opened.is_err() && !in_place {
-        dst.fill(0);
-    }
-    opened.map(|()| n)
-}
-
-/// Copies `src` into `dst` (same length) unless they are the same memory;
-/// refuses a partial overlap.
-fn copy_unless_same(src: &[u8], dst: &mut [u8]) -> Res<()> {
-    let (s, d) = (src.as_ptr() as usize, dst.as_ptr() as usize);
-    if s == d {
-        return Ok(());
-    }
-    if s < d + dst.len() && d < s + src.len() {
-        return fail(
-            ILLEGAL_ARG,
-            "input and output buffers overlap without starting at the same byte",
-        );
-    }
-    dst.copy_from_slice(src);
-    Ok(())
+    // n < io.len, a jint.
+    let mut dst = Direct::new(env, io.out, io.out_off, n as jint)?;
+    match in_out(&mut src, &mut dst)? {
+        InOut::InPlace(buf) => {
+            let (body, tag) = buf.split_at_mut(n);
+            call.open(body, tag)
+        }
+        InOut::Apart(src, dst) => {
+            let (body, tag) = src.split_at(n);
+            dst.copy_from_slice(body);
+            let opened = call.open(dst, tag);
+            if opened.is_err() {
+                dst.fill(0);
+            }
+            opened
+        }
+    }?;
+    Ok(n)
 }

@@ -8,7 +8,7 @@ use parcrypt::digest::Digest;
 use parcrypt::merkle::{BitTorrentV2, Chunks, Error, Format, Glacier, Rfc6962};
 
 use crate::{
-    Fail, ILLEGAL_ARG, IO, PROVIDER, Res, array_of_arrays, bytes, direct, entry, fail, par, read_region,
+    Direct, Fail, ILLEGAL_ARG, IO, PROVIDER, Res, array_of_arrays, bytes, entry, fail, par, read_region,
     unsigned,
 };
 
@@ -29,19 +29,19 @@ impl From<Error> for Fail {
 /// null, `buffer`'s direct memory from `off` (used in place).
 enum Data<'b> {
     Copied(Vec<u8>),
-    Direct(&'b [u8]),
+    Direct(Direct<'b>),
 }
 
-impl Data<'_> {
+impl<'b> Data<'b> {
     fn get(
         env: &JNIEnv<'_>,
         array: &JByteArray<'_>,
-        buffer: &JByteBuffer<'_>,
+        buffer: &'b JByteBuffer<'_>,
         off: jint,
         len: jint,
     ) -> Res<Self> {
         if array.is_null() {
-            Ok(Data::Direct(direct(env, buffer, off, len)?))
+            Ok(Data::Direct(Direct::new(env, buffer, off, len)?))
         } else {
             Ok(Data::Copied(read_region(env, array, off, len, 0)?))
         }
@@ -50,7 +50,7 @@ impl Data<'_> {
     fn bytes(&self) -> &[u8] {
         match self {
             Data::Copied(v) => v,
-            Data::Direct(s) => s,
+            Data::Direct(d) => d.bytes(),
         }
     }
 }

@@ -15,7 +15,8 @@ use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient};
 
 use crate::{
-    BAD_TAG, Fail, ILLEGAL_ARG, INVALID_KEY, IO, PROVIDER, Res, array_of_arrays, bytes_opt, fail, guard, par,
+    BAD_TAG, Fail, ILLEGAL_ARG, INVALID_KEY, IO, PROVIDER, Res, array_of_arrays, fail, guard, par,
+    secret_bytes_opt,
 };
 
 fn err(e: Error) -> Fail {
@@ -35,22 +36,22 @@ fn err(e: Error) -> Fail {
     }
 }
 
-fn key32(key: Vec<u8>) -> Res<SecretKey<32>> {
-    let mut key = key;
-    let parsed = SecretKey::from_slice(&key);
-    let n = key.len();
-    parcrypt::secret::wipe(&mut key);
-    parsed.ok_or_else(|| Fail::Throw(INVALID_KEY, format!("stream key must be 32 bytes, got {n}")))
+/// The 32-byte stream key in `key` (which stays the caller's, wiped when
+/// it drops it).
+fn key32(key: &SecretBytes) -> Res<SecretKey<32>> {
+    SecretKey::from_slice(key.expose()).ok_or_else(|| {
+        Fail::Throw(
+            INVALID_KEY,
+            format!("stream key must be 32 bytes, got {}", key.len()),
+        )
+    })
 }
 
-fn passphrase(p: Vec<u8>) -> Res<SecretBytes> {
-    let mut p = p;
+fn passphrase(p: SecretBytes) -> Res<SecretBytes> {
     if p.is_empty() {
         return fail(ILLEGAL_ARG, "the passphrase is empty");
     }
-    let secret = SecretBytes::from(&p[..]);
-    parcrypt::secret::wipe(&mut p);
-    Ok(secret)
+    Ok(p)
 }
 
 /// Runs `write` into a temporary file beside `out`, renamed to `out` only
@@ -132,11 +133,13 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamEncrypt<'l>(
                 .map(|der| PublicKey::from_bytes(der).map_err(Fail::from))
                 .collect::<Res<_>>()?
         };
+        // Secrets from the moment they are read: any error below wipes them.
+        let (key, pass) = (secret_bytes_opt(env, &key)?, secret_bytes_opt(env, &pass)?);
         let mut recipients: Vec<Recipient<'_>> = Vec::new();
-        if let Some(k) = bytes_opt(env, &key)? {
+        if let Some(k) = &key {
             recipients.push(Recipient::Key(key32(k)?));
         }
-        if let Some(p) = bytes_opt(env, &pass)? {
+        if let Some(p) = pass {
             let log2_n =
                 u8::try_from(log2_n).or_else(|_| fail(ILLEGAL_ARG, format!("scrypt cost 2^{log2_n}")))?;
             recipients.push(Recipient::Passphrase {
@@ -177,21 +180,18 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
 ) -> jlong {
     guard(&mut env, 0, |env| {
         let par = par(threads, strategy)?;
+        // Secrets from the moment they are read: any error below wipes them.
         let (key, pass, rsa) = (
-            bytes_opt(env, &key)?,
-            bytes_opt(env, &pass)?,
-            bytes_opt(env, &rsa_key)?,
+            secret_bytes_opt(env, &key)?,
+            secret_bytes_opt(env, &pass)?,
+            secret_bytes_opt(env, &rsa_key)?,
         );
         let rsa = match rsa {
-            Some(mut der) => {
-                let key = PrivateKey::from_bytes(&der).map_err(Fail::from);
-                parcrypt::secret::wipe(&mut der);
-                Some(key?)
-            }
+            Some(der) => Some(PrivateKey::from_bytes(der.expose())?),
             None => None,
         };
         let who = match (key, pass, rsa.as_ref()) {
-            (Some(k), None, None) => Identity::Key(key32(k)?),
+            (Some(k), None, None) => Identity::Key(key32(&k)?),
             (None, Some(p), None) => Identity::Passphrase(passphrase(p)?),
             (None, None, Some(r)) => Identity::Rsa(r),
             _ => {

@@ -253,9 +253,14 @@ fn peer_row(w: &Beside, name: &'static str, size: usize, samples: &[f64]) -> Row
 }
 
 /// Runs `program` to its end; its standard output, or why it failed.
+/// Under `PARCRYPT_CPU_MASK` the peer gets the same mask as parcrypt's
+/// AWS-LC (`OPENSSL_ia32cap`, read by OpenSSL and AWS-LC alike), so both
+/// sides of a comparison run on the same CPU features; parcrypt never
+/// writes its own environment, so the peer is told here.
 fn run_program(program: &Path, args: &[&str]) -> Result<String, String> {
     let out = Command::new(program)
         .args(args)
+        .envs(parcrypt::cpu::aws_lc_mask().map(|mask| ("OPENSSL_ia32cap", mask)))
         .stdin(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run {}: {e}", program.display()))?;

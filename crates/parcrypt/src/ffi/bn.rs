@@ -234,6 +234,7 @@ impl std::fmt::Debug for Ctx {
 
 impl Ctx {
     pub(crate) fn new() -> Ctx {
+        super::owned::backend_ready();
         // SAFETY: no preconditions.
         let p = unsafe { sys::BN_CTX_new() };
         Ctx(NonNull::new(p).expect("BN_CTX_new: out of memory"))

@@ -19,6 +19,7 @@ struct CipherCtx(*mut sys::EVP_CIPHER_CTX);
 
 impl CipherCtx {
     fn new() -> Self {
+        super::owned::backend_ready();
         // SAFETY: EVP_CIPHER_CTX_new has no preconditions.
         let ctx = unsafe { sys::EVP_CIPHER_CTX_new() };
         // Allocation failure of a few hundred bytes: nothing sensible to do.
@@ -88,8 +89,9 @@ pub(crate) fn aes_ecb_in_place(key: &[u8], direction: Direction, data: &mut [u8]
 }
 
 /// AWS-LC's RC4 state (`RC4_KEY`): the 256-entry permutation and two indices.
-/// Wiped on drop.
-pub(crate) struct Rc4State(sys::RC4_KEY);
+/// Made in place on the heap (a state built on the stack and moved would
+/// leave a copy of the permutation behind) and wiped on drop.
+pub(crate) struct Rc4State(Box<sys::RC4_KEY>);
 
 impl Rc4State {
     /// Runs the RC4 key schedule.
@@ -97,14 +99,16 @@ impl Rc4State {
     /// # Panics
     /// If `key` is longer than `u32::MAX` bytes (callers allow at most 256).
     pub(crate) fn new(key: &[u8]) -> Self {
-        let mut state = sys::RC4_KEY {
+        // The zeroed state is built on the stack and moved into the box
+        // before the key schedule writes anything secret into it.
+        let mut state = Box::new(sys::RC4_KEY {
             x: 0,
             y: 0,
             data: [0; 256],
-        };
+        });
         let len = u32::try_from(key.len()).expect("RC4 key length");
         // SAFETY: state is a valid RC4_KEY to write; key points to len bytes.
-        unsafe { sys::RC4_set_key(&mut state, len, key.as_ptr()) };
+        unsafe { sys::RC4_set_key(&mut *state, len, key.as_ptr()) };
         Rc4State(state)
     }
 
@@ -113,7 +117,7 @@ impl Rc4State {
         // SAFETY: in and out are the same `data.len()` bytes; RC4 processes
         // byte by byte, reading each input byte before writing it, so exact
         // in-place operation is allowed (as in OpenSSL).
-        unsafe { sys::RC4(&mut self.0, data.len(), data.as_ptr(), data.as_mut_ptr()) };
+        unsafe { sys::RC4(&mut *self.0, data.len(), data.as_ptr(), data.as_mut_ptr()) };
     }
 }
 
@@ -157,6 +161,7 @@ impl Drop for AeadKey {
 impl AeadKey {
     /// An AES-GCM key; `None` unless `key` is 16 or 32 bytes.
     pub(crate) fn new(key: &[u8]) -> Option<AeadKey> {
+        super::owned::backend_ready();
         // SAFETY: the EVP_aead_* functions return pointers to static tables.
         let aead = unsafe {
             match key.len() {
@@ -173,6 +178,7 @@ impl AeadKey {
     /// # Panics
     /// If AWS-LC cannot allocate the context (a few hundred bytes).
     pub(crate) fn chacha20_poly1305(key: &[u8; 32]) -> AeadKey {
+        super::owned::backend_ready();
         // SAFETY: EVP_aead_chacha20_poly1305 returns a pointer to a static table.
         let aead = unsafe { sys::EVP_aead_chacha20_poly1305() };
         Self::with(aead, key).expect("EVP_AEAD_CTX_new: out of memory")
@@ -252,6 +258,35 @@ impl AeadKey {
         tag
     }
 
+    /// Open of `data` in place with `tag`, a 12-byte nonce and `aad`; false
+    /// (and `data` wiped) if the tag fails.
+    pub(crate) fn open_in_place(&self, nonce: &[u8; 12], data: &mut [u8], tag: &[u8], aad: &[u8]) -> bool {
+        let p = data.as_mut_ptr();
+        // SAFETY: ctx live; AWS-LC's open allows its input and output to be
+        // the same buffer exactly (`data`, valid for its length); nonce, tag
+        // and aad valid for their lengths.
+        let ok = unsafe {
+            sys::EVP_AEAD_CTX_open_gather(
+                self.0.as_ptr(),
+                p,
+                nonce.as_ptr(),
+                nonce.len(),
+                p,
+                data.len(),
+                tag.as_ptr(),
+                tag.len(),
+                aad.as_ptr(),
+                aad.len(),
+            )
+        } == 1;
+        if !ok {
+            data.fill(0);
+            // SAFETY: clears this thread's error queue.
+            unsafe { sys::ERR_clear_error() };
+        }
+        ok
+    }
+
     /// Open of `input` with `tag` into `output` (same length) with a
     /// 12-byte nonce and `aad`; false (and `output` wiped) if the tag fails.
     pub(crate) fn open_into(
@@ -298,7 +333,7 @@ impl AeadKey {
 /// whole message); `internal.rs` links it, with the context layout of the
 /// pinned version.
 pub(crate) struct GcmDecrypter {
-    aes: Box<sys::AES_KEY>,
+    aes: Box<AlignedAesKey>,
     gcm: Box<super::internal::Gcm128Key>,
     ctr: super::internal::Ctr128,
 }
@@ -318,10 +353,16 @@ impl std::fmt::Debug for GcmDecrypter {
 impl Drop for GcmDecrypter {
     fn drop(&mut self) {
         use zeroize::Zeroize;
-        self.aes.rd_key.zeroize();
+        self.aes.0.rd_key.zeroize();
         self.gcm.0.zeroize();
     }
 }
+
+/// An `AES_KEY` aligned as AWS-LC aligns the key schedules it embeds
+/// (16 bytes, the vector loads of its AES-NI code): bindgen's
+/// `sys::AES_KEY` only has `u32` alignment.
+#[repr(C, align(16))]
+struct AlignedAesKey(sys::AES_KEY);
 
 /// What one part's pass leaves: GHASH over its ciphertext blocks (no
 /// length block), except that a partial last block has been added in but
@@ -335,20 +376,21 @@ impl GcmDecrypter {
     /// `None` for a key that is not 16, 24 or 32 bytes, or where AWS-LC
     /// has no CTR kernel (a CPU without hardware AES or vector permutes).
     pub(crate) fn new(key: &[u8]) -> Option<GcmDecrypter> {
+        super::owned::backend_ready();
         if !matches!(key.len(), 16 | 24 | 32) {
             return None;
         }
-        let mut aes = Box::new(sys::AES_KEY {
+        let mut aes = Box::new(AlignedAesKey(sys::AES_KEY {
             rd_key: [0; 60],
             rounds: 0,
-        });
+        }));
         let mut gcm = Box::new(super::internal::Gcm128Key([0; 288]));
         let mut block = None;
         // SAFETY: `aes` and `gcm` are valid for writes of their types (the
         // GCM key's size is the pinned version's, see `internal.rs`), `key`
         // is `key.len()` ∈ {16, 24, 32} bytes as the function requires.
         let ctr = unsafe {
-            super::internal::aes_ctr_set_key(&mut *aes, &mut *gcm, &mut block, key.as_ptr(), key.len())
+            super::internal::aes_ctr_set_key(&mut aes.0, &mut *gcm, &mut block, key.as_ptr(), key.len())
         }?;
         Some(GcmDecrypter { aes, gcm, ctr })
     }
@@ -357,6 +399,13 @@ impl GcmDecrypter {
     /// when `input` is `None`) as GCM started with `nonce` (12 bytes: the
     /// message's own, J0 = nonce ‖ 1; 16 bytes: hashed into J0 as GCM
     /// defines), hashing the ciphertext as it goes.
+    ///
+    /// Each byte of `input` is read once: a piece of [`COPY_PIECE`] bytes
+    /// is copied into `output`, then decrypted and hashed there, in place,
+    /// while it is still in the cache. So the hash and the plaintext come
+    /// from the same bytes even if the caller's input changes meanwhile (a
+    /// shared map another process writes): AWS-LC's own pass may read a
+    /// block twice (GHASH, then CTR, outside its stitched loop).
     ///
     /// # Panics
     /// If `input` and `output` differ in length, or the part is longer than
@@ -369,24 +418,29 @@ impl GcmDecrypter {
         }
         let mut ctx = Gcm128Context([0; super::internal::GCM128_CONTEXT_SIZE]);
         ctx.0[GCM128_KEY_AT..GCM128_KEY_AT + self.gcm.0.len()].copy_from_slice(&self.gcm.0);
-        let src = input.map_or(output.as_ptr(), <[u8]>::as_ptr);
         // SAFETY: `ctx` is a zeroed context holding the key's GCM key, as
-        // AWS-LC's own open builds it; the nonce is valid for its length;
-        // `src` and `output` are valid for `output.len()` bytes and either
-        // the same buffer (AWS-LC reads each block before writing it) or
-        // disjoint (a & and a &mut cannot overlap).
-        let ok = unsafe {
-            super::internal::CRYPTO_gcm128_setiv(&mut ctx, &*self.aes, nonce.as_ptr(), nonce.len());
-            super::internal::CRYPTO_gcm128_decrypt_ctr32(
-                &mut ctx,
-                &*self.aes,
-                src,
-                output.as_mut_ptr(),
-                output.len(),
-                self.ctr,
-            )
-        };
-        assert_eq!(ok, 1, "GCM part longer than 2^36 - 32 bytes");
+        // AWS-LC's own open builds it; the nonce is valid for its length.
+        unsafe { super::internal::CRYPTO_gcm128_setiv(&mut ctx, &self.aes.0, nonce.as_ptr(), nonce.len()) };
+        for (i, piece) in output.chunks_mut(COPY_PIECE).enumerate() {
+            if let Some(input) = input {
+                piece.copy_from_slice(&input[i * COPY_PIECE..i * COPY_PIECE + piece.len()]);
+            }
+            // SAFETY: `ctx` was set up above and carries the message on from
+            // the previous piece (every piece but the last is whole blocks);
+            // `piece` is valid for its length and decrypted in place (AWS-LC
+            // reads each block before writing it).
+            let ok = unsafe {
+                super::internal::CRYPTO_gcm128_decrypt_ctr32(
+                    &mut ctx,
+                    &self.aes.0,
+                    piece.as_ptr(),
+                    piece.as_mut_ptr(),
+                    piece.len(),
+                    self.ctr,
+                )
+            };
+            assert_eq!(ok, 1, "GCM part longer than 2^36 - 32 bytes");
+        }
         let mut xi = [0u8; 16];
         xi.copy_from_slice(&ctx.0[GCM128_XI..GCM128_XI + 16]);
         let mres = u32::from_ne_bytes(ctx.0[GCM128_MRES..GCM128_MRES + 4].try_into().unwrap_or_default());
@@ -398,6 +452,12 @@ impl GcmDecrypter {
         }
     }
 }
+
+/// The piece of a part [`GcmDecrypter::decrypt_part`] copies, then opens in
+/// place: whole 96-byte rounds of AWS-LC's stitched loop (so only a part's
+/// end takes its block-by-block path), small enough to stay in the L1/L2
+/// cache between the copy and the pass.
+pub(crate) const COPY_PIECE: usize = 96 * 256;
 
 #[cfg(test)]
 mod tests {
@@ -428,10 +488,10 @@ mod tests {
                 let mut data = vec![1u8; len];
                 // SAFETY: as in `GcmDecrypter::decrypt_part`, in place.
                 let ok = unsafe {
-                    internal::CRYPTO_gcm128_setiv(&mut g.ctx, &*d.aes, [7u8; 16].as_ptr(), 16);
+                    internal::CRYPTO_gcm128_setiv(&mut g.ctx, &d.aes.0, [7u8; 16].as_ptr(), 16);
                     internal::CRYPTO_gcm128_decrypt_ctr32(
                         &mut g.ctx,
-                        &*d.aes,
+                        &d.aes.0,
                         data.as_ptr(),
                         data.as_mut_ptr(),
                         data.len(),

@@ -4,12 +4,13 @@
 #![allow(unsafe_code)]
 
 use std::os::raw::c_int;
-use std::ptr::{self, NonNull};
+use std::ptr;
 
 use aws_lc_sys as sys;
 use zeroize::Zeroizing;
 
 use super::error::{Result, check};
+use super::owned::{Owned, own};
 
 /// Why a key could not be parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,22 +54,25 @@ pub(super) unsafe fn take_buffer(p: *mut u8, len: usize) -> Zeroizing<Vec<u8>> {
 }
 
 /// Runs an AWS-LC parser over all of `der` with a CBS; trailing bytes fail.
-pub(super) fn parse_all<T>(
+/// What the parser made is owned (`W`) before anything is checked, so an
+/// object parsed from a prefix of `der` is freed, and cleansed, when the
+/// trailing bytes refuse it.
+pub(super) fn parse_all<W: Owned>(
     der: &[u8],
-    parse: unsafe extern "C" fn(*mut sys::CBS) -> *mut T,
-) -> Option<NonNull<T>> {
+    parse: unsafe extern "C" fn(*mut sys::CBS) -> *mut W::Raw,
+) -> Option<W> {
     let mut cbs = sys::CBS {
         data: ptr::null(),
         len: 0,
     };
     // SAFETY: der outlives cbs.
     unsafe { sys::CBS_init(&mut cbs, der.as_ptr(), der.len()) };
-    // SAFETY: cbs is initialised; the parser only reads through it.
-    let p = unsafe { parse(&mut cbs) };
-    let p = NonNull::new(p);
+    // SAFETY: cbs is initialised; the parser only reads through it, and
+    // returns a new object the caller owns, or null.
+    let parsed: Option<W> = unsafe { own(parse(&mut cbs)) };
     // SAFETY: clears the error queue left by a failed parse.
     unsafe { sys::ERR_clear_error() };
-    p.filter(|_| cbs.len == 0)
+    parsed.filter(|_| cbs.len == 0)
 }
 
 /// Serialises with a CBB.
@@ -90,12 +94,4 @@ pub(super) fn marshal(f: impl FnOnce(*mut sys::CBB) -> c_int) -> Result<Zeroizin
     Ok(unsafe { take_buffer(out, len) })
 }
 
-/// An owned EVP_PKEY, freed on drop.
-pub(super) struct Pkey(pub(super) NonNull<sys::EVP_PKEY>);
-
-impl Drop for Pkey {
-    fn drop(&mut self) {
-        // SAFETY: owned reference.
-        unsafe { sys::EVP_PKEY_free(self.0.as_ptr()) }
-    }
-}
+pub(super) use super::owned::Pkey;

@@ -9,14 +9,15 @@
 #![allow(unsafe_code)]
 
 use std::os::raw::c_int;
-use std::ptr::{self, NonNull};
+use std::ptr;
 
 use aws_lc_sys as sys;
 use zeroize::Zeroizing;
 
 use super::bn::{Bn, Ctx};
 use super::der::{self, ParseError, Pkey};
-use super::error::{BackendError, Result, check, non_null};
+use super::error::{BackendError, Result, check};
+use super::owned::{EcdsaSig, Owned, own};
 
 /// The P-256 group (a static object in AWS-LC: shared read-only).
 fn p256() -> *const sys::EC_GROUP {
@@ -35,8 +36,7 @@ pub(crate) fn order() -> &'static Bn {
     })
 }
 
-/// An owned EC_KEY on P-256.
-pub(crate) struct EcKey(NonNull<sys::EC_KEY>);
+pub(crate) use super::owned::EcKey;
 
 // SAFETY: parcrypt never mutates an EC_KEY after construction, and AWS-LC's
 // signing and verification take it as `const EC_KEY *`.
@@ -50,13 +50,6 @@ impl std::fmt::Debug for EcKey {
     }
 }
 
-impl Drop for EcKey {
-    fn drop(&mut self) {
-        // SAFETY: we own one reference; EC_KEY_free wipes the private scalar.
-        unsafe { sys::EC_KEY_free(self.0.as_ptr()) }
-    }
-}
-
 /// Why a point or key was refused.
 fn curve_is_p256(key: *const sys::EC_KEY) -> bool {
     // SAFETY: key is live; its group is static or owned by it.
@@ -64,22 +57,15 @@ fn curve_is_p256(key: *const sys::EC_KEY) -> bool {
 }
 
 /// A point on P-256.
-pub(crate) struct Point(NonNull<sys::EC_POINT>);
+pub(crate) use super::owned::Point;
 
 // SAFETY: an EC_POINT is plain memory with no thread affinity; moved, not shared.
 unsafe impl Send for Point {}
 
-impl Drop for Point {
-    fn drop(&mut self) {
-        // SAFETY: from EC_POINT_new, freed only here.
-        unsafe { sys::EC_POINT_free(self.0.as_ptr()) }
-    }
-}
-
 impl Point {
     fn new() -> Result<Point> {
-        // SAFETY: the group is static.
-        Ok(Point(non_null(unsafe { sys::EC_POINT_new(p256()) })?))
+        // SAFETY: the group is static; the new point is ours.
+        unsafe { own(sys::EC_POINT_new(p256())) }.ok_or(BackendError)
     }
 }
 
@@ -94,7 +80,7 @@ impl Sig {
     /// variants, trailing bytes, negative integers).
     pub(crate) fn from_der(der: &[u8]) -> Option<Sig> {
         // SAFETY: der is a valid slice; the result is owned by us.
-        let sig = NonNull::new(unsafe { sys::ECDSA_SIG_from_bytes(der.as_ptr(), der.len()) });
+        let sig: Option<EcdsaSig> = unsafe { own(sys::ECDSA_SIG_from_bytes(der.as_ptr(), der.len())) };
         // SAFETY: clears the error queue of a failed parse.
         unsafe { sys::ERR_clear_error() };
         let sig = sig?;
@@ -102,15 +88,12 @@ impl Sig {
         // SAFETY: sig is live; the getters return borrowed pointers.
         unsafe { sys::ECDSA_SIG_get0(sig.as_ptr(), &mut r, &mut s) };
         // SAFETY: r and s are live while sig is; copied before it is freed.
-        let out = unsafe {
+        Some(unsafe {
             Sig {
                 r: Bn::dup_of_ptr(r),
                 s: Bn::dup_of_ptr(s),
             }
-        };
-        // SAFETY: owned, freed once.
-        unsafe { sys::ECDSA_SIG_free(sig.as_ptr()) };
-        Some(out)
+        })
     }
 
     /// DER encoding.
@@ -119,39 +102,29 @@ impl Sig {
         let mut out: *mut u8 = ptr::null_mut();
         let mut len = 0usize;
         // SAFETY: sig is live; on success we own out.
-        let ok = unsafe { sys::ECDSA_SIG_to_bytes(&mut out, &mut len, sig.as_ptr()) };
-        // SAFETY: owned, freed once.
-        unsafe { sys::ECDSA_SIG_free(sig.as_ptr()) };
-        check(ok)?;
+        check(unsafe { sys::ECDSA_SIG_to_bytes(&mut out, &mut len, sig.as_ptr()) })?;
         // SAFETY: out/len came from ECDSA_SIG_to_bytes.
         Ok(unsafe { der::take_buffer(out, len) }.to_vec())
     }
 
-    fn to_ecdsa_sig(&self) -> Result<NonNull<sys::ECDSA_SIG>> {
-        // SAFETY: no preconditions.
-        let sig = non_null(unsafe { sys::ECDSA_SIG_new() })?;
+    fn to_ecdsa_sig(&self) -> Result<EcdsaSig> {
+        // SAFETY: no preconditions; the new signature is ours.
+        let sig: EcdsaSig = unsafe { own(sys::ECDSA_SIG_new()) }.ok_or(BackendError)?;
         let (r, s) = (self.r.dup(), self.s.dup());
         // SAFETY: set0 takes ownership of r and s; we forget our handles.
-        let ok = unsafe { sys::ECDSA_SIG_set0(sig.as_ptr(), r.ptr(), s.ptr()) };
-        if ok == 1 {
-            std::mem::forget(r);
-            std::mem::forget(s);
-            Ok(sig)
-        } else {
-            // SAFETY: owned, freed once.
-            unsafe { sys::ECDSA_SIG_free(sig.as_ptr()) };
-            check(ok).map(|()| sig)
-        }
+        check(unsafe { sys::ECDSA_SIG_set0(sig.as_ptr(), r.ptr(), s.ptr()) })?;
+        std::mem::forget(r);
+        std::mem::forget(s);
+        Ok(sig)
     }
 }
 
 impl EcKey {
     fn ptr(&self) -> *const sys::EC_KEY {
-        self.0.as_ptr()
+        self.as_ptr()
     }
 
-    fn checked(key: NonNull<sys::EC_KEY>) -> std::result::Result<EcKey, ParseError> {
-        let key = EcKey(key);
+    fn checked(key: EcKey) -> std::result::Result<EcKey, ParseError> {
         if !curve_is_p256(key.ptr()) {
             return Err(ParseError::NotP256);
         }
@@ -164,11 +137,11 @@ impl EcKey {
 
     /// A fresh random P-256 key.
     pub(crate) fn generate() -> Result<EcKey> {
-        // SAFETY: no preconditions.
-        let key = non_null(unsafe { sys::EC_KEY_new_by_curve_name(sys::NID_X9_62_prime256v1) })?;
-        let key = EcKey(key);
+        // SAFETY: no preconditions; the new key is ours.
+        let key: EcKey =
+            unsafe { own(sys::EC_KEY_new_by_curve_name(sys::NID_X9_62_prime256v1)) }.ok_or(BackendError)?;
         // SAFETY: key is live and ours.
-        check(unsafe { sys::EC_KEY_generate_key(key.0.as_ptr()) })?;
+        check(unsafe { sys::EC_KEY_generate_key(key.as_ptr()) })?;
         Ok(key)
     }
 
@@ -185,37 +158,34 @@ impl EcKey {
 
     /// A PKCS#8 `PrivateKeyInfo` holding an EC key.
     pub(crate) fn from_pkcs8_der(der: &[u8]) -> std::result::Result<EcKey, ParseError> {
-        let pkey = Pkey(der::parse_all(der, sys::EVP_parse_private_key).ok_or(ParseError::Malformed)?);
+        let pkey: Pkey = der::parse_all(der, sys::EVP_parse_private_key).ok_or(ParseError::Malformed)?;
         Self::checked(pkey.into_ec()?)
     }
 
     /// An X.509 `SubjectPublicKeyInfo` holding an EC key.
     pub(crate) fn from_spki_der(der: &[u8]) -> std::result::Result<EcKey, ParseError> {
-        let pkey = Pkey(der::parse_all(der, sys::EVP_parse_public_key).ok_or(ParseError::Malformed)?);
+        let pkey: Pkey = der::parse_all(der, sys::EVP_parse_public_key).ok_or(ParseError::Malformed)?;
         Self::checked(pkey.into_ec()?)
     }
 
     /// A public key from a SEC1 point encoding (uncompressed `04‖x‖y` or compressed).
     pub(crate) fn from_point(bytes: &[u8]) -> std::result::Result<EcKey, ParseError> {
-        // SAFETY: no preconditions.
-        let key = NonNull::new(unsafe { sys::EC_KEY_new_by_curve_name(sys::NID_X9_62_prime256v1) })
+        // SAFETY: no preconditions; the new key is ours.
+        let key: EcKey = unsafe { own(sys::EC_KEY_new_by_curve_name(sys::NID_X9_62_prime256v1)) }
             .ok_or(ParseError::Malformed)?;
-        let key = EcKey(key);
         let point = Point::new().map_err(|_| ParseError::Malformed)?;
         let mut ctx = Ctx::new();
         // SAFETY: all live; bytes is a valid slice. oct2point checks the point is on the curve.
         let ok = unsafe {
-            sys::EC_POINT_oct2point(p256(), point.0.as_ptr(), bytes.as_ptr(), bytes.len(), ctx.ptr()) == 1
-                && sys::EC_KEY_set_public_key(key.0.as_ptr(), point.0.as_ptr()) == 1
+            sys::EC_POINT_oct2point(p256(), point.as_ptr(), bytes.as_ptr(), bytes.len(), ctx.ptr()) == 1
+                && sys::EC_KEY_set_public_key(key.as_ptr(), point.as_ptr()) == 1
         };
         // SAFETY: clears the error queue.
         unsafe { sys::ERR_clear_error() };
         if !ok {
             return Err(ParseError::Malformed);
         }
-        let raw = key.0;
-        std::mem::forget(key);
-        Self::checked(raw)
+        Self::checked(key)
     }
 
     /// SEC1 DER with the named curve and the public key, as `openssl ec` writes.
@@ -228,13 +198,13 @@ impl EcKey {
     pub(crate) fn pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>> {
         let pkey = Pkey::of_ec(self)?;
         // SAFETY: as above.
-        der::marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.0.as_ptr()) })
+        der::marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.as_ptr()) })
     }
 
     pub(crate) fn spki_der(&self) -> Result<Vec<u8>> {
         let pkey = Pkey::of_ec(self)?;
         // SAFETY: as above.
-        der::marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.0.as_ptr()) }).map(|v| v.to_vec())
+        der::marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.as_ptr()) }).map(|v| v.to_vec())
     }
 
     /// Whether the key holds a private scalar.
@@ -278,19 +248,17 @@ impl EcKey {
     /// the key and digest).
     pub(crate) fn sign_digest(&self, digest: &[u8]) -> Result<Sig> {
         // SAFETY: digest valid; key live with a private scalar (caller).
-        let sig = non_null(unsafe { sys::ECDSA_do_sign(digest.as_ptr(), digest.len(), self.ptr()) })?;
+        let sig: EcdsaSig = unsafe { own(sys::ECDSA_do_sign(digest.as_ptr(), digest.len(), self.ptr())) }
+            .ok_or(BackendError)?;
         let (mut r, mut s) = (ptr::null(), ptr::null());
         // SAFETY: sig live; copies made before it is freed.
-        let out = unsafe {
+        Ok(unsafe {
             sys::ECDSA_SIG_get0(sig.as_ptr(), &mut r, &mut s);
             Sig {
                 r: Bn::dup_of_ptr(r),
                 s: Bn::dup_of_ptr(s),
             }
-        };
-        // SAFETY: owned, freed once.
-        unsafe { sys::ECDSA_SIG_free(sig.as_ptr()) };
-        Ok(out)
+        })
     }
 
     /// AWS-LC's verification: one joint, variable-time u1·G + u2·Q.
@@ -301,11 +269,8 @@ impl EcKey {
         // SAFETY: all live; the key is only read.
         let ok =
             unsafe { sys::ECDSA_do_verify(digest.as_ptr(), digest.len(), raw.as_ptr(), self.ptr()) } == 1;
-        // SAFETY: owned, freed once; clear the error queue of a failed verify.
-        unsafe {
-            sys::ECDSA_SIG_free(raw.as_ptr());
-            sys::ERR_clear_error();
-        }
+        // SAFETY: clears the error queue of a failed verify.
+        unsafe { sys::ERR_clear_error() };
         ok
     }
 
@@ -316,7 +281,7 @@ impl EcKey {
         // SAFETY: all live; the key's point is borrowed for the call.
         check(unsafe {
             let q = sys::EC_KEY_get0_public_key(self.ptr());
-            sys::EC_POINT_mul(p256(), r.0.as_ptr(), ptr::null(), q, u.cptr(), ctx.ptr())
+            sys::EC_POINT_mul(p256(), r.as_ptr(), ptr::null(), q, u.cptr(), ctx.ptr())
         })?;
         Ok(r)
     }
@@ -326,16 +291,7 @@ impl EcKey {
 pub(crate) fn mul_generator(u: &Bn, ctx: &mut Ctx) -> Result<Point> {
     let r = Point::new()?;
     // SAFETY: all live.
-    check(unsafe {
-        sys::EC_POINT_mul(
-            p256(),
-            r.0.as_ptr(),
-            u.cptr(),
-            ptr::null(),
-            ptr::null(),
-            ctx.ptr(),
-        )
-    })?;
+    check(unsafe { sys::EC_POINT_mul(p256(), r.as_ptr(), u.cptr(), ptr::null(), ptr::null(), ctx.ptr()) })?;
     Ok(r)
 }
 
@@ -344,14 +300,14 @@ pub(crate) fn sum_x_matches(a: &Point, b: &Point, r: &Bn, n: &Bn, ctx: &mut Ctx)
     let sum = Point::new()?;
     let x = Bn::new();
     // SAFETY: all live.
-    check(unsafe { sys::EC_POINT_add(p256(), sum.0.as_ptr(), a.0.as_ptr(), b.0.as_ptr(), ctx.ptr()) })?;
+    check(unsafe { sys::EC_POINT_add(p256(), sum.as_ptr(), a.as_ptr(), b.as_ptr(), ctx.ptr()) })?;
     // SAFETY: sum is live.
-    if unsafe { sys::EC_POINT_is_at_infinity(p256(), sum.0.as_ptr()) } == 1 {
+    if unsafe { sys::EC_POINT_is_at_infinity(p256(), sum.as_ptr()) } == 1 {
         return Ok(false);
     }
     // SAFETY: all live; a null y is allowed.
     check(unsafe {
-        sys::EC_POINT_get_affine_coordinates_GFp(p256(), sum.0.as_ptr(), x.ptr(), ptr::null_mut(), ctx.ptr())
+        sys::EC_POINT_get_affine_coordinates_GFp(p256(), sum.as_ptr(), x.ptr(), ptr::null_mut(), ctx.ptr())
     })?;
     let x_mod_n = Bn::new();
     // SAFETY: all live.
@@ -388,21 +344,21 @@ pub(crate) fn verify_scalars_vartime(
 }
 
 impl Pkey {
-    fn into_ec(self) -> std::result::Result<NonNull<sys::EC_KEY>, ParseError> {
+    fn into_ec(self) -> std::result::Result<EcKey, ParseError> {
         // SAFETY: self.0 is live.
-        let id = unsafe { sys::EVP_PKEY_id(self.0.as_ptr()) };
+        let id = unsafe { sys::EVP_PKEY_id(self.as_ptr()) };
         if id != sys::EVP_PKEY_EC {
             return Err(ParseError::WrongType(id));
         }
         // SAFETY: an EC EVP_PKEY; get1 returns a new reference we own.
-        NonNull::new(unsafe { sys::EVP_PKEY_get1_EC_KEY(self.0.as_ptr()) }).ok_or(ParseError::Malformed)
+        unsafe { own(sys::EVP_PKEY_get1_EC_KEY(self.as_ptr())) }.ok_or(ParseError::Malformed)
     }
 
     fn of_ec(key: &EcKey) -> Result<Pkey> {
         // SAFETY: no preconditions.
-        let pkey = Pkey(non_null(unsafe { sys::EVP_PKEY_new() })?);
+        let pkey: Pkey = unsafe { own(sys::EVP_PKEY_new()) }.ok_or(BackendError)?;
         // SAFETY: both live; set1 takes its own reference to the key.
-        check(unsafe { sys::EVP_PKEY_set1_EC_KEY(pkey.0.as_ptr(), key.0.as_ptr()) })?;
+        check(unsafe { sys::EVP_PKEY_set1_EC_KEY(pkey.as_ptr(), key.as_ptr()) })?;
         Ok(pkey)
     }
 }

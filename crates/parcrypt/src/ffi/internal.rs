@@ -49,6 +49,14 @@ pub(super) type Ctr128 = unsafe extern "C" fn(
     ivec: *const u8,
 );
 
+// The layouts below (sizes and offsets of AWS-LC structs written by hand)
+// are those of a 64-bit target: three pointers in `GCM128_KEY`, `size_t`
+// lengths. A 32-bit target must not build with them.
+const _: () = assert!(
+    std::mem::size_of::<usize>() == 8,
+    "ffi/internal.rs: AWS-LC's GCM128 layouts are written for 64-bit targets"
+);
+
 /// AWS-LC's `GCM128_KEY` (crypto/fipsmodule/modes/internal.h in the pinned
 /// version): `Htable` (16 × 16 bytes), `gmult`, `ghash` and `block` (three
 /// pointers) and a one-bit flag, 288 bytes; aligned as `Htable` wants.

@@ -5,6 +5,8 @@
 
 use aws_lc_sys as sys;
 
+use super::owned::{MdCtx, Owned, own};
+
 /// scrypt (RFC 7914) from AWS-LC: `out` ← scrypt(password, salt, N = 2^log2_n, r, p).
 /// False if AWS-LC refuses the parameters (its memory cap is raised to what
 /// they need, which callers bound first).
@@ -40,11 +42,12 @@ pub(crate) fn scrypt(password: &[u8], salt: &[u8], log2_n: u8, r: u32, p: u32, o
 
 /// SHAKE256 (FIPS 202) of the concatenation of `parts`, `out.len()` bytes of output.
 pub(crate) fn shake256(parts: &[&[u8]], out: &mut [u8]) -> bool {
-    // SAFETY: EVP_MD_CTX_new has no preconditions.
-    let ctx = unsafe { sys::EVP_MD_CTX_new() };
-    if ctx.is_null() {
+    // SAFETY: EVP_MD_CTX_new has no preconditions; the context is ours
+    // (freed, and its sponge state cleansed, when `owned` drops).
+    let Some(owned) = (unsafe { own::<MdCtx>(sys::EVP_MD_CTX_new()) }) else {
         return false;
-    }
+    };
+    let ctx = owned.as_ptr();
     // SAFETY: ctx is live; EVP_shake256 returns a static table.
     let mut ok = unsafe { sys::EVP_DigestInit_ex(ctx, sys::EVP_shake256(), std::ptr::null_mut()) } == 1;
     for part in parts {
@@ -53,12 +56,8 @@ pub(crate) fn shake256(parts: &[&[u8]], out: &mut [u8]) -> bool {
     }
     // SAFETY: ctx is initialised with an XOF; out is out.len() writable bytes.
     ok = ok && unsafe { sys::EVP_DigestFinalXOF(ctx, out.as_mut_ptr(), out.len()) } == 1;
-    // SAFETY: ctx came from EVP_MD_CTX_new, freed only here (which cleanses
-    // the sponge state); then clears this thread's error queue.
-    unsafe {
-        sys::EVP_MD_CTX_free(ctx);
-        sys::ERR_clear_error();
-    }
+    // SAFETY: clears this thread's error queue; no preconditions.
+    unsafe { sys::ERR_clear_error() };
     ok
 }
 

@@ -6,12 +6,12 @@
 //! byte). Decapsulation is the ordinary, implicitly rejecting one.
 #![allow(unsafe_code)]
 
-use std::ptr::{self, NonNull};
+use std::ptr;
 
 use aws_lc_sys as sys;
 
-use super::der::Pkey;
-use super::error::{Result, check, non_null};
+use super::error::{BackendError, Result, check};
+use super::owned::{Owned, Pkey, PkeyCtx, own};
 use crate::secret::SecretKey;
 
 /// ML-KEM-768 encapsulation key bytes.
@@ -19,22 +19,10 @@ pub(crate) const MLKEM768_PUBLIC: usize = 1184;
 /// ML-KEM-768 ciphertext bytes.
 pub(crate) const MLKEM768_CIPHERTEXT: usize = 1088;
 
-/// An owned `EVP_PKEY_CTX`, freed on drop.
-struct PkeyCtx(NonNull<sys::EVP_PKEY_CTX>);
-
-impl Drop for PkeyCtx {
-    fn drop(&mut self) {
-        // SAFETY: owned, freed only here.
-        unsafe { sys::EVP_PKEY_CTX_free(self.0.as_ptr()) }
-    }
-}
-
 impl PkeyCtx {
     fn for_key(key: &Pkey) -> Result<PkeyCtx> {
         // SAFETY: key is a live EVP_PKEY; the context takes its own reference.
-        Ok(PkeyCtx(non_null(unsafe {
-            sys::EVP_PKEY_CTX_new(key.0.as_ptr(), ptr::null_mut())
-        })?))
+        unsafe { own::<PkeyCtx>(sys::EVP_PKEY_CTX_new(key.as_ptr(), ptr::null_mut())) }.ok_or(BackendError)
     }
 }
 
@@ -56,23 +44,23 @@ impl MlKem768 {
     /// ML-KEM-768.KeyGen_internal(d, z) with `seed = d ‖ z`.
     pub(crate) fn from_seed(seed: &[u8; 64]) -> Result<MlKem768> {
         // SAFETY: EVP_PKEY_CTX_new_id has no preconditions.
-        let ctx = PkeyCtx(non_null(unsafe {
-            sys::EVP_PKEY_CTX_new_id(sys::EVP_PKEY_KEM, ptr::null_mut())
-        })?);
+        let ctx = unsafe { own::<PkeyCtx>(sys::EVP_PKEY_CTX_new_id(sys::EVP_PKEY_KEM, ptr::null_mut())) }
+            .ok_or(BackendError)?;
         // SAFETY: ctx is live.
-        check(unsafe { sys::EVP_PKEY_keygen_init(ctx.0.as_ptr()) })?;
+        check(unsafe { sys::EVP_PKEY_keygen_init(ctx.as_ptr()) })?;
         // SAFETY: ctx is live and a KEM context.
-        check(unsafe { sys::EVP_PKEY_CTX_kem_set_params(ctx.0.as_ptr(), sys::NID_MLKEM768) })?;
+        check(unsafe { sys::EVP_PKEY_CTX_kem_set_params(ctx.as_ptr(), sys::NID_MLKEM768) })?;
         let mut out: *mut sys::EVP_PKEY = ptr::null_mut();
         let mut seed_len = seed.len();
         // SAFETY: ctx is live; out receives a new key we own; seed is
         // seed_len readable bytes (the length ML-KEM-768 requires; AWS-LC
         // checks it).
         check(unsafe {
-            sys::EVP_PKEY_keygen_deterministic(ctx.0.as_ptr(), &mut out, seed.as_ptr(), &mut seed_len)
+            sys::EVP_PKEY_keygen_deterministic(ctx.as_ptr(), &mut out, seed.as_ptr(), &mut seed_len)
         })?;
         Ok(MlKem768 {
-            key: Pkey(non_null(out)?),
+            // SAFETY: on success `out` is a new key we own.
+            key: unsafe { own::<Pkey>(out) }.ok_or(BackendError)?,
         })
     }
 
@@ -81,7 +69,7 @@ impl MlKem768 {
         let mut out = [0u8; MLKEM768_PUBLIC];
         let mut len = out.len();
         // SAFETY: key is live; out has len writable bytes.
-        check(unsafe { sys::EVP_PKEY_get_raw_public_key(self.key.0.as_ptr(), out.as_mut_ptr(), &mut len) })?;
+        check(unsafe { sys::EVP_PKEY_get_raw_public_key(self.key.as_ptr(), out.as_mut_ptr(), &mut len) })?;
         (len == MLKEM768_PUBLIC).then_some(out).ok_or(super::BackendError)
     }
 
@@ -95,7 +83,7 @@ impl MlKem768 {
             // is MLKEM768_CIPHERTEXT readable bytes.
             check(unsafe {
                 sys::EVP_PKEY_decapsulate(
-                    ctx.0.as_ptr(),
+                    ctx.as_ptr(),
                     ss.as_mut_ptr(),
                     &mut len,
                     ciphertext.as_ptr(),
@@ -115,9 +103,14 @@ pub(crate) fn mlkem768_encapsulate(
     m: &[u8; 32],
 ) -> Result<([u8; MLKEM768_CIPHERTEXT], SecretKey<32>)> {
     // SAFETY: public is MLKEM768_PUBLIC readable bytes; AWS-LC copies them.
-    let key = Pkey(non_null(unsafe {
-        sys::EVP_PKEY_kem_new_raw_public_key(sys::NID_MLKEM768, public.as_ptr(), public.len())
-    })?);
+    let key = unsafe {
+        own::<Pkey>(sys::EVP_PKEY_kem_new_raw_public_key(
+            sys::NID_MLKEM768,
+            public.as_ptr(),
+            public.len(),
+        ))
+    }
+    .ok_or(BackendError)?;
     let ctx = PkeyCtx::for_key(&key)?;
     let mut ct = [0u8; MLKEM768_CIPHERTEXT];
     let ss = SecretKey::generate(|ss| {
@@ -126,7 +119,7 @@ pub(crate) fn mlkem768_encapsulate(
         // readable for its length (AWS-LC checks all three).
         check(unsafe {
             sys::EVP_PKEY_encapsulate_deterministic(
-                ctx.0.as_ptr(),
+                ctx.as_ptr(),
                 ct.as_mut_ptr(),
                 &mut ct_len,
                 ss.as_mut_ptr(),

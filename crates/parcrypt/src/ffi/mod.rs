@@ -8,6 +8,8 @@
 //! - [`bn`]: big numbers — constant-time modular exponentiation of one CRT
 //!   half, Montgomery arithmetic for the recombination, the prime search
 //!   steps of key generation;
+//! - [`owned`]: one owning wrapper per AWS-LC object type, freed (and
+//!   cleansed) on drop, so no path forgets one;
 //! - [`der`]: DER parsing and encoding, `EVP_PKEY` (PKCS#8, SPKI);
 //! - [`rsa`]: RSA keys, their components, and the padding functions;
 //! - [`ec`]: P-256 keys, ECDSA and the point arithmetic of split verification;
@@ -18,8 +20,6 @@
 //! - [`kdf`], key derivation: scrypt, SHAKE256;
 //! - [`kem`]: ML-KEM-768 key pairs from their seed and encapsulation with
 //!   given randomness (age's post-quantum recipients);
-//! - [`cpucap`]: `PARCRYPT_CPU_MASK` handed to AWS-LC as its own
-//!   `OPENSSL_ia32cap`, at load time.
 //!
 //! This layer sits below the algorithm families and imports none of them
 //! (only [`crate::digest`], for the hash names the padding functions take,
@@ -30,13 +30,13 @@
 
 pub(crate) mod bn;
 pub(crate) mod cipher;
-mod cpucap;
 pub(crate) mod der;
 pub(crate) mod ec;
 pub(crate) mod error;
 mod internal;
 pub(crate) mod kdf;
 pub(crate) mod kem;
+mod owned;
 pub(crate) mod rsa;
 
 pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, Rc4State, aes_ecb_in_place};

@@ -4,19 +4,19 @@
 #![allow(unsafe_code)]
 
 use std::os::raw::c_int;
-use std::ptr::{self, NonNull};
+use std::ptr;
 
 use aws_lc_sys as sys;
 use zeroize::Zeroizing;
 
 use super::bn::Bn;
 use super::der::{ParseError, Pkey, marshal, parse_all};
-use super::error::{BackendError, Result, check, non_null};
+use super::error::{BackendError, Result, check};
 use super::internal;
+use super::owned::{Owned, own};
 use crate::digest::Algorithm;
 
-/// An owned AWS-LC `RSA` key, public or private.
-pub(crate) struct RsaKey(NonNull<sys::RSA>);
+pub(crate) use super::owned::RsaKey;
 
 // SAFETY: AWS-LC RSA objects are safe to use from several threads at once for
 // every operation taking `const RSA *` or documented as thread-safe (its
@@ -29,13 +29,6 @@ unsafe impl Sync for RsaKey {}
 impl std::fmt::Debug for RsaKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "RsaKey({} bits)", self.bits())
-    }
-}
-
-impl Drop for RsaKey {
-    fn drop(&mut self) {
-        // SAFETY: we own one reference; RSA_free wipes private components.
-        unsafe { sys::RSA_free(self.0.as_ptr()) }
     }
 }
 
@@ -55,60 +48,58 @@ pub(crate) struct Components {
 impl Pkey {
     fn into_rsa(self) -> std::result::Result<RsaKey, ParseError> {
         // SAFETY: self.0 is live.
-        let id = unsafe { sys::EVP_PKEY_id(self.0.as_ptr()) };
+        let id = unsafe { sys::EVP_PKEY_id(self.as_ptr()) };
         if id != sys::EVP_PKEY_RSA {
             return Err(ParseError::WrongType(id));
         }
         // SAFETY: an RSA EVP_PKEY; get1 returns a new reference we own.
-        let rsa = unsafe { sys::EVP_PKEY_get1_RSA(self.0.as_ptr()) };
-        NonNull::new(rsa).map(RsaKey).ok_or(ParseError::Malformed)
+        unsafe { own(sys::EVP_PKEY_get1_RSA(self.as_ptr())) }.ok_or(ParseError::Malformed)
     }
 
     fn of(rsa: &RsaKey) -> Result<Pkey> {
         // SAFETY: no preconditions.
-        let pkey = Pkey(non_null(unsafe { sys::EVP_PKEY_new() })?);
+        let pkey: Pkey = unsafe { own(sys::EVP_PKEY_new()) }.ok_or(BackendError)?;
         // SAFETY: both live; set1 takes its own reference to the RSA.
-        check(unsafe { sys::EVP_PKEY_set1_RSA(pkey.0.as_ptr(), rsa.0.as_ptr()) })?;
+        check(unsafe { sys::EVP_PKEY_set1_RSA(pkey.as_ptr(), rsa.as_ptr()) })?;
         Ok(pkey)
     }
 }
 
 impl RsaKey {
     fn ptr(&self) -> *mut sys::RSA {
-        self.0.as_ptr()
+        self.as_ptr()
     }
 
     /// A PKCS#1 `RSAPrivateKey`.
     pub(crate) fn from_pkcs1_private_der(der: &[u8]) -> std::result::Result<RsaKey, ParseError> {
-        parse_all(der, sys::RSA_parse_private_key)
-            .map(RsaKey)
-            .ok_or(ParseError::Malformed)
+        parse_all(der, sys::RSA_parse_private_key).ok_or(ParseError::Malformed)
     }
 
     /// A PKCS#1 `RSAPublicKey`.
     pub(crate) fn from_pkcs1_public_der(der: &[u8]) -> std::result::Result<RsaKey, ParseError> {
-        parse_all(der, sys::RSA_parse_public_key)
-            .map(RsaKey)
-            .ok_or(ParseError::Malformed)
+        parse_all(der, sys::RSA_parse_public_key).ok_or(ParseError::Malformed)
     }
 
     /// A PKCS#8 `PrivateKeyInfo` holding an RSA key.
     pub(crate) fn from_pkcs8_der(der: &[u8]) -> std::result::Result<RsaKey, ParseError> {
-        let pkey = parse_all(der, sys::EVP_parse_private_key).ok_or(ParseError::Malformed)?;
-        Pkey(pkey).into_rsa()
+        parse_all::<Pkey>(der, sys::EVP_parse_private_key)
+            .ok_or(ParseError::Malformed)?
+            .into_rsa()
     }
 
     /// An X.509 `SubjectPublicKeyInfo` holding an RSA key.
     pub(crate) fn from_spki_der(der: &[u8]) -> std::result::Result<RsaKey, ParseError> {
-        let pkey = parse_all(der, sys::EVP_parse_public_key).ok_or(ParseError::Malformed)?;
-        Pkey(pkey).into_rsa()
+        parse_all::<Pkey>(der, sys::EVP_parse_public_key)
+            .ok_or(ParseError::Malformed)?
+            .into_rsa()
     }
 
     /// A public key from its modulus and exponent (AWS-LC checks them).
     pub(crate) fn from_public_components(n: &Bn, e: &Bn) -> Result<RsaKey> {
         // SAFETY: both are live BIGNUMs; AWS-LC copies them.
         let rsa = unsafe { sys::RSA_new_public_key(n.cptr(), e.cptr()) };
-        Ok(RsaKey(non_null(rsa)?))
+        // SAFETY: a new key (or null) that we own.
+        unsafe { own(rsa) }.ok_or(BackendError)
     }
 
     /// A private key from all its parts (AWS-LC checks them).
@@ -127,13 +118,14 @@ impl RsaKey {
                 get(&c.qinv)?,
             )
         };
-        Ok(RsaKey(non_null(rsa)?))
+        // SAFETY: a new key (or null) that we own.
+        unsafe { own(rsa) }.ok_or(BackendError)
     }
 
     /// The public half.
     pub(crate) fn public(&self) -> Result<RsaKey> {
         // SAFETY: self is live; returns a new object we own.
-        Ok(RsaKey(non_null(unsafe { sys::RSAPublicKey_dup(self.ptr()) })?))
+        unsafe { own(sys::RSAPublicKey_dup(self.ptr())) }.ok_or(BackendError)
     }
 
     pub(crate) fn pkcs1_private_der(&self) -> Result<Zeroizing<Vec<u8>>> {
@@ -149,13 +141,13 @@ impl RsaKey {
     pub(crate) fn pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>> {
         let pkey = Pkey::of(self)?;
         // SAFETY: as above.
-        marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.0.as_ptr()) })
+        marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.as_ptr()) })
     }
 
     pub(crate) fn spki_der(&self) -> Result<Vec<u8>> {
         let pkey = Pkey::of(self)?;
         // SAFETY: as above.
-        marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.0.as_ptr()) }).map(|v| v.to_vec())
+        marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.as_ptr()) }).map(|v| v.to_vec())
     }
 
     /// Copies of the key's parts.
@@ -203,7 +195,12 @@ impl RsaKey {
     /// into `em` (`size()` bytes).
     pub(crate) fn pss_encode(&self, em: &mut [u8], digest: &[u8], hash: Algorithm) -> Result<()> {
         assert_eq!(em.len(), self.size());
-        // SAFETY: em holds RSA_size bytes; digest has the hash's length (caller).
+        // AWS-LC reads the hash's length from `digest` without knowing its
+        // length: a shorter digest would be read past its end.
+        if digest.len() != hash.len() {
+            return Err(BackendError);
+        }
+        // SAFETY: em holds RSA_size bytes; digest has the hash's length (checked).
         check(unsafe {
             sys::RSA_padding_add_PKCS1_PSS_mgf1(
                 self.ptr(),

@@ -7,18 +7,19 @@
 //!   output batch) and a writer-only form;
 //! - `ReadAt` and `read_exact_at`: the one positional reader (`pread`),
 //!   which leaves the file's cursor alone;
-//! - `Windows`: the one memory-map window iterator, for work that reads
-//!   each byte once (hashing, sealing; see `map.rs`);
 //! - [`grow_pipe`]: a larger kernel buffer for a pipe (public: the CLI asks
 //!   it for its standard input and output);
 //! - `wait_then_block`: a FIFO opened without blocking, read once it has
 //!   input (`poll`), without closing it in between.
 //!
 //! Unix only, like the rest of the crate: positional reads go through
-//! `std::os::unix::fs::FileExt` and maps through `mmap(2)`.
+//! `std::os::unix::fs::FileExt`. Nothing maps files: a map of a file
+//! another process truncates faults (SIGBUS) when the lost pages are
+//! touched, which would kill a Python or Java process embedding the
+//! library; positional reads turn that into an error naming the offset,
+//! and measured as fast for hashing (`merkle/stream.rs`).
 
 mod at;
-mod map;
 mod pipe_size;
 pub(crate) mod pipeline;
 mod wait;
@@ -26,7 +27,6 @@ mod wait;
 use std::io::{self, Read};
 
 pub(crate) use at::{ReadAt, read_exact_at};
-pub(crate) use map::Windows;
 pub use pipe_size::grow_pipe;
 pub(crate) use wait::wait_then_block;
 

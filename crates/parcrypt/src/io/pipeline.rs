@@ -13,7 +13,7 @@
 //!   go back to the reader once worked on, output buffers come back from
 //!   the writer;
 //! - [`with_writer`]: no reader, for work that reads its input itself
-//!   (memory-mapped windows, positional reads).
+//!   (positional reads by every thread).
 //!
 //! What holds in every shape:
 //! - **Bounded memory.** Only the buffers the caller hands in circulate;

@@ -78,11 +78,11 @@ impl BitTorrentV2 {
         Self::root_source(Source::Reader(input), par, progress)
     }
 
-    /// [`BitTorrentV2::root`] of a file, hashed from memory-mapped windows
-    /// when it is a regular file (see [`crate::merkle::hash_file`]).
+    /// [`BitTorrentV2::root`] of a file, read with positional
+    /// reads when it is a regular file (see [`crate::merkle::hash_file`]).
     ///
     /// # Errors
-    /// [`Error::Io`] from reading or mapping.
+    /// [`Error::Io`] from reading (`UnexpectedEof` if the file shrinks meanwhile).
     pub fn root_file(file: &File, par: &Parallelism, progress: impl FnMut(u64)) -> Result<Digest, Error> {
         Self::root_source(Source::of_file(file), par, progress)
     }
@@ -123,8 +123,8 @@ impl BitTorrentV2 {
         Self::hashes_source(Source::Reader(input), piece_length, par, progress)
     }
 
-    /// [`BitTorrentV2::hashes`] of a file, hashed from memory-mapped windows
-    /// when it is a regular file (see [`crate::merkle::hash_file`]).
+    /// [`BitTorrentV2::hashes`] of a file, read with positional
+    /// reads when it is a regular file (see [`crate::merkle::hash_file`]).
     ///
     /// # Errors
     /// [`Error::PieceLength`]; [`Error::Io`] from reading.

@@ -34,8 +34,8 @@ pub struct FileHash<P> {
 /// Measured in `src/merkle/README.md`.
 pub const ALL_THREADS_FROM: u64 = 16 << 20;
 
-/// Files below this are read into memory in one go (larger ones are mapped
-/// or streamed, as [`super::hash_file`] does).
+/// Files below this are read into memory in one go (larger ones go through
+/// the file pipeline, as [`super::hash_file`] does).
 const READ_WHOLE: u64 = 1 << 20;
 
 /// Results held at most ahead of the first one not yet handed on.

@@ -120,14 +120,14 @@ pub fn hash_reader(
 }
 
 /// Like [`hash_reader`] for an open file. A regular file is hashed whole,
-/// whatever its current position; a large one straight from the page cache
-/// through read-only memory maps of ~64 MiB windows (no copy; memory stays
-/// bounded for any file size); anything else (a pipe, a device) is read like
-/// a stream.
+/// as long as it was when hashing started, whatever its current position,
+/// read with positional reads by every thread (memory stays bounded for
+/// any file size); anything else (a pipe, a device) is read like a stream.
 ///
-/// As with every mmap-based hasher (b3sum, ripgrep), another process
-/// truncating the file while it is being hashed kills this process with
-/// SIGBUS.
+/// A file that another process truncates while it is hashed is an
+/// [`Error::Io`] (`UnexpectedEof`, saying where it ended), never a signal:
+/// nothing is memory-mapped, so a process embedding the library (Python,
+/// Java) survives it.
 ///
 /// # Errors
 /// [`Error::LeafSize`]; [`Error::Io`] from reading or mapping.

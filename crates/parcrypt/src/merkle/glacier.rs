@@ -56,11 +56,11 @@ impl Glacier {
         Self::root_source(Source::Reader(input), par, progress)
     }
 
-    /// The tree hash of a file, hashed from memory-mapped windows when it is
-    /// a regular file (see [`crate::merkle::hash_file`]).
+    /// The tree hash of a file, read with positional reads when it
+    /// is a regular file (see [`crate::merkle::hash_file`]).
     ///
     /// # Errors
-    /// [`Error::Io`] from reading or mapping.
+    /// [`Error::Io`] from reading (`UnexpectedEof` if the file shrinks meanwhile).
     pub fn root_file(file: &File, par: &Parallelism, progress: impl FnMut(u64)) -> Result<Digest, Error> {
         Self::root_source(Source::of_file(file), par, progress)
     }

@@ -18,8 +18,8 @@
 //! # One set of calls per format
 //! Every format has the same three: `root` (bytes or leaves in memory),
 //! `root_reader` (a stream, in bounded memory, with progress) and
-//! `root_file` (an open file: mapped if it is a large regular file, else
-//! read like a stream) — [`Rfc6962::root`], [`BitTorrentV2::root_reader`],
+//! `root_file` (an open file: a regular file read with positional reads by
+//! every thread, anything else like a stream) — [`Rfc6962::root`], [`BitTorrentV2::root_reader`],
 //! [`Glacier::root_file`], … All return a [`Digest`](crate::digest::Digest),
 //! the crate's one SHA-256 value. [`hash_reader`] and [`hash_file`] do the
 //! same for any [`Format`] (plain SHA-256 included), as `parcrypt hash`.

@@ -84,11 +84,11 @@ impl Rfc6962 {
         Self::root_source(Source::Reader(input), leaf_size, par, progress)
     }
 
-    /// [`Rfc6962::root_reader`] of a file, hashed from memory-mapped windows
-    /// when it is a regular file (see [`crate::merkle::hash_file`]).
+    /// [`Rfc6962::root_reader`] of a file, read with positional
+    /// reads when it is a regular file (see [`crate::merkle::hash_file`]).
     ///
     /// # Errors
-    /// [`Error::LeafSize`]; [`Error::Io`] from reading or mapping.
+    /// [`Error::LeafSize`]; [`Error::Io`] from reading (`UnexpectedEof` if the file shrinks meanwhile).
     pub fn root_file(
         file: &File,
         leaf_size: usize,

@@ -1,16 +1,19 @@
-//! Where a tree's bytes come from ([`Source`]): a stream, hashed in bounded
-//! memory through the crate's one pipeline ([`crate::pipe`]: a reader
-//! thread fills the next buffer while the current one is hashed
-//! block-parallel), or a regular file, hashed from memory-mapped windows
-//! ([`crate::io::Windows`]). Plain SHA-256 is the crate's one streaming
-//! hash, [`crate::digest::Hasher`], fed by the same pipeline for a stream.
+//! Where a tree's bytes come from ([`Source`]): a stream or a file, hashed
+//! in bounded memory through the crate's one pipeline ([`crate::pipe`]: a
+//! stream's next buffer is filled by a reader thread while the current one
+//! is hashed block-parallel; a regular file's is read with positional
+//! reads by every thread). Files are never mapped: a map of a file another
+//! process truncates raises SIGBUS, which would kill a Python or Java
+//! process embedding the library; a positional read returns an error
+//! naming where the file ended. Plain SHA-256 is the crate's one streaming
+//! hash, [`crate::digest::Hasher`], fed by the same pipeline.
 
 use std::fs::File;
 use std::io::{self, Read};
 
 use super::engine::{Builder, Chunks, Rule};
 use crate::digest::{Algorithm, Digest, Hasher};
-use crate::io::{ReadAt, Windows};
+use crate::io::ReadAt;
 use crate::par::Parallelism;
 use crate::pipe::{self, Transform};
 
@@ -51,68 +54,18 @@ impl<R: Rule + Send> Transform for Feed<'_, R> {
     }
 }
 
-/// The root (None for an empty stream) and recorded layer of the tree over
-/// `input` cut into `leaf_size`-byte leaves.
-fn build<R: Rule + Send>(
-    builder: Builder<R>,
-    leaf_size: usize,
-    input: impl Read + Send,
-    par: &Parallelism,
-    progress: impl FnMut(u64),
-) -> io::Result<(Option<Digest>, Vec<Digest>)> {
-    block_bytes(&builder, leaf_size)?;
-    let mut out = None;
-    let feed = Feed {
-        builder,
-        leaf_size,
-        out: &mut out,
-    };
-    pipe::run(feed, input, io::sink(), pipe::buffer_for(par), par, progress)?;
-    Ok(out.unwrap_or_default())
-}
-
-/// Files mapped in windows of about this many bytes (whole blocks of leaves).
-const WINDOW: usize = 64 << 20;
-
-/// Like [`build`] for a regular file of `len` bytes, hashed straight from the
-/// page cache through memory-mapped windows of whole blocks (no copy, no
-/// reader thread).
-fn build_file<R: Rule>(
-    mut builder: Builder<R>,
-    leaf_size: usize,
-    file: &File,
-    len: u64,
-    par: &Parallelism,
-    mut progress: impl FnMut(u64),
-) -> io::Result<(Option<Digest>, Vec<Digest>)> {
-    let unit = block_bytes(&builder, leaf_size)?;
-    for map in Windows::new(file, len, unit, WINDOW) {
-        let map = map?;
-        builder.add(&Chunks::new(&map, leaf_size), par);
-        progress(map.len() as u64);
-    }
-    Ok(builder.finish())
-}
-
-/// Where a tree's bytes come from: a stream, or a regular file of known
-/// length that can be mapped.
+/// Where a tree's bytes come from: a stream, or an open file.
 pub(crate) enum Source<'a, I> {
     Reader(I),
-    File(&'a File, u64),
+    File(&'a File),
 }
 
-/// Files below this are read: mapping costs more than copying them.
-const MAP_MIN: u64 = 1 << 20;
-
 impl<'a> Source<'a, ReadAt<'a>> {
-    /// A regular file whole (mapped if large, read from offset 0 if small),
-    /// or anything else as a stream from where it is.
+    /// A regular file whole, as long as it is when hashing starts (a file
+    /// that shrinks meanwhile is an error), or anything else as a stream
+    /// from where it is: [`pipe::run_file`], the crate's one file pipeline.
     pub(crate) fn of_file(file: &'a File) -> Self {
-        match file.metadata() {
-            Ok(m) if m.is_file() && m.len() >= MAP_MIN => Source::File(file, m.len()),
-            Ok(m) if m.is_file() => Source::Reader(ReadAt::new(file, 0)),
-            _ => Source::Reader(ReadAt::current(file)),
-        }
+        Source::File(file)
     }
 }
 
@@ -124,37 +77,32 @@ impl<I: Read + Send> Source<'_, I> {
         par: &Parallelism,
         progress: impl FnMut(u64),
     ) -> io::Result<(Option<Digest>, Vec<Digest>)> {
+        block_bytes(&builder, leaf_size)?;
+        let mut out = None;
+        let feed = Feed {
+            builder,
+            leaf_size,
+            out: &mut out,
+        };
+        let buffer = pipe::buffer_for(par);
         match self {
-            Source::Reader(input) => build(builder, leaf_size, input, par, progress),
-            Source::File(file, len) => build_file(builder, leaf_size, file, len, par, progress),
-        }
+            Source::Reader(input) => pipe::run(feed, input, io::sink(), buffer, par, progress),
+            Source::File(file) => pipe::run_file(feed, &[], file, io::sink(), buffer, par, progress),
+        }?;
+        Ok(out.unwrap_or_default())
     }
 
-    /// Plain SHA-256 of everything (one core: Merkle–Damgård is serial).
-    pub(crate) fn sha256(self, mut progress: impl FnMut(u64)) -> io::Result<Digest> {
+    /// Plain SHA-256 of everything (one core: Merkle–Damgård is serial),
+    /// hashed while a reader thread reads ahead (the crate's one pipeline;
+    /// `Hasher::update_reader` would read and hash in turn).
+    pub(crate) fn sha256(self, progress: impl FnMut(u64)) -> io::Result<Digest> {
         let mut hasher = Algorithm::Sha256.hasher();
+        let plain = Plain(&mut hasher);
+        let (one, buffer) = (Parallelism::sequential(), pipe::MIN_BUFFER);
         match self {
-            // A reader thread fills the next buffer while this one is
-            // hashed (the crate's one pipeline); `Hasher::update_reader`
-            // would read and hash in turn.
-            Source::Reader(inner) => {
-                pipe::run(
-                    Plain(&mut hasher),
-                    inner,
-                    io::sink(),
-                    pipe::MIN_BUFFER,
-                    &Parallelism::sequential(),
-                    progress,
-                )?;
-            }
-            Source::File(file, len) => {
-                for map in Windows::new(file, len, 1, WINDOW) {
-                    let map = map?;
-                    hasher.update(&map);
-                    progress(map.len() as u64);
-                }
-            }
-        }
+            Source::Reader(input) => pipe::run(plain, input, io::sink(), buffer, &one, progress),
+            Source::File(file) => pipe::run_file(plain, &[], file, io::sink(), buffer, &one, progress),
+        }?;
         let mut out = [0u8; 32];
         out.copy_from_slice(&hasher.finish());
         Ok(out)

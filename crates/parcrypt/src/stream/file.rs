@@ -1,8 +1,8 @@
 //! The front ends for regular files: sealing has each worker read the
 //! segments it seals with positional reads (one worker: a reader thread
 //! reads ahead); opening has each worker read the segments it opens into
-//! private buffers with positional reads, never from a map (see
-//! `io/map.rs`); ranges read only their segments.
+//! private buffers with positional reads (nothing in the crate maps
+//! files: `io/mod.rs`); ranges read only their segments.
 
 use std::fs::File;
 use std::io::{self, Write};

@@ -15,6 +15,7 @@ mod age_interop;
 mod age_testkit;
 mod ecdsa;
 mod ecdsa_wycheproof;
+mod embedded;
 mod equivalence;
 mod kat;
 mod merkle;

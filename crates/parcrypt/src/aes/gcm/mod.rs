@@ -327,12 +327,14 @@ impl Gcm {
         self.tag(nonce, aad, &parts, total)
     }
 
-    /// Verifies `tag` over `aad` and the ciphertext in `data`, then — only
-    /// if it matches — decrypts `data` in place.
+    /// Verifies `tag` over `aad` and the ciphertext in `data`, and decrypts
+    /// `data` in place: the plaintext is returned only if the tag matches
+    /// the very bytes decrypted.
     ///
     /// # Errors
     /// [`Error::Authentication`] if the tag does not match (wrong key, nonce,
-    /// AAD, or modified data); `data` is left as it was (still ciphertext).
+    /// AAD, or modified data); `data` is then ciphertext again (the bytes
+    /// read, turned back by the same keystream).
     pub fn open_in_place(
         &self,
         nonce: &[u8; NONCE],
@@ -349,19 +351,24 @@ impl Gcm {
         if let Some(decrypter) = self.one_pass() {
             return self.open_one_pass(decrypter, nonce, aad, None, data, tag, par);
         }
-        self.verify(nonce, aad, data, tag, par)?;
-        self.decrypt_parts(nonce, None, data, par);
-        Ok(())
+        self.open_two_pass_in_place(nonce, aad, data, tag, par)
     }
 
-    /// Verifies `tag` over `aad` and the ciphertext `input`, then — only if
-    /// it matches — decrypts `input` into `output` (of the same length):
-    /// [`Gcm::open_in_place`] on a copy, without the copy. Each part of
-    /// `input` is read and its plaintext written to `output` in one pass.
+    /// Verifies `tag` over `aad` and the ciphertext `input`, and decrypts
+    /// `input` into `output` (of the same length).
+    ///
+    /// Each byte of `input` is read exactly once (copied into `output` a
+    /// cache-sized piece at a time and opened there), so the tag is checked
+    /// over exactly the bytes decrypted, even if `input` changes during
+    /// the call (a shared memory map another process writes).
+    ///
+    /// `output` is unspecified until this returns: it holds ciphertext or
+    /// unverified plaintext while the call runs, so it must be a buffer
+    /// nobody else reads meanwhile.
     ///
     /// # Errors
     /// [`Error::Authentication`] if the tag does not match (wrong key, nonce,
-    /// AAD, or modified data); nothing is written to `output`.
+    /// AAD, or modified data); `output` is then all zero.
     ///
     /// # Panics
     /// If `output.len() != input.len()`.
@@ -379,28 +386,24 @@ impl Gcm {
             output.len(),
             "GCM output must be as long as the input"
         );
-        if input.len() <= SMALL_OPEN {
+        let opened = if input.len() <= SMALL_OPEN {
             let mut scratch = Scratch::new();
-            output.copy_from_slice(self.open_small(nonce, aad, input, tag, &mut scratch)?);
-            return Ok(());
+            self.open_small(nonce, aad, input, tag, &mut scratch)
+                .map(|plain| output.copy_from_slice(plain))
+        } else if let Some(decrypter) = self.one_pass() {
+            self.open_one_pass(decrypter, nonce, aad, Some(input), output, tag, par)
+        } else {
+            self.open_two_pass_into(nonce, aad, input, tag, output, par)
+        };
+        if opened.is_err() {
+            wipe(output);
         }
-        if let Some(decrypter) = self.one_pass() {
-            return self.open_one_pass(decrypter, nonce, aad, Some(input), output, tag, par);
-        }
-        self.verify(nonce, aad, input, tag, par)?;
-        self.decrypt_parts(nonce, Some(input), output, par);
-        Ok(())
+        opened
     }
 
-    /// [`Gcm::open_into`] for an `output` that nobody else can read until this
-    /// returns — a buffer the caller has just allocated (the Python
-    /// package's new `bytes`). A message of one part (under 2 MiB, or one
-    /// thread) is then opened by AWS-LC in one pass, decrypting and hashing
-    /// together, where `open_into` makes two (verify, then decrypt): `output`
-    /// receives plaintext before the tag is known, and is wiped if the tag
-    /// fails. Larger messages are verified, then decrypted, as by `open_into`
-    /// (parts hashed and decrypted in one go measured no faster: AWS-LC's
-    /// seal, which decrypts a part, hashes it again).
+    /// [`Gcm::open_into`], kept for callers that name an `output` nobody
+    /// else can read until this returns (the Python package's new `bytes`):
+    /// `open_into` now treats every output that way (see its docs).
     ///
     /// # Errors
     /// [`Error::Authentication`] if the tag does not match; `output` is then
@@ -417,23 +420,7 @@ impl Gcm {
         output: &mut [u8],
         par: &Parallelism,
     ) -> Result<(), Error> {
-        assert_eq!(
-            input.len(),
-            output.len(),
-            "GCM output must be as long as the input"
-        );
-        let opened = if par.runs_inline(input.len(), &GRAIN) {
-            // AWS-LC wipes `output` itself on a wrong tag.
-            tag.len() == TAG && self.aead.open_into(nonce, input, tag, output, aad)
-        } else {
-            self.open_into(nonce, aad, input, tag, output, par).is_ok()
-        };
-        if opened {
-            Ok(())
-        } else {
-            wipe(output);
-            Err(Error::Authentication)
-        }
+        self.open_into(nonce, aad, input, tag, output, par)
     }
 }
 
@@ -679,17 +666,13 @@ mod tests {
                         gcm.open_into(&[3; 12], aad, input, t, &mut out, &par),
                         Err(Error::Authentication)
                     ));
-                    // Verify-then-decrypt (and any message of at most 4 KiB,
-                    // or a tag of the wrong length) writes nothing; one pass
-                    // wipes what it wrote. Never plaintext.
-                    let untouched = out.iter().all(|&b| b == 0xC3);
-                    let wiped = out.iter().all(|&b| b == 0);
-                    let one_pass = gcm.open_kind() == GcmOpen::OnePass && len > SMALL_OPEN && t.len() == TAG;
+                    // Every way and size: the output is zeroed on failure
+                    // (it may have held ciphertext or unverified plaintext
+                    // meanwhile). Never plaintext.
                     assert!(
-                        if one_pass { wiped } else { untouched },
-                        "{len} bytes, {:?}: output not {} on failure",
+                        out.iter().all(|&b| b == 0),
+                        "{len} bytes, {:?}: output not zeroed on failure",
                         gcm.open_kind(),
-                        if one_pass { "wiped" } else { "untouched" }
                     );
                     out.fill(0xC3);
                     // In place, the caller gets its ciphertext back.

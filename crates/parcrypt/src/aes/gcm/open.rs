@@ -27,9 +27,11 @@ impl Gcm {
     }
 
     /// AWS-LC's one-pass open of a message of at most [`SMALL_OPEN`] bytes
-    /// into `scratch` (wiped when the caller drops it); the plaintext, once
-    /// the tag matched. Decrypted and checked together, so the scratch holds
-    /// plaintext before the tag is known — never the caller's buffer.
+    /// in `scratch` (wiped when the caller drops it); the plaintext, once
+    /// the tag matched. The input is copied into the scratch first and
+    /// opened there, so each input byte is read once; decrypted and checked
+    /// together, so the scratch holds plaintext before the tag is known —
+    /// never the caller's buffer.
     pub(super) fn open_small<'s>(
         &self,
         nonce: &[u8; NONCE],
@@ -40,11 +42,21 @@ impl Gcm {
     ) -> Result<&'s [u8], Error> {
         scratch.used = input.len();
         let plain = &mut scratch.buf[..input.len()];
-        if tag.len() == TAG && self.aead.open_into(nonce, input, tag, plain, aad) {
+        plain.copy_from_slice(input);
+        if tag.len() == TAG && self.aead.open_in_place(nonce, plain, tag, aad) {
             Ok(plain)
         } else {
             Err(Error::Authentication)
         }
+    }
+
+    /// AWS-LC's decrypt-and-hash under this key, built at its first use
+    /// (`None`: AWS-LC has no CTR kernel on this CPU).
+    pub(super) fn decrypter(&self) -> Option<&GcmDecrypter> {
+        let key = self.key.expose();
+        self.decrypter
+            .get_or_init(|| GcmDecrypter::new(&key[..self.key_bits / 8]))
+            .as_ref()
     }
 
     /// The one-pass decrypter, if this `Gcm` opens in one pass and AWS-LC
@@ -53,10 +65,50 @@ impl Gcm {
         if self.open != GcmOpen::OnePass {
             return None;
         }
-        let key = self.key.expose();
-        self.decrypter
-            .get_or_init(|| GcmDecrypter::new(&key[..self.key_bits / 8]))
-            .as_ref()
+        self.decrypter()
+    }
+
+    /// [`GcmOpen::VerifyThenDecrypt`] of `input` into `output`: the input
+    /// copied into `output` (each byte read once), the tag checked there,
+    /// then `output` decrypted in place (the caller zeroes it on failure).
+    pub(super) fn open_two_pass_into(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        input: &[u8],
+        tag: &[u8],
+        output: &mut [u8],
+        par: &Parallelism,
+    ) -> Result<(), Error> {
+        par.for_each_mut(output, &GRAIN, |_, offset, part| {
+            part.copy_from_slice(&input[offset..offset + part.len()]);
+        });
+        self.open_two_pass_in_place(nonce, aad, output, tag, par)
+    }
+
+    /// [`GcmOpen::VerifyThenDecrypt`] in place: the tag checked over
+    /// `data`, then `data` decrypted. Where AWS-LC can decrypt and hash in
+    /// one go, the decryption hashes again what it decrypts and the tag is
+    /// checked a second time, so plaintext is only returned for exactly
+    /// the bytes verified even if others write `data` meanwhile; on that
+    /// second mismatch `data` is turned back into ciphertext (of the bytes
+    /// read) and the error returns.
+    pub(super) fn open_two_pass_in_place(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        data: &mut [u8],
+        tag: &[u8],
+        par: &Parallelism,
+    ) -> Result<(), Error> {
+        self.verify(nonce, aad, data, tag, par)?;
+        match self.decrypter() {
+            Some(decrypter) => self.open_one_pass(decrypter, nonce, aad, None, data, tag, par),
+            None => {
+                self.decrypt_parts(nonce, data, par);
+                Ok(())
+            }
+        }
     }
 
     /// [`GcmOpen::OnePass`]: each part of `data` (read from `input` when
@@ -104,7 +156,7 @@ impl Gcm {
         match input {
             // CTR is its own inverse: the keystream again gives back the
             // ciphertext the caller handed over.
-            None => self.decrypt_parts(nonce, None, data, par),
+            None => self.decrypt_parts(nonce, data, par),
             Some(_) => wipe(data),
         }
         Err(Error::Authentication)
@@ -184,9 +236,8 @@ impl Gcm {
         }
     }
 
-    /// GCM's CTR from counter 2 over the parts of `data` (the ciphertext
-    /// `input` when there is one, else `data` itself), after the tag has
-    /// been checked.
+    /// GCM's CTR from counter 2 over the parts of `data`, in place, after
+    /// the tag has been checked.
     ///
     /// Where AWS-LC's GCM has its VAES/AVX-512 code, that is AWS-LC's seal
     /// of each ciphertext part, started at the part's counter like a sealed
@@ -197,19 +248,9 @@ impl Gcm {
     /// speed, and the pass is AWS-LC's CTR from the part's counter block
     /// (inc32 and a 128-bit counter agree: a message's counter starts at 2
     /// and has under 2³² blocks).
-    pub(super) fn decrypt_parts(
-        &self,
-        nonce: &[u8; NONCE],
-        input: Option<&[u8]>,
-        data: &mut [u8],
-        par: &Parallelism,
-    ) {
+    pub(super) fn decrypt_parts(&self, nonce: &[u8; NONCE], data: &mut [u8], par: &Parallelism) {
         par.for_each_mut(data, &GRAIN, |_, offset, part| {
-            let src = input.map(|input| &input[offset..offset + part.len()]);
             if let Some(ctr) = &self.ctr {
-                if let Some(src) = src {
-                    part.copy_from_slice(src);
-                }
                 let counter = Self::counter_block(nonce, 2u32.wrapping_add((offset / BLOCK) as u32));
                 // Fails only for a context of the wrong kind, which cannot happen here.
                 ctr.less_safe_encrypt(part, EncryptionContext::Iv128(counter.into()))
@@ -224,10 +265,7 @@ impl Gcm {
                 part_nonce = self.part_nonce(nonce, offset);
                 &part_nonce
             };
-            match src {
-                Some(src) => self.aead.seal_into(gcm_nonce, src, part, &[]),
-                None => self.aead.seal_in_place(gcm_nonce, part, &[]),
-            };
+            self.aead.seal_in_place(gcm_nonce, part, &[]);
         });
     }
 }

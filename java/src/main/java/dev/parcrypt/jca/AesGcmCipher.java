@@ -28,6 +28,15 @@ import javax.crypto.spec.SecretKeySpec;
  * plaintext is returned (as SunJCE does), and encryption gets the parallel
  * path for the whole message. As SunJCE, an encrypting instance refuses to
  * run twice with the same key and nonce.
+ *
+ * <p>An output array or buffer handed to a decrypting {@code doFinal} is
+ * unspecified until decryption succeeds and is zeroed on a wrong tag
+ * ({@code AEADBadTagException}), or left untouched (a message of up to
+ * 2 KiB opened into an array); in place, where the output is the input, it
+ * holds the ciphertext again. It never holds plaintext of a message whose
+ * tag failed. Direct buffers are used in place when the output starts where
+ * the input does; two views of one buffer that overlap otherwise are refused
+ * ({@code IllegalArgumentException}) before anything is read or written.
  */
 public final class AesGcmCipher extends BufferingCipher {
     private static final int TAG = 16;

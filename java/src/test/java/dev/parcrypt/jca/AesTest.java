@@ -405,6 +405,111 @@ class AesTest {
         assertArrayEquals(msg, plain);
     }
 
+    /** The bytes of a direct buffer from {@code from} to {@code to}, whatever its position and limit. */
+    private static byte[] contents(ByteBuffer b, int from, int to) {
+        byte[] out = new byte[to - from];
+        b.get(from, out);
+        return out;
+    }
+
+    /**
+     * The output of a failed open in place: each byte the ciphertext's again
+     * or zero, never plaintext.
+     */
+    private static void assertCiphertextOrZero(byte[] ct, byte[] got, String what) {
+        for (int i = 0; i < got.length; i++) {
+            assertTrue(got[i] == ct[i] || got[i] == 0, what + ": byte " + i + " is neither ciphertext nor zero");
+        }
+    }
+
+    /**
+     * GCM on direct buffers, which native code reads and writes in place:
+     * decryption in place (one buffer object as input and output through the
+     * native call, since {@code Cipher} refuses one object twice; two views of
+     * one buffer through {@code Cipher}), between separate buffers, and
+     * between two views of one buffer that overlap without starting at the
+     * same byte, which both directions refuse (IllegalArgumentException)
+     * before a byte is read or written. A tampered tag leaves no plaintext
+     * in either output. Small, stack-copy-sized and parallel messages, every
+     * strategy; the plaintexts are SunJCE's.
+     */
+    @Test
+    void gcmDirectBuffersInPlaceApartAndPartialOverlap() throws Exception {
+        SecretKeySpec k = key(32, 7);
+        // The all-zero nonce: Native takes it as nonceHead 0, nonceTail 0.
+        GCMParameterSpec spec = new GCMParameterSpec(128, new byte[12]);
+        for (int n : new int[] {0, 1, 1000, 4097, 2 * TestSupport.MIB + 33}) {
+            byte[] msg = pattern(n);
+            byte[] ct = run("AES/GCM/NoPadding", SUN, Cipher.ENCRYPT_MODE, k, spec, null, msg);
+            for (ParcryptProvider p : TestSupport.ALL_STRATEGIES) {
+                String at = n + " bytes, " + p;
+
+                // In place, the very same buffer object as input and output.
+                ByteBuffer same = ByteBuffer.allocateDirect(n + 16).put(ct).flip();
+                long h = Native.gcmNew(k.getEncoded());
+                NativeRef ref = new NativeRef(h, Native::gcmFree);
+                try {
+                    assertEquals(n, Native.gcmOpenDirect(h, 0L, 0, null, same, 0, n + 16, same, 0, p.threads(),
+                            p.strategyCode()), at);
+                } finally {
+                    ref.close();
+                }
+                assertArrayEquals(msg, contents(same, 0, n), "one buffer in place, " + at);
+
+                // In place through Cipher: two views of one buffer.
+                ByteBuffer both = ByteBuffer.allocateDirect(n + 16).put(ct).flip();
+                assertEquals(n, gcm(p, Cipher.DECRYPT_MODE, k, spec, new byte[0]).doFinal(both.duplicate(),
+                        both.duplicate()), at);
+                assertArrayEquals(msg, contents(both, 0, n), "two views in place, " + at);
+
+                // Separate buffers.
+                ByteBuffer in = ByteBuffer.allocateDirect(n + 16).put(ct).flip();
+                ByteBuffer out = ByteBuffer.allocateDirect(n);
+                assertEquals(n, gcm(p, Cipher.DECRYPT_MODE, k, spec, new byte[0]).doFinal(in, out), at);
+                assertArrayEquals(msg, contents(out, 0, n), "separate buffers, " + at);
+                assertArrayEquals(ct, contents(in, 0, n + 16), "separate buffers: the input changed, " + at);
+
+                // A tampered tag: the separate output zeroed, the one in
+                // place ciphertext or zero; never plaintext.
+                ByteBuffer bad = ByteBuffer.allocateDirect(n + 16).put(ct).flip();
+                bad.put(n + 15, (byte) (ct[n + 15] ^ 1));
+                byte[] badCt = contents(bad, 0, n + 16);
+                ByteBuffer badOut = ByteBuffer.allocateDirect(n);
+                assertThrows(AEADBadTagException.class,
+                        () -> gcm(p, Cipher.DECRYPT_MODE, k, spec, new byte[0]).doFinal(bad.duplicate(), badOut), at);
+                assertArrayEquals(new byte[n], contents(badOut, 0, n), "bad tag, separate output, " + at);
+                assertThrows(AEADBadTagException.class, () -> gcm(p, Cipher.DECRYPT_MODE, k, spec, new byte[0])
+                        .doFinal(bad.duplicate(), bad.duplicate()), at);
+                assertCiphertextOrZero(badCt, contents(bad, 0, n), "bad tag in place, " + at);
+
+                if (n < 6) {
+                    continue; // ranges 5 bytes apart overlap both ways from 6 bytes on
+                }
+                // Two views of one buffer, the output starting 5 bytes into
+                // the input (or the input 5 bytes into the output): refused,
+                // and nothing read or written.
+                for (int shift : new int[] {5, -5}) {
+                    String how = "partial overlap by " + shift + ", " + at;
+                    int inAt = Math.max(0, -shift);
+                    int outAt = Math.max(0, shift);
+                    ByteBuffer whole = ByteBuffer.allocateDirect(n + 16 + 5);
+                    whole.put(inAt, ct);
+                    byte[] before = contents(whole, 0, whole.capacity());
+                    ByteBuffer src = whole.duplicate().position(inAt).limit(inAt + n + 16);
+                    ByteBuffer dst = whole.duplicate().position(outAt).limit(outAt + n);
+                    assertThrows(IllegalArgumentException.class,
+                            () -> gcm(p, Cipher.DECRYPT_MODE, k, spec, new byte[0]).doFinal(src, dst), how);
+                    assertArrayEquals(before, contents(whole, 0, whole.capacity()), "open, " + how);
+                    ByteBuffer plain = whole.duplicate().position(inAt).limit(inAt + n);
+                    ByteBuffer sealed = whole.duplicate().position(outAt).limit(outAt + n + 16);
+                    assertThrows(IllegalArgumentException.class,
+                            () -> gcm(p, Cipher.ENCRYPT_MODE, k, spec, new byte[0]).doFinal(plain, sealed), how);
+                    assertArrayEquals(before, contents(whole, 0, whole.capacity()), "seal, " + how);
+                }
+            }
+        }
+    }
+
     @Test
     void ctrMatchesSunJceBothWaysIncludingCounterWrap() throws Exception {
         byte[][] ivs = {new byte[16], TestSupport.unhex("ffffffffffffffffffffffffffffffff"),

@@ -10,12 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -204,6 +209,70 @@ class MerkleTest {
         for (String[] f : new String[][] {{"rfc6962", "RFC6962"}, {"glacier", "GLACIER"}, {"bittorrent-v2", "BITTORRENT_V2"}}) {
             String out = Cli.run(cli, "hash", "--format", f[0], file.toString());
             assertEquals(hex(m.hashFile(file, ParcryptMerkle.FileFormat.valueOf(f[1]), 4096)), out.split("\\s+")[0], f[0]);
+        }
+    }
+
+    /**
+     * A file truncated by another thread while {@code hashFile} reads it: the
+     * call returns a hash or throws IOException, and never takes the JVM down
+     * (a file read through memory maps raises SIGBUS when its pages go). Each
+     * race runs in a child JVM ({@link TruncateWhileHashing}), 20 times over
+     * files of 128 MiB in each format, truncated to 3 bytes after a random
+     * delay within the time the whole file takes to hash here; every child
+     * must exit normally with one of the two results, never crash (a fatal
+     * error report) or die by a signal (exit status 128 + n).
+     */
+    @Test
+    void hashFileOfAFileTruncatedMeanwhileThrowsOrHashes(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("shrinking.bin");
+        int size = 128 * TestSupport.MIB;
+        byte[] chunk = pattern(TestSupport.MIB);
+        ParcryptMerkle.FileFormat[] formats = ParcryptMerkle.FileFormat.values();
+        // How long one hash of the whole file takes here: the delays fall within it.
+        write(file, chunk, size);
+        long start = System.nanoTime();
+        ParcryptMerkle.DEFAULT.hashFile(file, ParcryptMerkle.FileFormat.SHA256, 4096);
+        long hashNanos = Math.max(1_000_000, System.nanoTime() - start);
+        long seed = new Random().nextLong();
+        Random random = new Random(seed);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        for (int i = 0; i < 20; i++) {
+            ParcryptMerkle.FileFormat format = formats[i % formats.length];
+            long delay = (long) (random.nextDouble() * hashNanos);
+            String what = "race " + i + " (seed " + seed + "), " + format + ", truncated after " + delay / 1000 + " µs";
+            write(file, chunk, size);
+            List<String> cmd = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                    "-Djava.library.path=" + System.getProperty("java.library.path", ""),
+                    // A crash's report goes to the temporary directory, and no core file.
+                    "-XX:ErrorFile=" + dir.resolve("hs_err_%p.log"), "-XX:-CreateCoredumpOnCrash"));
+            String nativePath = System.getProperty("parcrypt.native.path");
+            if (nativePath != null) {
+                cmd.add("-Dparcrypt.native.path=" + nativePath);
+            }
+            cmd.addAll(List.of(TruncateWhileHashing.class.getName(), file.toString(), format.name(),
+                    Long.toString(delay)));
+            Path err = dir.resolve("child-" + i + ".err");
+            Process child = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
+            child.getOutputStream().close();
+            String out = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertTrue(child.waitFor(120, TimeUnit.SECONDS), what + ": the child hangs");
+            int rc = child.exitValue();
+            String report = what + ", exit " + rc + ":\n" + out + "\n" + Files.readString(err);
+            // A JVM that crashes without a core file exits 1 after its fatal
+            // error report (hs_err), and by SIGABRT (134) with one.
+            assertFalse(Files.exists(dir.resolve("hs_err_" + child.pid() + ".log")), "the child JVM crashed, " + report);
+            assertTrue(rc < 128, "the child JVM died by signal " + (rc - 128) + ", " + report);
+            assertEquals(0, rc, "the child JVM failed, " + report);
+            assertTrue(out.matches("hash [0-9a-f]{64}|io .+"), "neither a hash nor an IOException, " + report);
+        }
+    }
+
+    /** {@code size} bytes of {@code chunk} repeated into {@code file}, replacing it. */
+    private static void write(Path file, byte[] chunk, int size) throws IOException {
+        try (OutputStream o = Files.newOutputStream(file)) {
+            for (int done = 0; done < size; done += chunk.length) {
+                o.write(chunk, 0, Math.min(chunk.length, size - done));
+            }
         }
     }
 }

@@ -57,6 +57,44 @@ class StreamTest {
         }
     }
 
+    /**
+     * Secrets followed by an argument that fails: native code holds the key
+     * and passphrase bytes in wiped buffers from the moment it reads them,
+     * so these early returns wipe them too (not observable from here); what
+     * is checked is that each is the right exception and leaves no file.
+     */
+    @Test
+    void secretsThenABadArgumentAreRefused(@TempDir Path dir) throws Exception {
+        Path plain = dir.resolve("plain");
+        Files.write(plain, pattern(1000));
+        String in = plain.toString();
+        String out = dir.resolve("never").toString();
+        byte[] pass = "correct horse".getBytes(StandardCharsets.UTF_8);
+        // A passphrase, then a scrypt cost that is no u8.
+        assertThrows(IllegalArgumentException.class,
+                () -> Native.streamEncrypt(in, out, null, pass, null, 1 << 16, 300, 1, 0));
+        // A key, then a segment size that is negative.
+        assertThrows(IllegalArgumentException.class,
+                () -> Native.streamEncrypt(in, out, key(1), null, null, -1, 18, 1, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> ParcryptStream.DEFAULT.encryptWithPassphrase(plain, Path.of(out), new char[0], 10));
+        // Decryption: a key and a passphrase together; a key with a malformed
+        // RSA key; a key, then a work factor that is no u8.
+        assertThrows(IllegalArgumentException.class,
+                () -> Native.streamDecrypt(in, out, key(1), pass, null, 20, 1, 0));
+        assertThrows(InvalidKeyException.class,
+                () -> Native.streamDecrypt(in, out, key(1), null, new byte[] {0x30, 0x03, 1, 2, 3}, 20, 1, 0));
+        assertThrows(IllegalArgumentException.class,
+                () -> Native.streamDecrypt(in, out, key(1), null, null, 999, 1, 0));
+        assertThrows(InvalidKeyException.class,
+                () -> Native.streamDecrypt(in, out, new byte[31], null, null, 20, 1, 0));
+        assertFalse(Files.exists(Path.of(out)), "a refused call leaves no output file");
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.filter(p -> p.getFileName().toString().startsWith(".parcrypt-")).count(),
+                    "no temporary files left behind");
+        }
+    }
+
     private static String pem(String label, byte[] der) {
         return "-----BEGIN " + label + "-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)

@@ -21,20 +21,24 @@
 //! keeping AES-NI, PCLMULQDQ and AVX2.
 //!
 //! # AWS-LC
-//! AWS-LC reads its own mask, `OPENSSL_ia32cap`, once, while the program
-//! starts. When `PARCRYPT_CPU_MASK` is set and `OPENSSL_ia32cap` is not,
-//! parcrypt sets `OPENSSL_ia32cap` to the same mask at that moment (a
-//! load-time initializer in `ffi/cpucap.rs`) and has AWS-LC read it again,
-//! so both layers agree; child processes inherit it (an `openssl` peer then
-//! runs masked too). An `OPENSSL_ia32cap` set by the user is left alone.
-//! [`aws_lc_mask`] is the value parcrypt gives it; [`report`] says what both
-//! layers ended up with.
+//! AWS-LC probes the CPU once, while the program (or library) loads, and
+//! reads its own mask, `OPENSSL_ia32cap`, then. When `PARCRYPT_CPU_MASK` is
+//! set and `OPENSSL_ia32cap` is not, parcrypt clears the same features in
+//! AWS-LC's capability words the first time it asks what the CPU can do
+//! ([`enabled`], which every dispatch point and every door to AWS-LC asks
+//! before AWS-LC runs: `aws_lc.rs`), so both layers agree. The environment
+//! is never written; a child process runs masked only if given
+//! `OPENSSL_ia32cap=`[`aws_lc_mask`] (the lab gives it to its `openssl`
+//! peers). An `OPENSSL_ia32cap` set by the user is left alone (AWS-LC read
+//! it itself). [`report`] says what both layers ended up with.
 //!
 //! Masking applies to x86-64 only; on other architectures [`has`] is
 //! `false` for every [`Feature`] (they are x86 features) and the
 //! architecture's own instructions are chosen by the backends (RustCrypto
 //! `sha2` and AWS-LC use the ARMv8 AES, PMULL and SHA-256 instructions by
 //! themselves).
+mod aws_lc;
+
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -216,11 +220,15 @@ impl Features {
     /// The value of AWS-LC's `OPENSSL_ia32cap` that masks these features
     /// (`~0x…:~0x…`: each word inverted and ANDed with what CPUID reports).
     pub fn ia32cap(self) -> String {
-        let (low, high) = self
-            .iter()
-            .map(Feature::ia32cap_bits)
-            .fold((0u64, 0u64), |(a, b), (x, y)| (a | x, b | y));
+        let (low, high) = self.ia32cap_words();
         format!("~{low:#x}:~{high:#x}")
+    }
+
+    /// The bits of `OPENSSL_ia32cap`'s two 64-bit words these features stand for.
+    fn ia32cap_words(self) -> (u64, u64) {
+        self.iter()
+            .map(Feature::ia32cap_bits)
+            .fold((0u64, 0u64), |(a, b), (x, y)| (a | x, b | y))
     }
 }
 
@@ -302,9 +310,20 @@ pub(crate) fn mask_from(value: Option<&std::ffi::OsStr>) -> Result<Features, Mas
 }
 
 /// The features parcrypt's code paths may use: detected and not masked.
+///
+/// The first call also applies the mask to AWS-LC (see the module docs):
+/// call it before anything else uses AWS-LC in a process that masks.
 pub fn enabled() -> Features {
     static ENABLED: OnceLock<Features> = OnceLock::new();
-    *ENABLED.get_or_init(|| detected_set().without(mask().unwrap_or_default()))
+    *ENABLED.get_or_init(|| {
+        if aws_lc_mask().is_some()
+            && let Ok(m) = mask()
+        {
+            let (low, high) = m.ia32cap_words();
+            aws_lc::clear(low, high);
+        }
+        detected_set().without(mask().unwrap_or_default())
+    })
 }
 
 /// Whether parcrypt may use `f`: the CPU has it and `PARCRYPT_CPU_MASK`
@@ -313,9 +332,10 @@ pub fn has(f: Feature) -> bool {
     enabled().contains(f)
 }
 
-/// The `OPENSSL_ia32cap` value parcrypt gives AWS-LC for the mask, if the
-/// mask is set and valid and the user had not set `OPENSSL_ia32cap` when
-/// the program started (decided once, before parcrypt sets it).
+/// The `OPENSSL_ia32cap` value that masks AWS-LC as parcrypt is masked, if
+/// the mask is set and valid and the user has not set `OPENSSL_ia32cap`
+/// (decided once): parcrypt applies it to its own AWS-LC, and callers give
+/// it to child processes that should run masked too.
 pub fn aws_lc_mask() -> Option<String> {
     static HANDED: OnceLock<Option<String>> = OnceLock::new();
     HANDED
