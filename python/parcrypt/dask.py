@@ -76,8 +76,9 @@ def _read(path: str, offset: int, length: int) -> bytes:
 @contextlib.contextmanager
 def _view(path: str, offset: int, length: int) -> Iterator[Any]:
     """A part of a file without copying it: a read-only memory map when the
-    offset allows one (the page cache, read in place, as `parcrypt hash`
-    does), else the bytes read."""
+    offset allows one (the page cache, read in place), else the bytes read.
+    Unlike the library, which reads files with pread, a map turns a file
+    truncated while a worker hashes it into SIGBUS for that worker."""
     import mmap
 
     if length == 0 or offset % mmap.ALLOCATIONGRANULARITY:

@@ -3,7 +3,8 @@
 
 class InvalidTag(Exception):
     """An authentication tag did not match: wrong key, nonce or associated
-    data, or the ciphertext or tag was modified. No plaintext was returned."""
+    data, or the ciphertext or tag was modified. No plaintext was returned
+    (an output buffer given to ``decrypt_into`` is zeroed)."""
 
 
 class InvalidSignature(Exception):

@@ -99,7 +99,9 @@ def hash_file(path, format: str = "sha256", *, leaf_size: int = 4096, threads: O
     """The digest ``parcrypt hash --format FORMAT`` prints for the file at
     ``path``: "sha256", "rfc6962" (over ``leaf_size``-byte leaves),
     "bittorrent-v2" (pieces root; None for an empty file) or "glacier".
-    Large files are hashed from memory maps in bounded memory."""
+    Files are read with positional reads (``pread``), never memory-mapped,
+    in bounded memory: a file truncated while it is read raises ``OSError``
+    (never SIGBUS)."""
     return _parcrypt.hash_file(path, format, leaf_size=leaf_size, threads=threads, strategy=strategy)
 
 
@@ -129,5 +131,6 @@ def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "s
     files spread over the threads (large tree-format files with every
     thread), one entry per path in order — the digest, None for an empty
     file in "bittorrent-v2", or the exception (``OSError``, ``ValueError``)
-    that file raised; the other files are still hashed."""
+    that file raised (a file truncated while it is read: ``OSError``); the
+    other files are still hashed."""
     return _parcrypt.hash_files(paths, format, leaf_size=leaf_size, threads=threads, strategy=strategy)

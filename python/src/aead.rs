@@ -228,8 +228,12 @@ impl AesGcm {
 
     /// Like `decrypt`, writing the plaintext into `buf` (exactly
     /// len(data) − 16 bytes, which may start where `data` starts); returns
-    /// the bytes written. On a wrong tag, raises InvalidTag and `buf` holds
-    /// zeros (never unauthenticated plaintext).
+    /// the bytes written. `buf` is unspecified until the call succeeds (it
+    /// holds ciphertext and unverified plaintext meanwhile: give a buffer
+    /// nobody else reads during the call); on a wrong tag, raises InvalidTag
+    /// and `buf` is zeroed. `data` is read once, so a call whose `data`
+    /// another thread or process writes meanwhile raises InvalidTag or
+    /// returns the plaintext of exactly the bytes authenticated.
     #[pyo3(signature = (nonce, data, associated_data, buf, *, threads = None, strategy = None))]
     #[allow(clippy::too_many_arguments)]
     fn decrypt_into(
