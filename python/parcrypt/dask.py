@@ -68,32 +68,30 @@ def _part_bytes(leaf: int, part_size: int) -> int:
     return leaf * (1 << (leaves.bit_length() - 1))
 
 
-def _read(path: str, offset: int, length: int) -> bytes:
+def _read(path: str, offset: int, length: int) -> bytearray:
+    """Exactly ``length`` bytes of the file from ``offset`` (positional
+    reads), or ``OSError`` if the file ends first: truncated meanwhile."""
+    out = bytearray(length)
+    view = memoryview(out)
     with open(path, "rb") as f:
-        return os.pread(f.fileno(), length, offset)
+        got = 0
+        while got < length:
+            n = os.preadv(f.fileno(), [view[got:]], offset + got)
+            if n == 0:
+                raise OSError(f"{path}: the file ends at byte {offset + got}, before the {length} bytes "
+                              f"wanted from offset {offset} (was it truncated while it was read?)")
+            got += n
+    view.release()
+    return out
 
 
 @contextlib.contextmanager
 def _view(path: str, offset: int, length: int) -> Iterator[Any]:
-    """A part of a file without copying it: a read-only memory map when the
-    offset allows one (the page cache, read in place), else the bytes read.
-    Unlike the library, which reads files with pread, a map turns a file
-    truncated while a worker hashes it into SIGBUS for that worker."""
-    import mmap
-
-    if length == 0 or offset % mmap.ALLOCATIONGRANULARITY:
-        yield _read(path, offset, length)
-        return
-    # Pages mapped up front (MAP_POPULATE, Linux) cost ~10% less CPU than
-    # one fault per page while hashing.
-    flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), length, flags=flags, prot=mmap.PROT_READ,
-                                          offset=offset) as m:
-        view = memoryview(m)
-        try:
-            yield view
-        finally:
-            view.release()
+    """A part of a file, read with positional reads. Never a memory map: a
+    map of a file another process truncates kills the worker that touches
+    the lost pages with SIGBUS, where a read raises ``OSError`` (as the
+    library's own file reads do)."""
+    yield _read(path, offset, length)
 
 
 def _slots(client) -> int:

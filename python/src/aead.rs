@@ -270,15 +270,18 @@ impl AesGcm {
         } else {
             Some(&data.as_slice()[..n])
         };
-        let opened = detach_from(py, n, || {
-            if let Some(src) = src {
-                out.copy_from_slice(src);
+        // `open_into` reads `src` once, piece by piece, on the threads that
+        // decrypt it (no serial copy first), and zeroes `out` on a wrong
+        // tag; in place, a wrong tag leaves the ciphertext, zeroed here.
+        let opened = detach_from(py, n, || match src {
+            Some(src) => self.gcm.open_into(nonce, aad, src, &tag, out, &par),
+            None => {
+                let r = self.gcm.open_in_place(nonce, aad, out, &tag, &par);
+                if r.is_err() {
+                    out.fill(0);
+                }
+                r
             }
-            let r = self.gcm.open_in_place(nonce, aad, out, &tag, &par);
-            if r.is_err() {
-                out.fill(0);
-            }
-            r
         });
         opened.map_err(|e| errors::aes(py, e))?;
         Ok(n)

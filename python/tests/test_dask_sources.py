@@ -186,3 +186,16 @@ def test_a_file_is_cut_into_equal_leaf_aligned_parts_a_multiple_of_the_threads(s
         assert len(parts) == leaves or len(parts) % slots == 0
         assert max(n for _, n in parts[:-1] or parts) - min(n for _, n in parts[:-1] or parts) <= leaf
         assert len(parts) >= min(leaves, -(-size // part_size))
+
+
+def test_a_worker_reads_its_part_with_positional_reads_and_a_short_file_is_an_oserror(tmp_path):
+    # Parts were memory-mapped: a file truncated while a worker hashed it
+    # killed that worker with SIGBUS. Now a part is read exactly or the
+    # task raises OSError saying where the file ended.
+    path = tmp_path / "part.bin"
+    path.write_bytes(bytes(range(256)) * 64)
+    with pdask._view(str(path), 4096, 8192) as data:
+        assert bytes(data) == (bytes(range(256)) * 64)[4096:4096 + 8192]
+    with pytest.raises(OSError, match="truncated"):
+        with pdask._view(str(path), 8192, 16384):
+            pass
