@@ -34,6 +34,10 @@ export QEMU_LD_PREFIX=$sysroot
 # random cases here: each takes about 30 s under emulation. Every other
 # test runs as natively.
 export PARCRYPT_SCHEDULE_CASES=${PARCRYPT_SCHEDULE_CASES:-6}
+# The embedded-safety tests (tests/it/embedded.rs) run a tenth of their
+# loads and races here: the paths are the native run's, emulated 10-30x
+# slower.
+export PARCRYPT_EMULATED=1
 
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
   command -v "$tool" >/dev/null || { echo "test-aarch64: $tool not found (apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)" >&2; exit 1; }
