@@ -102,6 +102,12 @@ struct Timing {
     repeats: usize,
     /// Upper bound on samples when adapting (equal to `repeats`: fixed count).
     max_repeats: usize,
+    /// Samples enough for a cell that has spent its budget (quick: 3, where
+    /// `repeats` is 5; else `repeats`): on a CPU where a slow workload's
+    /// samples are long (PARC4 with 32-byte blocks, 32-byte Merkle leaves
+    /// without AVX-512), the minimum samples of its cells are what makes
+    /// the run long.
+    floor: usize,
     /// Stop adding samples once the 95% CI of the mean is within ± this fraction.
     target_rel_ci: f64,
     /// Stop adding samples once a cell has taken this long.
@@ -130,9 +136,15 @@ impl LabConfig {
             Some(n) => (n.max(1), n.max(1)),
             None => (min, max),
         };
+        let floor = if self.quick && self.repeats.is_none() {
+            3
+        } else {
+            repeats
+        };
         Timing {
             repeats,
             max_repeats,
+            floor,
             target_rel_ci: TARGET_REL_CI,
             cell_budget: Duration::from_secs_f64(budget / cells.max(1) as f64),
             sample: Duration::from_millis(sample),
@@ -159,6 +171,7 @@ impl LabConfig {
             (None, Some(n)) => Timing {
                 repeats: n.max(1),
                 max_repeats: n.max(1),
+                floor: n.max(1),
                 ..timing
             },
             _ => timing,
@@ -437,9 +450,10 @@ fn measure(op: &mut Operation, par: &Parallelism, timing: &Timing) -> (Vec<f64>,
         }
         samples.push(t.elapsed().as_secs_f64() / batch as f64);
         let n = samples.len();
+        let spent = started.elapsed() >= timing.cell_budget;
         if n >= timing.max_repeats
-            || (n >= timing.repeats
-                && (precise_enough(&samples, timing) || started.elapsed() >= timing.cell_budget))
+            || (n >= timing.repeats && (precise_enough(&samples, timing) || spent))
+            || (n >= timing.floor && spent)
         {
             break;
         }

@@ -150,33 +150,44 @@ pub(super) fn time_file_command(
         }
         line
     };
-    let written = std::fs::File::create(&file)
-        .and_then(|mut f| {
-            write_input(&mut f, size)?;
-            f.sync_all()
-        })
-        .map_err(|e| e.to_string());
-    let read = written.and_then(|()| (command.prepare)(&file));
-    let timed = read.as_ref().map_err(Clone::clone).and_then(|read| {
-        let args = (command.args)(&read.to_string_lossy());
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run_program(command.program, &args)?; // warm-up, and a check that it works
-        (0..repeats.max(1))
-            .map(|_| {
-                let t = Instant::now();
-                run_program(command.program, &args).map(|_| t.elapsed().as_secs_f64())
+    // The same command on the same size beside another workload: its
+    // samples again (`super::once`), the file neither written nor read.
+    let key = format!(
+        "{} {} [{size} B]",
+        program.to_string_lossy(),
+        (command.args)("FILE").join(" ")
+    );
+    let run = || {
+        let written = std::fs::File::create(&file)
+            .and_then(|mut f| {
+                write_input(&mut f, size)?;
+                f.sync_all()
             })
-            .collect::<Result<Vec<f64>, String>>()
-    });
-    let _ = std::fs::remove_file(&file);
-    let shown = match &read {
-        Ok(read) => {
-            let shown = detail(read);
-            let _ = std::fs::remove_file(read);
-            shown
-        }
-        Err(_) => detail(&file),
+            .map_err(|e| e.to_string());
+        let read = written.and_then(|()| (command.prepare)(&file));
+        let timed = read.as_ref().map_err(Clone::clone).and_then(|read| {
+            let args = (command.args)(&read.to_string_lossy());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            run_program(command.program, &args)?; // warm-up, and a check that it works
+            (0..repeats.max(1))
+                .map(|_| {
+                    let t = Instant::now();
+                    run_program(command.program, &args).map(|_| t.elapsed().as_secs_f64())
+                })
+                .collect::<Result<Vec<f64>, String>>()
+        });
+        let _ = std::fs::remove_file(&file);
+        let shown = match &read {
+            Ok(read) => {
+                let shown = detail(read);
+                let _ = std::fs::remove_file(read);
+                shown
+            }
+            Err(_) => detail(&file),
+        };
+        (timed, shown)
     };
+    let (timed, shown) = super::once(&key, run);
     let row = timed.map(|samples| peer_row(w, peer, size, &samples));
     outcome(w, peer, shown, row)
 }

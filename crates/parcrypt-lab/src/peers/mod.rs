@@ -252,6 +252,33 @@ fn peer_row(w: &Beside, name: &'static str, size: usize, samples: &[f64]) -> Row
     }
 }
 
+/// What a peer command gave the first time this process ran it, by its
+/// command line: several workloads stand beside the same peer (eleven
+/// SHA-256 workloads beside one `openssl speed -evp sha256` and one
+/// `openssl dgst -sha256` of the same file), which is then measured once
+/// and shown beside each. Halved `lab --quick`'s peer time.
+fn once<T: Clone + Send + 'static>(key: &str, run: impl FnOnce() -> T) -> T {
+    use std::any::Any;
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+    static SEEN: Mutex<Option<HashMap<String, Box<dyn Any + Send>>>> = Mutex::new(None);
+    let known = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get_or_insert_with(HashMap::new)
+        .get(key)
+        .and_then(|v| v.downcast_ref::<T>().cloned());
+    if let Some(v) = known {
+        return v;
+    }
+    let v = run();
+    SEEN.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get_or_insert_with(HashMap::new)
+        .insert(key.to_owned(), Box::new(v.clone()));
+    v
+}
+
 /// Runs `program` to its end; its standard output, or why it failed.
 /// Under `PARCRYPT_CPU_MASK` the peer gets the same mask as parcrypt's
 /// AWS-LC (`OPENSSL_ia32cap`, read by OpenSSL and AWS-LC alike), so both

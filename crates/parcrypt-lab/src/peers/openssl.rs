@@ -81,7 +81,7 @@ fn measure_speed(
     args.extend(speed);
     let command = format!("openssl {}", args.join(" "));
     // (size, seconds per run of the workload at that size)
-    let timed = run(&args).and_then(|out| {
+    let timed = super::once(&command, || run(&args)).and_then(|out| {
         let per_s = match rate {
             SpeedRate::Bytes => parse_speed(&out).ok_or("no +F: line in the output"),
             SpeedRate::Sign => parse_speed_sign(&out).ok_or("no +F2:/+F3:/+F4: sign rate in the output"),
