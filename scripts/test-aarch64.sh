@@ -35,8 +35,8 @@ export QEMU_LD_PREFIX=$sysroot
 # test runs as natively.
 export PARCRYPT_SCHEDULE_CASES=${PARCRYPT_SCHEDULE_CASES:-6}
 # The embedded-safety tests (tests/it/embedded.rs) run a tenth of their
-# loads and races here: the paths are the native run's, emulated 10-30x
-# slower.
+# truncation races here (the paths are the native run's, emulated 10-30x
+# slower) and do not measure the resident set (it would be qemu's).
 export PARCRYPT_EMULATED=1
 
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
