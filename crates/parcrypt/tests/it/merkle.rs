@@ -433,11 +433,11 @@ fn plain_sha256_and_bad_parameters() {
 }
 
 #[test]
-fn files_hash_through_maps_like_memory() {
+fn files_hash_through_the_file_pipeline_like_memory() {
     let dir = std::env::temp_dir().join(format!("parcrypt-merkle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    // Below the map threshold, at it, and across several 64 MiB windows with
-    // a partial block at the end.
+    // One pipeline buffer or less, at 1 MiB, and across many 8 MiB buffers
+    // with a partial block at the end.
     for size in [1000, 1 << 20, (130 << 20) + 4097] {
         let input = data(size);
         let path = dir.join(format!("{size}.bin"));
