@@ -261,30 +261,7 @@ impl AeadKey {
     /// Open of `data` in place with `tag`, a 12-byte nonce and `aad`; false
     /// (and `data` wiped) if the tag fails.
     pub(crate) fn open_in_place(&self, nonce: &[u8; 12], data: &mut [u8], tag: &[u8], aad: &[u8]) -> bool {
-        let p = data.as_mut_ptr();
-        // SAFETY: ctx live; AWS-LC's open allows its input and output to be
-        // the same buffer exactly (`data`, valid for its length); nonce, tag
-        // and aad valid for their lengths.
-        let ok = unsafe {
-            sys::EVP_AEAD_CTX_open_gather(
-                self.0.as_ptr(),
-                p,
-                nonce.as_ptr(),
-                nonce.len(),
-                p,
-                data.len(),
-                tag.as_ptr(),
-                tag.len(),
-                aad.as_ptr(),
-                aad.len(),
-            )
-        } == 1;
-        if !ok {
-            data.fill(0);
-            // SAFETY: clears this thread's error queue.
-            unsafe { sys::ERR_clear_error() };
-        }
-        ok
+        self.open(nonce, None, data, tag, aad)
     }
 
     /// Open of `input` with `tag` into `output` (same length) with a
@@ -297,19 +274,34 @@ impl AeadKey {
         output: &mut [u8],
         aad: &[u8],
     ) -> bool {
-        if input.len() != output.len() {
-            return false;
-        }
-        // SAFETY: ctx live; input/output valid and distinct; nonce, tag and
-        // aad valid for their lengths.
+        input.len() == output.len() && self.open(nonce, Some(input), output, tag, aad)
+    }
+
+    /// The one AWS-LC open: from `input` (of `output`'s length), or
+    /// `output` in place when `None`, into `output`; false (and `output`
+    /// wiped) if the tag fails.
+    fn open(
+        &self,
+        nonce: &[u8; 12],
+        input: Option<&[u8]>,
+        output: &mut [u8],
+        tag: &[u8],
+        aad: &[u8],
+    ) -> bool {
+        let out = output.as_mut_ptr();
+        let src = input.map_or(out.cast_const(), <[u8]>::as_ptr);
+        // SAFETY: ctx live; `src` is `output.len()` readable bytes, either
+        // `output` itself (AWS-LC's open allows exact aliasing) or a slice
+        // a `&mut` cannot overlap (callers check the lengths); nonce, tag
+        // and aad valid for their lengths.
         let ok = unsafe {
             sys::EVP_AEAD_CTX_open_gather(
                 self.0.as_ptr(),
-                output.as_mut_ptr(),
+                out,
                 nonce.as_ptr(),
                 nonce.len(),
-                input.as_ptr(),
-                input.len(),
+                src,
+                output.len(),
                 tag.as_ptr(),
                 tag.len(),
                 aad.as_ptr(),
