@@ -81,7 +81,8 @@ pub enum CheckError<E> {
 /// [`super::super::hash_files`] hashes them (small files several at once,
 /// large tree-format files with every thread), and each line's [`Event`]
 /// handed to `each` on the calling thread in the list's order. Blank and
-/// comment lines give nothing.
+/// comment lines give nothing. `each(None)` means nothing is ready for now
+/// (output `each` buffers should be flushed).
 ///
 /// Memory is bounded whatever the list: lines are read in batches of at
 /// most 4096 lines and 16 MiB, each line at most [`MAX_LINE`].
@@ -106,9 +107,10 @@ pub enum CheckError<E> {
 /// let mut parser = Parser::new(Format::Sha256, false);
 /// check(list.as_bytes(), &mut parser, CheckOptions::default(), &Parallelism::default(), |e| {
 ///     seen.push(match e {
-///         Event::Checked { outcome: Outcome::Ok, .. } => "OK",
-///         Event::Checked { .. } => "FAILED",
-///         Event::Malformed { .. } => "malformed",
+///         Some(Event::Checked { outcome: Outcome::Ok, .. }) => "OK",
+///         Some(Event::Checked { .. }) => "FAILED",
+///         Some(Event::Malformed { .. }) => "malformed",
+///         None => return Ok(()),
 ///     });
 ///     Ok::<(), ()>(())
 /// })
@@ -121,7 +123,7 @@ pub fn check<E>(
     parser: &mut Parser,
     options: CheckOptions,
     par: &Parallelism,
-    mut each: impl FnMut(Event) -> Result<(), E>,
+    mut each: impl FnMut(Option<Event>) -> Result<(), E>,
 ) -> Result<(), CheckError<E>> {
     let delim = if parser.zero() { 0 } else { b'\n' };
     let mut number = 0u64;
@@ -136,11 +138,22 @@ pub fn check<E>(
                 Ok(Some(whole)) => {
                     number += 1;
                     bytes += line.len().max(64);
-                    let parsed = if whole { parser.parse(&line) } else { Parsed::Malformed };
+                    let parsed = if whole {
+                        parser.parse(&line)
+                    } else {
+                        Parsed::Malformed
+                    };
                     let item = match parsed {
                         Parsed::Skip => continue,
                         Parsed::Entry(e) if !(options.list_is_stdin && e.name == b"-") => Item::Entry(e),
-                        _ => Item::Malformed(number, if whole { std::mem::take(&mut line) } else { Vec::new() }),
+                        _ => Item::Malformed(
+                            number,
+                            if whole {
+                                std::mem::take(&mut line)
+                            } else {
+                                Vec::new()
+                            },
+                        ),
                     };
                     batch.push(item);
                 }
@@ -209,7 +222,7 @@ fn verify<E>(
     batch: Vec<Item>,
     options: CheckOptions,
     par: &Parallelism,
-    each: &mut impl FnMut(Event) -> Result<(), E>,
+    each: &mut impl FnMut(Option<Event>) -> Result<(), E>,
 ) -> Result<(), E> {
     let mut items = batch.into_iter().peekable();
     while items.peek().is_some() {
@@ -233,7 +246,7 @@ fn verify<E>(
         }
         verify_run(run, before, options, par, each)?;
         for (line, text) in pending {
-            each(Event::Malformed { line, text })?;
+            each(Some(Event::Malformed { line, text }))?;
         }
     }
     Ok(())
@@ -246,7 +259,7 @@ fn verify_run<E>(
     before: Vec<Vec<(u64, Vec<u8>)>>,
     options: CheckOptions,
     par: &Parallelism,
-    each: &mut impl FnMut(Event) -> Result<(), E>,
+    each: &mut impl FnMut(Option<Event>) -> Result<(), E>,
 ) -> Result<(), E> {
     let Some(format) = run.first().map(|e| e.format) else {
         return Ok(());
@@ -267,10 +280,10 @@ fn verify_run<E>(
     let mut wants = wants.into_iter();
     hash_files_with(format, inputs.into_iter(), par, Fifos::Refuse, |done| {
         let Some(done) = done else {
-            return Ok(());
+            return each(None);
         };
         for (line, text) in before.next().unwrap_or_default() {
-            each(Event::Malformed { line, text })?;
+            each(Some(Event::Malformed { line, text }))?;
         }
         let want = wants.next();
         let name = match done.input {
@@ -280,10 +293,12 @@ fn verify_run<E>(
         let outcome = match done.hash {
             Ok(got) if got.is_some() && got == want => Outcome::Ok,
             Ok(_) => Outcome::Mismatch,
-            Err(Error::Io(e)) if options.ignore_missing && e.kind() == io::ErrorKind::NotFound => Outcome::Missing,
+            Err(Error::Io(e)) if options.ignore_missing && e.kind() == io::ErrorKind::NotFound => {
+                Outcome::Missing
+            }
             Err(e) => Outcome::Unreadable(e),
         };
-        each(Event::Checked { name, outcome })
+        each(Some(Event::Checked { name, outcome }))
     })
 }
 

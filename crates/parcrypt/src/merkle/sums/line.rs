@@ -174,6 +174,11 @@ impl Parser {
         }
     }
 
+    /// The format of untagged lines.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     /// Whether lines are NUL-terminated.
     pub fn zero(&self) -> bool {
         self.zero
@@ -333,16 +338,24 @@ mod tests {
         let mut p = Parser::new(Format::Sha256, false);
         assert_eq!(parse(&mut p, &format!("{H}  a b")).unwrap().0, b"a b");
         assert_eq!(parse(&mut p, &format!("{H} *bin")).unwrap().0, b"bin");
-        assert_eq!(parse(&mut p, &format!("\\{H}  a\\nb\\\\c\\rd")).unwrap().0, b"a\nb\\c\rd");
+        assert_eq!(
+            parse(&mut p, &format!("\\{H}  a\\nb\\\\c\\rd")).unwrap().0,
+            b"a\nb\\c\rd"
+        );
         assert_eq!(parse(&mut p, &format!("SHA256 (x) = {H}")).unwrap().0, b"x");
-        assert_eq!(parse(&mut p, &format!("SHA256(x)= {}", H.to_uppercase())).unwrap().0, b"x");
+        assert_eq!(
+            parse(&mut p, &format!("SHA256(x)= {}", H.to_uppercase()))
+                .unwrap()
+                .0,
+            b"x"
+        );
         assert_eq!(parse(&mut p, &format!("SHA256 (a) b) = {H}")).unwrap().0, b"a) b");
         // The standard form came first: the reversed one is refused.
         assert_eq!(parse(&mut p, &format!("{H} x")), None);
         for bad in [
             "",
             "garbage",
-            &format!("{H}"),
+            H,
             &format!("{H}  "),
             &format!("\\{H}  a\\b"),
             &format!("\\{H}  a\\"),
