@@ -610,7 +610,10 @@ fn hash_tree<'py>(
     use parcrypt::merkle::{FileHash, Input};
     let par = par::parallelism(threads, strategy)?;
     let format = format_of(format, leaf_size)?;
-    type Hashed = (std::path::PathBuf, Result<Option<Digest>, parcrypt::merkle::Error>);
+    type Hashed = (
+        std::path::PathBuf,
+        Result<Option<Digest>, parcrypt::merkle::Error>,
+    );
     let mut results: Vec<Hashed> = Vec::new();
     // Directories that could not be read, in walk order: (index in
     // `results` they go before, path, error).

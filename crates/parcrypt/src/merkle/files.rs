@@ -174,7 +174,10 @@ fn hash_here<P: AsRef<Path>>(
         Err(e) => return done(input, Err(Error::Io(e))),
     };
     if fifos == Fifos::Refuse && meta.file_type().is_fifo() {
-        let e = io::Error::new(io::ErrorKind::Unsupported, "a FIFO, not read: a checksum list names files");
+        let e = io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a FIFO, not read: a checksum list names files",
+        );
         return done(input, Err(Error::Io(e)));
     }
     if !meta.is_file() {

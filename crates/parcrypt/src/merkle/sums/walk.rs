@@ -70,8 +70,13 @@ pub struct Walk {
     follow: bool,
     /// The directories on the way down: their (device, inode) and the
     /// entries left to visit, in order.
-    stack: Vec<((u64, u64), std::vec::IntoIter<(PathBuf, Kind)>)>,
+    stack: Vec<(FileId, Entries)>,
 }
+
+/// A directory's (device, inode).
+type FileId = (u64, u64);
+/// A directory's entries left to visit.
+type Entries = std::vec::IntoIter<(PathBuf, Kind)>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
