@@ -11,6 +11,7 @@ mod lab;
 mod rc4;
 mod rsa;
 mod stream;
+mod sums;
 mod tiles;
 
 use anyhow::Result;

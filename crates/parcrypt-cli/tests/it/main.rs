@@ -20,6 +20,7 @@ mod cli_errors;
 mod ecdsa_cli;
 mod fuzz_cli;
 mod gcm_cli;
+mod hash_check_cli;
 mod hash_cli;
 mod hostile;
 mod interop_openssl;
