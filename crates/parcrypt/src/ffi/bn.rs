@@ -560,46 +560,6 @@ pub(crate) fn miller_rabin(
     Ok(Some(prime != 0))
 }
 
-/// AWS-LC's `BN_MILLER_RABIN` (crypto/fipsmodule/bn/internal.h of the
-/// pinned aws-lc-sys 0.47.0): the state every round of one candidate
-/// shares, its numbers borrowed from the `BN_CTX` scope it was set up in.
-#[repr(C)]
-struct MillerRabinState {
-    w1: *mut sys::BIGNUM,
-    m: *mut sys::BIGNUM,
-    one_mont: *mut sys::BIGNUM,
-    w1_mont: *mut sys::BIGNUM,
-    w_bits: c_int,
-    a: c_int,
-}
-
-// AWS-LC's own pieces of `BN_primality_test`, exported (OPENSSL_EXPORT) by
-// the static library but not in aws-lc-sys's bindings; the names carry the
-// pinned version's prefix, as the bindings' own `link_name`s do.
-unsafe extern "C" {
-    #[link_name = "aws_lc_0_47_0_bn_miller_rabin_init"]
-    fn bn_miller_rabin_init(
-        miller_rabin: *mut MillerRabinState,
-        mont: *const sys::BN_MONT_CTX,
-        ctx: *mut sys::BN_CTX,
-    ) -> c_int;
-    #[link_name = "aws_lc_0_47_0_bn_miller_rabin_iteration"]
-    fn bn_miller_rabin_iteration(
-        miller_rabin: *const MillerRabinState,
-        out_is_possibly_prime: *mut c_int,
-        b: *const sys::BIGNUM,
-        mont: *const sys::BN_MONT_CTX,
-        ctx: *mut sys::BN_CTX,
-    ) -> c_int;
-    #[link_name = "aws_lc_0_47_0_bn_rand_secret_range"]
-    fn bn_rand_secret_range(
-        r: *mut sys::BIGNUM,
-        out_is_uniform: *mut c_int,
-        min_inclusive: sys::BN_ULONG,
-        max_exclusive: *const sys::BIGNUM,
-    ) -> c_int;
-}
-
 /// The Miller–Rabin rounds AWS-LC's `BN_primality_test` runs on a prime:
 /// `BN_PRIME_CHECKS_BLINDED`, and until then at least
 /// [`uniform_rounds_for_generation`] of them with a uniformly drawn base.
@@ -638,7 +598,7 @@ pub(crate) struct Round {
 /// AWS-LC's constant-time code; a composite is recognized at the round
 /// that finds its witness, as in `BN_primality_test`.
 pub(crate) struct MillerRabin<'a> {
-    state: MillerRabinState,
+    state: internal::BnMillerRabin,
     base: NonNull<sys::BIGNUM>,
     mont: &'a Mont,
     ctx: &'a mut Ctx,
@@ -660,7 +620,7 @@ impl<'a> MillerRabin<'a> {
         // SAFETY: inside the scope just opened.
         let base = unsafe { sys::BN_CTX_get(ctx.ptr()) };
         let mut this = MillerRabin {
-            state: MillerRabinState {
+            state: internal::BnMillerRabin {
                 w1: ptr::null_mut(),
                 m: ptr::null_mut(),
                 one_mont: ptr::null_mut(),
@@ -675,7 +635,7 @@ impl<'a> MillerRabin<'a> {
         this.base = non_null(base)?;
         // SAFETY: state is writable; mont and ctx are live, ctx's scope is
         // open and outlives every use of the state (Drop closes it).
-        check(unsafe { bn_miller_rabin_init(&mut this.state, this.mont.ptr(), this.ctx.ptr()) })?;
+        check(unsafe { internal::bn_miller_rabin_init(&mut this.state, this.mont.ptr(), this.ctx.ptr()) })?;
         Ok(this)
     }
 
@@ -684,11 +644,11 @@ impl<'a> MillerRabin<'a> {
         let mut uniform: c_int = 0;
         let mut possibly_prime: c_int = 0;
         // SAFETY: base and state.w1 live in the open scope of ctx.
-        check(unsafe { bn_rand_secret_range(self.base.as_ptr(), &mut uniform, 2, self.state.w1) })?;
+        check(unsafe { internal::bn_rand_secret_range(self.base.as_ptr(), &mut uniform, 2, self.state.w1) })?;
         // SAFETY: the state was set up by bn_miller_rabin_init for this mont
         // and ctx; base is live; ctx's scope is still open.
         check(unsafe {
-            bn_miller_rabin_iteration(
+            internal::bn_miller_rabin_iteration(
                 &self.state,
                 &mut possibly_prime,
                 self.base.as_ptr(),
