@@ -164,7 +164,6 @@ fn ends_short(chunks: &Chunks<'_>, body: u64, end: u64) -> Result<(), Error> {
 #[derive(Clone, Copy)]
 pub(crate) enum Stored<'a> {
     /// In memory: the sealed chunks, from the first.
-    #[allow(dead_code)] // C2SP chunked-encryption's ranges, next.
     Memory(&'a [u8]),
     /// In a regular file, the first chunk at byte `at`; each worker reads
     /// the chunks it opens into a private buffer with positional reads

@@ -81,7 +81,6 @@ pub(crate) enum Framing {
     /// nonce = base nonce XOR the 64-bit big-endian counter in its last
     /// 8 bytes; the final chunk is always shorter than a full one (an empty
     /// one after a run of full chunks), so its length marks the end.
-    #[allow(dead_code)] // C2SP chunked-encryption's, next.
     Xor([u8; 12]),
 }
 
