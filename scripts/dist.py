@@ -4,6 +4,7 @@
     python3 scripts/dist.py                       # everything, x86_64 and aarch64 (~20 min on 2 cores)
     python3 scripts/dist.py --arch x86_64 --only wheel      # one wheel
     python3 scripts/dist.py --check dist/*.whl    # only check built files (wheels, .so, binaries)
+    python3 scripts/dist.py --prepare             # only fetch the tools and Rust targets (CI, ahead)
 
 What it writes (VERSION from the workspace's Cargo.toml):
   parcrypt-VERSION-cp311-abi3-manylinux_2_17_ARCH.manylinux2014_ARCH.whl
@@ -325,6 +326,8 @@ def main():
     ap.add_argument("--only", default=",".join(WHAT), help="comma-separated: wheel,jar,cli (default all)")
     ap.add_argument("--out", default=str(ROOT / "dist"), help="output folder (default dist/), emptied first")
     ap.add_argument("--check", nargs="+", metavar="FILE", help="only check these built files, build nothing")
+    ap.add_argument("--prepare", action="store_true",
+                    help="only set up the build tools (target/dist-venv) and the Rust targets of --arch")
     args = ap.parse_args()
     if args.check:
         for f in args.check:
@@ -338,6 +341,10 @@ def main():
     for w in what:
         if w not in WHAT:
             fail(f"unknown --only {w!r}: expected {', '.join(WHAT)}")
+    if args.prepare:
+        tools_env()
+        rust_targets(arches)
+        return
     dist = Path(args.out).resolve()
     shutil.rmtree(dist, ignore_errors=True)
     dist.mkdir(parents=True)

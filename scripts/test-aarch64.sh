@@ -34,9 +34,14 @@ export QEMU_LD_PREFIX=$sysroot
 # random cases here: each takes about 30 s under emulation. Every other
 # test runs as natively.
 export PARCRYPT_SCHEDULE_CASES=${PARCRYPT_SCHEDULE_CASES:-6}
-# The embedded-safety tests (tests/it/embedded.rs) run a tenth of their
-# truncation races here (the paths are the native run's, emulated 10-30x
-# slower) and do not measure the resident set (it would be qemu's).
+# Trial division's agreement with AWS-LC (src/rsa/trial.rs): 10,000 random
+# candidates here (100,000 natively; the code is plain integer Rust).
+export PARCRYPT_TRIAL_CANDIDATES=${PARCRYPT_TRIAL_CANDIDATES:-10000}
+# PARCRYPT_EMULATED: sweeps whose cost is the number of schedules run a
+# cross-section (sequential, each strategy on 2, 3 and 8 threads:
+# tests/it/common.rs `emulated`), the embedded-safety tests a tenth of their
+# truncation races, without measuring the resident set (it would be
+# qemu's). The native run covers them in full.
 export PARCRYPT_EMULATED=1
 
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do
@@ -49,6 +54,54 @@ done
 if [ "${1:-}" = --build ]; then
   shift
   exec cargo build --locked --profile test --target aarch64-unknown-linux-gnu "$@"
+fi
+
+# --ci [--no-run]: what .ci/run runs under emulation (the two crates' whole
+# suites took 26 minutes of a 2-vCPU machine): every test of the library (unit, integration, fuzz,
+# doc tests: the vectors, equivalence and interop tests of every aarch64
+# backend), and the CLI's tests of what differs between platforms:
+CI_CLI_TESTS=(
+  # the terminal: tty.rs, TCGETS2 or its TCGETS fallback
+  age_cli::age_cli_interop_passphrases_typed_on_a_terminal
+  # signal delivery; temporary outputs removed
+  signals::
+  # renames, links, modes, O_EXCL: the syscalls (one of the three races)
+  output_files::a_ output_files::encrypt_and output_files::paths_ output_files::keygen_
+  output_files::eight_racing_refusing_writers
+  # closed pipes and full outputs (EPIPE, SIGPIPE, ENOSPC), absurd sizes
+  hostile::a_closed_stdout hostile::hostile_sizes
+  # memory bounds through the emulator's address-space limit
+  stream_hostile::
+  # pipe sizes (io/pipe_size.rs), FIFOs, the SHA-256 kernels through files
+  hash_cli::many_files_are_byte_identical_to_sha256sum hash_cli::lines_stream_out
+  hash_cli::sha256_equals_sha256sum hash_cli::unreadable_files
+  # CPU dispatch by environment
+  sha_backend_env::
+  # the aarch64 AES output against openssl, every mode and key size
+  interop_openssl::every_mode_and_key_size interop_openssl::ctr_counter_wrap interop_openssl::no_pad
+  # exit codes, messages, closed pipes, a full disk, FIFOs and symlinks
+  cli_errors::
+  # built without the lab: `lab` says so
+  lab_cli::
+)
+# The rest of the CLI's tests (formats, keys, tiles, RC4 and fuzzed
+# arguments) run the same Rust as the native pass, on the library the
+# emulated pass tests whole; `scripts/test-aarch64.sh -p parcrypt-cli` runs
+# them all. The CLI is built without its `lab` feature here: the lab's
+# plotting dependencies (resvg) need not be cross-built, and the lab's tests
+# are left out under emulation anyway.
+if [ "${1:-}" = --ci ]; then
+  shift
+  if [ "${1:-}" = --no-run ]; then
+    cargo test --locked --target aarch64-unknown-linux-gnu -p parcrypt --no-run
+    exec cargo test --locked --target aarch64-unknown-linux-gnu -p parcrypt-cli --no-default-features --no-run
+  fi
+  cargo test --locked --target aarch64-unknown-linux-gnu -p parcrypt
+  cargo test --locked --target aarch64-unknown-linux-gnu -p parcrypt-cli --no-default-features --bins
+  # The CLI's tests mostly wait on the binary they start (each start under
+  # qemu translates it anew): twice the test threads keep both cores busy.
+  exec cargo test --locked --target aarch64-unknown-linux-gnu -p parcrypt-cli --no-default-features --test it \
+    -- --test-threads=4 "${CI_CLI_TESTS[@]}"
 fi
 if [ $# -eq 0 ]; then
   set -- --workspace

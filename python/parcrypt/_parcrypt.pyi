@@ -197,3 +197,9 @@ class Segments:
 
 def hash_files(paths: Sequence[Union[str, PathLike]], format: str = "sha256", *, leaf_size: int = 4096,
                threads: Optional[int] = None, strategy: str = "steal") -> List[Union[bytes, None, Exception]]: ...
+def check_sums(path: Optional[str], lines: Optional[List[bytes]], format: str = "sha256", *,
+               leaf_size: int = 4096, threads: Optional[int] = None, strategy: str = "steal",
+               ignore_missing: bool = False, zero: bool = False) -> List[Tuple[str, str]]: ...
+def hash_tree(directory: Union[str, PathLike], format: str = "sha256", *, leaf_size: int = 4096,
+              threads: Optional[int] = None, strategy: str = "steal",
+              follow_symlinks: bool = False) -> List[Tuple[str, Union[bytes, None, Exception]]]: ...

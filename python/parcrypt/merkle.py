@@ -13,7 +13,7 @@ pieces roots and piece layers; the Amazon Glacier tree hash; and
 """
 
 import os
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Iterable, List, Optional, Sequence, Tuple, Union
 
 from parcrypt import _parcrypt
 from parcrypt._parcrypt import CompactRange
@@ -26,7 +26,7 @@ else:
 __all__ = [
     "hash_files", "CompactRange", "bittorrent_piece_hashes", "bittorrent_root_from_pieces", "rfc6962_path",
     "root", "inclusion_proof", "consistency_proof", "verify_inclusion", "verify_consistency",
-    "leaf_hash", "node_hash", "bittorrent_v2", "glacier", "hash_file",
+    "leaf_hash", "node_hash", "bittorrent_v2", "glacier", "hash_file", "check", "hash_tree",
 ]
 
 Leaves = Union[Sequence["Buffer"], "Buffer"]
@@ -134,3 +134,60 @@ def hash_files(paths: Sequence[Union[str, "os.PathLike[str]"]], format: str = "s
     that file raised (a file truncated while it is read: ``OSError``); the
     other files are still hashed."""
     return _parcrypt.hash_files(paths, format, leaf_size=leaf_size, threads=threads, strategy=strategy)
+
+
+def check(lines_or_path: Union[str, bytes, "os.PathLike[str]", Iterable[Union[str, bytes]]], *,
+          format: str = "sha256", leaf_size: int = 4096, threads: Optional[int] = None,
+          strategy: str = "steal", ignore_missing: bool = False, zero: bool = False) -> List[Tuple[str, str]]:
+    """Verifies a checksum list as ``parcrypt hash --check`` and ``sha256sum -c``
+    do, with the listed files hashed on all cores (``threads``: None or 0 for
+    every core).
+
+    ``lines_or_path`` is the path of a list (``str``, ``bytes`` or
+    ``os.PathLike``), or its lines (any other iterable of ``str``/``bytes``,
+    a trailing newline dropped). Every form ``sha256sum`` reads is read:
+    ``HASH  NAME``, ``HASH *NAME``, escaped lines (a leading backslash),
+    ``SHA256 (NAME) = HASH``, and the tags ``parcrypt hash --tag`` writes for
+    the tree formats; untagged lines are in ``format`` ("sha256", "rfc6962"
+    with ``leaf_size``, "bittorrent-v2", "glacier"). With ``zero`` the list's
+    lines end in NUL (``sha256sum -z``) and names are taken as they are.
+
+    Returns ``(name, status)`` per line, in order: "OK", "FAILED" or "FAILED
+    open or read" for a listed file (a missing one is left out with
+    ``ignore_missing``), "improperly formatted" for a line that is not a
+    checksum line (its text as the name). Blank and ``#`` lines give nothing.
+    Names are decoded as ``os.fsdecode`` decodes them. The list is read in
+    bounded memory; a line over 16 MiB counts as improperly formatted.
+
+        >>> results = merkle.check("SHA256SUMS")
+        >>> ok = all(status == "OK" for _, status in results)
+    """
+    if isinstance(lines_or_path, (str, bytes, os.PathLike)):
+        return _parcrypt.check_sums(os.fsdecode(lines_or_path), None, format, leaf_size=leaf_size,
+                                    threads=threads, strategy=strategy, ignore_missing=ignore_missing, zero=zero)
+    lines = [line.encode("utf-8", "surrogateescape") if isinstance(line, str) else bytes(line)
+             for line in lines_or_path]
+    return _parcrypt.check_sums(None, lines, format, leaf_size=leaf_size, threads=threads, strategy=strategy,
+                                ignore_missing=ignore_missing, zero=zero)
+
+
+def hash_tree(directory: Union[str, "os.PathLike[str]"], format: str = "sha256", *, leaf_size: int = 4096,
+              threads: Optional[int] = None, strategy: str = "steal",
+              follow_symlinks: bool = False) -> List[Tuple[str, Union[bytes, None, Exception]]]:
+    """What ``parcrypt hash -r DIRECTORY`` lists: ``(path, digest)`` for every
+    regular file under ``directory``, in byte order of the paths (as
+    ``find DIRECTORY -type f | LC_ALL=C sort``), paths starting with
+    ``directory`` as given; files hashed on all cores. The digest is None for
+    an empty file in "bittorrent-v2", or the exception the file raised; a
+    directory that cannot be read appears with its ``OSError``. FIFOs,
+    sockets and devices are left out; symbolic links inside are followed only
+    with ``follow_symlinks`` (loops left out).
+
+    A manifest ``sha256sum -c`` and :func:`check` read::
+
+        for path, digest in merkle.hash_tree("dir"):
+            out.write(f"{digest.hex()}  {path}\\n")   # names without a backslash, newline or CR
+    """
+    return [(os.fspath(p), d) for p, d in
+            _parcrypt.hash_tree(os.fspath(directory), format, leaf_size=leaf_size, threads=threads,
+                                strategy=strategy, follow_symlinks=follow_symlinks)]

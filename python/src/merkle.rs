@@ -24,6 +24,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(glacier, m)?)?;
     m.add_function(wrap_pyfunction!(hash_file, m)?)?;
     m.add_function(wrap_pyfunction!(hash_files, m)?)?;
+    m.add_function(wrap_pyfunction!(check_sums, m)?)?;
+    m.add_function(wrap_pyfunction!(hash_tree, m)?)?;
     m.add_class::<PyCompactRange>()?;
     m.add_function(wrap_pyfunction!(bittorrent_piece_hashes, m)?)?;
     m.add_function(wrap_pyfunction!(bittorrent_root_from_pieces, m)?)?;
@@ -511,4 +513,158 @@ fn format_of(format: &str, leaf_size: usize) -> PyResult<Format> {
         .parse()
         .map_err(|e: parcrypt::UnknownName| PyValueError::new_err(e.to_string()))?;
     Ok(format.with_leaf_size(leaf_size))
+}
+
+/// Verifies a checksum list as `parcrypt hash --check` (and `sha256sum -c`)
+/// does, on all cores: the list is the file at `path`, or `lines` (one
+/// line each, a trailing newline dropped). A list of (name, status), in the
+/// list's order: status "OK", "FAILED", "FAILED open or read" for each
+/// listed file (a missing one left out with `ignore_missing`), and
+/// "improperly formatted" for a line that is no checksum line (with the
+/// line as its name). Reading the list fails with `OSError`.
+#[pyfunction]
+#[pyo3(signature = (path, lines, format = "sha256", *, leaf_size = 4096, threads = None, strategy = "steal", ignore_missing = false, zero = false))]
+#[allow(clippy::too_many_arguments)]
+fn check_sums(
+    py: Python<'_>,
+    path: Option<std::path::PathBuf>,
+    lines: Option<Vec<Vec<u8>>>,
+    format: &str,
+    leaf_size: usize,
+    threads: Option<usize>,
+    strategy: &str,
+    ignore_missing: bool,
+    zero: bool,
+) -> PyResult<Vec<(std::ffi::OsString, &'static str)>> {
+    use parcrypt::merkle::sums::{self, CheckError, CheckOptions, Event, Outcome, Parser};
+    use std::os::unix::ffi::OsStringExt;
+    let par = par::parallelism(threads, strategy)?;
+    let format = format_of(format, leaf_size)?;
+    let delim = if zero { 0 } else { b'\n' };
+    let reader: Box<dyn std::io::BufRead + Send> = match (path, lines) {
+        (Some(p), None) => Box::new(std::io::BufReader::new(std::fs::File::open(p)?)),
+        (None, Some(lines)) => {
+            let mut text = Vec::new();
+            for mut line in lines {
+                if line.last() == Some(&delim) {
+                    line.pop();
+                }
+                text.extend_from_slice(&line);
+                text.push(delim);
+            }
+            Box::new(std::io::Cursor::new(text))
+        }
+        _ => return Err(PyTypeError::new_err("give a list's path or its lines, not both")),
+    };
+    let mut results = Vec::new();
+    let options = CheckOptions {
+        ignore_missing,
+        list_is_stdin: false,
+    };
+    let done = py.detach(|| {
+        let mut parser = Parser::new(format, zero);
+        sums::check(reader, &mut parser, options, &par, |event| {
+            match event {
+                Some(Event::Malformed { text, .. }) => results.push((text, "improperly formatted")),
+                Some(Event::Checked { name, outcome }) => match outcome {
+                    Outcome::Ok => results.push((name, "OK")),
+                    Outcome::Mismatch => results.push((name, "FAILED")),
+                    Outcome::Unreadable(_) => results.push((name, "FAILED open or read")),
+                    Outcome::Missing => {}
+                },
+                None => {}
+            }
+            Ok::<(), std::convert::Infallible>(())
+        })
+    });
+    match done {
+        Ok(()) => {}
+        Err(CheckError::Read(e)) => return Err(e.into()),
+        Err(CheckError::Each(never)) => match never {},
+    }
+    Ok(results
+        .into_iter()
+        .map(|(name, status)| (std::ffi::OsString::from_vec(name), status))
+        .collect())
+}
+
+/// What `parcrypt hash -r DIRECTORY` lists: every regular file under
+/// `directory`, in byte order of the paths (which start with `directory`
+/// as given), with its digest in `format` — or None (an empty file in
+/// "bittorrent-v2"), or the exception it raised; a directory that cannot
+/// be read appears with its `OSError`. FIFOs, sockets and devices are
+/// left out; symbolic links inside are followed only with
+/// `follow_symlinks` (loops left out).
+#[pyfunction]
+#[pyo3(signature = (directory, format = "sha256", *, leaf_size = 4096, threads = None, strategy = "steal", follow_symlinks = false))]
+fn hash_tree<'py>(
+    py: Python<'py>,
+    directory: std::path::PathBuf,
+    format: &str,
+    leaf_size: usize,
+    threads: Option<usize>,
+    strategy: &str,
+    follow_symlinks: bool,
+) -> PyResult<Vec<(std::path::PathBuf, Bound<'py, PyAny>)>> {
+    use parcrypt::merkle::sums::{Found, walk};
+    use parcrypt::merkle::{FileHash, Input};
+    let par = par::parallelism(threads, strategy)?;
+    let format = format_of(format, leaf_size)?;
+    type Hashed = (
+        std::path::PathBuf,
+        Result<Option<Digest>, parcrypt::merkle::Error>,
+    );
+    let mut results: Vec<Hashed> = Vec::new();
+    // Directories that could not be read, in walk order: (index in
+    // `results` they go before, path, error).
+    let unread = std::sync::Mutex::new(Vec::new());
+    let seen = std::sync::atomic::AtomicUsize::new(0);
+    py.detach(|| {
+        let inputs = walk(&directory, follow_symlinks).filter_map(|found| match found {
+            Found::File(p) => {
+                seen.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Some(Input::File(p))
+            }
+            Found::Error(p, e) => {
+                let at = seen.load(std::sync::atomic::Ordering::Relaxed);
+                if let Ok(mut list) = unread.lock() {
+                    list.push((at, p, e));
+                }
+                None
+            }
+            Found::Special { .. } | Found::Loop(_) => None,
+        });
+        parcrypt::merkle::hash_files(format, inputs, &par, |r| {
+            if let Some(FileHash { input, hash }) = r {
+                let path = match input {
+                    Input::File(p) => p,
+                    Input::Stdin => std::path::PathBuf::from("-"),
+                };
+                results.push((path, hash));
+            }
+            Ok::<(), std::convert::Infallible>(())
+        })
+    })
+    .unwrap_or_else(|never| match never {});
+    let unread = unread.into_inner().unwrap_or_default();
+    let mut unread = unread.into_iter().peekable();
+    let mut out = Vec::with_capacity(results.len());
+    let mut put_unread = |out: &mut Vec<_>, upto: usize| -> PyResult<()> {
+        while let Some((_, p, e)) = unread.next_if(|(at, _, _)| *at <= upto) {
+            let err: PyErr = e.into();
+            out.push((p, err.into_value(py).into_bound(py).into_any()));
+        }
+        Ok(())
+    };
+    for (i, (path, hash)) in results.into_iter().enumerate() {
+        put_unread(&mut out, i)?;
+        let value = match hash {
+            Ok(Some(h)) => PyBytes::new(py, &h).into_any(),
+            Ok(None) => py.None().into_bound(py),
+            Err(e) => errors::merkle(py, e).into_value(py).into_bound(py).into_any(),
+        };
+        out.push((path, value));
+    }
+    put_unread(&mut out, usize::MAX)?;
+    Ok(out)
 }

@@ -145,3 +145,95 @@ def test_hash_files_equals_hash_file_per_path_with_errors_in_place(tmp_path):
             if p.endswith("missing"):
                 continue
             assert g == merkle.hash_file(p, fmt), (fmt, p)
+
+
+# --- checksum lists: merkle.check and merkle.hash_tree -------------------------
+
+def _sha(data):
+    import hashlib
+    return hashlib.sha256(data).hexdigest()
+
+
+def test_check_reads_every_sha256sum_form_in_order(tmp_path):
+    (tmp_path / "a").write_bytes(b"abc")
+    (tmp_path / "b c").write_bytes(b"x")
+    (tmp_path / "new\nline").write_bytes(b"nl")
+    (tmp_path / "dir").mkdir()
+    a, b, nl = (str(tmp_path / n) for n in ("a", "b c", "new\nline"))
+    escaped = nl.replace("\\", "\\\\").replace("\n", "\\n")
+    lines = [
+        f"{_sha(b'abc')}  {a}",
+        f"{_sha(b'x').upper()} *{b}\n",
+        f"\\{_sha(b'nl')}  {escaped}",
+        f"SHA256 ({a}) = {_sha(b'abc')}",
+        "# comment",
+        "",
+        "not a checksum line",
+        f"{'0' * 64}  {a}",
+        f"{_sha(b'abc')}  {tmp_path / 'missing'}",
+        f"{_sha(b'abc')}  {tmp_path / 'dir'}",
+    ]
+    for threads in (None, 1, 3):
+        got = merkle.check(lines, threads=threads)
+        assert got == [
+            (a, "OK"), (b, "OK"), (nl, "OK"), (a, "OK"),
+            ("not a checksum line", "improperly formatted"),
+            (a, "FAILED"),
+            (str(tmp_path / "missing"), "FAILED open or read"),
+            (str(tmp_path / "dir"), "FAILED open or read"),
+        ]
+    assert (str(tmp_path / "missing"), "FAILED open or read") not in merkle.check(lines, ignore_missing=True)
+    # The same list from a file (str, bytes or PathLike), and as bytes lines.
+    listing = tmp_path / "SUMS"
+    listing.write_text("\n".join(lines) + "\n")
+    for path in (listing, str(listing), os.fsencode(listing)):
+        assert merkle.check(path) == merkle.check(lines)
+    assert merkle.check([l.encode() for l in lines]) == merkle.check(lines)
+    with pytest.raises(OSError):
+        merkle.check(tmp_path / "no-such-list")
+
+
+def test_check_and_hash_tree_round_trip_in_every_format(tmp_path):
+    root = tmp_path / "tree"
+    (root / "a" / "b").mkdir(parents=True)
+    (root / "a-b").mkdir()
+    for i, name in enumerate(["a/x", "a/b/y", "a-b/z", "a.txt", "top"]):
+        (root / name).write_bytes(bytes(range(1 + i * 50 % 250)) * 100)
+    os.symlink("top", root / "link")
+    os.mkfifo(root / "fifo")
+    tree = merkle.hash_tree(root)
+    names = [os.path.relpath(p, root) for p, _ in tree]
+    # Byte order of the paths: "a-b/z" before "a/b/y"; no link, no FIFO.
+    assert names == ["a-b/z", "a.txt", "a/b/y", "a/x", "top"]
+    assert [d for _, d in tree] == merkle.hash_files([p for p, _ in tree])
+    followed = [os.path.relpath(p, root) for p, _ in merkle.hash_tree(root, follow_symlinks=True)]
+    assert followed == ["a-b/z", "a.txt", "a/b/y", "a/x", "link", "top"]
+    for fmt in ("sha256", "rfc6962", "bittorrent-v2", "glacier"):
+        lines = [f"{d.hex()}  {p}" for p, d in merkle.hash_tree(root, fmt, leaf_size=1024, threads=2)]
+        assert merkle.check(lines, format=fmt, leaf_size=1024) == [(p, "OK") for p, _ in tree]
+    zero = [f"{d.hex()}  {p}\0".encode() for p, d in tree]
+    assert merkle.check(zero, zero=True) == [(p, "OK") for p, _ in tree]
+
+
+def test_check_agrees_with_sha256sum(tmp_path):
+    import shutil
+    import subprocess
+    if shutil.which("sha256sum") is None:
+        if os.environ.get("PARCRYPT_REQUIRE_TOOLS", "0") not in ("", "0"):
+            pytest.fail("sha256sum is missing and PARCRYPT_REQUIRE_TOOLS is set")
+        pytest.skip("sha256sum is missing")
+    for i in range(50):
+        (tmp_path / f"f{i}").write_bytes(b"y" * i)
+    listing = subprocess.run(["sha256sum"] + [f"f{i}" for i in range(50)], cwd=tmp_path,
+                             capture_output=True, check=True).stdout.decode()
+    listing = listing.replace(_sha(b"y" * 7), "0" * 64) + "junk\n" + f"{'1' * 64}  gone\n"
+    (tmp_path / "SUMS").write_text(listing)
+    theirs = subprocess.run(["sha256sum", "-c", "SUMS"], cwd=tmp_path, capture_output=True,
+                            env={**os.environ, "LC_ALL": "C.UTF-8"}).stdout.decode().splitlines()
+    cwd = os.getcwd()
+    try:
+        os.chdir(tmp_path)
+        ours = [f"{n}: {s}" for n, s in merkle.check("SUMS") if s != "improperly formatted"]
+    finally:
+        os.chdir(cwd)
+    assert ours == theirs

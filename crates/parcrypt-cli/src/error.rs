@@ -27,6 +27,19 @@ impl fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
+/// A failure already reported in full (as `hash --check` reports, in
+/// coreutils' words): exit status 1 and nothing more on stderr.
+#[derive(Debug)]
+pub struct Silent;
+
+impl fmt::Display for Silent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("failed, as reported above")
+    }
+}
+
+impl std::error::Error for Silent {}
+
 /// Adds hints and usage marks to results.
 pub trait Hint<T> {
     /// Attaches a one-line hint telling the user what to do.

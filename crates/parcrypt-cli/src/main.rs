@@ -54,6 +54,9 @@ fn fail(e: anyhow::Error) -> ExitCode {
     if error::is_broken_pipe(&e) {
         return ExitCode::SUCCESS;
     }
+    if e.downcast_ref::<error::Silent>().is_some() {
+        return ExitCode::FAILURE;
+    }
     let (msg, status) = error::report(&e);
     error::eprint_line(msg);
     ExitCode::from(status as u8)

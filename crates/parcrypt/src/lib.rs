@@ -257,6 +257,15 @@ pub mod stream;
 
 pub use name::UnknownName;
 
+/// Whether the tests run under emulation (`scripts/test-aarch64.sh` sets
+/// `PARCRYPT_EMULATED=1` for qemu-user, 10–30× slower): sweeps whose cost
+/// is the number of schedules run a cross-section there, the native run
+/// covers them in full (tests/it/common.rs `emulated` says why).
+#[cfg(test)]
+pub(crate) fn emulated() -> bool {
+    std::env::var_os("PARCRYPT_EMULATED").is_some()
+}
+
 /// The module layering, checked on the source tree (CI runs it with the
 /// unit tests) by the workspace's one checker (`crates/layering`, shared
 /// with the lab): every top-level module sits in one layer and imports only

@@ -17,8 +17,50 @@ pub struct HashArgs {
     /// With --layers: the torrent's piece length, a power of two of at least 16KiB, e.g. 256KiB
     #[arg(long, value_name = "BYTES", value_parser = parse_piece_length, requires = "layers")]
     pub piece_length: Option<u64>,
+    /// Write BSD-style lines, `SHA256 (NAME) = HASH` (sha256sum --tag); tree formats get tags
+    /// that say the format and leaf size (`RFC6962-4096`, `BITTORRENT-V2`, `GLACIER`), so
+    /// `--check` reads them without flags
+    #[arg(long, conflicts_with_all = ["check", "layers"])]
+    pub tag: bool,
+    /// End each line with NUL, not newline, and write names as they are (sha256sum -z); with
+    /// --check, read NUL-terminated lines (as `hash -z` writes them) and print NUL-terminated
+    /// results
+    #[arg(short = 'z', long, conflicts_with = "layers")]
+    pub zero: bool,
+    /// Hash every regular file under each directory given, in byte order of their paths
+    /// (`find DIR -type f | LC_ALL=C sort`); symbolic links inside are not followed (nor listed)
+    /// unless -L, FIFOs, sockets and devices are skipped with a warning
+    #[arg(short = 'r', long, conflicts_with_all = ["check", "layers"])]
+    pub recursive: bool,
+    /// With -r: follow symbolic links (each directory once per path, loops skipped)
+    #[arg(short = 'L', long, requires = "recursive")]
+    pub dereference: bool,
+    /// Read checksum lists (the FILEs, or stdin) and verify the files they name on all cores,
+    /// printing `NAME: OK` / `NAME: FAILED` / `NAME: FAILED open or read` and the summary
+    /// warnings exactly as `sha256sum -c` does (exit 0 all good, 1 otherwise). Reads every form
+    /// sha256sum writes: `HASH  NAME`, `HASH *NAME`, escaped `\` lines, `SHA256 (NAME) = HASH`,
+    /// and the tree-format tags --tag writes; untagged lines are in --format
+    #[arg(short = 'c', long, conflicts_with = "layers")]
+    pub check: bool,
+    /// With --check: print no OK lines
+    #[arg(long, requires = "check", overrides_with_all = ["status", "warn"])]
+    pub quiet: bool,
+    /// With --check: print nothing on stdout; the exit status says it all
+    #[arg(long, requires = "check", overrides_with_all = ["quiet", "warn"])]
+    pub status: bool,
+    /// With --check: an improperly formatted line makes the exit status 1
+    #[arg(long, requires = "check")]
+    pub strict: bool,
+    /// With --check: say nothing about listed files that do not exist (a list of which no
+    /// file was verified still fails)
+    #[arg(long, requires = "check")]
+    pub ignore_missing: bool,
+    /// With --check: warn about each improperly formatted line
+    #[arg(short = 'w', long, requires = "check", overrides_with_all = ["quiet", "status"])]
+    pub warn: bool,
     /// Files to hash, in parallel across --threads (output in argument order, as sha256sum
-    /// prints it); `-` (or none) reads stdin
+    /// prints it); with -r, directories too; with --check, the checksum lists; `-` (or none)
+    /// reads stdin
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }

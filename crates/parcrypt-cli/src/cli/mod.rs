@@ -105,6 +105,11 @@ pub enum Command {
     /// them (a name holding a backslash, newline or carriage return is escaped and its line starts
     /// with a backslash). A file that cannot be read is reported on stderr in its place
     /// (`parcrypt: NAME: reason`); the others are still hashed, and the exit status is 1.
+    ///
+    /// `-c LIST…` verifies checksum lists as `sha256sum -c` does (same output, same exit status),
+    /// on all cores; `-r DIR…` lists every file under the directories in path order, so that
+    /// `parcrypt hash -r dir > SUMS` then `parcrypt hash -c SUMS` (or `sha256sum -c SUMS`) is
+    /// the round trip.
     Hash(HashArgs),
     /// RFC 6962 / RFC 9162 Merkle tree heads, inclusion and consistency proofs; tlog-tiles logs
     #[command(subcommand)]

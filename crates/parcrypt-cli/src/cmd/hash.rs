@@ -3,10 +3,13 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, anyhow};
 use parcrypt::digest::Digest;
+use parcrypt::merkle::sums::{self, Style};
 use parcrypt::merkle::{self, BitTorrentV2, FileHash, FileHashes, Format, Input, Rfc6962};
 use parcrypt::par::Parallelism;
 use serde_json::{Value, json};
@@ -48,8 +51,23 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
     } else {
         &args.files[..]
     };
+    if args.check {
+        return super::sums::run_check(args, format, files, par);
+    }
+    let style = Style {
+        tag: args.tag,
+        zero: args.zero,
+    };
     let mut out = BufWriter::with_capacity(64 << 10, Output::stdout());
     let mut failures = Failures::default();
+    let mut line = Vec::with_capacity(256);
+    let mut sum_line = |hash: &Digest, path: &Path| {
+        line.clear();
+        sums::write_line(&mut line, format, hash, path.as_os_str().as_bytes(), style);
+        line.clone()
+    };
+    let mut hashed = files.len();
+    let walk_failures = AtomicUsize::new(0);
     if let Some(piece) = layers {
         for path in files {
             match hash_layers(par, piece, path) {
@@ -64,7 +82,7 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
                 Err(e) => failures.report(&mut out, path, &e)?,
             }
         }
-    } else if let [path] = files {
+    } else if let ([path], false) = (files, args.recursive) {
         // One input: hashed with every thread, with a progress bar.
         match hash_one(par, format, path) {
             Ok(Some(hash)) => out.write_all(&sum_line(&hash, path))?,
@@ -72,19 +90,25 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
             Err(e) => failures.report(&mut out, path, &HashError::Read(e))?,
         }
     } else {
-        let inputs = files.iter().map(|p| {
-            if p == Path::new("-") {
-                Input::Stdin
-            } else {
-                Input::File(p.as_path())
-            }
-        });
+        let inputs: Box<dyn Iterator<Item = Input<PathBuf>> + Send> = if args.recursive {
+            Box::new(super::sums::walked(files, args.dereference, &walk_failures))
+        } else {
+            Box::new(files.iter().map(|p| {
+                if p == Path::new("-") {
+                    Input::Stdin
+                } else {
+                    Input::File(p.clone())
+                }
+            }))
+        };
+        hashed = 0;
         merkle::hash_files(format, inputs, par, |done| -> io::Result<()> {
             let Some(FileHash { input, hash }) = done else {
                 return out.flush();
             };
-            let path = match input {
-                Input::File(p) => p,
+            hashed += 1;
+            let path = match &input {
+                Input::File(p) => p.as_path(),
                 Input::Stdin => Path::new("-"),
             };
             match hash {
@@ -95,7 +119,15 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
         })?;
     }
     out.flush()?;
-    failures.finish(files.len())
+    let unwalked = walk_failures.load(Ordering::Relaxed);
+    if unwalked > 0 && failures.count == 0 {
+        return Err(anyhow!(
+            "{unwalked} director{} could not be read",
+            if unwalked == 1 { "y" } else { "ies" }
+        ))
+        .hint("check the permissions of the directories named above");
+    }
+    failures.finish(hashed)
 }
 
 /// Why one file has no hash.
@@ -118,13 +150,13 @@ impl Failures {
     fn report(&mut self, out: &mut impl Write, path: &Path, e: &HashError) -> io::Result<()> {
         out.flush()?;
         self.count += 1;
-        let name = escape(&path.to_string_lossy());
+        let name = super::sums::quotef(path.as_os_str().as_bytes());
         let what = match e {
             HashError::NoRoot => {
                 self.empty += 1;
                 "empty, and BEP 52 gives an empty file no pieces root".to_owned()
             }
-            HashError::Read(merkle::Error::Io(e)) => os_reason(e),
+            HashError::Read(merkle::Error::Io(e)) => super::sums::os_reason(e),
             HashError::Read(e) => e.to_string(),
         };
         eprint_line(format_args!("parcrypt: {name}: {what}"));
@@ -141,16 +173,6 @@ impl Failures {
             "check the names and permissions of the files named above"
         };
         Err(anyhow!("{} of {files} files could not be hashed", self.count)).hint(hint)
-    }
-}
-
-/// An I/O error as `sha256sum` words it: the system's message without
-/// Rust's " (os error N)".
-fn os_reason(e: &io::Error) -> String {
-    let text = e.to_string();
-    match (e.raw_os_error(), text.rfind(" (os error ")) {
-        (Some(_), Some(at)) => text[..at].to_owned(),
-        _ => text,
     }
 }
 
@@ -199,39 +221,6 @@ fn with_input<T>(
         b.finish_and_clear();
     }
     result
-}
-
-/// A name with `\`, newline and carriage return escaped as sha256sum
-/// escapes them.
-fn escape(name: &str) -> String {
-    name.replace('\\', "\\\\")
-        .replace('\n', "\\n")
-        .replace('\r', "\\r")
-}
-
-/// `<hex>  <name>\n` as sha256sum prints it: the name's bytes as they are,
-/// except that a name with a backslash, newline or carriage return is
-/// escaped (`\\`, `\n`, `\r`) and the line then starts with a backslash.
-fn sum_line(hash: &Digest, path: &Path) -> Vec<u8> {
-    use std::os::unix::ffi::OsStrExt;
-    let name = path.as_os_str().as_bytes();
-    let mut line = Vec::with_capacity(name.len() + 68);
-    let special = name.iter().any(|b| matches!(b, b'\\' | b'\n' | b'\r'));
-    if special {
-        line.push(b'\\');
-    }
-    line.extend_from_slice(hex::encode(hash).as_bytes());
-    line.extend_from_slice(b"  ");
-    for &b in name {
-        match b {
-            b'\\' => line.extend_from_slice(b"\\\\"),
-            b'\n' => line.extend_from_slice(b"\\n"),
-            b'\r' => line.extend_from_slice(b"\\r"),
-            b => line.push(b),
-        }
-    }
-    line.push(b'\n');
-    line
 }
 
 pub fn run_merkle(cmd: &MerkleCommand, par: &Parallelism) -> Result<()> {

@@ -12,6 +12,7 @@ mod lab;
 mod rc4;
 mod rsa;
 mod stream;
+mod sums;
 mod tiles;
 
 use anyhow::Result;

@@ -21,6 +21,7 @@ mod cobblestone_cli;
 mod ecdsa_cli;
 mod fuzz_cli;
 mod gcm_cli;
+mod hash_check_cli;
 mod hash_cli;
 mod hostile;
 mod interop_openssl;

@@ -8,9 +8,8 @@
 #![allow(unsafe_code)]
 
 use std::cmp::Ordering;
-use std::os::raw::{c_int, c_void};
+use std::os::raw::c_int;
 use std::ptr::{self, NonNull};
-use std::sync::atomic::{self, AtomicBool};
 
 use aws_lc_sys as sys;
 
@@ -500,14 +499,22 @@ pub(crate) fn random_odd_top_two(bits: usize) -> Result<Bn> {
     Bn::out(|r| unsafe { sys::BN_rand(r, bits, sys::BN_RAND_TOP_TWO, sys::BN_RAND_BOTTOM_ODD) })
 }
 
-/// Asks AWS-LC whether `candidate` is prime with as many Miller–Rabin
+/// The tests' reference for [`MillerRabin`]: asks AWS-LC whether
+/// `candidate` is prime with as many Miller–Rabin
 /// rounds as its key generation uses (`BN_primality_test` with
 /// `BN_prime_checks_for_generation`: error probability ≤ 2⁻¹²⁸ for random
 /// candidates), without AWS-LC's own trial division: the caller has divided
 /// by more primes already (`rsa::trial`), as AWS-LC's `generate_prime` does
 /// before it calls the same test. `Ok(None)` when `stop` was raised while
 /// the test ran: the callback AWS-LC calls between rounds aborts it.
-pub(crate) fn miller_rabin(candidate: &Bn, ctx: &mut Ctx, stop: &AtomicBool) -> Result<Option<bool>> {
+#[cfg(test)]
+pub(crate) fn miller_rabin(
+    candidate: &Bn,
+    ctx: &mut Ctx,
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Option<bool>> {
+    use std::os::raw::c_void;
+    use std::sync::atomic::{self, AtomicBool};
     /// Called by AWS-LC between rounds; returning 0 aborts the test.
     unsafe extern "C" fn keep_going(_event: c_int, _n: c_int, cb: *mut sys::BN_GENCB) -> c_int {
         // SAFETY: the argument was set below to a &AtomicBool that outlives
@@ -551,4 +558,118 @@ pub(crate) fn miller_rabin(candidate: &Bn, ctx: &mut Ctx, stop: &AtomicBool) -> 
     }
     check(ok)?;
     Ok(Some(prime != 0))
+}
+
+/// The Miller–Rabin rounds AWS-LC's `BN_primality_test` runs on a prime:
+/// `BN_PRIME_CHECKS_BLINDED`, and until then at least
+/// [`uniform_rounds_for_generation`] of them with a uniformly drawn base.
+pub(crate) const BLINDED_ROUNDS: usize = 16;
+
+/// `BN_prime_checks_for_size` of AWS-LC (FIPS 186-5 Table B.1: error
+/// probability ≤ 2⁻¹²⁸ for random candidates) for the sizes of RSA primes
+/// (`rsa::keygen::MIN_BITS / 2` = 512 bits and up); `None` below 476 bits,
+/// where the table goes on and this module is not used.
+pub(crate) fn uniform_rounds_for_generation(bits: usize) -> Option<usize> {
+    match bits {
+        3747.. => Some(3),
+        1345.. => Some(4),
+        476.. => Some(5),
+        _ => None,
+    }
+}
+
+/// What one round said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Round {
+    /// No witness of compositeness: the candidate may be prime.
+    pub(crate) possibly_prime: bool,
+    /// The base was drawn uniformly (AWS-LC's constant-time draw adjusts a
+    /// rare out-of-range draw instead of redrawing; such rounds still test,
+    /// but only uniform ones count towards the required number).
+    pub(crate) uniform: bool,
+}
+
+/// Miller–Rabin on one odd candidate, one round at a time: the steps of
+/// AWS-LC's `BN_primality_test` (FIPS 186-4 C.3.1: the setup of steps 1–3
+/// in [`MillerRabin::new`], each [`MillerRabin::round`] is steps 4.1–4.6
+/// with a fresh secret base), taken apart so that the rounds on a likely
+/// prime can run on several threads at once (`rsa::keygen`), each thread
+/// with its own `MillerRabin` over the shared [`Mont`]. Every round is
+/// AWS-LC's constant-time code; a composite is recognized at the round
+/// that finds its witness, as in `BN_primality_test`.
+pub(crate) struct MillerRabin<'a> {
+    state: internal::BnMillerRabin,
+    base: NonNull<sys::BIGNUM>,
+    mont: &'a Mont,
+    ctx: &'a mut Ctx,
+}
+
+impl std::fmt::Debug for MillerRabin<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "MillerRabin({} bits)", self.mont.modulus.bits())
+    }
+}
+
+impl<'a> MillerRabin<'a> {
+    /// Sets up the rounds for the odd modulus of `mont` (made with
+    /// [`Mont::secret`]) in a scope of `ctx`, closed when this is dropped.
+    pub(crate) fn new(mont: &'a Mont, ctx: &'a mut Ctx) -> Result<MillerRabin<'a>> {
+        // SAFETY: ctx is live; the scope is closed in Drop (also on the
+        // error paths below, which drop `this`).
+        unsafe { sys::BN_CTX_start(ctx.ptr()) };
+        // SAFETY: inside the scope just opened.
+        let base = unsafe { sys::BN_CTX_get(ctx.ptr()) };
+        let mut this = MillerRabin {
+            state: internal::BnMillerRabin {
+                w1: ptr::null_mut(),
+                m: ptr::null_mut(),
+                one_mont: ptr::null_mut(),
+                w1_mont: ptr::null_mut(),
+                w_bits: 0,
+                a: 0,
+            },
+            base: NonNull::dangling(),
+            mont,
+            ctx,
+        };
+        this.base = non_null(base)?;
+        // SAFETY: state is writable; mont and ctx are live, ctx's scope is
+        // open and outlives every use of the state (Drop closes it).
+        check(unsafe { internal::bn_miller_rabin_init(&mut this.state, this.mont.ptr(), this.ctx.ptr()) })?;
+        Ok(this)
+    }
+
+    /// One round with a fresh random base in [2, w − 1).
+    pub(crate) fn round(&mut self) -> Result<Round> {
+        let mut uniform: c_int = 0;
+        let mut possibly_prime: c_int = 0;
+        // SAFETY: base and state.w1 live in the open scope of ctx.
+        check(unsafe { internal::bn_rand_secret_range(self.base.as_ptr(), &mut uniform, 2, self.state.w1) })?;
+        // SAFETY: the state was set up by bn_miller_rabin_init for this mont
+        // and ctx; base is live; ctx's scope is still open.
+        check(unsafe {
+            internal::bn_miller_rabin_iteration(
+                &self.state,
+                &mut possibly_prime,
+                self.base.as_ptr(),
+                self.mont.ptr(),
+                self.ctx.ptr(),
+            )
+        })?;
+        Ok(Round {
+            possibly_prime: possibly_prime != 0,
+            uniform: uniform != 0,
+        })
+    }
+}
+
+impl Drop for MillerRabin<'_> {
+    fn drop(&mut self) {
+        // SAFETY: closes the scope `new` opened. The state's numbers and the
+        // base (secret once the candidate is a prime) go back to the context
+        // for reuse, as after `BN_primality_test`, which uses the caller's
+        // context the same way; when the context is freed, AWS-LC's
+        // OPENSSL_free wipes every allocation it releases.
+        unsafe { sys::BN_CTX_end(self.ctx.ptr()) }
+    }
 }

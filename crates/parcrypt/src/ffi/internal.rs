@@ -11,7 +11,7 @@
 //! RSA known-answer tests, never silently.
 #![allow(unsafe_code)]
 
-use aws_lc_sys::{AES_KEY, BIGNUM, BN_CTX, BN_MONT_CTX, EVP_MD};
+use aws_lc_sys::{AES_KEY, BIGNUM, BN_CTX, BN_MONT_CTX, BN_ULONG, EVP_MD};
 use std::os::raw::c_int;
 
 /// Declares each function under its own name, linked as
@@ -167,4 +167,33 @@ aws_lc_internal! {
     /// generation's own (`rsa::trial`).
     #[cfg_attr(not(test), allow(dead_code))]
     fn bn_odd_number_is_obviously_composite(bn: *const BIGNUM) -> c_int;
+    /// The pieces of `BN_primality_test` (crypto/fipsmodule/bn/prime.c),
+    /// for its rounds one at a time (`bn::MillerRabin`).
+    fn bn_miller_rabin_init(miller_rabin: *mut BnMillerRabin, mont: *const BN_MONT_CTX, ctx: *mut BN_CTX) -> c_int;
+    fn bn_miller_rabin_iteration(
+        miller_rabin: *const BnMillerRabin,
+        out_is_possibly_prime: *mut c_int,
+        b: *const BIGNUM,
+        mont: *const BN_MONT_CTX,
+        ctx: *mut BN_CTX,
+    ) -> c_int;
+    fn bn_rand_secret_range(
+        r: *mut BIGNUM,
+        out_is_uniform: *mut c_int,
+        min_inclusive: BN_ULONG,
+        max_exclusive: *const BIGNUM,
+    ) -> c_int;
+}
+
+/// AWS-LC's `BN_MILLER_RABIN` (crypto/fipsmodule/bn/internal.h in the
+/// pinned version): the state every Miller–Rabin round on one candidate
+/// shares, its numbers borrowed from the `BN_CTX` scope it was set up in.
+#[repr(C)]
+pub(super) struct BnMillerRabin {
+    pub(super) w1: *mut BIGNUM,
+    pub(super) m: *mut BIGNUM,
+    pub(super) one_mont: *mut BIGNUM,
+    pub(super) w1_mont: *mut BIGNUM,
+    pub(super) w_bits: c_int,
+    pub(super) a: c_int,
 }

@@ -85,6 +85,30 @@ pub fn hash_files<P, E>(
     format: Format,
     inputs: impl Iterator<Item = Input<P>> + Send,
     par: &Parallelism,
+    each: impl FnMut(Option<FileHash<P>>) -> Result<(), E>,
+) -> Result<(), E>
+where
+    P: AsRef<Path> + Send,
+{
+    hash_files_with(format, inputs, par, Fifos::Read, each)
+}
+
+/// What [`hash_files_with`] does with a FIFO.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fifos {
+    /// Waits for its writer in its turn ([`hash_files`]).
+    Read,
+    /// Refuses it: an error, never a wait (a checksum list names files,
+    /// and a FIFO without a writer would wait forever).
+    Refuse,
+}
+
+/// [`hash_files`], with what to do with FIFOs.
+pub(super) fn hash_files_with<P, E>(
+    format: Format,
+    inputs: impl Iterator<Item = Input<P>> + Send,
+    par: &Parallelism,
+    fifos: Fifos,
     mut each: impl FnMut(Option<FileHash<P>>) -> Result<(), E>,
 ) -> Result<(), E>
 where
@@ -93,7 +117,7 @@ where
     par.map_ordered(
         inputs,
         WINDOW,
-        |input| hash_here(format, input, par),
+        |input| hash_here(format, input, par, fifos),
         |(input, later)| {
             let hash = match (&input, later) {
                 (_, Later::Large(file)) => super::hash_file(format, &file, par, |_| {}),
@@ -129,8 +153,9 @@ fn hash_here<P: AsRef<Path>>(
     format: Format,
     input: Input<P>,
     par: &Parallelism,
+    fifos: Fifos,
 ) -> Step<FileHash<P>, (Input<P>, Later)> {
-    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
     let path = match &input {
         Input::File(p) => p.as_ref(),
         Input::Stdin => return Step::Heavy((input, Later::Stdin)),
@@ -148,6 +173,13 @@ fn hash_here<P: AsRef<Path>>(
         Ok(x) => x,
         Err(e) => return done(input, Err(Error::Io(e))),
     };
+    if fifos == Fifos::Refuse && meta.file_type().is_fifo() {
+        let e = io::Error::new(
+            io::ErrorKind::Unsupported,
+            "a FIFO, not read: a checksum list names files",
+        );
+        return done(input, Err(Error::Io(e)));
+    }
     if !meta.is_file() {
         return Step::Heavy((input, Later::Stream(file)));
     }

@@ -11,6 +11,10 @@
 //!   C2SP tlog-tiles log stored in a directory, every entry hashed on all
 //!   cores.
 //! - [`hash_files`]: many files at once across threads, results in order.
+//! - [`sums`]: checksum lists as `sha256sum` writes and reads them
+//!   (`--tag`, `-z`, escaped names), verified on all cores
+//!   ([`sums::check`]), and directory trees walked in a stable order
+//!   ([`sums::walk`]).
 //!
 //! Leaves come from a byte slice cut into fixed-size [`Chunks`], from a slice
 //! of byte strings (one leaf each), or from a reader.
@@ -53,6 +57,7 @@ mod format;
 mod glacier;
 mod rfc6962;
 mod stream;
+pub mod sums;
 pub mod tiles;
 
 pub use bittorrent::{BitTorrentV2, FileHashes};

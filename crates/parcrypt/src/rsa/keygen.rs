@@ -19,17 +19,24 @@
 //!   still missing; the first two acceptable primes win. Twice the candidate
 //!   throughput, so about half the sequential time.
 //!
-//! Losing racers stop promptly: the Miller–Rabin loop polls a stop flag
-//! between rounds through AWS-LC's `BN_GENCB` callback.
+//!   The Miller–Rabin rounds that confirm a likely prime are shared too:
+//!   the racer that found it runs the first round alone (it rejects almost
+//!   every composite), then posts the candidate, and every racer takes
+//!   rounds from it, each with its own random base, until AWS-LC's count is
+//!   done or one round finds a witness (README.md: "Confirming a prime on
+//!   every core").
+//!
+//! Losing racers stop promptly: every racer polls a stop flag between
+//! Miller–Rabin rounds.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use zeroize::Zeroizing;
 
 use super::trial::TrialDivision;
 use super::{Error, PrivateKey};
-use crate::ffi::bn::{self, Bn, Ctx, Mont};
+use crate::ffi::bn::{self, BLINDED_ROUNDS, Bn, Ctx, MillerRabin, Mont};
 use crate::ffi::rsa::{Components, RsaKey};
 use crate::par::{Grain, Parallelism, Strategy};
 
@@ -67,6 +74,115 @@ struct Search {
     /// Set when slot 0 / slot 1 / both are filled.
     filled: [AtomicBool; 3],
     candidates: AtomicU64,
+    /// Whether racers share the rounds of likely primes (`WorkStealing`
+    /// on two or more threads; `Static` keeps the paper's teams apart).
+    shared: bool,
+    /// The likely primes whose rounds are open to every racer.
+    open: Mutex<Vec<Arc<Confirmation>>>,
+}
+
+/// The Miller–Rabin rounds of one likely prime, handed out one at a time
+/// to whichever racer asks: AWS-LC's [`BLINDED_ROUNDS`] in all, each with
+/// its own secret random base, every one of them AWS-LC's constant-time
+/// round (`bn::MillerRabin`). The rounds are independent, so running them
+/// on different threads changes nothing about the test's strength; a
+/// witness found by any of them rejects the candidate and stops the rest.
+struct Confirmation {
+    mont: Mont,
+    /// Rounds handed out so far (at most [`BLINDED_ROUNDS`]).
+    granted: AtomicUsize,
+    /// Set when no more rounds are handed out: a witness was found, or the
+    /// racer that posted the candidate gave up (its prime was found
+    /// elsewhere, or a round failed).
+    over: AtomicBool,
+    progress: Mutex<Progress>,
+    reported: Condvar,
+}
+
+#[derive(Default)]
+struct Progress {
+    done: usize,
+    uniform: usize,
+    composite: bool,
+    failed: bool,
+}
+
+impl Confirmation {
+    fn new(mont: Mont) -> Confirmation {
+        Confirmation {
+            mont,
+            granted: AtomicUsize::new(0),
+            over: AtomicBool::new(false),
+            progress: Mutex::new(Progress::default()),
+            reported: Condvar::new(),
+        }
+    }
+
+    /// Hands out one round, unless all are out or the test is over.
+    fn claim(&self) -> bool {
+        let mut granted = self.granted.load(Ordering::Acquire);
+        loop {
+            if granted >= BLINDED_ROUNDS || self.over.load(Ordering::Acquire) {
+                return false;
+            }
+            match self.granted.compare_exchange_weak(
+                granted,
+                granted + 1,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            ) {
+                Ok(_) => return true,
+                Err(now) => granted = now,
+            }
+        }
+    }
+
+    /// Runs the claimed round on this thread's context and reports it.
+    fn run_round(&self, ctx: &mut Ctx) -> Result<bn::Round, Error> {
+        let round = MillerRabin::new(&self.mont, ctx).and_then(|mut mr| mr.round());
+        let mut progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        progress.done += 1;
+        match round {
+            Ok(r) => {
+                progress.uniform += usize::from(r.uniform);
+                if !r.possibly_prime {
+                    progress.composite = true;
+                    self.over.store(true, Ordering::Release);
+                }
+            }
+            Err(_) => {
+                progress.failed = true;
+                self.over.store(true, Ordering::Release);
+            }
+        }
+        drop(progress);
+        self.reported.notify_all();
+        Ok(round?)
+    }
+
+    /// Takes rounds of this candidate until none are left or `stop` is
+    /// raised (a racer helping another's candidate).
+    fn help(&self, ctx: &mut Ctx, stop: &AtomicBool) -> Result<(), Error> {
+        while !stop.load(Ordering::Relaxed) && self.claim() {
+            if !self.run_round(ctx)?.possibly_prime {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until every round handed out has been reported; the progress
+    /// then.
+    fn settle(&self) -> std::sync::MutexGuard<'_, Progress> {
+        let mut progress = self.progress.lock().unwrap_or_else(PoisonError::into_inner);
+        while progress.done < self.granted.load(Ordering::Acquire) && !progress.failed {
+            progress = self
+                .reported
+                .wait(progress)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+        progress
+    }
 }
 
 impl Search {
@@ -85,6 +201,12 @@ impl Search {
         // prime, so they are wiped when the race ends.
         let mut words = Zeroizing::new(vec![0u64; self.prime_bits.div_ceil(64)]);
         while !stop.load(Ordering::Relaxed) {
+            // Another racer's likely prime first: its rounds are the
+            // search's critical path.
+            if let Some(open) = self.open_candidate() {
+                open.help(&mut ctx, stop)?;
+                continue;
+            }
             self.candidates.fetch_add(1, Ordering::Relaxed);
             let candidate = draw(self.prime_bits)?;
             if !candidate.write_le_words(&mut words) {
@@ -96,18 +218,95 @@ impl Search {
             if trial.has_small_factor(&words) {
                 continue;
             }
-            match bn::miller_rabin(&candidate, &mut ctx, stop)? {
-                None => break,
-                Some(false) => continue,
-                Some(true) => {}
+            let confirmation = Arc::new(Confirmation::new(Mont::secret(&candidate, &mut ctx)?));
+            // The first round alone: it finds a witness for nearly every
+            // composite that passed trial division.
+            if !(confirmation.claim() && confirmation.run_round(&mut ctx)?.possibly_prime) {
+                continue;
             }
             let minus_one = bn::sub_consttime(&candidate, &one)?;
             if !bn::relatively_prime(&minus_one, &self.e, &mut ctx)? {
                 continue;
             }
-            self.offer(candidate, mask, &mut ctx)?;
+            match self.confirm(&confirmation, &mut ctx, stop)? {
+                None => break,
+                Some(false) => continue,
+                Some(true) => self.offer(candidate, mask, &mut ctx)?,
+            }
         }
         Ok(())
+    }
+
+    /// A likely prime of another racer with rounds left to take.
+    fn open_candidate(&self) -> Option<Arc<Confirmation>> {
+        if !self.shared {
+            return None;
+        }
+        let open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        open.iter()
+            .find(|c| c.granted.load(Ordering::Acquire) < BLINDED_ROUNDS && !c.over.load(Ordering::Acquire))
+            .cloned()
+    }
+
+    /// The remaining rounds of a likely prime whose first round passed, on
+    /// this racer and (when shared) any other that asks: `Some(true)` when
+    /// every round passed, as many as AWS-LC's `BN_primality_test` runs for
+    /// generation (at least [`BLINDED_ROUNDS`], and at least
+    /// `bn::uniform_rounds_for_generation` with a uniform base);
+    /// `Some(false)` at a witness; `None` when `stop` was raised meanwhile.
+    fn confirm(
+        &self,
+        confirmation: &Arc<Confirmation>,
+        ctx: &mut Ctx,
+        stop: &AtomicBool,
+    ) -> Result<Option<bool>, Error> {
+        if self.shared {
+            self.open
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(Arc::clone(confirmation));
+        }
+        let mine = confirmation.help(ctx, stop);
+        // No more rounds for anyone; those already handed out finish.
+        confirmation.over.store(true, Ordering::Release);
+        if self.shared {
+            self.open
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .retain(|c| !Arc::ptr_eq(c, confirmation));
+        }
+        let (composite, failed, done, uniform) = {
+            let progress = confirmation.settle();
+            (
+                progress.composite,
+                progress.failed,
+                progress.done,
+                progress.uniform,
+            )
+        };
+        mine?;
+        if failed {
+            return Err(Error::Backend);
+        }
+        if composite {
+            return Ok(Some(false));
+        }
+        if stop.load(Ordering::Relaxed) || done < BLINDED_ROUNDS {
+            return Ok(None);
+        }
+        // AWS-LC goes on until enough bases were uniform (its draw rarely
+        // is not); so does this, alone.
+        let needed = bn::uniform_rounds_for_generation(self.prime_bits).ok_or(Error::Backend)?;
+        let mut uniform = uniform;
+        let mut mr = MillerRabin::new(&confirmation.mont, ctx)?;
+        while uniform < needed {
+            let round = mr.round()?;
+            if !round.possibly_prime {
+                return Ok(Some(false));
+            }
+            uniform += usize::from(round.uniform);
+        }
+        Ok(Some(true))
     }
 
     /// Puts a prime into a free slot of `mask`, unless it is too close to the
@@ -155,6 +354,8 @@ fn find_primes(bits: usize, par: &Parallelism, e: &Bn) -> Result<(Bn, Bn, u64), 
             AtomicBool::new(false),
         ],
         candidates: AtomicU64::new(0),
+        shared: par.is_parallel() && par.strategy() == Strategy::WorkStealing,
+        open: Mutex::new(Vec::new()),
     };
     let results = par.map_range(par.threads().get(), &RACERS, |ids| {
         let mask = if !par.is_parallel() || par.strategy() == Strategy::WorkStealing {
@@ -363,5 +564,77 @@ mod tests {
                 assert_eq!(w[7] >> 62, 0b11);
             }
         }
+    }
+
+    /// Every schedule's primes pass AWS-LC's own whole test
+    /// (`BN_primality_test` with its generation count), whether their
+    /// rounds ran on one racer or were shared (`WorkStealing`).
+    #[test]
+    fn every_schedules_primes_pass_aws_lcs_own_test() {
+        let never = AtomicBool::new(false);
+        let mut ctx = Ctx::new();
+        for par in [
+            Parallelism::sequential(),
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(2, Strategy::WorkStealing),
+            Parallelism::new(3, Strategy::WorkStealing),
+            Parallelism::new(8, Strategy::WorkStealing),
+        ] {
+            for bits in [1024, 2048] {
+                let (p, q, _) = find_primes(bits, &par, &Bn::from_u64(E)).unwrap();
+                for prime in [p, q] {
+                    assert_eq!(
+                        bn::miller_rabin(&prime, &mut ctx, &never).unwrap(),
+                        Some(true),
+                        "{bits}-bit key, {par:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// One round at a time agrees with AWS-LC's whole test on random
+    /// candidates that pass trial division (composites and primes alike),
+    /// and a witness ends a composite at its first round nearly always.
+    #[test]
+    fn rounds_one_at_a_time_agree_with_aws_lc() {
+        let never = AtomicBool::new(false);
+        let mut ctx = Ctx::new();
+        let trial = TrialDivision::standard();
+        let mut words = vec![0u64; 8];
+        let (mut primes, mut composites, mut later_witness) = (0, 0, 0);
+        while primes < 3 || composites < 200 {
+            let candidate = draw(512).unwrap();
+            assert!(candidate.write_le_words(&mut words));
+            if trial.has_small_factor(&words) {
+                continue;
+            }
+            let mont = Mont::secret(&candidate, &mut ctx).unwrap();
+            let mut rounds_passed = 0;
+            let mut uniform = 0;
+            {
+                let mut mr = MillerRabin::new(&mont, &mut ctx).unwrap();
+                while rounds_passed < BLINDED_ROUNDS || uniform < 5 {
+                    let round = mr.round().unwrap();
+                    if !round.possibly_prime {
+                        break;
+                    }
+                    rounds_passed += 1;
+                    uniform += usize::from(round.uniform);
+                }
+            }
+            let prime = rounds_passed >= BLINDED_ROUNDS;
+            assert_eq!(
+                bn::miller_rabin(&candidate, &mut ctx, &never).unwrap(),
+                Some(prime)
+            );
+            if prime {
+                primes += 1;
+            } else {
+                composites += 1;
+                later_witness += usize::from(rounds_passed > 0);
+            }
+        }
+        assert_eq!(later_witness, 0, "a random composite survived a round");
     }
 }

@@ -49,7 +49,7 @@ fn alone(name: &str) -> bool {
 /// Under emulation (`scripts/test-aarch64.sh`) a tenth of the races: the
 /// same code paths, 10–30× slower.
 fn scaled(n: usize) -> usize {
-    if std::env::var_os("PARCRYPT_EMULATED").is_some() {
+    if crate::common::emulated() {
         (n / 10).max(1)
     } else {
         n
@@ -83,7 +83,7 @@ fn growth(n: usize, mut f: impl FnMut()) -> u64 {
 /// through the same DER parsers.
 #[test]
 fn refused_keys_with_trailing_bytes_leave_nothing_allocated() {
-    if std::env::var_os("PARCRYPT_EMULATED").is_some() {
+    if crate::common::emulated() {
         // Under qemu-user the resident set is the emulator's (its code
         // cache grows as it translates), and the test binary cannot re-run
         // itself without the runner; the paths measured are the same Rust

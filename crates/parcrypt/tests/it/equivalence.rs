@@ -5,7 +5,7 @@
 
 use std::io::Read;
 
-use crate::common::{data, every_parallelism, openssl_enc, require_tool};
+use crate::common::{data, emulated, every_parallelism, openssl_enc, require_tool};
 use parcrypt::aes::{BLOCK, Cbc, Crypter, Ctr, CtrKernel, Error, GRAIN};
 use parcrypt::hazmat::{self, Ecb};
 use parcrypt::par::{Parallelism, Strategy};
@@ -89,7 +89,9 @@ fn ecb_matches_sequential_both_ways() {
 /// over the whole input in one call, in place and into another buffer,
 /// under every schedule: at the stitched path's threshold, across parallel
 /// parts, and with the low word wrapping at the first block, inside a
-/// piece, on a part boundary and never.
+/// piece, on a part boundary and never. Under emulation the 3 MiB input
+/// (parts of every thread count) runs with the AES-128 key only: the key
+/// size changes the backend's rounds, not where parts are cut.
 #[test]
 fn ctr_equals_the_backends_ctr_across_the_low_word_wrap() {
     use aws_lc_rs::cipher::{AES_128, AES_192, AES_256, EncryptingKey, EncryptionContext, UnboundCipherKey};
@@ -124,6 +126,9 @@ fn ctr_equals_the_backends_ctr_across_the_low_word_wrap() {
             counter[..12].copy_from_slice(&high);
             counter[12..].copy_from_slice(&low.to_be_bytes());
             for len in lengths {
+                if emulated() && len > 1 << 20 && key.len() != 16 {
+                    continue;
+                }
                 let input = data(len);
                 let mut want = input.clone();
                 backend
