@@ -79,9 +79,3 @@ pub fn openssl_enc(args: &[&str], input: &[u8]) -> Vec<u8> {
     assert!(out.status.success(), "openssl enc {args:?} failed");
     out.stdout
 }
-
-/// Whether the tests run under emulation (qemu, `PARCRYPT_EMULATED=1` in
-/// CI's aarch64 pass), 10–30× slower: sweeps keep their large sizes few.
-pub fn emulated() -> bool {
-    std::env::var_os("PARCRYPT_EMULATED").is_some()
-}
