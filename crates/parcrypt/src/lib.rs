@@ -22,7 +22,15 @@
 //! - [`age`]: C2SP age v1 files, byte-compatible with the age CLI, rage and
 //!   filippo.io/age (X25519, post-quantum hybrid, SSH, passphrase
 //!   recipients; armor; byte ranges), their chunks sealed and opened on all
-//!   cores by the stream format's pipeline.
+//!   cores.
+//! - [`cobblestone`]: C2SP chunked-encryption v1 and Cobblestone-128/-256,
+//!   byte-identical with pyca/cryptography's `cryptography.cobblestone`, on
+//!   all cores, with push encryptors/decryptors and byte ranges.
+//!
+//! The three chunked formats sit side by side on one private chunk engine
+//! (`src/chunked/`: batches of chunks sealed and opened in parallel, the
+//! reader/writer pipeline, the file loops, bounded buffers); none imports
+//! another.
 //! - [`secret`]: key and byte types that are wiped on drop and redacted in
 //!   `Debug`; the crate's one wipe function.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
@@ -87,7 +95,8 @@
 //! - **One error type per family**, `Error` in the family's module:
 //!   [`aes::Error`] for every AES mode (hazmat's ECB and unpadded CBC
 //!   included), [`rsa::Error`] (hazmat's bulk RSA included),
-//!   [`ecdsa::Error`], [`stream::Error`], [`merkle::Error`], [`age::Error`].
+//!   [`ecdsa::Error`], [`stream::Error`], [`merkle::Error`], [`age::Error`],
+//!   [`cobblestone::Error`].
 //!   RC4 and PARC4 live in [`hazmat`] beside AES and RSA items, so theirs is
 //!   named for the family: [`hazmat::Rc4Error`].
 //! - **`par: &Parallelism` comes last** among the data arguments: input
@@ -229,6 +238,8 @@ compile_error!(
 
 pub mod aes;
 pub mod age;
+mod chunked;
+pub mod cobblestone;
 pub mod cpu;
 pub mod digest;
 pub mod ecdsa;
@@ -263,18 +274,22 @@ pub(crate) fn emulated() -> bool {
 mod layering {
     /// Bottom first. `io` is the plumbing (fill, positional reads, map
     /// windows, the pipeline), `pipe` the streaming transforms built on it,
-    /// `ffi` the one door to AWS-LC; `hazmat` sits above the safe families
-    /// it builds on (ECB streams through `aes::Crypter`, bulk RSA is `rsa`'s
+    /// `ffi` the one door to AWS-LC; `chunked` is the chunk engine every
+    /// chunked format sits on; `hazmat` sits above the safe families it
+    /// builds on (ECB streams through `aes::Crypter`, bulk RSA is `rsa`'s
     /// OAEP per block), so they reach nothing dangerous by importing it;
-    /// `age` builds on `stream`'s segment pipeline.
+    /// the chunked formats (`stream`, `age`, `cobblestone`) sit side by
+    /// side on the engine, and none imports another.
+    /// A layer's modules may not import each other, so the formats'
+    /// shared layer is what keeps them apart.
     const LAYERS: [&[&str]; 7] = [
         &["cpu", "io", "name", "secret"],
         &["par", "pem"],
         &["digest", "pipe"],
         &["ffi"],
-        &["aes", "ecdsa", "merkle", "rsa"],
-        &["hazmat", "stream"],
-        &["age"],
+        &["aes", "chunked", "ecdsa", "merkle", "rsa"],
+        &["hazmat"],
+        &["age", "cobblestone", "stream"],
     ];
 
     #[test]
@@ -284,7 +299,9 @@ mod layering {
         assert!(
             graph["hazmat"].contains("aes")
                 && graph["hazmat"].contains("rsa")
-                && graph["age"].contains("stream"),
+                && graph["age"].contains("chunked")
+                && graph["stream"].contains("chunked")
+                && graph["cobblestone"].contains("chunked"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
@@ -302,6 +319,7 @@ mod names {
     #![allow(clippy::unwrap_used)]
 
     use crate::UnknownName;
+    use crate::cobblestone::{Aead, KdfHash};
     use crate::digest::Algorithm;
     use crate::digest::Backend;
     use crate::ecdsa::VerifyStrategy;
@@ -312,7 +330,7 @@ mod names {
 
     #[test]
     fn every_from_str_answers_with_unknown_name() {
-        let errors: [UnknownName; 8] = [
+        let errors: [UnknownName; 10] = [
             "x".parse::<Strategy>().unwrap_err(),
             "x".parse::<Scheme>().unwrap_err(),
             "x".parse::<Algorithm>().unwrap_err(),
@@ -321,6 +339,8 @@ mod names {
             "x".parse::<Backend>().unwrap_err(),
             "x".parse::<Tree>().unwrap_err(),
             "x".parse::<Format>().unwrap_err(),
+            "x".parse::<Aead>().unwrap_err(),
+            "x".parse::<KdfHash>().unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(
@@ -333,7 +353,9 @@ mod names {
                 "verify strategy",
                 "SHA-256 backend",
                 "tree format",
-                "hash format"
+                "hash format",
+                "AEAD",
+                "KDF hash"
             ]
         );
         for e in &errors {

@@ -2,10 +2,50 @@
 
 use super::*;
 
+/// The file format of `encrypt` and `decrypt`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum FileFormat {
+    /// parcrypt's own `stream` format (docs/FORMAT.md)
+    #[default]
+    Stream,
+    /// Cobblestone-128: C2SP chunked-encryption with SHA-512 and AES-128-GCM, 16-byte key, as
+    /// pyca/cryptography's `cryptography.cobblestone` (docs/COBBLESTONE.md)
+    #[value(name = "cobblestone-128")]
+    Cobblestone128,
+    /// Cobblestone-256: C2SP chunked-encryption with SHA-512 and AES-256-GCM, 32-byte key
+    #[value(name = "cobblestone-256")]
+    Cobblestone256,
+    /// C2SP chunked-encryption with --kdf-hash and --aead
+    Chunked,
+}
+
+/// The format flags `encrypt` and `decrypt` share.
+#[derive(Debug, Args)]
+pub struct FormatArgs {
+    /// The file format [default: stream]; cobblestone-128/-256 and chunked take --key-file only
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub format: Option<FileFormat>,
+    /// With --format chunked: HKDF-Expand's hash, sha256 or sha512 [default: sha256, the spec's
+    /// recommendation]
+    #[arg(long, value_name = "HASH")]
+    pub kdf_hash: Option<parcrypt::cobblestone::KdfHash>,
+    /// With --format chunked: aes-128-gcm, aes-256-gcm or chacha20-poly1305 (or the IANA name,
+    /// AEAD_AES_128_GCM …) [default: aes-128-gcm, the spec's recommendation]
+    #[arg(long, value_name = "AEAD")]
+    pub aead: Option<parcrypt::cobblestone::Aead>,
+    /// With a chunked format: the context bound to the message (any text; empty by default)
+    #[arg(long, value_name = "TEXT", conflicts_with = "context_file")]
+    pub context: Option<String>,
+    /// With a chunked format: the context, as the bytes of FILE (NUL bytes included)
+    #[arg(long, value_name = "FILE")]
+    pub context_file: Option<PathBuf>,
+}
+
 #[derive(Debug, Args)]
 #[group(id = "recipients", required = true, multiple = true)]
 pub struct EncryptArgs {
-    /// A file holding a 32-byte key (raw, or 64 hex digits), e.g. from `openssl rand -out key.bin 32`
+    /// A file holding a 32-byte key (raw, or 64 hex digits), e.g. from `openssl rand -out key.bin 32`;
+    /// with --format cobblestone-128 (or an AES-128 chunked format) 16 bytes (or 32 hex digits)
     #[arg(long, value_name = "FILE", group = "recipients")]
     pub key_file: Option<PathBuf>,
     /// A file whose first line is the passphrase (stretched with scrypt); the only recipient then
@@ -25,6 +65,8 @@ pub struct EncryptArgs {
     /// Replace an existing output file
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub io: InOut,
 }
@@ -53,6 +95,8 @@ pub struct DecryptArgs {
     /// Replace an existing output file
     #[arg(long)]
     pub force: bool,
+    #[command(flatten)]
+    pub format: FormatArgs,
     #[command(flatten)]
     pub io: InOut,
 }

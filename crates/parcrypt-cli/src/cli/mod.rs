@@ -78,9 +78,11 @@ const STRATEGIES: &[(&str, &str)] = &[
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Encrypt a file or pipe to the authenticated, seekable `stream` format on all cores
+    /// Encrypt a file or pipe to the authenticated, seekable `stream` format on all cores (or, with
+    /// --format, to Cobblestone / C2SP chunked-encryption, as pyca/cryptography writes it)
     Encrypt(EncryptArgs),
-    /// Decrypt a `stream` file (all of it, or --range START:LEN)
+    /// Decrypt a `stream` file, or a Cobblestone / C2SP chunked-encryption one with --format (all of
+    /// it, or --range START:LEN)
     Decrypt(DecryptArgs),
     /// age files (age-encryption.org/v1), as the `age` CLI reads and writes them, on all cores
     ///

@@ -3,6 +3,7 @@
 mod aes;
 mod age;
 mod age_keygen;
+mod cobblestone;
 mod ecdsa;
 mod files;
 mod generate;
@@ -23,11 +24,17 @@ pub fn run(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Encrypt(mut args) => {
             stdout_as_default(&mut args.io);
-            stream::encrypt(&args, &par)
+            match cobblestone::scheme(&args.format)? {
+                Some(scheme) => cobblestone::encrypt(scheme, &args, &par),
+                None => stream::encrypt(&args, &par),
+            }
         }
         Command::Decrypt(mut args) => {
             stdout_as_default(&mut args.io);
-            stream::decrypt(&args, &par)
+            match cobblestone::scheme(&args.format)? {
+                Some(scheme) => cobblestone::decrypt(scheme, &args, &par),
+                None => stream::decrypt(&args, &par),
+            }
         }
         Command::Age(args) => age::run(&args, &par),
         Command::Aes(args) => aes::run(&args, &par),

@@ -17,6 +17,7 @@ mod vectors;
 
 mod age_cli;
 mod cli_errors;
+mod cobblestone_cli;
 mod ecdsa_cli;
 mod fuzz_cli;
 mod gcm_cli;

@@ -62,13 +62,12 @@ pub use x25519::{X25519Identity, X25519Recipient};
 use crate::ffi::AeadKey;
 use crate::par::Parallelism;
 use crate::secret::wipe_vec;
-use crate::stream::MAX_SCRYPT_LOG2_N;
 use primitives::{FileKey, NONCE, header_mac, os_random, payload_key, verify_header_mac};
 
 /// The most scrypt work a passphrase stanza may ask for unless the reader
-/// says otherwise (log2 of N): the stream format's ceiling, N = 2^20 (1 GiB,
-/// about 3 s on one core). age writes 2^18.
-pub const DEFAULT_MAX_WORK_FACTOR: u8 = crate::stream::DEFAULT_MAX_WORK_FACTOR;
+/// says otherwise (log2 of N): N = 2^20 (1 GiB, about 3 s on one core), as
+/// for the `stream` format. age writes 2^18.
+pub const DEFAULT_MAX_WORK_FACTOR: u8 = 20;
 
 /// How many leading bytes [`detect`] needs to see to be sure (armor may
 /// follow up to 1 KiB of whitespace).
@@ -349,7 +348,7 @@ fn unwrap_file_key(
             "an scrypt stanza must be the only one in the header".into(),
         ));
     }
-    let max = opts.max_work_factor.min(MAX_SCRYPT_LOG2_N);
+    let max = opts.max_work_factor.min(scrypt::MAX_WORK_FACTOR);
     let ordered = identities
         .iter()
         .filter(|i| i.is_native())

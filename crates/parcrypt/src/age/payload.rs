@@ -1,9 +1,9 @@
 //! The payload: STREAM over ChaCha20-Poly1305 in 64 KiB chunks, nonce =
-//! 11-byte big-endian chunk counter ‖ last-chunk flag — the very nonce of
-//! parcrypt's `stream` segments, so a batch of chunks is sealed and opened
-//! by `stream`'s segment code (`seal_into`, `open_into`) with a
-//! ChaCha20-Poly1305 key, across `par`'s threads, and moved by `stream`'s
-//! pipeline and buffers.
+//! 11-byte big-endian chunk counter ‖ last-chunk flag — the chunk engine's
+//! STREAM framing (`crate::chunked`), so a batch of chunks is sealed and
+//! opened by the engine (`seal_into`, `open_into`) with a
+//! ChaCha20-Poly1305 key, across `par`'s threads, and moved by its
+//! pipeline, file loop and buffers.
 //!
 //! What age adds on top, here:
 //! - the last chunk may be full, and must not be empty unless it is the
@@ -17,13 +17,12 @@
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
 use super::Error;
+use crate::chunked::buffer::Buffer;
+use crate::chunked::flow::{self, pipelined};
+use crate::chunked::seal::{Plain, Sealed, open_into, seal_into};
+use crate::chunked::{self, Budget, Chunks, Framing, TAG};
 use crate::ffi::AeadKey;
-use crate::io::ReadAt;
 use crate::par::Parallelism;
-use crate::stream::buffer::Buffer;
-use crate::stream::pipe::pipelined;
-use crate::stream::segment::{Plain, Sealed, TAG, nonce, open_into, seal_into};
-use crate::stream::{self, Budget};
 
 /// Plaintext bytes per chunk.
 pub const CHUNK: usize = 64 << 10;
@@ -48,22 +47,30 @@ pub(super) fn opened_len(sealed: usize) -> usize {
     }
 }
 
-/// Plaintext bytes per batch and buffers per side, within `stream`'s budget.
-fn budget(par: &Parallelism) -> Result<(usize, usize), Error> {
-    let b = Budget::new(GROUP * SEALED_CHUNK, par.threads().get());
-    let chunks = b
-        .batch
-        .checked_mul(GROUP)
-        .ok_or_else(|| Error::Options("batch size overflows".into()))?;
-    Ok((chunks, b.depth))
+/// The payload's chunks, for the chunk engine: STREAM nonces, no limit.
+fn chunks(key: &AeadKey) -> Chunks<'_> {
+    Chunks {
+        key,
+        size: CHUNK,
+        framing: Framing::Stream,
+        max_chunks: u64::MAX,
+    }
 }
 
-fn map_stream_error(e: stream::Error) -> Error {
+/// Chunks per batch and buffers per side, within the engine's budget.
+fn budget(par: &Parallelism) -> Result<Budget, Error> {
+    Budget::grouped(SEALED_CHUNK, GROUP, par.threads().get()).map_err(from_engine)
+}
+
+/// The engine's errors in age's words.
+fn from_engine(e: chunked::Error) -> Error {
     match e {
-        stream::Error::Io(e) => Error::Io(e),
-        stream::Error::SegmentAuthentication { segment } => Error::ChunkAuthentication { chunk: segment },
-        stream::Error::Truncated { segment } => Error::Truncated { chunk: segment },
-        other => Error::Io(io::Error::other(other.to_string())),
+        chunked::Error::Io(e) => Error::Io(e),
+        chunked::Error::Authentication { chunk } => Error::ChunkAuthentication { chunk },
+        chunked::Error::Truncated { chunk } => Error::Truncated { chunk },
+        chunked::Error::TooManyChunks | chunked::Error::Overflow => {
+            Error::Options("batch size overflows".into())
+        }
     }
 }
 
@@ -75,86 +82,32 @@ pub(super) fn seal_stream(
     input: impl Read + Send,
     output: impl Write + Send,
     par: &Parallelism,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    let (chunks, depth) = budget(par)?;
-    let (mut index, mut total) = (0u64, 0u64);
-    pipelined(
-        input,
-        output,
-        chunks * CHUNK,
-        depth,
-        true,
-        |plain, more, sealed: &mut Buffer| {
-            let len = sealed_len(plain.len() as u64) as usize;
-            sealed.sized(len);
-            seal_into(key, Plain::Memory(plain), sealed, CHUNK, index, !more, par)?;
-            index += plain.len().div_ceil(CHUNK).max(1) as u64;
-            total += plain.len() as u64;
-            progress(plain.len() as u64);
-            Ok::<(), Error>(())
-        },
-    )?;
-    Ok(total)
+    flow::seal_reader(&chunks(key), input, output, budget(par)?, par, progress).map_err(from_engine)
 }
 
 /// Seals `len` bytes of `file` (from its start) as chunks `0..` to
-/// `output`, a batch at a time: on two threads or more, each worker reads the chunks it seals with
-/// positional reads straight into their places in the output batch and
-/// seals them there, in place (`stream::encrypt_file`'s way: the copy out
-/// of the page cache runs on every thread); a writer thread overlaps.
+/// `output`, a batch at a time, by the engine's file loop
+/// (`chunked::flow::seal_file`): on two threads or more, each worker reads
+/// the chunks it seals with positional reads straight into their places in
+/// the output batch and seals them there, in place; one worker has a
+/// reader thread read ahead instead (docs/AGE.md "Measured"); a writer
+/// thread overlaps.
 pub(super) fn seal_file(
     key: &AeadKey,
     file: &std::fs::File,
     len: u64,
     output: impl Write + Send,
     par: &Parallelism,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    // One worker: a reader thread reading ahead overlaps the copy out of
-    // the page cache with sealing, where the worker's own reads would
-    // alternate with it (`pipe::run_file`'s rule; docs/AGE.md "Measured").
-    if !par.is_parallel() {
-        return seal_stream(key, ReadAt::exactly(file, 0, len), output, par, progress);
-    }
-    let (chunks, depth) = budget(par)?;
-    let batch = (chunks * CHUNK) as u64;
-    let buffers = Buffer::spares(depth, false);
-    crate::io::pipeline::with_writer(
-        output,
-        buffers,
-        |sink| {
-            let (mut index, mut at) = (0u64, 0u64);
-            loop {
-                // An empty file is one batch of nothing: one empty chunk.
-                let n = (len - at).min(batch);
-                let last = at + n == len;
-                let n_usize = usize::try_from(n).map_err(io::Error::other)?;
-                let mut sealed = sink.take()?;
-                sealed.sized(sealed_len(n) as usize);
-                let plain = Plain::File {
-                    file,
-                    at,
-                    len: n_usize,
-                };
-                seal_into(key, plain, &mut sealed, CHUNK, index, last, par)?;
-                sink.send(sealed)?;
-                index += n.div_ceil(CHUNK as u64).max(1);
-                at += n;
-                progress(n);
-                if last {
-                    return Ok::<(), Error>(());
-                }
-            }
-        },
-        Buffer::recycle,
-    )?;
-    Ok(len)
+    flow::seal_file(&chunks(key), file, len, output, budget(par)?, par, progress).map_err(from_engine)
 }
 
 /// Seals `plain`, the whole payload, into `sealed` ([`sealed_len`] bytes).
 pub(super) fn seal_all(key: &AeadKey, plain: &[u8], sealed: &mut [u8], par: &Parallelism) {
-    seal_into(key, Plain::Memory(plain), sealed, CHUNK, 0, true, par).expect("memory reads cannot fail");
+    seal_into(&chunks(key), Plain::Memory(plain), sealed, 0, true, par).expect("memory reads cannot fail");
 }
 
 /// Opens chunks `base..` of `sealed` into `plain` (sized for them by the
@@ -203,9 +156,9 @@ pub(super) fn open_chunks(
         };
         return Err((err, (count - 1) * CHUNK));
     }
-    match open_into(key, Sealed::Memory(sealed), plain, CHUNK, base, last, par) {
+    match open_into(&chunks(key), Sealed::Memory(sealed), plain, base, last, par) {
         Ok(n) => Ok(n),
-        Err(stream::Error::SegmentAuthentication { segment }) => {
+        Err(chunked::Error::Authentication { chunk: segment }) => {
             // Every chunk before `segment` verified. A full chunk that
             // fails as a middle one but opens as the last one is the end
             // of the payload with data after it.
@@ -215,25 +168,23 @@ pub(super) fn open_chunks(
             if chunk.len() > SEALED_CHUNK || (chunk.len() == SEALED_CHUNK && !last) {
                 let (body, tag) = chunk[..SEALED_CHUNK].split_at(CHUNK);
                 let out = &mut plain[verified..verified + CHUNK];
-                if key.open_into(&nonce(segment, true), body, tag, out, &[]) {
+                if key.open_into(&Framing::Stream.nonce(segment, true), body, tag, out, &[]) {
                     return Err((Error::TrailingData { chunk: segment }, verified + CHUNK));
                 }
             }
             Err((Error::ChunkAuthentication { chunk: segment }, verified))
         }
-        Err(stream::Error::Truncated {
-            segment: Some(segment),
-        }) => {
+        Err(chunked::Error::Truncated { chunk: Some(segment) }) => {
             // The last chunk present is a genuine middle chunk: released,
             // as age releases it before it finds the end missing.
             let k = (segment - base) as usize;
             let (body, tag) = sealed[k * SEALED_CHUNK..].split_at(CHUNK);
             let out = &mut plain[k * CHUNK..(k + 1) * CHUNK];
-            let ok = key.open_into(&nonce(segment, false), body, tag, out, &[]);
+            let ok = key.open_into(&Framing::Stream.nonce(segment, false), body, tag, out, &[]);
             let verified = if ok { (k + 1) * CHUNK } else { k * CHUNK };
             Err((Error::Truncated { chunk: Some(segment) }, verified))
         }
-        Err(e) => Err((map_stream_error(e), 0)),
+        Err(e) => Err((from_engine(e), 0)),
     }
 }
 
@@ -248,14 +199,14 @@ pub(super) fn open_stream(
     par: &Parallelism,
     mut progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    let (chunks, depth) = budget(par)?;
+    let budget = budget(par)?;
     let (mut index, mut total) = (0u64, 0u64);
     let mut failed: Option<Error> = None;
     let result = pipelined(
         input,
         output,
-        chunks * SEALED_CHUNK,
-        depth,
+        budget.bytes(SEALED_CHUNK).map_err(from_engine)?,
+        budget.depth,
         false,
         |sealed, more, plain: &mut Buffer| {
             if let Some(e) = failed.take() {
@@ -330,7 +281,7 @@ pub(super) fn open_range(
 ) -> Result<u64, Error> {
     let total = layout.plain_len()?;
     let chunks = layout.chunks();
-    let (batch, _) = budget(par)?;
+    let batch = budget(par)?.batch;
     let mut sealed = Vec::new();
     let mut plain = Buffer::new(true);
     // The last chunk: its flag proves where the plaintext ends.

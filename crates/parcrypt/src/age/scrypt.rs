@@ -8,13 +8,17 @@ use super::format::{Stanza, b64_decode, b64_encode};
 use super::primitives::{FileKey, Random, WRAPPED, unwrap, wrap};
 use crate::ffi;
 use crate::secret::{SecretBytes, SecretKey};
-use crate::stream::MAX_SCRYPT_LOG2_N;
 
 const LABEL: &[u8] = b"age-encryption.org/v1/scrypt";
 pub(super) const TYPE: &str = "scrypt";
 
 /// The work factor age writes: N = 2^18 (256 MiB, about a second).
-pub const DEFAULT_WORK_FACTOR: u8 = crate::stream::DEFAULT_SCRYPT_LOG2_N;
+pub const DEFAULT_WORK_FACTOR: u8 = 18;
+
+/// The most scrypt work any reader here accepts, as log2 of N: 2^22
+/// (4 GiB of memory). age's own, the same ceiling as the `stream`
+/// format's, kept apart so that neither format imports the other.
+pub(super) const MAX_WORK_FACTOR: u8 = 22;
 
 /// A passphrase to encrypt to (an `scrypt` stanza, which must be a file's
 /// only one): wiped on drop, redacted in `Debug`.
@@ -57,9 +61,9 @@ impl Passphrase {
         if passphrase.is_empty() {
             return Err(Error::Options("the passphrase is empty".into()));
         }
-        if !(1..=MAX_SCRYPT_LOG2_N).contains(&log2_n) {
+        if !(1..=MAX_WORK_FACTOR).contains(&log2_n) {
             return Err(Error::Options(format!(
-                "scrypt work factor {log2_n} is outside 1..={MAX_SCRYPT_LOG2_N}"
+                "scrypt work factor {log2_n} is outside 1..={MAX_WORK_FACTOR}"
             )));
         }
         Ok(Passphrase { passphrase, log2_n })

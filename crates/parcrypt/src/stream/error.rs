@@ -2,6 +2,7 @@
 
 use std::io;
 
+use crate::chunked;
 use crate::rsa;
 
 /// What can go wrong reading or writing a stream.
@@ -75,5 +76,19 @@ fn ends_after(segment: Option<u64>) -> String {
     match segment {
         Some(s) => format!("it ends after segment {s}"),
         None => "it ends right after the header, before any segment".to_owned(),
+    }
+}
+
+impl From<chunked::Error> for Error {
+    fn from(e: chunked::Error) -> Self {
+        match e {
+            chunked::Error::Io(e) => Error::Io(e),
+            chunked::Error::Authentication { chunk } => Error::SegmentAuthentication { segment: chunk },
+            chunked::Error::Truncated { chunk } => Error::Truncated { segment: chunk },
+            // The stream format sets no limit on its segments.
+            chunked::Error::TooManyChunks | chunked::Error::Overflow => {
+                Error::Options("batch size overflows".into())
+            }
+        }
     }
 }

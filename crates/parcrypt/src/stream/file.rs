@@ -7,12 +7,11 @@
 use std::fs::File;
 use std::io::{self, Write};
 
-use super::buffer::Buffer;
 use super::header::{Header, Keys};
-use super::segment::{Plain, Scratch, Sealed, TAG, open_segments, seal_segments};
-use super::{Budget, DecryptOptions, Error, Identity, Options, Recipient};
+use super::{DecryptOptions, Error, Identity, Options, Recipient, chunks};
+use crate::chunked::flow::{self, Stored};
+use crate::chunked::{Budget, TAG};
 use crate::io::ReadAt;
-use crate::io::pipeline::{self, Sink};
 use crate::par::Parallelism;
 
 /// [`encrypt`](super::encrypt) for a regular file, a batch at a time: each
@@ -36,49 +35,17 @@ pub fn encrypt_file(
     mut output: impl Write + Send,
     opts: &Options,
     par: &Parallelism,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let len = file.metadata()?.len();
-    // One worker: a reader thread reading ahead overlaps the copy out of
-    // the page cache with sealing, where the worker's own reads would
-    // alternate with it (`pipe::run_file`'s rule).
-    if !par.is_parallel() {
-        return super::encrypt(
-            recipients,
-            ReadAt::exactly(file, 0, len),
-            output,
-            opts,
-            par,
-            progress,
-        );
-    }
     let (header, keys) = Header::seal(recipients, opts.segment_size)?;
     output.write_all(&header)?;
     let seg = opts.segment_size;
     let budget = Budget::new(seg + TAG, par.threads().get());
-    let batch = budget.bytes(seg)? as u64;
-    with_writer(output, budget.depth, false, |sink| {
-        let (mut index, mut at) = (0u64, 0u64);
-        loop {
-            // An empty file is one batch of nothing: one empty segment.
-            let n = (len - at).min(batch);
-            let last = at + n == len;
-            let plain = Plain::File {
-                file,
-                at,
-                len: usize::try_from(n).map_err(io::Error::other)?,
-            };
-            let mut sealed = sink.take()?;
-            index += seal_segments(&keys.payload, plain, &mut sealed, seg, index, last, par)?;
-            sink.send(sealed)?;
-            at += n;
-            progress(n);
-            if last {
-                return Ok(());
-            }
-        }
-    })?;
-    Ok(len)
+    let chunks = chunks(&keys.payload, seg);
+    Ok(flow::seal_file(
+        &chunks, file, len, output, budget, par, progress,
+    )?)
 }
 
 /// [`decrypt`](super::decrypt) for a regular file. Each worker reads the segments it opens
@@ -96,7 +63,7 @@ pub fn decrypt_file(
     output: impl Write + Send,
     opts: &DecryptOptions,
     par: &Parallelism,
-    mut progress: impl FnMut(u64),
+    progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let SealedFile {
         keys,
@@ -104,32 +71,12 @@ pub fn decrypt_file(
         header_len,
         body,
     } = SealedFile::open(identity, file, opts, par)?;
-    let enc = seg + TAG;
-    let budget = Budget::new(enc, par.threads().get());
-    let batch = budget.bytes(enc)? as u64;
-    let scratch = Scratch::default();
-    let mut total = 0u64;
-    with_writer(output, budget.depth, true, |sink| {
-        let (mut offset, mut index) = (0u64, 0u64);
-        while offset < body {
-            let n = (body - offset).min(batch) as usize;
-            let last = offset + n as u64 == body;
-            let sealed = Sealed::File {
-                file,
-                at: header_len + offset,
-                len: n,
-                scratch: &scratch,
-            };
-            let mut plain = sink.take()?;
-            index += open_segments(&keys.payload, sealed, &mut plain, seg, index, last, par)?;
-            total += plain.len() as u64;
-            progress(plain.len() as u64);
-            sink.send(plain)?;
-            offset += n as u64;
-        }
-        Ok(())
-    })?;
-    Ok(total)
+    let budget = Budget::new(seg + TAG, par.threads().get());
+    let chunks = chunks(&keys.payload, seg);
+    let stored = Stored::File { file, at: header_len };
+    Ok(flow::open_stored(
+        &chunks, stored, body, output, budget, par, progress,
+    )?)
 }
 
 /// Decrypts `len` plaintext bytes from `start` of a stream in a file,
@@ -173,41 +120,9 @@ pub fn decrypt_range(
     if len == 0 {
         return Ok(0);
     }
-    let (first, last) = (start / seg, (end - 1) / seg);
-    let scratch = Scratch::default();
-    with_writer(output, budget.depth, true, |sink| {
-        let mut index = first;
-        while index <= last {
-            let count = (budget.batch as u64).min(last - index + 1);
-            let at = index * enc;
-            let n = (count * enc).min(body - at) as usize;
-            let sealed = Sealed::File {
-                file,
-                at: header_len + at,
-                len: n,
-                scratch: &scratch,
-            };
-            let mut plain = sink.take()?;
-            let final_batch = index + count == segments;
-            open_segments(
-                &keys.payload,
-                sealed,
-                &mut plain,
-                seg as usize,
-                index,
-                final_batch,
-                par,
-            )?;
-            // The part of the range in this batch, moved to the front.
-            let from = start.saturating_sub(index * seg) as usize;
-            let to = (end - index * seg).min(plain.len() as u64) as usize;
-            plain.copy_within(from..to, 0);
-            plain.sized(to - from);
-            sink.send(plain)?;
-            index += count;
-        }
-        Ok(())
-    })?;
+    let chunks = chunks(&keys.payload, seg as usize);
+    let stored = Stored::File { file, at: header_len };
+    flow::open_range(&chunks, stored, body, start, end, output, budget, par)?;
     Ok(len)
 }
 
@@ -247,16 +162,4 @@ impl SealedFile {
             body,
         })
     }
-}
-
-/// Runs `work` with a writer thread draining the batches it sends to
-/// `output` ([`pipeline::with_writer`]): `depth` output buffers, from the
-/// spare pool and back to it at the end; `secret`: they carry plaintext.
-fn with_writer<T>(
-    output: impl Write + Send,
-    depth: usize,
-    secret: bool,
-    work: impl FnOnce(&Sink<Buffer>) -> Result<T, Error>,
-) -> Result<T, Error> {
-    pipeline::with_writer(output, Buffer::spares(depth, secret), work, Buffer::recycle)
 }

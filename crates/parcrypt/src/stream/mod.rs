@@ -31,12 +31,10 @@
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
 
-pub(crate) mod buffer;
 mod error;
 mod file;
 mod header;
-pub(crate) mod pipe;
-pub(crate) mod segment;
+mod pipe;
 mod segments;
 
 pub use error::Error;
@@ -45,6 +43,8 @@ pub use header::{DEFAULT_MAX_WORK_FACTOR, DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2
 pub use pipe::{decrypt, encrypt};
 pub use segments::Segments;
 
+use crate::chunked::{Chunks, Framing};
+use crate::ffi::AeadKey;
 use crate::rsa;
 use crate::secret::{SecretBytes, SecretKey};
 
@@ -56,16 +56,6 @@ pub const MIN_SEGMENT: usize = 1 << 12;
 
 /// The largest segment size: 1 GiB.
 pub const MAX_SEGMENT: usize = 1 << 30;
-
-/// Segments handed to each thread per batch, while the batch fits
-/// [`BATCH_BYTES`].
-const BATCH_PER_THREAD: usize = 4;
-
-/// The most bytes of sealed segments in one batch, unless one segment is
-/// larger. Two input and two output batches circulate, so buffers hold at
-/// most 64 MiB whatever the thread count; a segment larger than this is a
-/// batch alone, with one buffer on each side (two segments in memory).
-const BATCH_BYTES: usize = 16 << 20;
 
 /// Who can open a stream being written.
 #[derive(Debug)]
@@ -133,33 +123,13 @@ impl Default for DecryptOptions {
     }
 }
 
-/// How the work on a stream is cut, within the memory budget (also age's,
-/// whose 64 KiB chunks are budgeted in groups: see `age/payload.rs`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Budget {
-    /// Segments per batch.
-    pub(crate) batch: usize,
-    /// Batch buffers circulating on each side (input, output).
-    pub(crate) depth: usize,
-}
-
-impl Budget {
-    /// For sealed segments of `enc` bytes (a segment and its tag) on
-    /// `threads` threads: [`BATCH_PER_THREAD`] segments a thread, within
-    /// [`BATCH_BYTES`] a batch.
-    pub(crate) fn new(enc: usize, threads: usize) -> Budget {
-        let fit = (BATCH_BYTES / enc).max(1);
-        Budget {
-            batch: threads.saturating_mul(BATCH_PER_THREAD).min(fit),
-            depth: if enc > BATCH_BYTES { 1 } else { 2 },
-        }
-    }
-
-    /// Bytes of a batch of units of `unit` bytes (segments, or segments and
-    /// their tags): at most `max(BATCH_BYTES, one sealed segment)`.
-    pub(crate) fn bytes(&self, unit: usize) -> Result<usize, Error> {
-        self.batch
-            .checked_mul(unit)
-            .ok_or_else(|| Error::Options("batch size overflows".into()))
+/// The stream's segments, for the chunk engine: STREAM nonces (counter ‖
+/// last flag), no limit on their number.
+fn chunks(payload: &AeadKey, segment_size: usize) -> Chunks<'_> {
+    Chunks {
+        key: payload,
+        size: segment_size,
+        framing: Framing::Stream,
+        max_chunks: u64::MAX,
     }
 }

@@ -6,10 +6,11 @@
 
 use std::io::Read;
 
-use super::buffer::Buffer;
 use super::header::{Header, payload_key};
-use super::segment::{Plain, Sealed, TAG, open_segments, seal_segments};
-use super::{DecryptOptions, Error, Identity, MAX_SEGMENT, MIN_SEGMENT, Options, Recipient};
+use super::{DecryptOptions, Error, Identity, MAX_SEGMENT, MIN_SEGMENT, Options, Recipient, chunks};
+use crate::chunked::TAG;
+use crate::chunked::buffer::Buffer;
+use crate::chunked::seal::{Plain, Sealed, open_batch, seal_batch};
 use crate::ffi::AeadKey;
 use crate::par::Parallelism;
 use crate::secret::SecretKey;
@@ -165,11 +166,10 @@ impl Segments {
             ));
         }
         let mut sealed = Buffer::new(false);
-        seal_segments(
-            &self.key,
+        seal_batch(
+            &chunks(&self.key, seg),
             Plain::Memory(plain),
             &mut sealed,
-            seg,
             first,
             last,
             par,
@@ -194,11 +194,10 @@ impl Segments {
             ));
         }
         let mut plain = Buffer::new(true);
-        open_segments(
-            &self.key,
+        open_batch(
+            &chunks(&self.key, self.segment_size),
             Sealed::Memory(sealed),
             &mut plain,
-            self.segment_size,
             first,
             last,
             par,

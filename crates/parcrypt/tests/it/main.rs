@@ -13,6 +13,7 @@ mod vectors;
 mod age;
 mod age_interop;
 mod age_testkit;
+mod cobblestone;
 mod ecdsa;
 mod ecdsa_wycheproof;
 mod embedded;

@@ -1,0 +1,351 @@
+//! How chunks move: the reader/writer pipeline for any `Read` and `Write`
+//! (a reader thread reads ahead a batch at a time, with one byte of
+//! look-ahead, since only the end of the input tells which chunk is the
+//! last; a writer thread drains), regular files (each worker reads the
+//! chunks it seals or opens with positional reads; one worker: a reader
+//! thread instead), and byte ranges (only the chunks that hold them).
+//! Every format's streaming and file paths are these loops.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+
+use super::buffer::Buffer;
+use super::seal::{Plain, Scratch, Sealed, open_batch, seal_batch};
+use super::{Budget, Chunks, Error};
+use crate::io::ReadAt;
+use crate::io::pipeline::{self, Sink};
+use crate::par::Parallelism;
+
+/// Seals everything `input` yields as chunks `0 ..` to `output`, a batch at
+/// a time on `par`'s threads, reading and writing on threads of their own;
+/// returns the plaintext length. `progress` is called with plaintext bytes
+/// done.
+///
+/// # Errors
+/// I/O errors; [`Error::TooManyChunks`] beyond the format's limit (the
+/// batch that would cross it is not written).
+pub(crate) fn seal_reader(
+    chunks: &Chunks<'_>,
+    input: impl Read + Send,
+    output: impl Write + Send,
+    budget: Budget,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let (mut index, mut total) = (0u64, 0u64);
+    pipelined(
+        input,
+        output,
+        budget.bytes(chunks.size)?,
+        budget.depth,
+        true,
+        |plain, more, sealed| {
+            index += seal_batch(chunks, Plain::Memory(plain), sealed, index, !more, par)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+            Ok::<(), Error>(())
+        },
+    )?;
+    Ok(total)
+}
+
+/// Seals `len` bytes of `file` (from its start) as chunks `0 ..` to
+/// `output`, a batch at a time: on two threads or more, each worker reads
+/// the chunks it seals with positional reads (`pread`) straight into their
+/// places in the output batch and seals them there, in place, while they
+/// are in its core's cache, so the copy out of the page cache runs on every
+/// thread; a writer thread overlaps. With one thread, a reader thread reads
+/// ahead instead ([`seal_reader`]), so that the copy overlaps sealing where
+/// the worker's own reads would alternate with it. Returns `len`.
+///
+/// # Errors
+/// As [`seal_reader`]; an I/O error if the file shrinks while it is read.
+pub(crate) fn seal_file(
+    chunks: &Chunks<'_>,
+    file: &File,
+    len: u64,
+    output: impl Write + Send,
+    budget: Budget,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    if !par.is_parallel() {
+        return seal_reader(
+            chunks,
+            ReadAt::exactly(file, 0, len),
+            output,
+            budget,
+            par,
+            progress,
+        );
+    }
+    let batch = budget.bytes(chunks.size)? as u64;
+    with_writer(output, budget.depth, false, |sink| {
+        let (mut index, mut at) = (0u64, 0u64);
+        loop {
+            // An empty file is one batch of nothing: one empty chunk.
+            let n = (len - at).min(batch);
+            let last = at + n == len;
+            let plain = Plain::File {
+                file,
+                at,
+                len: usize::try_from(n).map_err(io::Error::other)?,
+            };
+            let mut sealed = sink.take()?;
+            index += seal_batch(chunks, plain, &mut sealed, index, last, par)?;
+            sink.send(sealed)?;
+            at += n;
+            progress(n);
+            if last {
+                return Ok(());
+            }
+        }
+    })?;
+    Ok(len)
+}
+
+/// Opens every chunk `input` yields (from its first) to `output`, a batch
+/// at a time on `par`'s threads, reading and writing on threads of their
+/// own; returns the plaintext length. A batch is written only once all its
+/// chunks verified; a failure stops before anything of the failing batch is
+/// written.
+///
+/// # Errors
+/// [`Error::Truncated`] (no chunk at all; a genuine middle chunk last; with
+/// a short-final framing, a full chunk last), [`Error::Authentication`],
+/// [`Error::TooManyChunks`], I/O errors.
+pub(crate) fn open_reader(
+    chunks: &Chunks<'_>,
+    input: impl Read + Send,
+    output: impl Write + Send,
+    budget: Budget,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let enc = chunks.sealed_size();
+    let (mut index, mut total) = (0u64, 0u64);
+    pipelined(
+        input,
+        output,
+        budget.bytes(enc)?,
+        budget.depth,
+        false,
+        |sealed, more, plain| {
+            if sealed.is_empty() {
+                // No chunk at all: even an empty message has one.
+                return Err(Error::Truncated {
+                    chunk: index.checked_sub(1),
+                });
+            }
+            index += open_batch(chunks, Sealed::Memory(sealed), plain, index, !more, par)?;
+            if !more {
+                ends_short(chunks, sealed.len() as u64, index)?;
+            }
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+            Ok::<(), Error>(())
+        },
+    )?;
+    Ok(total)
+}
+
+/// With a short-final framing, a message whose sealed chunks (`body` bytes,
+/// ending at chunk `end`) end with a full chunk is truncated.
+fn ends_short(chunks: &Chunks<'_>, body: u64, end: u64) -> Result<(), Error> {
+    if chunks.framing.short_final() && body % chunks.sealed_size() as u64 == 0 {
+        return Err(Error::Truncated {
+            chunk: end.checked_sub(1),
+        });
+    }
+    Ok(())
+}
+
+/// Where a message's sealed chunks are stored, for random access.
+#[derive(Clone, Copy)]
+pub(crate) enum Stored<'a> {
+    /// In memory: the sealed chunks, from the first.
+    Memory(&'a [u8]),
+    /// In a regular file, the first chunk at byte `at`; each worker reads
+    /// the chunks it opens into a private buffer with positional reads
+    /// (AES-GCM reads its input twice, so it never opens bytes that another
+    /// process could change in between).
+    File {
+        /// The file.
+        file: &'a File,
+        /// Where chunk 0 starts.
+        at: u64,
+    },
+}
+
+impl<'a> Stored<'a> {
+    /// `len` sealed bytes from `from` (relative to chunk 0).
+    fn slice(self, from: u64, len: usize, scratch: &'a Scratch) -> Sealed<'a> {
+        match self {
+            Stored::Memory(bytes) => {
+                let from = from as usize;
+                Sealed::Memory(&bytes[from..from + len])
+            }
+            Stored::File { file, at } => Sealed::File {
+                file,
+                at: at + from,
+                len,
+                scratch,
+            },
+        }
+    }
+}
+
+/// Opens all `body` sealed bytes of the chunks in `stored` to `output`, a
+/// batch at a time on `par`'s threads (a writer thread overlaps); returns
+/// the plaintext length. Same guarantees as [`open_reader`]: a batch is
+/// written only once all its chunks verified. With a short-final framing, a
+/// message ending with a full chunk is refused before anything is opened.
+///
+/// # Errors
+/// As [`open_reader`]; an I/O error if the file shrinks while it is read.
+pub(crate) fn open_stored(
+    chunks: &Chunks<'_>,
+    stored: Stored<'_>,
+    body: u64,
+    output: impl Write + Send,
+    budget: Budget,
+    par: &Parallelism,
+    mut progress: impl FnMut(u64),
+) -> Result<u64, Error> {
+    let enc = chunks.sealed_size() as u64;
+    if body == 0 {
+        return Err(Error::Truncated { chunk: None });
+    }
+    ends_short(chunks, body, body.div_ceil(enc))?;
+    chunks.check_limit(0, body.div_ceil(enc))?;
+    let batch = budget.bytes(enc as usize)? as u64;
+    let scratch = Scratch::default();
+    let mut total = 0u64;
+    with_writer(output, budget.depth, true, |sink| {
+        let (mut offset, mut index) = (0u64, 0u64);
+        while offset < body {
+            let n = (body - offset).min(batch) as usize;
+            let last = offset + n as u64 == body;
+            let mut plain = sink.take()?;
+            let sealed = stored.slice(offset, n, &scratch);
+            index += open_batch(chunks, sealed, &mut plain, index, last, par)?;
+            total += plain.len() as u64;
+            progress(plain.len() as u64);
+            sink.send(plain)?;
+            offset += n as u64;
+        }
+        Ok(())
+    })?;
+    Ok(total)
+}
+
+/// Opens only the chunks holding plaintext bytes `start .. end` of the
+/// message whose `body` sealed bytes are in `stored`, a batch at a time
+/// (memory as for [`open_stored`], whatever the range's length), and
+/// writes that range to `output`. Each batch is written once its chunks
+/// verified. The caller has checked `start < end <= ` the plaintext length
+/// that `body` implies.
+///
+/// # Errors
+/// As [`open_stored`].
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn open_range(
+    chunks: &Chunks<'_>,
+    stored: Stored<'_>,
+    body: u64,
+    start: u64,
+    end: u64,
+    output: impl Write + Send,
+    budget: Budget,
+    par: &Parallelism,
+) -> Result<(), Error> {
+    let (seg, enc) = (chunks.size as u64, chunks.sealed_size() as u64);
+    let total_chunks = body.div_ceil(enc);
+    let (first, last) = (start / seg, (end - 1) / seg);
+    let scratch = Scratch::default();
+    with_writer(output, budget.depth, true, |sink| {
+        let mut index = first;
+        while index <= last {
+            let count = (budget.batch as u64).min(last - index + 1);
+            let at = index * enc;
+            let n = (count * enc).min(body - at) as usize;
+            let mut plain = sink.take()?;
+            let final_batch = index + count == total_chunks;
+            let sealed = stored.slice(at, n, &scratch);
+            open_batch(chunks, sealed, &mut plain, index, final_batch, par)?;
+            // The part of the range in this batch, moved to the front.
+            let from = start.saturating_sub(index * seg) as usize;
+            let to = (end - index * seg).min(plain.len() as u64) as usize;
+            plain.copy_within(from..to, 0);
+            plain.sized(to - from);
+            sink.send(plain)?;
+            index += count;
+        }
+        Ok(())
+    })
+}
+
+/// Runs `work` with a writer thread draining the batches it sends to
+/// `output` ([`pipeline::with_writer`]): `depth` output buffers, from the
+/// spare pool and back to it at the end; `secret`: they carry plaintext.
+fn with_writer<T>(
+    output: impl Write + Send,
+    depth: usize,
+    secret: bool,
+    work: impl FnOnce(&Sink<Buffer>) -> Result<T, Error>,
+) -> Result<T, Error> {
+    pipeline::with_writer(output, Buffer::spares(depth, secret), work, Buffer::recycle)
+}
+
+/// Runs `work` over the input in batches of at most `in_size` bytes, with
+/// reading and writing overlapped with it ([`pipeline::batches`]): a reader
+/// thread fills the next batch and a writer thread drains the previous
+/// output while `work` runs; `depth` buffers circulate on each side. `work` gets the batch, whether
+/// more input follows (one byte of look-ahead tells), and an output buffer
+/// to fill; an error stops everything before that batch's output is
+/// written. `plaintext_in` says which side holds plaintext (the input when
+/// encrypting), whose buffers are wiped. (Every streaming path of every format.)
+pub(crate) fn pipelined<R: Read + Send, W: Write + Send, E: From<io::Error>>(
+    input: R,
+    output: W,
+    in_size: usize,
+    depth: usize,
+    plaintext_in: bool,
+    mut work: impl FnMut(&[u8], bool, &mut Buffer) -> Result<(), E>,
+) -> Result<(), E> {
+    let limit = in_size
+        .checked_add(1)
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "batch size overflows"))?;
+    // Each batch keeps one byte of look-ahead for the next.
+    let (mut carry, mut expect) = (None, 0);
+    let fill = move |input: &mut R, buf: &mut Buffer| {
+        let got = buf.fill_from(input, carry.take(), expect, limit)?;
+        let more = got == limit;
+        if more {
+            carry = Some(buf[got - 1]);
+            expect = limit;
+        }
+        Ok(more)
+    };
+    let inputs = (0..depth).map(|_| Buffer::new(plaintext_in)).collect();
+    let outputs = Buffer::spares(depth, !plaintext_in);
+    pipeline::batches(
+        input,
+        output,
+        inputs,
+        outputs,
+        fill,
+        |source, sink| loop {
+            let (buf, more) = source.next()?;
+            let data = &buf[..buf.len() - usize::from(more)];
+            let mut out = sink.take()?;
+            work(data, more, &mut out)?;
+            sink.send(out)?;
+            source.give(buf);
+            if !more {
+                return Ok(());
+            }
+        },
+        Buffer::recycle,
+    )
+}
