@@ -38,7 +38,7 @@ export PARCRYPT_SCHEDULE_CASES=${PARCRYPT_SCHEDULE_CASES:-6}
 # candidates here (100,000 natively; the code is plain integer Rust).
 export PARCRYPT_TRIAL_CANDIDATES=${PARCRYPT_TRIAL_CANDIDATES:-10000}
 # PARCRYPT_EMULATED: sweeps whose cost is the number of schedules run a
-# cross-section (sequential, each strategy on 2, 3 and 8 threads:
+# cross-section (sequential, static on 3 threads, work stealing on 8:
 # tests/it/common.rs `emulated`), the embedded-safety tests a tenth of their
 # truncation races, without measuring the resident set (it would be
 # qemu's). The native run covers them in full.

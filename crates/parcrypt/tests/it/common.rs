@@ -15,17 +15,21 @@ pub fn emulated() -> bool {
 }
 
 /// Every strategy at every thread count from 1 to 8. Under emulation
-/// ([`emulated`]) a cross-section: sequential and each strategy on 2, 3 and
-/// 8 threads (an even split, an odd one, more parts than the cores).
+/// ([`emulated`]) a cross-section: sequential, the static split on 3
+/// threads (uneven parts) and work stealing on 8 (more parts than the
+/// cores): the emulated run checks the aarch64 backends at every part
+/// boundary, the native run every schedule.
 pub fn every_parallelism() -> Vec<Parallelism> {
-    let threads: &[usize] = if emulated() {
-        &[2, 3, 8]
-    } else {
-        &[1, 2, 3, 4, 5, 6, 7, 8]
-    };
+    if emulated() {
+        return vec![
+            Parallelism::sequential(),
+            Parallelism::new(3, Strategy::Static),
+            Parallelism::new(8, Strategy::WorkStealing),
+        ];
+    }
     let mut all = vec![Parallelism::sequential()];
     for strategy in [Strategy::Static, Strategy::WorkStealing] {
-        all.extend(threads.iter().map(|&t| Parallelism::new(t, strategy)));
+        all.extend((1..=8).map(|t| Parallelism::new(t, strategy)));
     }
     all
 }
