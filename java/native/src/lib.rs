@@ -41,6 +41,7 @@ mod crypter;
 mod digest;
 mod ecdsa;
 mod entry;
+mod files;
 mod merkle;
 mod rsa;
 mod stream;
