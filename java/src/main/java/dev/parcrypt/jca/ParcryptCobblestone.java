@@ -228,9 +228,9 @@ public final class ParcryptCobblestone {
     }
 
     /**
-     * A stream that encrypts what is written to it into {@code out}: the header at once
-     * (on the first write or flush), full chunks as they complete, sealed a batch at a
-     * time on all cores once enough is buffered (4 MiB a thread, at most 16 MiB), and the
+     * A stream that encrypts what is written to it into {@code out}: the header and the
+     * full chunks as they complete, sealed a batch at a time on all cores once enough is
+     * buffered (4 MiB a thread, at most 16 MiB), and the
      * final chunk on {@link OutputStream#close()}, which also closes {@code out}. Without
      * {@code close()} the message is incomplete (and a reader refuses it as truncated).
      * {@code flush()} seals and writes every full chunk written so far and flushes
