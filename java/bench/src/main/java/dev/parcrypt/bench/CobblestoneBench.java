@@ -1,6 +1,9 @@
 package dev.parcrypt.bench;
 
 import dev.parcrypt.jca.ParcryptCobblestone;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -17,7 +20,10 @@ import org.openjdk.jmh.annotations.State;
 /**
  * Cobblestone-128 of one message between {@code byte[]}s: {@code encrypt}
  * (a fresh salt each time, a new result array) and {@code decrypt} (every
- * chunk authenticated), on 1 thread and on every core ({@code threads=0}).
+ * chunk authenticated), on 1 thread and on every core ({@code threads=0});
+ * and the same message through the streams in 1 MiB writes and reads
+ * ({@code encryptStream} into a null stream, {@code decryptStream} from a
+ * {@code ByteArrayInputStream}).
  * Run with {@code -bm sample} for medians.
  */
 @State(Scope.Thread)
@@ -37,6 +43,7 @@ public class CobblestoneBench {
     private ParcryptCobblestone cob;
     private byte[] plain;
     private byte[] sealed;
+    private final byte[] buf = new byte[1 << 20];
 
     @Setup(Level.Trial)
     public void setup() throws Exception {
@@ -54,5 +61,26 @@ public class CobblestoneBench {
     @Benchmark
     public byte[] decrypt() throws Exception {
         return cob.decrypt(sealed, key, context);
+    }
+
+    @Benchmark
+    public long encryptStream() throws Exception {
+        try (OutputStream out = cob.encryptingStream(OutputStream.nullOutputStream(), key, context)) {
+            for (int off = 0; off < plain.length; off += 1 << 20) {
+                out.write(plain, off, Math.min(1 << 20, plain.length - off));
+            }
+        }
+        return plain.length;
+    }
+
+    @Benchmark
+    public long decryptStream() throws Exception {
+        long n = 0;
+        try (InputStream in = cob.decryptingStream(new ByteArrayInputStream(sealed), key, context)) {
+            for (int k; (k = in.read(buf)) >= 0; ) {
+                n += k;
+            }
+        }
+        return n;
     }
 }
