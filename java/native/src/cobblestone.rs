@@ -97,9 +97,7 @@ impl Keyed {
         let scheme = scheme(kdf, aead, key.len())?;
         Ok(Keyed { scheme, key, context })
     }
-}
 
-impl Keyed {
     /// The sealer of one message: a fresh random salt, or `salt` when it is
     /// not null (tests only: a salt must never repeat under one key).
     fn sealer(&self, env: &JNIEnv<'_>, salt: &JByteArray<'_>) -> Res<Sealer> {
