@@ -22,6 +22,7 @@ use jni::sys::{jbyteArray, jint, jlong};
 use parcrypt::cobblestone::{
     Aead, Decryptor, Encryptor, Error, KdfHash, SALT, Scheme, Sealer, Source, plain_len, sealed_len,
 };
+use parcrypt::par::Parallelism;
 use parcrypt::secret::{SecretBytes, wipe};
 
 use crate::files::{between_files, open};
@@ -301,35 +302,81 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptRange<'l>(
         let length = unsigned(length.into(), "length")?;
         let k = Keyed::read(env, kdf, aead, &key, &context)?;
         let (path, file) = open(env, &input)?;
-        let total = file
-            .metadata()
-            .ok()
-            .and_then(|m| plain_len(m.len()).ok())
-            .unwrap_or(0);
-        // Room for all of the range that exists, so the plaintext is never
-        // moved (and left behind) by a reallocation.
-        let room = length.min(total.saturating_sub(offset));
-        let mut plain = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
-        let result = k.scheme.decrypt_range(
-            k.key.expose(),
-            &k.context,
-            Source::File(&file),
+        let sealed_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        range(&k, Source::File(&file), sealed_len, offset, length, &par).map_err(|e| match e {
+            Error::Io(io) => Fail::Throw(IO, format!("{path}: {io}")),
+            e => e.into(),
+        })
+    })
+}
+
+/// [`Java_dev_parcrypt_jca_Native_cobDecryptRange`] of the message in the
+/// array `input`, read while pinned.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptRangeBytes<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    input: JByteArray<'l>,
+    offset: jlong,
+    length: jint,
+    threads: jint,
+    strategy: jint,
+) -> jbyteArray {
+    entry(&mut env, |env| {
+        let par = par(threads, strategy)?;
+        let offset = unsigned(offset, "offset")?;
+        let length = unsigned(length.into(), "length")?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let n = array_len(env, &input)?;
+        // SAFETY: the array's own length; its only pin; no JNI call until
+        // it drops (the result becomes a Java array after, in `entry`).
+        let mut src = unsafe { Pinned::new(env, &input, n)? };
+        Ok(range(
+            &k,
+            Source::Bytes(src.bytes()),
+            n as u64,
             offset,
             length,
-            &mut plain,
             &par,
-        );
-        match result {
-            Ok(_) => Ok(SecretBytes::new(plain)),
-            Err(e) => {
-                wipe(&mut plain);
-                Err(match e {
-                    Error::Io(io) => Fail::Throw(IO, format!("{path}: {io}")),
-                    e => e.into(),
-                })
-            }
-        }
+        )?)
     })
+}
+
+/// Plaintext bytes `offset .. offset + length` of the message in `source`
+/// (`sealed_len` bytes long), wiped on failure.
+fn range(
+    k: &Keyed,
+    source: Source<'_>,
+    sealed_len: u64,
+    offset: u64,
+    length: u64,
+    par: &Parallelism,
+) -> Result<SecretBytes, Error> {
+    // Room for all of the range that exists, so the plaintext is never
+    // moved (and left behind) by a reallocation.
+    let total = plain_len(sealed_len).unwrap_or(0);
+    let room = length.min(total.saturating_sub(offset));
+    let mut plain = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
+    match k.scheme.decrypt_range(
+        k.key.expose(),
+        &k.context,
+        source,
+        offset,
+        length,
+        &mut plain,
+        par,
+    ) {
+        Ok(_) => Ok(SecretBytes::new(plain)),
+        Err(e) => {
+            wipe(&mut plain);
+            Err(e)
+        }
+    }
 }
 
 /// A push encryptor (`None` once finished); the mutex keeps a stream

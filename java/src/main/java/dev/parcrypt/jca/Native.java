@@ -117,6 +117,8 @@ final class Native {
             int threads, int strategy) throws IOException, GeneralSecurityException;
     static native byte[] cobDecryptRange(int kdf, int aead, byte[] key, byte[] context, String in, long offset,
             int length, int threads, int strategy) throws IOException, GeneralSecurityException;
+    static native byte[] cobDecryptRangeBytes(int kdf, int aead, byte[] key, byte[] context, byte[] in, long offset,
+            int length, int threads, int strategy) throws GeneralSecurityException;
     static native long cobEncryptorNew(int kdf, int aead, byte[] key, byte[] context, byte[] salt, int threads, int strategy)
             throws GeneralSecurityException;
     static native void cobEncryptorFree(long h);

@@ -228,6 +228,21 @@ public final class ParcryptCobblestone {
     }
 
     /**
+     * {@link #decryptRange(Path, long, int, byte[], byte[])} of a message in memory: only
+     * the chunks holding the bytes, and the final chunk, are opened.
+     *
+     * @throws IllegalArgumentException a negative offset or length, or a range beyond the
+     *     end of the plaintext
+     * @throws javax.crypto.AEADBadTagException as {@link #decrypt(byte[], byte[], byte[])}
+     * @throws GeneralSecurityException as the class says
+     */
+    public byte[] decryptRange(byte[] ciphertext, long offset, int length, byte[] key, byte[] context)
+            throws GeneralSecurityException {
+        return Native.cobDecryptRangeBytes(kdf, aead, key, context(context),
+                Objects.requireNonNull(ciphertext, "ciphertext"), offset, length, threads, strategy);
+    }
+
+    /**
      * A stream that encrypts what is written to it into {@code out}: the header and the
      * full chunks as they complete, sealed a batch at a time on all cores once enough is
      * buffered (4 MiB a thread, at most 16 MiB), and the

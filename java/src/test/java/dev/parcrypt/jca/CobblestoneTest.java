@@ -182,6 +182,8 @@ class CobblestoneTest {
                     int len = Math.min(size - off, CHUNK + 1);
                     assertArrayEquals(Arrays.copyOfRange(plain, off, off + len),
                             c.decryptRange(file, off, len, key, CONTEXT), name);
+                    assertArrayEquals(Arrays.copyOfRange(plain, off, off + len),
+                            c.decryptRange(sealed, off, len, key, CONTEXT), name);
                 }
                 byte[] other = "another context".getBytes(StandardCharsets.US_ASCII);
                 assertThrows(AEADBadTagException.class, () -> ParcryptCobblestone.DEFAULT.decrypt(sealed, key, other));
@@ -348,22 +350,26 @@ class CobblestoneTest {
                 // extended message fails whatever the range; a damaged chunk in the range fails.
                 assertThrows(GeneralSecurityException.class, () -> c.decryptRange(file, 0, plain.length, k, context),
                         what);
+                assertThrows(GeneralSecurityException.class, () -> c.decryptRange(bad, 0, plain.length, k, context),
+                        what);
             }
         }
     }
 
     @Test
-    void rangesFromFiles(@TempDir Path dir) throws Exception {
+    void rangesFromFilesAndMemory(@TempDir Path dir) throws Exception {
         int size = 3 * MIB + 5;
         byte[] plain = pattern(size);
         Path file = dir.resolve("big.cob");
         ParcryptCobblestone.DEFAULT.encrypt(writeTemp(dir, plain), file, KEY256, CONTEXT);
+        byte[] sealed = Files.readAllBytes(file);
         long[][] ranges = {{0, 0}, {0, 1}, {16383, 2}, {16384, 16384}, {size - 1, 1}, {size, 0}, {0, size},
                 {MIB - 7, MIB + 14}};
         for (ParcryptCobblestone c : SCHEDULES) {
             for (long[] r : ranges) {
-                assertArrayEquals(Arrays.copyOfRange(plain, (int) r[0], (int) (r[0] + r[1])),
-                        c.decryptRange(file, r[0], (int) r[1], KEY256, CONTEXT), r[0] + "+" + r[1]);
+                byte[] expected = Arrays.copyOfRange(plain, (int) r[0], (int) (r[0] + r[1]));
+                assertArrayEquals(expected, c.decryptRange(file, r[0], (int) r[1], KEY256, CONTEXT), r[0] + "+" + r[1]);
+                assertArrayEquals(expected, c.decryptRange(sealed, r[0], (int) r[1], KEY256, CONTEXT), r[0] + "+" + r[1]);
             }
         }
         ParcryptCobblestone c = ParcryptCobblestone.DEFAULT;
@@ -371,6 +377,12 @@ class CobblestoneTest {
         assertThrows(IllegalArgumentException.class, () -> c.decryptRange(file, size - 1, 2, KEY256, CONTEXT));
         assertThrows(IllegalArgumentException.class, () -> c.decryptRange(file, -1, 2, KEY256, CONTEXT));
         assertThrows(IllegalArgumentException.class, () -> c.decryptRange(file, 0, -2, KEY256, CONTEXT));
+        assertThrows(IllegalArgumentException.class, () -> c.decryptRange(sealed, size - 1, 2, KEY256, CONTEXT));
+        assertThrows(IllegalArgumentException.class, () -> c.decryptRange(sealed, -1, 2, KEY256, CONTEXT));
+        // A damaged chunk outside the range is not read; one inside is refused.
+        sealed[HEADER + 5] ^= 1;
+        assertArrayEquals(Arrays.copyOfRange(plain, MIB, MIB + 10), c.decryptRange(sealed, MIB, 10, KEY256, CONTEXT));
+        assertThrows(AEADBadTagException.class, () -> c.decryptRange(sealed, 100, 10, KEY256, CONTEXT));
         assertThrows(IOException.class, () -> c.decryptRange(dir.resolve("missing"), 0, 1, KEY256, CONTEXT));
     }
 
@@ -392,6 +404,7 @@ class CobblestoneTest {
             assertThrows(InvalidKeyException.class, () -> c.encrypt(in, out, key, CONTEXT));
             assertThrows(InvalidKeyException.class, () -> c.decrypt(in, out, key, CONTEXT));
             assertThrows(InvalidKeyException.class, () -> c.decryptRange(in, 0, 1, key, CONTEXT));
+            assertThrows(InvalidKeyException.class, () -> c.decryptRange(new byte[100], 0, 1, key, CONTEXT));
             assertThrows(InvalidKeyException.class, () -> c.encryptingStream(new ByteArrayOutputStream(), key, CONTEXT));
             assertThrows(InvalidKeyException.class, () -> c.decryptingStream(InputStream.nullInputStream(), key, CONTEXT));
         }
