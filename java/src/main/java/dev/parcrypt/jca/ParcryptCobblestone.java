@@ -472,9 +472,13 @@ public final class ParcryptCobblestone {
 
         /** Reads ahead and opens what it read (at the end: the final chunk). */
         private void refill() throws IOException {
-            // Enough for one chunk (and the header, first): opened as soon as
-            // `in` has nothing more to give at once; a whole batch otherwise.
-            int enough = SEALED_CHUNK + (int) Math.max(0, HEADER - fed);
+            // Enough to complete the next chunk (and the header, first): opened
+            // as soon as `in` has nothing more to give at once; a whole batch
+            // otherwise.
+            long next = fed < HEADER
+                    ? HEADER + SEALED_CHUNK
+                    : HEADER + ((fed - HEADER) / SEALED_CHUNK + 1) * SEALED_CHUNK;
+            int enough = (int) (next - fed);
             while (!ended && filled < sealed.length) {
                 int n = in.read(sealed, filled, sealed.length - filled);
                 if (n < 0) {

@@ -451,6 +451,43 @@ class CobblestoneTest {
         assertThrows(IOException.class, failed::read);
     }
 
+    /** A source that gives {@code n} bytes of {@code data} and then fails, as a dropped connection. */
+    private static final class Stalls extends InputStream {
+        private final ByteArrayInputStream in;
+
+        Stalls(byte[] data, int n) {
+            this.in = new ByteArrayInputStream(data, 0, n);
+        }
+
+        @Override
+        public int read() throws IOException {
+            return read(new byte[1], 0, 1);
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, Math.min(len, 4096));
+            if (n < 0) {
+                throw new IOException("the connection dropped");
+            }
+            return n;
+        }
+    }
+
+    @Test
+    void theDecryptingStreamReleasesChunksAsTheyArrive() throws Exception {
+        byte[] plain = pattern(10 * CHUNK + 5);
+        byte[] sealed = ParcryptCobblestone.DEFAULT.encrypt(plain, KEY128, CONTEXT);
+        for (ParcryptCobblestone c : SCHEDULES) {
+            // Two and a half chunks arrive, then the source fails: the two whole chunks
+            // were returned before, authenticated, and nothing of the third.
+            Drained d = drain(c.decryptingStream(new Stalls(sealed, HEADER + 2 * SEALED + 100), KEY128, CONTEXT),
+                    65536);
+            assertEquals("the connection dropped", d.failure.getMessage());
+            assertArrayEquals(Arrays.copyOf(plain, 2 * CHUNK), d.got.toByteArray());
+        }
+    }
+
     @Test
     void exchangedWithTheCliBothWays(@TempDir Path dir) throws Exception {
         Path cli = Cli.require();
