@@ -302,7 +302,7 @@ public final class ParcryptCobblestone {
         private final OutputStream out;
         private final NativeRef enc;
         private final int batch;
-        /** Plaintext not yet handed to native code (grows up to {@code batch}); wiped. */
+        /** Plaintext not yet handed to native code (grows up to {@code batch}); wiped on close. */
         private byte[] plain = new byte[0];
         private int held;
         private byte[] sealed = new byte[0];
@@ -351,11 +351,14 @@ public final class ParcryptCobblestone {
             plain = bigger;
         }
 
-        /** Hands the buffered plaintext to native code, then wipes it. */
+        /**
+         * Hands the buffered plaintext to native code. The buffer is not wiped here: the
+         * next batch overwrites it, and {@code close()} wipes it (a wipe per batch was a
+         * quarter of the time of 1 MiB writes, serial, next to sealing on two cores).
+         */
         private void drain() throws IOException {
             if (held > 0) {
                 push(plain, 0, held);
-                Arrays.fill(plain, 0, held, (byte) 0);
                 held = 0;
             }
         }
