@@ -316,7 +316,14 @@ public final class ParcryptCobblestone {
 
         @Override
         public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
+            open();
+            if (held == plain.length) {
+                grow(Math.min(batch, Math.max(held * 2, CHUNK)));
+            }
+            plain[held++] = (byte) b;
+            if (held == batch) {
+                drain();
+            }
         }
 
         @Override
@@ -353,8 +360,8 @@ public final class ParcryptCobblestone {
 
         /**
          * Hands the buffered plaintext to native code. The buffer is not wiped here: the
-         * next batch overwrites it, and {@code close()} wipes it (a wipe per batch was a
-         * quarter of the time of 1 MiB writes, serial, next to sealing on two cores).
+         * next batch overwrites it, and {@code close()} wipes it (a wipe per batch is one
+         * more serial pass over all the data, beside sealing on all cores).
          */
         private void drain() throws IOException {
             if (held > 0) {
