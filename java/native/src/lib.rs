@@ -18,12 +18,13 @@
 //!   reachable for the length of every call.
 //! - **Java arrays are copied once into native memory** (`GetByteArrayRegion`)
 //!   and the parallel work runs on that copy: no JVM array is pinned while
-//!   other threads work. Direct `ByteBuffer`s are used in place. The one
-//!   exception is AES-GCM's `doFinal` on `byte[]`s, which runs on the arrays
-//!   themselves inside a JNI critical region ([`Pinned`]): there the two
-//!   copies cost more than the cipher — except for messages of 1–2 KiB and
-//!   less, copied onto the stack ([`read_into`]), where pinning's JNI calls
-//!   cost more than the copies.
+//!   other threads work. Direct `ByteBuffer`s are used in place. The
+//!   exceptions are AES-GCM's `doFinal` on `byte[]`s and Cobblestone's
+//!   one-shot calls and stream updates, which run on the arrays themselves
+//!   inside a JNI critical region ([`Pinned`]): there the two copies cost
+//!   more than the cipher — except for GCM messages of 1–2 KiB and less,
+//!   copied onto the stack ([`read_into`]), where pinning's JNI calls cost
+//!   more than the copies.
 
 use std::marker::PhantomData;
 use std::mem::MaybeUninit;
@@ -37,10 +38,12 @@ use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::secret::SecretBytes;
 
 mod aes;
+mod cobblestone;
 mod crypter;
 mod digest;
 mod ecdsa;
 mod entry;
+mod files;
 mod merkle;
 mod rsa;
 mod stream;

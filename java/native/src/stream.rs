@@ -1,11 +1,7 @@
 //! The `stream` file format (the CLI's `encrypt` / `decrypt`) between files.
 //! The output appears only complete: it is written to a temporary file
 //! beside the destination and renamed when the last segment is done (for
-//! decryption: authenticated), as the CLI does.
-
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
+//! decryption: authenticated), as the CLI does (see [`crate::files`]).
 
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass, JObjectArray, JString};
@@ -14,6 +10,7 @@ use parcrypt::rsa::{PrivateKey, PublicKey};
 use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient};
 
+use crate::files::between_files;
 use crate::{
     BAD_TAG, Fail, ILLEGAL_ARG, INVALID_KEY, IO, PROVIDER, Res, array_of_arrays, fail, guard, par,
     secret_bytes_opt,
@@ -52,57 +49,6 @@ fn passphrase(p: SecretBytes) -> Res<SecretBytes> {
         return fail(ILLEGAL_ARG, "the passphrase is empty");
     }
     Ok(p)
-}
-
-/// Runs `write` into a temporary file beside `out`, renamed to `out` only
-/// if it succeeds; on failure nothing is left behind.
-fn atomically(out: &str, write: impl FnOnce(&mut BufWriter<&File>) -> Result<u64, Error>) -> Res<u64> {
-    let path = Path::new(out);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".parcrypt-")
-        .tempfile_in(dir)
-        .or_else(|e| {
-            fail(
-                IO,
-                format!("cannot create a temporary file in {}: {e}", dir.display()),
-            )
-        })?;
-    let n = {
-        let mut w = BufWriter::with_capacity(1 << 20, tmp.as_file());
-        let n = write(&mut w).map_err(err)?;
-        w.flush().or_else(|e| fail(IO, format!("{out}: {e}")))?;
-        n
-    };
-    tmp.as_file()
-        .sync_all()
-        .or_else(|e| fail(IO, format!("{out}: {e}")))?;
-    tmp.persist(path)
-        .or_else(|e| fail(IO, format!("{out}: {}", e.error)))?;
-    Ok(n)
-}
-
-fn open(env: &mut JNIEnv<'_>, path: &JString<'_>) -> Res<(String, File)> {
-    let path: String = env.get_string(path)?.into();
-    let file = File::open(&path).or_else(|e| fail(IO, format!("{path}: {e}")))?;
-    Ok((path, file))
-}
-
-/// Runs `write` from the file `input` into the file `output`, which
-/// appears only if it succeeds (see [`atomically`]); the count it returns.
-fn between_files(
-    env: &mut JNIEnv<'_>,
-    input: &JString<'_>,
-    output: &JString<'_>,
-    write: impl FnOnce(&File, &mut BufWriter<&File>) -> Result<u64, Error>,
-) -> Res<jlong> {
-    let (_, file) = open(env, input)?;
-    let out: String = env.get_string(output)?.into();
-    let n = atomically(&out, |w| write(&file, w))?;
-    Ok(n as jlong)
 }
 
 /// Encrypts the file `input` to the file `output` for a 32-byte `key`, a
@@ -155,7 +101,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamEncrypt<'l>(
             .or_else(|_| fail(ILLEGAL_ARG, format!("segment size {segment_size}")))?;
         let opts = Options { segment_size };
         between_files(env, &input, &output, |file, w| {
-            stream::encrypt_file(&recipients, file, w, &opts, &par, |_| {})
+            stream::encrypt_file(&recipients, file, w, &opts, &par, |_| {}).map_err(err)
         })
     })
 }
@@ -205,7 +151,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
             .or_else(|_| fail(ILLEGAL_ARG, format!("work factor {max_work_factor}")))?;
         let opts = DecryptOptions { max_work_factor };
         between_files(env, &input, &output, |file, w| {
-            stream::decrypt_file(&who, file, w, &opts, &par, |_| {})
+            stream::decrypt_file(&who, file, w, &opts, &par, |_| {}).map_err(err)
         })
     })
 }

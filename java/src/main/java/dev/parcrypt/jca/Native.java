@@ -103,6 +103,37 @@ final class Native {
     static native long streamDecrypt(String in, String out, byte[] key, byte[] passphrase, byte[] rsaPkcs8,
             int maxWorkFactor, int threads, int strategy) throws IOException, GeneralSecurityException;
 
+    // C2SP chunked-encryption / Cobblestone: kdf 0 = Cobblestone picked by the
+    // key's length (16: -128, 32: -256); 256 / 512 = the generic scheme with
+    // aead 0 = AES-128-GCM, 1 = AES-256-GCM, 2 = ChaCha20-Poly1305. salt: null
+    // for a fresh random one (a fixed one for tests only).
+    static native byte[] cobEncrypt(int kdf, int aead, byte[] key, byte[] context, byte[] salt, byte[] in, int threads,
+            int strategy) throws GeneralSecurityException;
+    static native byte[] cobDecrypt(int kdf, int aead, byte[] key, byte[] context, byte[] in, int threads,
+            int strategy) throws GeneralSecurityException;
+    static native long cobEncryptFile(int kdf, int aead, byte[] key, byte[] context, byte[] salt, String in, String out,
+            int threads, int strategy) throws IOException, GeneralSecurityException;
+    static native long cobDecryptFile(int kdf, int aead, byte[] key, byte[] context, String in, String out,
+            int threads, int strategy) throws IOException, GeneralSecurityException;
+    static native byte[] cobDecryptRange(int kdf, int aead, byte[] key, byte[] context, String in, long offset,
+            int length, int threads, int strategy) throws IOException, GeneralSecurityException;
+    static native byte[] cobDecryptRangeBytes(int kdf, int aead, byte[] key, byte[] context, byte[] in, long offset,
+            int length, int threads, int strategy) throws GeneralSecurityException;
+    static native long cobEncryptorNew(int kdf, int aead, byte[] key, byte[] context, byte[] salt, int threads, int strategy)
+            throws GeneralSecurityException;
+    static native void cobEncryptorFree(long h);
+    static native int cobEncryptorUpdateLen(long h, int len);
+    static native int cobEncryptorUpdate(long h, byte[] in, int inOff, int len, byte[] out, int outOff)
+            throws GeneralSecurityException;
+    static native byte[] cobEncryptorFinish(long h) throws GeneralSecurityException;
+    static native long cobDecryptorNew(int kdf, int aead, byte[] key, byte[] context, int threads, int strategy)
+            throws GeneralSecurityException;
+    static native void cobDecryptorFree(long h);
+    static native int cobDecryptorUpdateLen(long h, int len);
+    static native int cobDecryptorUpdate(long h, byte[] in, int inOff, int len, byte[] out, int outOff)
+            throws GeneralSecurityException;
+    static native byte[] cobDecryptorFinish(long h) throws GeneralSecurityException;
+
     /** Panics in native code on purpose (tests: it must arrive as a ProviderException). */
     static native int panicForTest();
 }

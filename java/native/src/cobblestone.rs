@@ -1,0 +1,624 @@
+//! C2SP chunked-encryption and Cobblestone-128/-256 (`ParcryptCobblestone`):
+//! one-shot over `byte[]`s, between files, a range of a file, and the push
+//! encryptor and decryptor behind its streams.
+//!
+//! The scheme of every call is two codes: `kdf` 0 is Cobblestone, -128 or
+//! -256 picked by the key's length (16 or 32 bytes); `kdf` 256 or 512 is the
+//! generic scheme with HKDF-SHA-256/512 and `aead` 0 = AES-128-GCM,
+//! 1 = AES-256-GCM, 2 = ChaCha20-Poly1305.
+//!
+//! One-shot calls and stream updates work on the pinned Java arrays
+//! ([`Pinned`]), as AES-GCM's `doFinal` does: a message's plaintext is
+//! never copied into native memory, and the chunks are sealed or opened
+//! straight between the arrays on all cores. Every failure to authenticate
+//! (the key commitment, a chunk, a truncated or too short message) is an
+//! `AEADBadTagException`.
+
+use std::sync::Mutex;
+
+use jni::JNIEnv;
+use jni::objects::{JByteArray, JClass, JString};
+use jni::sys::{jbyteArray, jint, jlong};
+use parcrypt::cobblestone::{
+    Aead, Decryptor, Encryptor, Error, KdfHash, SALT, Scheme, Sealer, Source, plain_len, sealed_len,
+};
+use parcrypt::par::Parallelism;
+use parcrypt::secret::{SecretBytes, wipe};
+
+use crate::files::{between_files, open};
+use crate::{
+    BAD_TAG, BLOCK_SIZE, Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, INVALID_KEY, IO, PROVIDER, Pinned, Res,
+    bytes, bytes_opt, entry, fail, free_fn, from_handle, guard, par, range_in, secret_bytes, unsigned,
+};
+
+impl From<Error> for Fail {
+    fn from(e: Error) -> Self {
+        let msg = e.to_string();
+        match e {
+            Error::Io(io) => Fail::Throw(IO, format!("{msg}: {io}")),
+            Error::KeyLength { .. } => Fail::Throw(INVALID_KEY, msg),
+            Error::Commitment
+            | Error::ChunkAuthentication { .. }
+            | Error::Truncated { .. }
+            | Error::TooShort { .. } => Fail::Throw(BAD_TAG, msg),
+            Error::TooLarge => Fail::Throw(BLOCK_SIZE, msg),
+            Error::Range { .. } => Fail::Throw(ILLEGAL_ARG, msg),
+            Error::Failed => Fail::Throw(ILLEGAL_STATE, msg),
+            _ => Fail::Throw(PROVIDER, msg),
+        }
+    }
+}
+
+/// The scheme the codes name (see the module) for a key of `key_len` bytes.
+fn scheme(kdf: jint, aead: jint, key_len: usize) -> Res<Scheme> {
+    let kdf = match kdf {
+        0 => {
+            return match key_len {
+                16 => Ok(Scheme::COBBLESTONE_128),
+                32 => Ok(Scheme::COBBLESTONE_256),
+                n => fail(
+                    INVALID_KEY,
+                    format!(
+                        "a Cobblestone key is 16 bytes (Cobblestone-128) or 32 (Cobblestone-256), not {n}"
+                    ),
+                ),
+            };
+        }
+        256 => KdfHash::Sha256,
+        512 => KdfHash::Sha512,
+        other => return fail(ILLEGAL_ARG, format!("unknown KDF hash code {other}")),
+    };
+    let aead = match aead {
+        0 => Aead::Aes128Gcm,
+        1 => Aead::Aes256Gcm,
+        2 => Aead::ChaCha20Poly1305,
+        other => return fail(ILLEGAL_ARG, format!("unknown AEAD code {other}")),
+    };
+    Ok(Scheme::new(kdf, aead))
+}
+
+/// A call's scheme, key (wiped when dropped) and context.
+struct Keyed {
+    scheme: Scheme,
+    key: SecretBytes,
+    context: Vec<u8>,
+}
+
+impl Keyed {
+    fn read(
+        env: &JNIEnv<'_>,
+        kdf: jint,
+        aead: jint,
+        key: &JByteArray<'_>,
+        context: &JByteArray<'_>,
+    ) -> Res<Self> {
+        // The key is a secret from the moment it is read: an error below wipes it.
+        let key = secret_bytes(env, key, "key")?;
+        let context = bytes(env, context, "context")?;
+        let scheme = scheme(kdf, aead, key.len())?;
+        Ok(Keyed { scheme, key, context })
+    }
+
+    /// The sealer of one message: a fresh random salt, or `salt` when it is
+    /// not null (tests only: a salt must never repeat under one key).
+    fn sealer(&self, env: &JNIEnv<'_>, salt: &JByteArray<'_>) -> Res<Sealer> {
+        let Some(salt) = bytes_opt(env, salt)? else {
+            return Ok(self.scheme.sealer(self.key.expose(), &self.context)?);
+        };
+        let salt: &[u8; SALT] = salt
+            .as_slice()
+            .try_into()
+            .or_else(|_| fail(ILLEGAL_ARG, format!("a salt is {SALT} bytes, not {}", salt.len())))?;
+        Ok(self
+            .scheme
+            .sealer_with_salt(self.key.expose(), salt, &self.context)?)
+    }
+}
+
+/// The length of a Java array, as `usize`.
+fn array_len(env: &JNIEnv<'_>, array: &JByteArray<'_>) -> Res<usize> {
+    Ok(usize::try_from(env.get_array_length(array)?).unwrap_or(0))
+}
+
+/// A new Java `byte[]` of `len` bytes for a result (not yet filled).
+fn new_output<'l>(env: &JNIEnv<'l>, len: u64) -> Res<JByteArray<'l>> {
+    let len = jint::try_from(len).or_else(|_| {
+        fail(
+            ILLEGAL_ARG,
+            format!("the result ({len} bytes) does not fit a Java array: use the Path or stream methods"),
+        )
+    })?;
+    Ok(env.new_byte_array(len)?)
+}
+
+/// Encrypts all of `input` into a new `byte[]` (a fresh random salt, or
+/// `salt` if not null: see [`Keyed::sealer`]),
+/// sealing the chunks on all cores straight from the pinned input into the
+/// pinned result.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncrypt<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    salt: JByteArray<'l>,
+    input: JByteArray<'l>,
+    threads: jint,
+    strategy: jint,
+) -> jbyteArray {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let par = par(threads, strategy)?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let sealer = k.sealer(env, &salt)?;
+        let n = array_len(env, &input)?;
+        let len = sealed_len(n as u64).ok_or(Error::TooLarge)?;
+        let out = new_output(env, len)?;
+        {
+            // SAFETY: each array's own length; `out` is a new array, so the
+            // two are different arrays, one pin each; no JNI call until the
+            // pins drop.
+            let (mut src, mut dst) = unsafe {
+                (
+                    Pinned::new(env, &input, n)?,
+                    Pinned::new(env, &out, len as usize)?,
+                )
+            };
+            sealer.encrypt_into(src.bytes(), dst.bytes(), &par)?;
+            dst.write_back();
+        }
+        Ok(out.into_raw())
+    })
+}
+
+/// Decrypts all of `input` into a new `byte[]`, opening the chunks on all
+/// cores straight from the pinned input into the pinned result; all or
+/// nothing (on a failure the result is wiped and dropped).
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecrypt<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    input: JByteArray<'l>,
+    threads: jint,
+    strategy: jint,
+) -> jbyteArray {
+    guard(&mut env, std::ptr::null_mut(), |env| {
+        let par = par(threads, strategy)?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let n = array_len(env, &input)?;
+        let decrypt =
+            |src: &[u8], dst: &mut [u8]| k.scheme.decrypt_into(k.key.expose(), &k.context, src, dst, &par);
+        let len = match plain_len(n as u64) {
+            Ok(len) => len,
+            Err(_) => {
+                // No message has this length; the library reports why in
+                // its own order (the key commitment first).
+                // SAFETY: the array's own length; its only pin.
+                let mut src = unsafe { Pinned::new(env, &input, n)? };
+                decrypt(src.bytes(), &mut [])?;
+                return fail(PROVIDER, "a message of impossible length was accepted");
+            }
+        };
+        let out = new_output(env, len)?;
+        {
+            // SAFETY: each array's own length; `out` is a new array, so the
+            // two are different arrays, one pin each; no JNI call until the
+            // pins drop.
+            let (mut src, mut dst) = unsafe {
+                (
+                    Pinned::new(env, &input, n)?,
+                    Pinned::new(env, &out, len as usize)?,
+                )
+            };
+            // On a failure the library wiped `dst`; nothing is written back.
+            decrypt(src.bytes(), dst.bytes())?;
+            dst.write_back();
+        }
+        Ok(out.into_raw())
+    })
+}
+
+/// Encrypts the file `input` to the file `output` (which appears only
+/// complete); returns the plaintext length.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptFile<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    salt: JByteArray<'l>,
+    input: JString<'l>,
+    output: JString<'l>,
+    threads: jint,
+    strategy: jint,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let par = par(threads, strategy)?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let sealer = k.sealer(env, &salt)?;
+        between_files(env, &input, &output, |file, w| {
+            Ok(sealer.encrypt_file(file, w, &par, |_| {})?)
+        })
+    })
+}
+
+/// Decrypts the file `input` to the file `output`, which appears only once
+/// every chunk authenticated; returns the plaintext length.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptFile<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    input: JString<'l>,
+    output: JString<'l>,
+    threads: jint,
+    strategy: jint,
+) -> jlong {
+    guard(&mut env, 0, |env| {
+        let par = par(threads, strategy)?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        between_files(env, &input, &output, |file, w| {
+            Ok(k.scheme
+                .decrypt_file(k.key.expose(), &k.context, file, w, &par, |_| {})?)
+        })
+    })
+}
+
+/// Plaintext bytes `offset .. offset + length` of the message in the file
+/// `input`: only the chunks holding them are opened, and the final chunk,
+/// which proves the message's length.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptRange<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    input: JString<'l>,
+    offset: jlong,
+    length: jint,
+    threads: jint,
+    strategy: jint,
+) -> jbyteArray {
+    entry(&mut env, |env| {
+        let par = par(threads, strategy)?;
+        let offset = unsigned(offset, "offset")?;
+        let length = unsigned(length.into(), "length")?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let (path, file) = open(env, &input)?;
+        let sealed_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        range(&k, Source::File(&file), sealed_len, offset, length, &par).map_err(|e| match e {
+            Error::Io(io) => Fail::Throw(IO, format!("{path}: {io}")),
+            e => e.into(),
+        })
+    })
+}
+
+/// [`Java_dev_parcrypt_jca_Native_cobDecryptRange`] of the message in the
+/// array `input`, read while pinned.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptRangeBytes<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    input: JByteArray<'l>,
+    offset: jlong,
+    length: jint,
+    threads: jint,
+    strategy: jint,
+) -> jbyteArray {
+    entry(&mut env, |env| {
+        let par = par(threads, strategy)?;
+        let offset = unsigned(offset, "offset")?;
+        let length = unsigned(length.into(), "length")?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let n = array_len(env, &input)?;
+        // SAFETY: the array's own length; its only pin; no JNI call until
+        // it drops (the result becomes a Java array after, in `entry`).
+        let mut src = unsafe { Pinned::new(env, &input, n)? };
+        Ok(range(
+            &k,
+            Source::Bytes(src.bytes()),
+            n as u64,
+            offset,
+            length,
+            &par,
+        )?)
+    })
+}
+
+/// Plaintext bytes `offset .. offset + length` of the message in `source`
+/// (`sealed_len` bytes long), wiped on failure.
+fn range(
+    k: &Keyed,
+    source: Source<'_>,
+    sealed_len: u64,
+    offset: u64,
+    length: u64,
+    par: &Parallelism,
+) -> Result<SecretBytes, Error> {
+    // Room for all of the range that exists, so the plaintext is never
+    // moved (and left behind) by a reallocation.
+    let total = plain_len(sealed_len).unwrap_or(0);
+    let room = length.min(total.saturating_sub(offset));
+    let mut plain = Vec::with_capacity(usize::try_from(room).unwrap_or(0));
+    match k.scheme.decrypt_range(
+        k.key.expose(),
+        &k.context,
+        source,
+        offset,
+        length,
+        &mut plain,
+        par,
+    ) {
+        Ok(_) => Ok(SecretBytes::new(plain)),
+        Err(e) => {
+            wipe(&mut plain);
+            Err(e)
+        }
+    }
+}
+
+/// A push encryptor (`None` once finished); the mutex keeps a stream
+/// misused from several threads memory-safe.
+type EncryptorHandle = Mutex<Option<Encryptor>>;
+/// A push decryptor (`None` once finished).
+type DecryptorHandle = Mutex<Option<Decryptor>>;
+
+/// The message for a stream used after it finished.
+const FINISHED: &str = "the stream is finished";
+
+/// Runs `f` on the unfinished push object behind `handle`.
+fn with_handle<T, R>(handle: jlong, f: impl FnOnce(&mut T) -> Res<R>) -> Res<R> {
+    // SAFETY: Java passes a live handle of this type (see `from_handle`).
+    let cell = unsafe { from_handle::<Mutex<Option<T>>>(handle)? };
+    let mut guard = cell
+        .lock()
+        .or_else(|_| fail(ILLEGAL_STATE, "the stream failed earlier"))?;
+    let inner = guard
+        .as_mut()
+        .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))?;
+    f(inner)
+}
+
+/// Takes the push object behind `handle` out to finish it.
+fn take_handle<T>(handle: jlong) -> Res<T> {
+    // SAFETY: Java passes a live handle of this type (see `from_handle`).
+    let cell = unsafe { from_handle::<Mutex<Option<T>>>(handle)? };
+    let mut guard = cell
+        .lock()
+        .or_else(|_| fail(ILLEGAL_STATE, "the stream failed earlier"))?;
+    guard
+        .take()
+        .ok_or_else(|| Fail::Throw(ILLEGAL_STATE, FINISHED.into()))
+}
+
+/// The input and output of one push update: `len` bytes of `input` from
+/// `in_off`, and `out` from `out_off`.
+struct Update<'a, 'l> {
+    input: &'a JByteArray<'l>,
+    in_off: jint,
+    len: jint,
+    out: &'a JByteArray<'l>,
+    out_off: jint,
+}
+
+impl Update<'_, '_> {
+    /// The input's length.
+    fn len(&self) -> Res<usize> {
+        usize::try_from(self.len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))
+    }
+
+    /// Checks the ranges (`needed` bytes of output),
+    /// pins both arrays and runs `f` on the ranges; the output is written
+    /// back only if `f` succeeds. The two must be different arrays.
+    fn run(
+        &self,
+        env: &JNIEnv<'_>,
+        needed: usize,
+        f: impl FnOnce(&[u8], &mut [u8]) -> Res<usize>,
+    ) -> Res<usize> {
+        let len = self.len()?;
+        let (in_len, out_len) = (env.get_array_length(self.input)?, env.get_array_length(self.out)?);
+        let input = range_in(self.in_off, len, in_len, "input")?;
+        let output = range_in(self.out_off, needed, out_len, "output")?;
+        if env.is_same_object(self.input, self.out)? {
+            return fail(
+                ILLEGAL_ARG,
+                "the input and output of a stream update are one array",
+            );
+        }
+        // SAFETY: each array's own length; two different arrays (checked
+        // above), one pin each; no JNI call until the pins drop.
+        let (mut src, mut dst) = unsafe {
+            (
+                Pinned::new(env, self.input, in_len as usize)?,
+                Pinned::new(env, self.out, out_len as usize)?,
+            )
+        };
+        let n = f(&src.bytes()[input], &mut dst.bytes()[output])?;
+        dst.write_back();
+        Ok(n)
+    }
+}
+
+/// A push encryptor for one message (a fresh random salt), sealing full
+/// chunks on `threads`.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorNew<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    salt: JByteArray<'l>,
+    threads: jint,
+    strategy: jint,
+) -> jlong {
+    entry(&mut env, |env| {
+        let par = par(threads, strategy)?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let enc = k.sealer(env, &salt)?.encryptor(&par);
+        Ok(Handle::<EncryptorHandle>(Mutex::new(Some(enc))))
+    })
+}
+
+free_fn!(Java_dev_parcrypt_jca_Native_cobEncryptorFree, EncryptorHandle);
+
+/// The bytes `cobEncryptorUpdate` writes for `len` more input bytes.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorUpdateLen<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    len: jint,
+) -> jint {
+    entry(&mut env, |_| {
+        let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
+        with_handle(handle, |e: &mut Encryptor| Ok(e.update_len(len)))
+    })
+}
+
+/// Encrypts `len` bytes of `input` from `in_off`: writes the header (first
+/// call) and every chunk they complete into `out` from `out_off` (sized by
+/// `cobEncryptorUpdateLen`); returns the count.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorUpdate<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    input: JByteArray<'l>,
+    in_off: jint,
+    len: jint,
+    out: JByteArray<'l>,
+    out_off: jint,
+) -> jint {
+    entry(&mut env, |env| {
+        let io = Update {
+            input: &input,
+            in_off,
+            len,
+            out: &out,
+            out_off,
+        };
+        with_handle(handle, |e: &mut Encryptor| {
+            let needed = e.update_len(io.len()?);
+            io.run(env, needed, |src, dst| Ok(e.update_into(src, dst)?))
+        })
+    })
+}
+
+/// Ends the message: the header if no update wrote it, and the final chunk.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorFinish<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jbyteArray {
+    entry(&mut env, |_| Ok(take_handle::<Encryptor>(handle)?.finalize()?))
+}
+
+/// A push decryptor for one message, opening full chunks on `threads`.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorNew<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    kdf: jint,
+    aead: jint,
+    key: JByteArray<'l>,
+    context: JByteArray<'l>,
+    threads: jint,
+    strategy: jint,
+) -> jlong {
+    entry(&mut env, |env| {
+        let par = par(threads, strategy)?;
+        let k = Keyed::read(env, kdf, aead, &key, &context)?;
+        let dec = k.scheme.decryptor(k.key.expose(), &k.context, &par)?;
+        Ok(Handle::<DecryptorHandle>(Mutex::new(Some(dec))))
+    })
+}
+
+free_fn!(Java_dev_parcrypt_jca_Native_cobDecryptorFree, DecryptorHandle);
+
+/// The bytes `cobDecryptorUpdate` writes for `len` more input bytes.
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorUpdateLen<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    len: jint,
+) -> jint {
+    entry(&mut env, |_| {
+        let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
+        with_handle(handle, |d: &mut Decryptor| Ok(d.update_len(len)))
+    })
+}
+
+/// Decrypts `len` bytes of `input` from `in_off`: writes the plaintext of
+/// every chunk they complete, each authenticated, into `out` from
+/// `out_off` (sized by `cobDecryptorUpdateLen`); returns the count. On a
+/// failure nothing of this call is released (the library wiped it) and the
+/// decryptor refuses everything after.
+#[unsafe(no_mangle)]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorUpdate<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+    input: JByteArray<'l>,
+    in_off: jint,
+    len: jint,
+    out: JByteArray<'l>,
+    out_off: jint,
+) -> jint {
+    entry(&mut env, |env| {
+        let io = Update {
+            input: &input,
+            in_off,
+            len,
+            out: &out,
+            out_off,
+        };
+        with_handle(handle, |d: &mut Decryptor| {
+            let needed = d.update_len(io.len()?);
+            io.run(env, needed, |src, dst| Ok(d.update_into(src, dst)?))
+        })
+    })
+}
+
+/// Ends the message: opens the final chunk and returns its plaintext
+/// (`AEADBadTagException` for a truncated message).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorFinish<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jbyteArray {
+    entry(&mut env, |_| {
+        Ok(SecretBytes::new(take_handle::<Decryptor>(handle)?.finalize()?))
+    })
+}
