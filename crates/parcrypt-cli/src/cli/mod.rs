@@ -33,8 +33,8 @@ pub struct Cli {
 
 #[derive(Debug, Args)]
 pub struct Global {
-    /// Worker threads; 0 = every available core [default: available cores]
-    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// Worker threads, up to 1024; 0 = every available core [default: available cores]
+    #[arg(long, global = true, value_name = "N", value_parser = clap::value_parser!(u16).range(0..=1024))]
     pub threads: Option<u16>,
     /// How work is scheduled across threads
     #[arg(long, global = true, value_parser = library_enum::<Strategy>(STRATEGIES), default_value_t = Strategy::WorkStealing)]
@@ -233,7 +233,8 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
     n.checked_mul(mult).ok_or_else(|| format!("{s:?} is too large"))
 }
 
-/// A `--threads-list` entry: 1 to 1024, as for `--threads`.
+/// A `--threads-list` entry: 1 to 1024 (a count to measure and plot; unlike
+/// `--threads`, 0 is not "every core" here).
 pub fn parse_thread_count(s: &str) -> Result<usize, String> {
     match s.trim().parse::<usize>() {
         Ok(n) if (1..=1024).contains(&n) => Ok(n),

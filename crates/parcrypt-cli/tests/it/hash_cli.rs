@@ -55,8 +55,9 @@ fn sha256_equals_sha256sum_and_openssl_dgst() {
     }
     let theirs = Command::new("sha256sum").args(&args).output().unwrap();
     assert_eq!(stdout(&ours), stdout(&theirs));
-    // Through stdin, with threads and strategies that change nothing.
-    for t in ["1", "2", "5"] {
+    // Through stdin, with threads and strategies that change nothing (0:
+    // every available core, as the library's `Parallelism::new` takes it).
+    for t in ["0", "1", "2", "5"] {
         let out = parcrypt(&["--threads", t, "hash", "-"], &data(3 << 20));
         assert_eq!(
             stdout(&out).split(' ').next(),

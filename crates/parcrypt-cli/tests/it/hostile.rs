@@ -350,7 +350,8 @@ fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
     let fx = Fixture::new();
     let huge = "18446744073709551615";
     let cases: Vec<(Vec<&str>, i32)> = vec![
-        (vec!["--threads", "0", "hash", "@a"], 2),
+        (vec!["--threads", "1025", "hash", "@a"], 2),
+        (vec!["--threads", "-1", "hash", "@a"], 2),
         (vec!["--threads", huge, "hash", "@a"], 2),
         (vec!["rsa", "keygen", "--bits", "0"], 2),
         (vec!["rsa", "keygen", "--bits", huge], 2),
