@@ -70,7 +70,7 @@ def _scheme(key: Buffer, scheme: Optional[Scheme]) -> Scheme:
     """``scheme``, or Cobblestone-128 / -256 by the key's length."""
     if scheme is not None:
         return scheme
-    n = memoryview(key).nbytes  # type: ignore[arg-type]
+    n = memoryview(key).nbytes
     if n == 16:
         return COBBLESTONE_128
     if n == 32:
@@ -117,7 +117,7 @@ def encrypt_file(key: Buffer, src: Union[BinaryIO, PathLike], dst: Union[BinaryI
     s = _scheme(key, scheme)
     if hasattr(dst, "write"):
         return _parcrypt.cobblestone_encrypt_file(s, key, src, dst, context, threads=threads, strategy=strategy)
-    return _atomic(dst, overwrite, src, lambda tmp: _parcrypt.cobblestone_encrypt_file(  # type: ignore[arg-type]
+    return _atomic(dst, overwrite, src, lambda tmp: _parcrypt.cobblestone_encrypt_file(
         s, key, src, tmp, context, threads=threads, strategy=strategy))
 
 
@@ -132,5 +132,5 @@ def decrypt_file(key: Buffer, src: Union[BinaryIO, PathLike], dst: Union[BinaryI
     s = _scheme(key, scheme)
     if hasattr(dst, "write"):
         return _parcrypt.cobblestone_decrypt_file(s, key, src, dst, context, threads=threads, strategy=strategy)
-    return _atomic(dst, overwrite, src, lambda tmp: _parcrypt.cobblestone_decrypt_file(  # type: ignore[arg-type]
+    return _atomic(dst, overwrite, src, lambda tmp: _parcrypt.cobblestone_decrypt_file(
         s, key, src, tmp, context, threads=threads, strategy=strategy))
