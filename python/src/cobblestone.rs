@@ -417,7 +417,8 @@ macro_rules! encryptor_class {
         #[pymethods]
         impl $class {
             #[new]
-            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"))]
+            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"),
+                           text_signature = "(key, context, *, threads=0, strategy='steal')")]
             fn new(
                 py: Python<'_>,
                 key: &Bound<'_, PyAny>,
@@ -480,7 +481,8 @@ macro_rules! decryptor_class {
         #[pymethods]
         impl $class {
             #[new]
-            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"))]
+            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"),
+                           text_signature = "(key, context, *, threads=0, strategy='steal')")]
             fn new(
                 py: Python<'_>,
                 key: &Bound<'_, PyAny>,
@@ -598,7 +600,8 @@ impl PyScheme {
     }
 
     /// One message: `data` sealed under a fresh random salt, on all cores.
-    #[pyo3(signature = (key, data, context, *, threads = Some(0), strategy = "steal"))]
+    #[pyo3(signature = (key, data, context, *, threads = Some(0), strategy = "steal"),
+           text_signature = "($self, key, data, context, *, threads=0, strategy='steal')")]
     fn encrypt<'py>(
         &self,
         py: Python<'py>,
@@ -631,7 +634,8 @@ impl PyScheme {
     }
 
     /// The plaintext of the message `ciphertext`: all or nothing.
-    #[pyo3(signature = (key, ciphertext, context, *, threads = Some(0), strategy = "steal"))]
+    #[pyo3(signature = (key, ciphertext, context, *, threads = Some(0), strategy = "steal"),
+           text_signature = "($self, key, ciphertext, context, *, threads=0, strategy='steal')")]
     fn decrypt<'py>(
         &self,
         py: Python<'py>,
@@ -667,7 +671,8 @@ impl PyScheme {
     /// `source` (bytes-like or a binary file object), opening only the
     /// chunks that hold them and the final chunk (which proves the
     /// message's length).
-    #[pyo3(signature = (key, source, offset, length, context, *, threads = Some(0), strategy = "steal"))]
+    #[pyo3(signature = (key, source, offset, length, context, *, threads = Some(0), strategy = "steal"),
+           text_signature = "($self, key, source, offset, length, context, *, threads=0, strategy='steal')")]
     #[allow(clippy::too_many_arguments)]
     fn decrypt_range<'py>(
         &self,
@@ -767,7 +772,8 @@ impl PyParts {
     }
 
     /// Seals `data` as chunks `first ..` (whole chunks unless `last`).
-    #[pyo3(signature = (first, data, last, *, threads = Some(0), strategy = "steal"))]
+    #[pyo3(signature = (first, data, last, *, threads = Some(0), strategy = "steal"),
+           text_signature = "($self, first, data, last, *, threads=0, strategy='steal')")]
     fn seal<'py>(
         &self,
         py: Python<'py>,
@@ -791,7 +797,8 @@ impl PyParts {
 
     /// Opens sealed chunks `first ..` (`last` if they end the message):
     /// their plaintext, only if every one verified.
-    #[pyo3(signature = (first, sealed, last, *, threads = Some(0), strategy = "steal"))]
+    #[pyo3(signature = (first, sealed, last, *, threads = Some(0), strategy = "steal"),
+           text_signature = "($self, first, sealed, last, *, threads=0, strategy='steal')")]
     fn open<'py>(
         &self,
         py: Python<'py>,
@@ -835,7 +842,8 @@ fn cobblestone_plain_len(py: Python<'_>, sealed: u64) -> PyResult<u64> {
 /// Encrypts `src` (a path or a binary file object) into `dst` (a path to
 /// create, or a binary file object); returns the plaintext length.
 #[pyfunction]
-#[pyo3(signature = (scheme, key, src, dst, context, *, threads = Some(0), strategy = "steal"))]
+#[pyo3(signature = (scheme, key, src, dst, context, *, threads = Some(0), strategy = "steal"),
+       text_signature = "(scheme, key, src, dst, context, *, threads=0, strategy='steal')")]
 #[allow(clippy::too_many_arguments)]
 fn cobblestone_encrypt_file(
     py: Python<'_>,
@@ -865,7 +873,8 @@ fn cobblestone_encrypt_file(
 /// Decrypts `src` into `dst`; returns the plaintext length. A batch of
 /// chunks is written only once all its chunks verified.
 #[pyfunction]
-#[pyo3(signature = (scheme, key, src, dst, context, *, threads = Some(0), strategy = "steal"))]
+#[pyo3(signature = (scheme, key, src, dst, context, *, threads = Some(0), strategy = "steal"),
+       text_signature = "(scheme, key, src, dst, context, *, threads=0, strategy='steal')")]
 #[allow(clippy::too_many_arguments)]
 fn cobblestone_decrypt_file(
     py: Python<'_>,
