@@ -7,7 +7,11 @@ Rows (medians of interleaved runs, one message per run, after a warm-up):
 - update_into a reused buffer, 64 MiB: pyca's Cobblestone128Encryptor /
   Decryptor against parcrypt's with threads=1 and threads=0 (every core);
 - new bytes, 256 MiB: pyca's update() + finalize() against
-  parcrypt.cobblestone.encrypt / decrypt (every core).
+  parcrypt.cobblestone.encrypt / decrypt (every core);
+- with --dask-mib N (0: skipped): a file of N MiB encrypted and decrypted
+  by parcrypt.dask.cobblestone_encrypt / _decrypt on a 2-worker
+  LocalCluster (started once, not timed) against one process's
+  cobblestone.encrypt_file / decrypt_file (every core), files in --dir.
 
 Prints the machine (CPU model, cores) and the load average before and
 after, since a busy machine changes the numbers. Needs cryptography>=50.
@@ -51,6 +55,8 @@ def main():
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--into-mib", type=int, default=64)
     ap.add_argument("--new-mib", type=int, default=256)
+    ap.add_argument("--dask-mib", type=int, default=0)
+    ap.add_argument("--dir", default=".", help="where --dask-mib writes its files")
     args = ap.parse_args()
     from cryptography import __version__ as pyca_version
     from cryptography import cobblestone as pyca
@@ -119,14 +125,48 @@ def main():
         "pyca update()+finalize()": pyca_dec,
         "parcrypt decrypt()": lambda: cobblestone.decrypt(key, big_sealed, ctx),
     }, args.repeats), m))
+    del big, big_sealed
+    if args.dask_mib:
+        rows.extend(dask_rows(args, key, ctx))
     print(f"load average after: {os.getloadavg()}")
     print()
-    print("| task | implementation | median ms | GB/s | vs pyca |")
+    print("| task | implementation | median ms | GB/s | vs the task's first row |")
     print("|---|---|---|---|---|")
     for task, times, size in rows:
-        base = next(t for name, t in times.items() if name.startswith("pyca"))
+        base = next(iter(times.values()))  # the first row of each task is the reference
         for name, t in times.items():
             print(f"| {task} | {name} | {t * 1e3:.1f} | {size / t / 1e9:.2f} | {base / t:.2f}x |")
+
+
+def dask_rows(args, key, ctx):
+    import distributed
+
+    from parcrypt import dask as pdask
+
+    size = args.dask_mib << 20
+    src, enc, out = (os.path.join(args.dir, f"cob-bench.{x}") for x in ("plain", "cob", "out"))
+    with open(src, "wb") as f:
+        for _ in range(args.dask_mib):
+            f.write(os.urandom(1 << 20))
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    try:
+        with cluster, distributed.Client(cluster) as client:
+            enc_times = interleaved({
+                "one process encrypt_file": lambda: cobblestone.encrypt_file(key, src, enc, ctx, overwrite=True),
+                "dask, 2 workers": lambda: pdask.cobblestone_encrypt(src, enc, key, ctx, client=client,
+                                                                     overwrite=True),
+            }, args.repeats)
+            dec_times = interleaved({
+                "one process decrypt_file": lambda: cobblestone.decrypt_file(key, enc, out, ctx, overwrite=True),
+                "dask, 2 workers": lambda: pdask.cobblestone_decrypt(enc, out, key, ctx, client=client,
+                                                                     overwrite=True),
+            }, args.repeats)
+    finally:
+        for p in (src, enc, out):
+            if os.path.exists(p):
+                os.unlink(p)
+    return [(f"file encrypt, {args.dask_mib} MiB", enc_times, size),
+            (f"file decrypt, {args.dask_mib} MiB", dec_times, size)]
 
 
 if __name__ == "__main__":
