@@ -417,8 +417,8 @@ macro_rules! encryptor_class {
         #[pymethods]
         impl $class {
             #[new]
-            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"),
-                           text_signature = "(key, context, *, threads=0, strategy='steal')")]
+            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"))]
+            #[pyo3(text_signature = "(key, context, *, threads=0, strategy='steal')")]
             fn new(
                 py: Python<'_>,
                 key: &Bound<'_, PyAny>,
@@ -481,8 +481,8 @@ macro_rules! decryptor_class {
         #[pymethods]
         impl $class {
             #[new]
-            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"),
-                           text_signature = "(key, context, *, threads=0, strategy='steal')")]
+            #[pyo3(signature = (key, context, *, threads = Some(0), strategy = "steal"))]
+            #[pyo3(text_signature = "(key, context, *, threads=0, strategy='steal')")]
             fn new(
                 py: Python<'_>,
                 key: &Bound<'_, PyAny>,
