@@ -162,8 +162,7 @@ def test_pycas_errors_and_edges_are_ours():
                 theirs(key, arg)
         with pytest.raises(TypeError):
             ours(key)
-        assert "key" not in repr(ours(key, ctx)) or "redacted" in repr(ours(key, ctx))
-        assert key.hex() not in repr(ours(key, ctx))
+        assert "redacted" in repr(ours(key, ctx)) and key.hex() not in repr(ours(key, ctx))
         with pytest.raises(TypeError):
             pickle.dumps(ours(key, ctx))
     with pytest.raises(ValueError, match="key must be 32 bytes."):
