@@ -364,9 +364,12 @@ fn regular_file(obj: &Bound<'_, PyAny>) -> PyResult<Option<File>> {
     if obj.hasattr("flush")? {
         obj.call_method0("flush")?;
     }
-    // SAFETY: `fd` is the open descriptor of `obj`, which the caller holds
-    // (and so keeps open) for the whole call; it is only borrowed here to
-    // duplicate it, and the duplicate is ours to close.
+    // SAFETY: `fileno()` just returned `fd`, open, and it is borrowed only
+    // for the `dup` on the next line (the duplicate is ours to close). With
+    // the GIL held no Python code closes it in between; on a free-threaded
+    // CPython a close racing in another thread makes `dup` fail (EBADF) or
+    // duplicate whatever took the number, which is then only read, and
+    // whose bytes fail authentication like any other wrong input.
     let file = File::from(unsafe { BorrowedFd::borrow_raw(fd) }.try_clone_to_owned()?);
     Ok(file.metadata()?.is_file().then_some(file))
 }
