@@ -4,8 +4,9 @@ Modules, named like pyca/cryptography's:
 
 - ``parcrypt.aead``: ``AESGCM`` (standard AES-GCM, one message across cores)
 - ``parcrypt.ciphers``: AES-CTR, AES-CBC (PKCS#7), AES-ECB (hazmat, warns); one shot or incremental
+- ``parcrypt.cobblestone``: a drop-in for ``cryptography.cobblestone`` (C2SP chunked-encryption) on all cores
 - ``parcrypt.merkle``: RFC 6962 roots and proofs, BitTorrent v2, Glacier, file hashing
-- ``parcrypt.exceptions``: ``InvalidTag``, ``InvalidProof``, ``HazmatWarning``
+- ``parcrypt.exceptions``: ``InvalidTag``, ``AlreadyFinalized``, ``InvalidProof``, ``HazmatWarning``
 
 Every call that can use several cores takes ``threads=None`` (all cores)
 and ``strategy="steal"`` (or ``"static"``, ``"seq"``). Data arguments accept

@@ -19,11 +19,13 @@ How work is cut (docs/SCALING.md):
 - encrypting one large file sends the stream's **payload key** to the
   workers (it opens and forges that stream's segments, nothing else): use
   Dask's TLS security (``distributed.security.Security``) on a real
-  network; parcrypt never logs it.
+  network; parcrypt never logs it. The Cobblestone functions send the
+  input key and the context to the workers (each derives the message's
+  keys from them and the header), under the same advice.
 
 Functions: :func:`hash_files`, :func:`merkle_root`, :func:`inclusion_proof`,
 :func:`verify_batch`, :func:`encrypt_files`, :func:`decrypt_files`,
-:func:`encrypt_large`.
+:func:`encrypt_large`, :func:`cobblestone_encrypt`, :func:`cobblestone_decrypt`.
 """
 
 import contextlib
@@ -38,7 +40,7 @@ from parcrypt import ecdsa, merkle, stream
 from parcrypt.merkle import CompactRange
 
 __all__ = ["hash_files", "merkle_root", "inclusion_proof", "verify_batch", "encrypt_files", "decrypt_files",
-           "encrypt_large", "manifest_line"]
+           "encrypt_large", "manifest_line", "cobblestone_encrypt", "cobblestone_decrypt"]
 
 DEFAULT_PART = 256 << 20
 LEAF = {"bittorrent-v2": 16 << 10, "glacier": 1 << 20}
@@ -777,6 +779,162 @@ def encrypt_large(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathL
             _gather_all(c, futures)
         os.replace(tmp, dst)
         return size
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def _cob_runs(chunks: int, part_size: int, slots: int) -> List[Tuple[int, int]]:
+    """``(first, count)`` runs cutting a message of ``chunks`` chunks (the
+    final one included): each at most about ``part_size`` bytes, their
+    count a multiple of ``slots`` where there are enough chunks, their
+    sizes within a chunk of each other."""
+    from parcrypt.cobblestone import CHUNK
+
+    per = max(1, part_size // CHUNK)
+    runs = -(-chunks // per)
+    runs = max(1, min(chunks, -(-runs // slots) * slots))
+    base, extra = divmod(chunks, runs)
+    out, at = [], 0
+    for i in range(runs):
+        n = base + (i < extra)
+        out.append((at, n))
+        at += n
+    return out
+
+
+def _pwrite_all(path: str, data: Any, at: int) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        view = memoryview(data)
+        while view:
+            n = os.pwrite(fd, view, at)
+            view, at = view[n:], at + n
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _cob_seal_run(src: str, tmp: str, scheme, key: bytes, context: bytes, header: bytes, first: int, count: int,
+                  size: int, last: bool) -> int:
+    """Seals chunks ``first .. first + count`` of ``src`` into ``tmp`` at
+    their offset; the run with the final chunk takes the rest of the file."""
+    from parcrypt.cobblestone import CHUNK, Parts
+
+    parts = scheme.parts(key, context, header)
+    start = first * CHUNK
+    end = size if last else start + count * CHUNK
+    data = _read(src, start, end - start)
+    sealed = parts.seal(first, data, last, threads=1)
+    _pwrite_all(tmp, sealed, Parts.offset(first))
+    return len(sealed)
+
+
+def _cob_open_run(src: str, tmp: str, scheme, key: bytes, context: bytes, header: bytes, first: int, count: int,
+                  size: int, last: bool) -> int:
+    """Opens chunks ``first .. first + count`` of ``src`` and writes their
+    plaintext into ``tmp`` at ``first * CHUNK``, only once every one of them
+    verified (``InvalidTag`` otherwise, nothing written)."""
+    from parcrypt.cobblestone import CHUNK, Parts
+
+    parts = scheme.parts(key, context, header)  # the commitment, checked again here
+    start = Parts.offset(first)
+    end = size if last else Parts.offset(first + count)
+    plain = parts.open(first, _read(src, start, end - start), last, threads=1)
+    _pwrite_all(tmp, plain, first * CHUNK)
+    return len(plain)
+
+
+def _temp_beside(dst: str) -> Tuple[int, str]:
+    return tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(dst)), prefix=f".{Path(dst).name}.",
+                            suffix=".parcrypt-tmp")
+
+
+def _cob_run_all(c, task, src: str, tmp: str, scheme, key: bytes, context: bytes, header: bytes,
+                 runs: List[Tuple[int, int]], size: int) -> None:
+    last = len(runs) - 1
+    futures = [c.submit(task, src, tmp, scheme, bytes(key), bytes(context), header, first, count, size, i == last,
+                        pure=False) for i, (first, count) in enumerate(runs)]
+    _gather_all(c, futures)
+
+
+def cobblestone_encrypt(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[str]"], key: bytes,
+                        context: bytes, *, client=None, part_size: int = DEFAULT_PART, scheme=None,
+                        overwrite: bool = False) -> int:
+    """One Cobblestone message (``cryptography.cobblestone`` reads it) for
+    one large file, sealed by the cluster: the driver draws the salt and
+    writes the 56-byte header; each worker seals its own run of chunks
+    (about ``part_size`` bytes, a multiple of the cluster's threads in
+    number) and writes it at its offset (chunk k at ``HEADER + k *
+    SEALED_CHUNK``) into a temporary file beside ``dst`` (shared file
+    system), renamed to ``dst`` once every run is written. Byte-identical to
+    ``cobblestone.encrypt`` given the salt. A 16-byte key is
+    Cobblestone-128, a 32-byte one Cobblestone-256, unless ``scheme`` (a
+    ``cobblestone.Scheme``) says otherwise. The key and context are sent to
+    the workers (use Dask's TLS on a real network). Returns the plaintext
+    length."""
+    from parcrypt import cobblestone
+
+    src, dst = os.fspath(src), os.fspath(dst)
+    if not overwrite and os.path.lexists(dst):
+        raise FileExistsError(f"{dst} exists: pass overwrite=True to replace it")
+    scheme = cobblestone._scheme(key, scheme)
+    size = os.stat(src).st_size
+    header = scheme.parts(key, context).header
+    total = cobblestone.sealed_len(size)
+    fd, tmp = _temp_beside(dst)
+    try:
+        os.write(fd, header)
+        os.ftruncate(fd, total)
+        os.close(fd)
+        fd = -1
+        with _client(client) as c:
+            runs = _cob_runs(size // cobblestone.CHUNK + 1, part_size, _slots(c))
+            _cob_run_all(c, _cob_seal_run, src, tmp, scheme, key, context, header, runs, size)
+        os.replace(tmp, dst)
+        return size
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def cobblestone_decrypt(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[str]"], key: bytes,
+                        context: bytes, *, client=None, part_size: int = DEFAULT_PART, scheme=None,
+                        overwrite: bool = False) -> int:
+    """Decrypts one Cobblestone message file across the cluster: the driver
+    checks the file's length and the key commitment (``InvalidTag``, before
+    any task starts); each worker opens its own run of chunks (the last run
+    with the final chunk, which proves the length) and writes its plaintext,
+    once all of it verified, at its offset into a temporary file beside
+    ``dst``, renamed to ``dst`` only once every run verified: a wrong key or
+    context, a modified, reordered, truncated or extended message leaves no
+    ``dst``. Returns the plaintext length."""
+    from parcrypt import cobblestone
+
+    src, dst = os.fspath(src), os.fspath(dst)
+    if not overwrite and os.path.lexists(dst):
+        raise FileExistsError(f"{dst} exists: pass overwrite=True to replace it")
+    scheme = cobblestone._scheme(key, scheme)
+    size = os.stat(src).st_size
+    plain = cobblestone.plain_len(size)
+    header = bytes(_read(src, 0, cobblestone.HEADER))
+    scheme.parts(key, context, header)  # the commitment, before any task starts
+    fd, tmp = _temp_beside(dst)
+    try:
+        os.ftruncate(fd, plain)
+        os.close(fd)
+        fd = -1
+        with _client(client) as c:
+            runs = _cob_runs(plain // cobblestone.CHUNK + 1, part_size, _slots(c))
+            _cob_run_all(c, _cob_open_run, src, tmp, scheme, key, context, header, runs, size)
+        os.replace(tmp, dst)
+        return plain
     except BaseException:
         if fd >= 0:
             os.close(fd)

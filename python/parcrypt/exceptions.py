@@ -7,6 +7,11 @@ class InvalidTag(Exception):
     (an output buffer given to ``decrypt_into`` is zeroed)."""
 
 
+class AlreadyFinalized(Exception):
+    """A context was used after ``finalize()``, or a Cobblestone decryptor
+    after it failed (as ``cryptography.exceptions.AlreadyFinalized``)."""
+
+
 class InvalidSignature(Exception):
     """A signature does not verify (or cannot be parsed)."""
 
@@ -44,5 +49,5 @@ class HazmatWarning(UserWarning):
     CBC, RC4, PARC4) was used: for compatibility and study only."""
 
 
-__all__ = ["InvalidTag", "InvalidSignature", "InvalidProof", "StreamError", "TruncatedError", "WrongKeyError",
+__all__ = ["InvalidTag", "AlreadyFinalized", "InvalidSignature", "InvalidProof", "StreamError", "TruncatedError", "WrongKeyError",
            "AgeError", "NoIdentityError", "HazmatWarning"]

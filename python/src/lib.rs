@@ -18,6 +18,7 @@ mod aead;
 mod age;
 mod buffer;
 mod ciphers;
+mod cobblestone;
 mod ecdsa;
 mod errors;
 mod hazmat;
@@ -46,6 +47,7 @@ fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     hazmat::register(m)?;
     stream::register(m)?;
     age::register(m)?;
+    cobblestone::register(m)?;
     testing::register(m)?;
     Ok(())
 }

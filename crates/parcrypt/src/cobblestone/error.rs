@@ -71,6 +71,11 @@ pub enum Error {
         /// Bytes given.
         got: usize,
     },
+    /// A run of chunks given to [`Parts`](super::Parts) that no message
+    /// has there: not whole chunks (or empty) where it does not end the
+    /// message.
+    #[error("{0}")]
+    Part(&'static str),
     /// A streaming decryptor that failed once refuses everything after.
     #[error("this decryptor already failed: a message that failed authentication cannot be continued")]
     Failed,

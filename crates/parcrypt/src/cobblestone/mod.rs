@@ -25,6 +25,9 @@
 //!   [`Scheme::decrypt_file`], [`Scheme::decryptor`] (push), and
 //!   [`Scheme::decrypt_range`], which opens only the chunks holding a range
 //!   and the final chunk (which proves the message's length).
+//! - In parts: [`Parts`] seals or opens any run of one message's chunks
+//!   from keys derived once, so that several processes or machines each
+//!   write their own range of one message at its offset.
 //!
 //! Every path checks the key commitment before it opens a chunk, and
 //! releases nothing of a chunk before it authenticates. The chunks are
@@ -50,6 +53,7 @@
 //! ```
 
 mod error;
+mod parts;
 mod streaming;
 
 use std::fs::File;
@@ -58,6 +62,7 @@ use std::io::{Read, Write};
 use aws_lc_rs::hkdf;
 
 pub use error::Error;
+pub use parts::Parts;
 pub use streaming::{Decryptor, Encryptor};
 
 use crate::UnknownName;
