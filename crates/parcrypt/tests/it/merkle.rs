@@ -439,7 +439,11 @@ fn files_hash_through_the_file_pipeline_like_memory() {
     // One pipeline buffer or less, at 1 MiB, and across many 8 MiB buffers
     // with a partial block at the end (under emulation five of them: this
     // test was a tenth of the emulated run at 130 MiB).
-    let many = if crate::common::emulated() { 40 << 20 } else { 130 << 20 };
+    let many = if crate::common::emulated() {
+        40 << 20
+    } else {
+        130 << 20
+    };
     for size in [1000, 1 << 20, many + 4097] {
         let input = data(size);
         let path = dir.join(format!("{size}.bin"));

@@ -34,9 +34,15 @@ const IMPORT_BITS: std::ops::RangeInclusive<usize> = 1024..=16384;
 /// (`common::emulated`) sequential and one parallel one (the native run
 /// covers all four; OAEP decryption was a sixth of the emulated run).
 fn schedules() -> Vec<Parallelism> {
-    let mut all = vec![Parallelism::sequential(), Parallelism::new(2, Strategy::WorkStealing)];
+    let mut all = vec![
+        Parallelism::sequential(),
+        Parallelism::new(2, Strategy::WorkStealing),
+    ];
     if !crate::common::emulated() {
-        all.extend([Parallelism::new(2, Strategy::Static), Parallelism::new(4, Strategy::WorkStealing)]);
+        all.extend([
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(4, Strategy::WorkStealing),
+        ]);
     }
     all
 }
