@@ -86,7 +86,7 @@ fn argument_parsing_errors_exit_2() {
         ],
         &[
             "--threads",
-            "0",
+            "1025",
             "aes",
             "encrypt",
             "--mode",
