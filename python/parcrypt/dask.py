@@ -34,7 +34,7 @@ import itertools
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 from parcrypt import ecdsa, merkle, stream
 from parcrypt.merkle import CompactRange
@@ -765,26 +765,16 @@ def encrypt_large(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathL
     part = max(segment_size, part_size - part_size % segment_size)
     segments = max(1, -(-size // segment_size))
     total = seg.offset(segments - 1) + (size - (segments - 1) * segment_size) + 16
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(dst)), prefix=f".{Path(dst).name}.",
-                               suffix=".parcrypt-tmp")
-    try:
-        os.write(fd, header)
-        os.ftruncate(fd, total)
-        os.close(fd)
-        fd = -1
-        offsets = list(range(0, size, part)) or [0]
+    offsets = list(range(0, size, part)) or [0]
+
+    def fill(tmp: str) -> None:
         with _client(client) as c:
             futures = [c.submit(_seal_part, src, tmp, seg.payload_key, segment_size, seg.header_len, off,
                                 min(part, size - off), off + part >= size, pure=False) for off in offsets]
             _gather_all(c, futures)
-        os.replace(tmp, dst)
-        return size
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+
+    _replace_when_filled(dst, header, total, fill)
+    return size
 
 
 def _cob_runs(chunks: int, part_size: int, slots: int) -> List[Tuple[int, int]]:
@@ -848,9 +838,25 @@ def _cob_open_run(src: str, tmp: str, scheme, key: bytes, context: bytes, header
     return len(plain)
 
 
-def _temp_beside(dst: str) -> Tuple[int, str]:
-    return tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(dst)), prefix=f".{Path(dst).name}.",
-                            suffix=".parcrypt-tmp")
+def _replace_when_filled(dst: str, head: bytes, total: int, fill: Callable[[str], None]) -> None:
+    """A temporary file beside ``dst`` of ``total`` bytes starting with
+    ``head``, which ``fill(path)`` completes (workers writing at their
+    offsets), then renamed to ``dst``; removed instead if anything fails,
+    so a failed run leaves no ``dst`` and no temporary file."""
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(dst)), prefix=f".{Path(dst).name}.",
+                               suffix=".parcrypt-tmp")
+    try:
+        try:
+            os.write(fd, head)
+            os.ftruncate(fd, total)
+        finally:
+            os.close(fd)
+        fill(tmp)
+        os.replace(tmp, dst)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
 
 
 def _cob_run_all(c, task, src: str, tmp: str, scheme, key: bytes, context: bytes, header: bytes,
@@ -885,23 +891,14 @@ def cobblestone_encrypt(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os
     size = os.stat(src).st_size
     header = scheme.parts(key, context).header
     total = cobblestone.sealed_len(size)
-    fd, tmp = _temp_beside(dst)
-    try:
-        os.write(fd, header)
-        os.ftruncate(fd, total)
-        os.close(fd)
-        fd = -1
+
+    def fill(tmp: str) -> None:
         with _client(client) as c:
             runs = _cob_runs(size // cobblestone.CHUNK + 1, part_size, _slots(c))
             _cob_run_all(c, _cob_seal_run, src, tmp, scheme, key, context, header, runs, size)
-        os.replace(tmp, dst)
-        return size
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+
+    _replace_when_filled(dst, header, total, fill)
+    return size
 
 
 def cobblestone_decrypt(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os.PathLike[str]"], key: bytes,
@@ -925,19 +922,11 @@ def cobblestone_decrypt(src: Union[str, "os.PathLike[str]"], dst: Union[str, "os
     plain = cobblestone.plain_len(size)
     header = bytes(_read(src, 0, cobblestone.HEADER))
     scheme.parts(key, context, header)  # the commitment, before any task starts
-    fd, tmp = _temp_beside(dst)
-    try:
-        os.ftruncate(fd, plain)
-        os.close(fd)
-        fd = -1
+
+    def fill(tmp: str) -> None:
         with _client(client) as c:
             runs = _cob_runs(plain // cobblestone.CHUNK + 1, part_size, _slots(c))
             _cob_run_all(c, _cob_open_run, src, tmp, scheme, key, context, header, runs, size)
-        os.replace(tmp, dst)
-        return plain
-    except BaseException:
-        if fd >= 0:
-            os.close(fd)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+
+    _replace_when_filled(dst, b"", plain, fill)
+    return plain
