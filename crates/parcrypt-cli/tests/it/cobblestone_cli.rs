@@ -302,19 +302,19 @@ open(dst, "wb").write(o.update(data) + o.finalize())
                 p(&ours),
             ];
             ok_quietly_in(&case, &parcrypt(&args, b""));
+            // pyca's side: `dec` or `enc` from `src` into `dst`.
+            let pyca = |mode: &str, src: &std::path::Path, dst: &std::path::Path| {
+                let status = std::process::Command::new(&python)
+                    .args(["-c", script, mode, &key, "ctx", p(src), p(dst)])
+                    .status()
+                    .unwrap();
+                assert!(status.success(), "{case}: pyca could not {mode}");
+            };
             let back = dir.path().join("back");
-            let status = std::process::Command::new(&python)
-                .args(["-c", script, "dec", &key, "ctx", p(&ours), p(&back)])
-                .status()
-                .unwrap();
-            assert!(status.success(), "{case}: pyca could not decrypt");
+            pyca("dec", &ours, &back);
             assert_eq!(std::fs::read(&back).unwrap(), data(size), "{case}");
             let theirs = dir.path().join("theirs");
-            let status = std::process::Command::new(&python)
-                .args(["-c", script, "enc", &key, "ctx", p(&plain), p(&theirs)])
-                .status()
-                .unwrap();
-            assert!(status.success(), "{case}: pyca could not encrypt");
+            pyca("enc", &plain, &theirs);
             let args = [
                 "decrypt",
                 "--format",
