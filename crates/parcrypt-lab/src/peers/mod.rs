@@ -4,6 +4,7 @@
 mod age;
 mod files;
 mod openssl;
+mod pyca;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -13,6 +14,7 @@ pub use self::age::{AgeTool, age_public_key, find_age, find_ages, measure_age};
 use self::files::{FileCommand, time_file_command};
 pub use self::files::{FileSet, measure_sha256sum};
 pub use self::openssl::{parse_speed, parse_speed_sign, parse_speed_verify};
+pub use self::pyca::{PYCA, PycaOp, PycaPeer, measure_pyca};
 pub use crate::model::PeerStatus;
 use crate::model::{Row, Unit};
 use crate::stats::{self, Stats};
@@ -39,6 +41,9 @@ pub struct Beside {
     /// size measured, not capped (1 GiB in a full study): beside the
     /// SHA-256 tree formats, the fastest file hasher to set them against.
     pub b3sum: bool,
+    /// pyca/cryptography's Cobblestone (from `python3`) doing the same job
+    /// on a file: beside the Cobblestone workloads.
+    pub pyca: Option<PycaPeer>,
 }
 
 /// What a workload's operation reads.
@@ -110,8 +115,8 @@ pub enum SpeedRate {
 /// workload ([`Input::Memory`]); a file workload's peers take its largest size.
 const ENC_MAX: usize = 64 << 20;
 
-/// Measures the peers of `w`: OpenSSL's, and age's and b3sum's where `w`
-/// has them.
+/// Measures the peers of `w`: OpenSSL's, and age's, b3sum's and pyca's
+/// where `w` has them.
 /// `seconds` is `openssl speed`'s time per cipher; `repeats` the number of
 /// timed runs of a peer on a file (after one warm-up run); `size` the
 /// largest size measured for `w`. The file the file peers process is that
@@ -172,6 +177,11 @@ pub fn measure(
             rows.extend(row);
             status.push(st);
         }
+    }
+    if let Some(peer) = w.pyca {
+        let (row, st) = measure_pyca(w, peer, file_size, repeats, tmp);
+        rows.extend(row);
+        status.push(st);
     }
     (rows, status)
 }
@@ -355,6 +365,7 @@ mod tests {
             age: None,
             every_age: false,
             b3sum: true,
+            pyca: None,
         };
         // Above the 64 MiB cap of the other file peers of an in-memory workload.
         let size = (64 << 20) + 1;

@@ -171,7 +171,7 @@ fn aes_sizes(quick: bool) -> Vec<usize> {
 
 const KEY: [u8; 32] = [0x42; 32];
 /// The same key and IV in hex, for the `openssl enc` peer.
-const KEY128_HEX: &str = "42424242424242424242424242424242";
+pub(super) const KEY128_HEX: &str = "42424242424242424242424242424242";
 pub(super) const KEY256_HEX: &str = "4242424242424242424242424242424242424242424242424242424242424242";
 pub(super) const IV_HEX: &str = "00000000000000000000000000000000";
 

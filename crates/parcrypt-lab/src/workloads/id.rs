@@ -90,9 +90,13 @@ pub const STREAM_DECRYPT: &str = "stream-decrypt";
 pub const AGE_ENCRYPT: &str = "age-encrypt";
 /// `age-decrypt`.
 pub const AGE_DECRYPT: &str = "age-decrypt";
+/// `cobblestone-encrypt`.
+pub const COBBLESTONE_ENCRYPT: &str = "cobblestone-encrypt";
+/// `cobblestone-decrypt`.
+pub const COBBLESTONE_DECRYPT: &str = "cobblestone-decrypt";
 
 /// Every name above, in report order (the registry's order).
-pub const ALL: [&str; 43] = [
+pub const ALL: [&str; 45] = [
     AES_128_CTR,
     AES_256_CTR,
     AES_256_CBC_DEC,
@@ -136,6 +140,8 @@ pub const ALL: [&str; 43] = [
     STREAM_DECRYPT,
     AGE_ENCRYPT,
     AGE_DECRYPT,
+    COBBLESTONE_ENCRYPT,
+    COBBLESTONE_DECRYPT,
 ];
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 mod aes;
 mod age;
+mod cobblestone;
 mod ecdsa;
 pub mod id;
 mod merkle;
@@ -108,6 +109,7 @@ impl Workload {
             age: self.age,
             every_age: self.family == "age",
             b3sum: merkle::BESIDE_B3SUM.contains(&self.name),
+            pyca: cobblestone::pyca_peer(self.name),
         }
     }
 }
@@ -123,6 +125,7 @@ pub fn registry() -> Vec<Workload> {
     ecdsa::register(&mut all);
     stream::register(&mut all);
     age::register(&mut all);
+    cobblestone::register(&mut all);
     all
 }
 

@@ -5,7 +5,9 @@ use std::process::{Command, Stdio};
 
 /// Whether the external tool a test needs is here: `openssl`, `age` (age
 /// with age-keygen, or rage with rage-keygen, as the lab looks for them),
-/// `chromium` (or chromium-browser, google-chrome), or any program that
+/// `chromium` (or chromium-browser, google-chrome),
+/// `python3-cryptography-cobblestone` (a `python3` whose `cryptography` has
+/// `cobblestone`: pyca/cryptography 50 or later), or any program that
 /// answers `--version`.
 ///
 /// Missing, the test skips or checks the tool is reported absent, with a
@@ -18,6 +20,7 @@ pub fn require_tool(tool: &str) -> bool {
         "age" => parcrypt_lab::peers::find_age(std::env::var_os("PATH").as_deref()).is_ok(),
         "chromium" => chromium().is_some(),
         "openssl" => answers("openssl", &["version"]),
+        "python3-cryptography-cobblestone" => answers("python3", &["-c", "import cryptography.cobblestone"]),
         program => answers(program, &["--version"]),
     };
     crate::tools::require(tool, present)

@@ -525,15 +525,16 @@ fn every_workload_computes_the_same_output_on_every_strategy() {
         Parallelism::new(2, Strategy::Static),
         Parallelism::new(2, Strategy::WorkStealing),
     ];
-    // Random output (key generation, PSS signatures, OAEP and stream
-    // encryption) or output written to a sink (stream decryption): handed
-    // to no one. Every other workload must hand its output.
+    // Random output (key generation, PSS signatures, OAEP, stream and
+    // Cobblestone encryption) or output written to a sink (their
+    // decryption): handed to no one. Every other workload must hand its output.
     let silent = |name: &str| {
         name.starts_with("rsa-keygen")
             || name.starts_with("rsa-sign")
             || name == "rsa-bulk-enc"
             || name.starts_with("stream-")
             || name.starts_with("age-")
+            || name.starts_with("cobblestone-")
     };
     let mut compared = 0;
     let mut skipped = Vec::new();
@@ -769,6 +770,70 @@ fn stream_workloads_stand_beside_openssl_enc_and_age_on_the_same_file() {
             format!("parcrypt-lab-{pid}-{w}-age"),
             format!("parcrypt-lab-{pid}-{w}-rage"),
         ] {
+            assert!(!tmp.join(&name).exists(), "{name} left behind");
+        }
+    }
+}
+
+#[test]
+fn cobblestone_workloads_stand_beside_openssl_enc_and_pyca_on_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = tiny(dir.path(), "cobblestone-*");
+    config.peers = true;
+    config.sizes = Some(vec![1000, 1 << 20]);
+    let summary = run(&config).unwrap();
+    let openssl = common::require_tool("openssl");
+    let pyca = common::require_tool("python3-cryptography-cobblestone");
+    for w in ["cobblestone-encrypt", "cobblestone-decrypt"] {
+        let ours = summary.rows.iter().filter(|r| r.workload == w && !r.peer).count();
+        assert_eq!(ours, 10, "{w}: seq + static×{{1,2}} + steal×{{1,2}} at two sizes");
+        // openssl enc -aes-128-ctr, then pyca: each measured at the largest
+        // size or listed absent with why.
+        let status: Vec<_> = summary.peers.iter().filter(|p| p.workload == w).collect();
+        let names: Vec<_> = status.iter().map(|p| p.peer).collect();
+        assert_eq!(names, ["openssl-enc", "pyca"], "{w}");
+        for p in status {
+            let on_path = if p.peer == "openssl-enc" { openssl } else { pyca };
+            assert_eq!(p.available, on_path, "{}: {}", p.peer, p.detail);
+            let row = summary
+                .rows
+                .iter()
+                .find(|r| r.peer && r.workload == w && r.implementation == p.peer);
+            assert_eq!(row.is_some(), on_path, "{}: {}", p.peer, p.detail);
+            if let Some(r) = row {
+                assert_eq!(r.size_bytes, 1 << 20);
+                assert!(r.throughput_bps > 0.0 && r.speedup > 0.0);
+            }
+            if p.available {
+                assert!(p.detail.contains("FILE(1048576 B)"), "{}", p.detail);
+                let cipher = if p.peer == "pyca" { "KEY" } else { "-aes-128-ctr" };
+                assert!(p.detail.contains(cipher), "{}", p.detail);
+            }
+        }
+    }
+    let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
+    let section = md
+        .split("## Authenticated encryption")
+        .nth(1)
+        .expect("the section");
+    for w in ["cobblestone-encrypt", "cobblestone-decrypt"] {
+        let line = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| {w} | 1 MiB |")))
+            .unwrap_or_else(|| panic!("no {w} row: {section}"));
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        assert_eq!(cells.len(), 8, "{line}");
+        if pyca {
+            assert!(cells[6].starts_with("pyca: "), "{line}");
+            assert!(cells[7].contains("× ["), "{line}");
+        }
+    }
+    // The peers' files (pyca's sealed copy too) are gone.
+    let tmp = std::env::temp_dir();
+    let pid = std::process::id();
+    for w in ["cobblestone-encrypt", "cobblestone-decrypt"] {
+        for ext in ["bin", "cob"] {
+            let name = format!("parcrypt-lab-{pid}-{w}-{}.{ext}", 1 << 20);
             assert!(!tmp.join(&name).exists(), "{name} left behind");
         }
     }

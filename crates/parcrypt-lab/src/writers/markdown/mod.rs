@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use super::{rate, size_beside_peer, times_faster};
 use crate::model::{PeerStatus, Row, Summary};
 use crate::papers;
+use crate::peers::PYCA;
 use crate::runner::TARGET_REL_CI;
 use crate::units::{human_size, secs};
 use crate::workloads::id;
@@ -164,15 +165,17 @@ fn section_peers(summary: &Summary, md: &mut String) {
 /// enc` and age on the same file.
 fn section_aead(summary: &Summary, md: &mut String) {
     const GCM: [&str; 2] = [id::AES_256_GCM_SEAL, id::AES_256_GCM_OPEN];
-    const STREAM: [&str; 4] = [
+    const STREAM: [&str; 6] = [
         id::STREAM_ENCRYPT,
         id::STREAM_DECRYPT,
         id::AGE_ENCRYPT,
         id::AGE_DECRYPT,
+        id::COBBLESTONE_ENCRYPT,
+        id::COBBLESTONE_DECRYPT,
     ];
     let _ = writeln!(
         md,
-        "## Authenticated encryption: one-message GCM, the stream format and age\n"
+        "## Authenticated encryption: one-message GCM, the stream format, age and Cobblestone\n"
     );
     let measured = |ws: &[&'static str]| -> Vec<&'static str> {
         ws.iter()
@@ -184,7 +187,7 @@ fn section_aead(summary: &Summary, md: &mut String) {
     if gcm.is_empty() && stream.is_empty() {
         let _ = writeln!(
             md,
-            "Not available in this run: no `aes-256-gcm-*`, `stream-*` or `age-*` workload was measured.\n"
+            "Not available in this run: no `aes-256-gcm-*`, `stream-*`, `age-*` or `cobblestone-*` workload was measured.\n"
         );
         return;
     }
@@ -233,11 +236,14 @@ fn section_aead(summary: &Summary, md: &mut String) {
          ratio = the peer's median time / parcrypt's best (above 1: parcrypt is faster), with its 95% bootstrap CI. \
          `age-encrypt`/`age-decrypt` do the same with the age format (`parcrypt age -r R FILE` / `parcrypt age -d -i KEY FILE`: an X25519 recipient, \
          64 KiB ChaCha20-Poly1305 chunks sealed on all cores); their peers are `openssl enc -chacha20` (the same cipher, no authentication, one core) \
-         and every age implementation installed (age, rage: one row each).\n"
+         and every age implementation installed (age, rage: one row each). \
+         `cobblestone-encrypt`/`cobblestone-decrypt` do the same with Cobblestone-128 (`parcrypt encrypt|decrypt --format cobblestone-128 -i FILE`: \
+         16 KiB AES-128-GCM chunks on all cores); their peers are `openssl enc -aes-128-ctr` (one core) and pyca/cryptography's own Cobblestone \
+         from `python3` (`update_into` over the file in 1 MiB blocks, one core) in the age column.\n"
     );
     let _ = writeln!(
         md,
-        "| workload | size | parcrypt seq | parcrypt best | openssl enc | best vs openssl enc | age | best vs age |"
+        "| workload | size | parcrypt seq | parcrypt best | openssl enc | best vs openssl enc | age (or pyca) | best vs age (or pyca) |"
     );
     let _ = writeln!(md, "|---|---|---|---|---|---|---|---|");
     let mut absent = Vec::new();
@@ -249,7 +255,7 @@ fn section_aead(summary: &Summary, md: &mut String) {
         let mut ages: Vec<Option<&PeerStatus>> = summary
             .peers
             .iter()
-            .filter(|p| p.workload == w && (p.peer == "age" || p.peer == "rage"))
+            .filter(|p| p.workload == w && ["age", "rage", PYCA].contains(&p.peer))
             .map(Some)
             .collect();
         if ages.is_empty() {
