@@ -472,13 +472,19 @@ mod tests {
     #[test]
     fn equals_the_backend_one_shot_at_part_boundaries() {
         let mib = 1 << 20;
-        let schedules = [
+        let mut schedules = vec![
             Parallelism::sequential(),
             Parallelism::new(2, Strategy::Static),
             Parallelism::new(3, Strategy::Static),
             Parallelism::new(2, Strategy::WorkStealing),
             Parallelism::new(4, Strategy::WorkStealing),
         ];
+        if crate::emulated() {
+            // Under qemu: one split of each kind, uneven (3 parts) and more
+            // parts than threads (4 stealing): the aarch64 part arithmetic
+            // at every boundary, at 40 % less emulated time.
+            schedules.retain(|p| p.threads().get() != 2);
+        }
         let keys = [&[0x11u8; 16][..], &[0x22u8; 32][..]];
         let kinds = [GcmOpen::OnePass, GcmOpen::VerifyThenDecrypt];
         for (key, kind) in keys.iter().flat_map(|k| kinds.map(|kind| (*k, kind))) {
@@ -520,7 +526,7 @@ mod tests {
     #[test]
     fn open_into_equals_open_in_place_at_part_boundaries() {
         let mib = 1 << 20;
-        let schedules = [
+        let mut schedules = vec![
             Parallelism::sequential(),
             Parallelism::new(1, Strategy::WorkStealing),
             Parallelism::new(2, Strategy::Static),
@@ -528,6 +534,10 @@ mod tests {
             Parallelism::new(2, Strategy::WorkStealing),
             Parallelism::new(3, Strategy::WorkStealing),
         ];
+        if crate::emulated() {
+            // Under qemu, as above: uneven splits of each kind.
+            schedules.retain(|p| p.threads().get() == 3 || !p.is_parallel());
+        }
         let grain = GRAIN.min_part;
         let kinds = [GcmOpen::OnePass, GcmOpen::VerifyThenDecrypt];
         for (gcm, len) in kinds.iter().flat_map(|k| {
