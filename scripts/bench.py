@@ -246,6 +246,9 @@ def groups(binary, work, big, key, many, cores, absent):
     ]
     if have["b3sum"]:
         pipes.append(("cat F | b3sum", f"cat {q} | b3sum"))
+    cob_enc, cob_dec = cobblestone_commands(p, work, big, cores, absent)
+    pipes.append(("cat F | parcrypt encrypt --format cobblestone-128",
+                  f"cat {q} | '{p}' encrypt --format cobblestone-128 --key-file '{work / 'key16.hex'}'"))
     names = sorted(x.name for x in many.iterdir())
     small = [
         ("sha256sum", ["sha256sum", *names]),
@@ -258,10 +261,61 @@ def groups(binary, work, big, key, many, cores, absent):
         (f"encrypt a {size} file", "openssl enc -aes-256-ctr", [(a, b, None) for a, b in enc]),
         (f"decrypt a {size} file", "openssl enc -d -aes-256-ctr", [(a, b, None) for a, b in dec]),
         (f"AES-256-CTR over a {size} file", "openssl enc -aes-256-ctr", [(a, b, None) for a, b in ctr]),
+        (f"encrypt a {size} file with Cobblestone-128", "openssl enc -aes-128-ctr", [(a, b, None) for a, b in cob_enc]),
+        (f"decrypt a {size} file with Cobblestone-128", "openssl enc -d -aes-128-ctr", [(a, b, None) for a, b in cob_dec]),
         (f"a {size} file through a pipe", "cat F | cat", [(a, b, None) for a, b in pipes]),
         (f"hash {n} files of {size_label(many.joinpath(names[0]).stat().st_size)}", "sha256sum",
          [(a, b, many) for a, b in small]),
     ]
+
+
+# pyca/cryptography's Cobblestone over a file, as its users would: 1 MiB
+# blocks into one reused buffer, update_into a second one (the lab's pyca
+# peer, crates/parcrypt-lab/src/peers/pyca.rs, runs the same program).
+PYCA_COBBLESTONE = """import sys
+from cryptography.cobblestone import Cobblestone128Encryptor, Cobblestone128Decryptor
+mode, key, context, src, dst = sys.argv[1], bytes.fromhex(sys.argv[2]), bytes.fromhex(sys.argv[3]), sys.argv[4], sys.argv[5]
+c = (Cobblestone128Encryptor if mode == 'encrypt' else Cobblestone128Decryptor)(key, context)
+block = bytearray(1 << 20)
+out = bytearray((1 << 20) + (1 << 16))
+view, outv = memoryview(block), memoryview(out)
+with open(src, 'rb', buffering=0) as f, open(dst, 'wb', buffering=0) as o:
+    while n := f.readinto(block):
+        o.write(outv[:c.update_into(view[:n], out)])
+    o.write(c.finalize())
+"""
+
+
+def cobblestone_commands(p, work, big, cores, absent):
+    """Cobblestone-128 over the file both ways: openssl enc -aes-128-ctr (the
+    reference), parcrypt on 1 and every thread, pyca where python3 has it."""
+    key16 = os.urandom(16).hex()
+    (work / "key16.hex").write_text(key16)
+    context = b"bench".hex()
+    iv = "00" * 16
+    sealed = work / "big.cob"
+    subprocess.run([p, "encrypt", "--format", "cobblestone-128", "--key-file", str(work / "key16.hex"),
+                    "--context", "bench", "-i", str(big), "-o", str(sealed)], check=True)
+    ours = lambda verb, threads, src: [p, "--threads", str(threads), verb, "--format", "cobblestone-128",
+                                       "--key-file", str(work / "key16.hex"), "--context", "bench", "-i", str(src)]
+    enc = [
+        ("openssl enc -aes-128-ctr", ["openssl", "enc", "-aes-128-ctr", "-K", key16, "-iv", iv, "-in", str(big), "-out", "/dev/null"]),
+        ("parcrypt --threads 1 encrypt --format cobblestone-128", ours("encrypt", 1, big)),
+        (f"parcrypt --threads {cores} encrypt --format cobblestone-128", ours("encrypt", cores, big)),
+    ]
+    dec = [
+        ("openssl enc -d -aes-128-ctr", ["openssl", "enc", "-d", "-aes-128-ctr", "-K", key16, "-iv", iv, "-in", str(big), "-out", "/dev/null"]),
+        ("parcrypt --threads 1 decrypt --format cobblestone-128", ours("decrypt", 1, sealed)),
+        (f"parcrypt --threads {cores} decrypt --format cobblestone-128", ours("decrypt", cores, sealed)),
+    ]
+    pyca = out([sys.executable, "-c", "import cryptography; import cryptography.cobblestone; print(cryptography.__version__)"])
+    if pyca:
+        py = lambda mode, src: [sys.executable, "-c", PYCA_COBBLESTONE, mode, key16, context, str(src), "/dev/null"]
+        enc.append((f"pyca cryptography {pyca} Cobblestone128Encryptor", py("encrypt", big)))
+        dec.append((f"pyca cryptography {pyca} Cobblestone128Decryptor", py("decrypt", sealed)))
+    else:
+        absent["pyca cobblestone"] = f"{sys.executable} has no cryptography.cobblestone (pip install 'cryptography>=50')"
+    return enc, dec
 
 
 def timed(cmd, cwd):
@@ -296,7 +350,8 @@ def headline(all_groups, results, results_csv, cores):
     """The README's small table: four headline tasks against their peers."""
     med = {k: statistics.median(w for w, _ in v) for k, v in results.items()}
     lines = [f"| work | parcrypt, {cores} threads | peer, same run | ratio |", "|---|---|---|---|"]
-    for group, _, cmds in all_groups[:2]:
+    stream_and_hash = [g for g in all_groups if g[0].startswith(("hash a ", "encrypt a ")) and "Cobblestone" not in g[0]]
+    for group, _, cmds in stream_and_hash[:2]:
         ours = next(n for n, _, _ in cmds if n.startswith(f"parcrypt --threads {cores} "))
         if group.startswith("hash"):
             ours = f"parcrypt --threads {cores} hash --format rfc6962"
@@ -305,6 +360,14 @@ def headline(all_groups, results, results_csv, cores):
         t = med[(group, ours)]
         lines.append(f"| {group}{' (RFC 6962 tree, 4 KiB leaves)' if group.startswith('hash') else ' (stream format, AES-256-GCM)'} "
                      f"| {t:.3f} s | " + ", ".join(f"`{n}` {med[(group, n)]:.3f} s" for n in peers)
+                     + " | " + ", ".join(f"{med[(group, n)] / t:.2f}× {n.split()[0]}" for n in peers) + " |")
+    for group, _, cmds in all_groups:
+        if not group.startswith("encrypt") or "Cobblestone" not in group:
+            continue
+        ours = f"parcrypt --threads {cores} encrypt --format cobblestone-128"
+        peers = [n for n, _, _ in cmds if not n.startswith("parcrypt")]
+        t = med[(group, ours)]
+        lines.append(f"| {group} | {t:.3f} s | " + ", ".join(f"`{n}` {med[(group, n)]:.3f} s" for n in peers)
                      + " | " + ", ".join(f"{med[(group, n)] / t:.2f}× {n.split()[0]}" for n in peers) + " |")
     if results_csv is not None:
         rows = list(csv.DictReader(open(results_csv)))
@@ -381,6 +444,8 @@ def main():
     ap.add_argument("--files", type=int, default=10000, help="small files for the many-files task (default 10000)")
     ap.add_argument("--lab-args", default="", help="extra arguments for parcrypt lab, e.g. '--only aes*'")
     ap.add_argument("--no-lab", action="store_true", help="skip the lab (whole commands only)")
+    ap.add_argument("--groups", default=None,
+                    help="time only the whole-command groups whose name contains this text, e.g. Cobblestone")
     ap.add_argument("--no-python", action="store_true", help="skip the Python package's benchmark")
     ap.add_argument("--update-docs", action="store_true", help="rewrite the generated part of docs/PERFORMANCE.md")
     args = ap.parse_args()
@@ -437,6 +502,10 @@ def main():
         print(f"+ whole commands: {size_label(file_size)} file, {args.files} small files, {rounds} rounds", flush=True)
         big, key, many = make_inputs(work, file_size, args.files, 4096)
         all_groups = groups(binary, work, big, key, many, cores, absent)
+        if args.groups:
+            all_groups = [g for g in all_groups if args.groups in g[0]]
+            if not all_groups:
+                raise SystemExit(f"--groups {args.groups}: no group of whole commands has that in its name")
         with open(run_dir / "commands.csv", "w", newline="") as f:
             writer = csv.writer(f)
             writer.writerow(["task", "command", "round", "wall_s", "cpu_s"])
