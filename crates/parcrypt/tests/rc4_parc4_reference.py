@@ -5,7 +5,7 @@ library's hmac/hashlib), sharing no code with parcrypt.
 
     python3 rc4_parc4_reference.py > data/parc4_vectors.txt
 
-PARC4 (DESIGN.md §3): block b of `block` bytes is XORed with RC4(K_b) after
+PARC4 (src/hazmat/README.md): block b of `block` bytes is XORed with RC4(K_b) after
 dropping 3072 bytes, K_b = HKDF-SHA256(ikm=key, salt=nonce,
 info=b"parcrypt parc4 v1" + be64(b), L=32). Plaintexts are bytes i % 251.
 """

@@ -1,4 +1,4 @@
-//! Command-line definitions (DESIGN.md §5).
+//! Command-line definitions (the contract: docs/ARCHITECTURE.md §8, docs/CLI.md).
 
 use std::path::PathBuf;
 

@@ -1,5 +1,5 @@
-//! `parcrypt encrypt` / `parcrypt decrypt` (the `stream` format, DESIGN.md
-//! §4) run as a binary: round trips at segment boundaries through files and
+//! `parcrypt encrypt` / `parcrypt decrypt` (the `stream` format,
+//! docs/FORMAT.md) run as a binary: round trips at segment boundaries through files and
 //! pipes on 1, 2 and 4 threads for every kind of recipient; atomic `-o`
 //! output when a stream is damaged, `--force`; wrong identities; `--range`;
 //! inputs that are not streams; usage errors; a stdout closed early and a

@@ -47,8 +47,8 @@ pub const BLOCK: usize = 16;
 /// loses badly in others (512 KiB: 39 µs in one run, 111 µs in another,
 /// against 63 µs sequential) because waking the second vCPU costs tens of
 /// µs, unpredictably. From 2 MiB it wins every time: 2 MiB 1.3×, 4 MiB 1.7×,
-/// 16 MiB 1.9×. DESIGN.md requires the parallel path never to lose more than
-/// 5% to `Sequential`, hence the conservative threshold.
+/// 16 MiB 1.9×. The parallel path must never lose more than 5% to
+/// `Sequential` (docs/ARCHITECTURE.md §4), hence the conservative threshold.
 pub const GRAIN: Grain = Grain {
     unit: BLOCK,
     min_part: 1 << 20,

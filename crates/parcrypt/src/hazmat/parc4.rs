@@ -2,7 +2,8 @@
 //!
 //! The paper encrypts each fixed-size block with RC4 under the *same* key,
 //! which repeats the keystream in every block. PARC4 gives every block its own
-//! key and drops RC4's weakest early output (DESIGN.md §3):
+//! key and drops RC4's weakest early output (the construction, as
+//! src/hazmat/README.md publishes it with its vectors):
 //!
 //! ```text
 //! K_b   = HKDF-SHA256(ikm = key, salt = nonce, info = "parcrypt parc4 v1" ‖ be64(b)), 32 bytes
