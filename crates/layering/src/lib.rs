@@ -9,6 +9,10 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+mod items;
+
+pub use items::{PubFn, public_fns};
+
 /// Each top-level module and the top-level modules it names.
 pub type Graph = BTreeMap<String, BTreeSet<String>>;
 

@@ -114,7 +114,8 @@ fn many(rounds: usize, data: &[u8]) {
         for (b, out) in backends.iter().zip(&mut outs) {
             let messages = &messages;
             contestants.push(Box::new(move || {
-                b.sha256_many_prefixed(&[0], messages, out).expect("available");
+                b.sha256_many_prefixed_into(&[0], messages, out)
+                    .expect("available");
                 black_box(&out);
             }));
         }
@@ -135,7 +136,7 @@ fn many(rounds: usize, data: &[u8]) {
         for (b, out) in backends.iter().zip(&mut outs) {
             let nodes = &nodes;
             contestants.push(Box::new(move || {
-                b.sha256_pairs(prefix, nodes, out).expect("available");
+                b.sha256_pairs_into(prefix, nodes, out).expect("available");
                 black_box(&out);
             }));
         }

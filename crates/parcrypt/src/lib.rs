@@ -76,6 +76,8 @@
 //!     [`Cbc::decrypt_in_place`](aes::Cbc::decrypt_in_place),
 //!     [`Ecb::encrypt_blocks_in_place`](hazmat::Ecb::encrypt_blocks_in_place).
 //!
+//!   (`mod vocabulary`'s tests hold this rule, `_with`'s meaning and
+//!   `par`'s place on every `pub fn`.)
 //!   What qualifies the operation comes before the suffix
 //!   (`open_private_into`, `encrypt_blocks_in_place`). A family offers the
 //!   forms that make sense for it; the bare verb never means in place.
@@ -309,6 +311,103 @@ mod layering {
         }
         let problems = layering::check_layers(&graph, &LAYERS, &[]);
         assert!(problems.is_empty(), "{}", problems.join("\n"));
+    }
+}
+
+/// The naming rules of the API conventions above, held on every `pub fn`
+/// of the shipped code (read from the source tree by `crates/layering`),
+/// so that the next family or format cannot drift from them.
+#[cfg(test)]
+mod vocabulary {
+    use layering::PubFn;
+
+    /// Functions that take a `&mut [_]` without naming where output goes in
+    /// their suffix, each with its reason.
+    const CALLER_BUFFER_BY_NATURE: &[(&str, &str, &str)] = &[
+        ("secret.rs", "wipe", "wiping its argument is the whole operation"),
+        (
+            "secret.rs",
+            "new",
+            "takes the key out of the caller's array and wipes it there",
+        ),
+    ];
+
+    fn fns() -> Vec<PubFn> {
+        let all = layering::public_fns(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
+        // The reader sees the library (or every rule would pass on nothing).
+        assert!(all.len() > 200, "only {} pub fns read", all.len());
+        assert!(all.iter().any(|f| f.name == "seal_into"));
+        all
+    }
+
+    fn at(f: &PubFn) -> String {
+        format!("{}: {}({})", f.file.display(), f.name, f.params.join(", "))
+    }
+
+    #[test]
+    fn output_into_a_callers_buffer_is_named_in_the_suffix() {
+        let mut wrong = Vec::new();
+        for f in fns() {
+            let writes_a_buffer = f.param_types().any(|ty| ty.starts_with("&mut ["));
+            let named = ["_into", "_in_place", "_mut"].iter().any(|s| f.name.ends_with(s))
+                || CALLER_BUFFER_BY_NATURE
+                    .iter()
+                    .any(|(file, name, _)| f.file.ends_with(file) && f.name == *name);
+            if writes_a_buffer && !named {
+                wrong.push(at(&f));
+            }
+        }
+        assert!(
+            wrong.is_empty(),
+            "a caller's buffer (`&mut [_]`) is written by a function not named `_into`, `_in_place` (or, for \
+             the executors' generic data, `_mut`):\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_with_suffix_means_a_buffer_size_and_a_progress_callback() {
+        let wrong: Vec<String> = fns()
+            .into_iter()
+            .filter(|f| f.name.ends_with("_with"))
+            .filter(|f| {
+                !(f.params.iter().any(|p| p.starts_with("buffer: usize"))
+                    && f.params.iter().any(|p| p.contains("progress: impl FnMut(u64)")))
+            })
+            .map(|f| at(&f))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "a `_with` function without `buffer: usize` and `progress: impl FnMut(u64)`:\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn par_is_named_par_and_only_callbacks_follow_it() {
+        let mut wrong = Vec::new();
+        let mut seen = 0;
+        for f in fns() {
+            let takes_par = |p: &String| {
+                p.split_once(':')
+                    .is_some_and(|(_, ty)| ty.trim().starts_with('&') && ty.trim().ends_with("Parallelism"))
+            };
+            let Some(i) = f.params.iter().position(takes_par) else {
+                continue;
+            };
+            seen += 1;
+            let named_par = f.params[i].trim_start_matches("mut ").starts_with("par:");
+            let callbacks_after = f.params[i + 1..].iter().all(|p| p.contains("impl FnMut("));
+            if !named_par || !callbacks_after {
+                wrong.push(at(&f));
+            }
+        }
+        assert!(seen > 50, "only {seen} functions take a Parallelism");
+        assert!(
+            wrong.is_empty(),
+            "`par: &Parallelism` comes last among the data arguments (then only callbacks: progress, each result):\n{}",
+            wrong.join("\n")
+        );
     }
 }
 

@@ -60,7 +60,7 @@
 //! SHA-512 come from AWS-LC, as before.
 //!
 //! # Many SHA-256s at once
-//! [`sha256_many`], [`sha256_many_prefixed`] and [`sha256_pairs`] hash many
+//! [`sha256_many_into`], [`sha256_many_prefixed_into`] and [`sha256_pairs_into`] hash many
 //! independent messages side by side (SHA-NI ×2/×4, AVX2 ×8, AVX-512 ×16,
 //! chosen per CPU, forced with `PARCRYPT_SHA256_BACKEND` or
 //! [`Backend::force`]): what Merkle trees hash their leaves and levels with.
@@ -71,8 +71,8 @@ use std::str::FromStr;
 mod many;
 
 pub use many::{
-    BACKEND_ENV, Backend, Digest, EnvError, Unavailable, sha256_many, sha256_many_one, sha256_many_prefixed,
-    sha256_pairs,
+    BACKEND_ENV, Backend, Digest, EnvError, Unavailable, sha256_many_into, sha256_many_prefixed_into,
+    sha256_pairs_into, sha256_prefixed,
 };
 
 /// A hash algorithm.

@@ -37,11 +37,11 @@ pub(crate) trait Rule: Sync {
     }
     /// `out[i]` = the hash of leaf `data[i]`, many at once.
     fn leaves(&self, data: &[&[u8]], out: &mut [Digest]) {
-        crate::digest::sha256_many_prefixed(Self::LEAF_PREFIX, data, out);
+        crate::digest::sha256_many_prefixed_into(Self::LEAF_PREFIX, data, out);
     }
     /// `out[i]` = the node over `pairs[2i]` and `pairs[2i + 1]`, many at once.
     fn nodes(&self, pairs: &[Digest], out: &mut [Digest]) {
-        crate::digest::sha256_pairs(Self::NODE_PREFIX, pairs, out);
+        crate::digest::sha256_pairs_into(Self::NODE_PREFIX, pairs, out);
     }
 }
 

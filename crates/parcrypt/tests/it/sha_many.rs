@@ -77,7 +77,7 @@ fn check(backend: Backend, messages: &[&[u8]], what: &str) {
     for prefix in [&[][..], &[0], &[1], b"domain separation tag"] {
         let mut out = vec![[0xEEu8; 32]; messages.len()];
         backend
-            .sha256_many_prefixed(prefix, messages, &mut out)
+            .sha256_many_prefixed_into(prefix, messages, &mut out)
             .unwrap_or_else(|e| panic!("{e}"));
         for (i, (m, got)) in messages.iter().zip(&out).enumerate() {
             assert_eq!(
@@ -163,7 +163,7 @@ fn node_pairs_on_every_backend() {
                 .collect();
             for prefix in [&[][..], &[1]] {
                 let mut out = vec![[0u8; 32]; count];
-                backend.sha256_pairs(prefix, &nodes, &mut out).unwrap();
+                backend.sha256_pairs_into(prefix, &nodes, &mut out).unwrap();
                 for (i, got) in out.iter().enumerate() {
                     let want = reference(prefix, &[nodes[2 * i], nodes[2 * i + 1]].concat());
                     assert_eq!(*got, want, "{backend}: pair {i} of {count}, prefix {prefix:?}");
@@ -179,7 +179,7 @@ fn unavailable_backends_are_refused() {
     let mut out = [[0u8; 32]; 1];
     for backend in Backend::ALL {
         assert_eq!(backend.name().parse::<Backend>(), Ok(backend));
-        let got = backend.sha256_many(&[b"abc"], &mut out);
+        let got = backend.sha256_many_into(&[b"abc"], &mut out);
         if backend.is_available() {
             assert_eq!(got, Ok(()));
             assert_eq!(out[0], reference(b"", b"abc"));
@@ -222,16 +222,16 @@ fn free_functions_follow_the_forced_backend() {
     let nodes: Vec<[u8; 32]> = (0..40).map(|i| [i as u8; 32]).collect();
     under_every_backend("free_functions_follow_the_forced_backend", || {
         let mut out = vec![[0u8; 32]; 40];
-        digest::sha256_many(&refs, &mut out);
+        digest::sha256_many_into(&refs, &mut out);
         for (m, got) in refs.iter().zip(&out) {
             assert_eq!(*got, reference(b"", m));
         }
-        digest::sha256_many_prefixed(&[0], &refs, &mut out);
+        digest::sha256_many_prefixed_into(&[0], &refs, &mut out);
         for (m, got) in refs.iter().zip(&out) {
             assert_eq!(*got, reference(&[0], m));
         }
         let mut pairs = vec![[0u8; 32]; 20];
-        digest::sha256_pairs(&[1], &nodes, &mut pairs);
+        digest::sha256_pairs_into(&[1], &nodes, &mut pairs);
         for (i, got) in pairs.iter().enumerate() {
             assert_eq!(*got, reference(&[1], &[nodes[2 * i], nodes[2 * i + 1]].concat()));
         }

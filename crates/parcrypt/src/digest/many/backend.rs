@@ -21,8 +21,8 @@ pub const BACKEND_ENV: &str = "PARCRYPT_SHA256_BACKEND";
 /// let leaves: [&[u8]; 3] = [b"a", b"bc", b"def"];
 /// let mut out = [[0u8; 32]; 3];
 /// for backend in Backend::available() {
-///     backend.sha256_many_prefixed(&[0], &leaves, &mut out)?;
-///     assert_eq!(out[1], digest::sha256_many_one(&[0], b"bc"));
+///     backend.sha256_many_prefixed_into(&[0], &leaves, &mut out)?;
+///     assert_eq!(out[1], digest::sha256_prefixed(&[0], b"bc"));
 /// }
 /// assert!(Backend::active().is_available());
 /// # Ok::<(), parcrypt::digest::Unavailable>(())
@@ -177,7 +177,7 @@ impl Backend {
         }
     }
 
-    /// The backend [`sha256_many`](super::sha256_many) and the Merkle trees use now: the one
+    /// The backend [`sha256_many_into`](super::sha256_many_into) and the Merkle trees use now: the one
     /// given to [`Backend::force`] if any, else a valid
     /// `PARCRYPT_SHA256_BACKEND`, else [`Backend::detected`]. An invalid
     /// environment value is ignored (never a crash, never an instruction

@@ -20,8 +20,8 @@ impl Backend {
     ///
     /// # Panics
     /// If `out.len() != messages.len()`.
-    pub fn sha256_many(self, messages: &[&[u8]], out: &mut [Digest]) -> Result<(), Unavailable> {
-        self.sha256_many_prefixed(&[], messages, out)
+    pub fn sha256_many_into(self, messages: &[&[u8]], out: &mut [Digest]) -> Result<(), Unavailable> {
+        self.sha256_many_prefixed_into(&[], messages, out)
     }
 
     /// `out[i]` = SHA-256(`prefix ‖ messages[i]`), without copying the
@@ -32,7 +32,7 @@ impl Backend {
     ///
     /// # Panics
     /// If `out.len() != messages.len()`.
-    pub fn sha256_many_prefixed(
+    pub fn sha256_many_prefixed_into(
         self,
         prefix: &[u8],
         messages: &[&[u8]],
@@ -51,7 +51,7 @@ impl Backend {
     ///
     /// # Panics
     /// If `nodes.len() != 2 * out.len()`.
-    pub fn sha256_pairs(
+    pub fn sha256_pairs_into(
         self,
         prefix: &[u8],
         nodes: &[Digest],
@@ -382,7 +382,7 @@ mod tests {
     fn unavailable_backends_are_refused_not_run() {
         let mut out = [[7u8; 32]; 1];
         for b in Backend::ALL {
-            let r = b.sha256_many(&[b"abc"], &mut out);
+            let r = b.sha256_many_into(&[b"abc"], &mut out);
             if b.is_available() {
                 assert_eq!(r, Ok(()));
                 assert_eq!(out[0], crate::digest::sha256(b"abc"));

@@ -55,17 +55,17 @@ pub type Digest = [u8; 32];
 ///
 /// # Panics
 /// If `out.len() != messages.len()`.
-pub fn sha256_many(messages: &[&[u8]], out: &mut [Digest]) {
-    sha256_many_prefixed(&[], messages, out);
+pub fn sha256_many_into(messages: &[&[u8]], out: &mut [Digest]) {
+    sha256_many_prefixed_into(&[], messages, out);
 }
 
 /// `out[i]` = SHA-256(`prefix ‖ messages[i]`) on the active backend.
 ///
 /// # Panics
 /// If `out.len() != messages.len()`.
-pub fn sha256_many_prefixed(prefix: &[u8], messages: &[&[u8]], out: &mut [Digest]) {
+pub fn sha256_many_prefixed_into(prefix: &[u8], messages: &[&[u8]], out: &mut [Digest]) {
     let backend = Backend::active();
-    if backend.sha256_many_prefixed(prefix, messages, out).is_err() {
+    if backend.sha256_many_prefixed_into(prefix, messages, out).is_err() {
         // Unreachable: `active` only returns available backends.
         single(&Batch::new(prefix, messages), out);
     }
@@ -76,15 +76,15 @@ pub fn sha256_many_prefixed(prefix: &[u8], messages: &[&[u8]], out: &mut [Digest
 ///
 /// # Panics
 /// If `nodes.len() != 2 * out.len()`.
-pub fn sha256_pairs(prefix: &[u8], nodes: &[Digest], out: &mut [Digest]) {
+pub fn sha256_pairs_into(prefix: &[u8], nodes: &[Digest], out: &mut [Digest]) {
     let backend = Backend::active();
-    if backend.sha256_pairs(prefix, nodes, out).is_err() {
+    if backend.sha256_pairs_into(prefix, nodes, out).is_err() {
         single(&Batch::new(prefix, &Pairs(nodes)), out);
     }
 }
 
 /// SHA-256(`prefix ‖ message`) with the single-buffer backend: the reference
 /// the many-message backends are compared with.
-pub fn sha256_many_one(prefix: &[u8], message: &[u8]) -> Digest {
+pub fn sha256_prefixed(prefix: &[u8], message: &[u8]) -> Digest {
     super::sha256_parts(&[prefix, message])
 }
