@@ -1114,3 +1114,94 @@ fn raw_keys_by_cipher_name_and_a_given_iv() {
     ok_in("--iv", &ours);
     assert!(ours.stdout == theirs.stdout);
 }
+
+const PTY_DRIVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/pty_drive.py");
+
+/// Runs parcrypt on a new pseudo-terminal (its controlling terminal),
+/// answering `dialogue`'s prompts there; returns its result and what it
+/// wrote to the terminal.
+fn on_pty(dialogue: &[(&str, &str)], args: &[&str], stdin: &[u8]) -> (Output, String) {
+    let transcript = tempfile::NamedTempFile::new().unwrap();
+    let mut cmd = Command::new("python3");
+    cmd.arg(PTY_DRIVE).arg(transcript.path());
+    for (expect, send) in dialogue {
+        cmd.args([expect, send]);
+    }
+    cmd.arg("--").arg(bin()).args(args);
+    let out = run(&mut cmd, stdin);
+    let text = String::from_utf8_lossy(&std::fs::read(transcript.path()).unwrap()).into_owned();
+    (out, text)
+}
+
+fn pty_present() -> bool {
+    Command::new("python3")
+        .args(["-c", "import pty, termios, fcntl; pty.openpty()"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// No --pass: the password is asked on the terminal as openssl asks it
+/// (twice to encrypt), never echoed, and gives openssl's bytes.
+#[test]
+fn without_pass_the_password_is_asked_on_the_terminal() {
+    if !require_tool("openssl") || !crate::common::require("python3 pty", pty_present()) {
+        return;
+    }
+    let secret = "typed-on-the-terminal";
+    let args = [
+        "aes",
+        "encrypt",
+        "--cipher",
+        "aes-256-cbc",
+        "--pbkdf2",
+        "-S",
+        SALT,
+    ];
+    let (out, tty) = on_pty(
+        &[
+            ("enter AES-256-CBC encryption password:", &format!("{secret}\n")),
+            (
+                "Verifying - enter AES-256-CBC encryption password:",
+                &format!("{secret}\n"),
+            ),
+        ],
+        &args,
+        &data(100),
+    );
+    ok_in("encrypt", &out);
+    assert!(!tty.contains(secret), "the password was echoed: {tty:?}");
+    let theirs = openssl_enc(
+        &[
+            "-aes-256-cbc",
+            "-pbkdf2",
+            "-S",
+            SALT,
+            "-pass",
+            &format!("pass:{secret}"),
+        ],
+        &data(100),
+    );
+    assert!(out.stdout == theirs.stdout);
+    let (out, _) = on_pty(
+        &[("enter AES-256-CBC decryption password:", &format!("{secret}\n"))],
+        &[
+            "aes",
+            "decrypt",
+            "--cipher",
+            "aes-256-cbc",
+            "--pbkdf2",
+            "-S",
+            SALT,
+        ],
+        &theirs.stdout,
+    );
+    ok_in("decrypt", &out);
+    assert!(out.stdout == data(100));
+    // Two different answers: refused, nothing written.
+    let (out, _) = on_pty(
+        &[("encryption password:", "one\n"), ("Verifying - enter", "two\n")],
+        &args,
+        b"data",
+    );
+    fails_with_no_output_in("verify", &out, 1, "the passwords differ");
+}
