@@ -11,7 +11,8 @@
 //! - [`cpu`]: the CPU features every dispatch point asks for, and
 //!   `PARCRYPT_CPU_MASK`, which masks some for tests and measurements.
 //! - [`par`]: strategies (`Sequential`, `Static`, `WorkStealing`) and thread counts.
-//! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`].
+//! - [`aes`]: AES-CBC (parallel decryption), AES-CTR, streaming [`aes::Crypter`],
+//!   `openssl enc`'s password-derived keys ([`aes::PasswordKey`]).
 //! - [`hazmat`]: raw ECB and unpadded CBC, RC4 and PARC4, the research
 //!   paper's chunked ("bulk") RSA — for compatibility and study only.
 //! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
@@ -418,6 +419,7 @@ mod names {
     #![allow(clippy::unwrap_used)]
 
     use crate::UnknownName;
+    use crate::aes::KdfDigest;
     use crate::cobblestone::{Aead, KdfHash};
     use crate::digest::Algorithm;
     use crate::digest::Backend;
@@ -429,7 +431,7 @@ mod names {
 
     #[test]
     fn every_from_str_answers_with_unknown_name() {
-        let errors: [UnknownName; 10] = [
+        let errors: [UnknownName; 11] = [
             "x".parse::<Strategy>().unwrap_err(),
             "x".parse::<Scheme>().unwrap_err(),
             "x".parse::<Algorithm>().unwrap_err(),
@@ -440,6 +442,7 @@ mod names {
             "x".parse::<Format>().unwrap_err(),
             "x".parse::<Aead>().unwrap_err(),
             "x".parse::<KdfHash>().unwrap_err(),
+            "x".parse::<KdfDigest>().unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(
@@ -454,7 +457,8 @@ mod names {
                 "tree format",
                 "hash format",
                 "AEAD",
-                "KDF hash"
+                "KDF hash",
+                "KDF digest"
             ]
         );
         for e in &errors {

@@ -180,9 +180,27 @@ const READ_GRAIN: Grain = Grain {
 /// # Errors
 /// As [`run`]; `UnexpectedEof` if the file shrinks while it is read.
 pub(crate) fn run_file<T: Transform>(
+    t: T,
+    head: &[u8],
+    file: &File,
+    output: impl Write + Send,
+    buffer: usize,
+    par: &Parallelism,
+    progress: impl FnMut(u64),
+) -> Result<u64, T::Error> {
+    run_file_from(t, head, file, 0, output, buffer, par, progress)
+}
+
+/// [`run_file`] on a regular file from byte `start` on (past a header the
+/// caller has read), the bytes before it ignored; a file shorter than
+/// `start` is empty from there. A file that is not regular is read from its
+/// cursor, as by [`run_file`], whatever `start` says.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn run_file_from<T: Transform>(
     mut t: T,
     head: &[u8],
     file: &File,
+    start: u64,
     output: impl Write + Send,
     buffer: usize,
     par: &Parallelism,
@@ -190,7 +208,7 @@ pub(crate) fn run_file<T: Transform>(
 ) -> Result<u64, T::Error> {
     let size = buffer_size(t.unit().max(1), buffer)?;
     let meta = file.metadata()?;
-    let len = meta.len();
+    let end = meta.len();
     if !meta.is_file() {
         return run(
             t,
@@ -201,12 +219,14 @@ pub(crate) fn run_file<T: Transform>(
             progress,
         );
     }
+    let start = start.min(end);
+    let len = end - start;
     // One buffer, or one thread: a reader thread reading ahead overlaps the
     // copy with the transform, which is faster on one worker thread.
     if len <= size as u64 || !par.is_parallel() {
         return run(
             t,
-            head.chain(ReadAt::exactly(file, 0, len)),
+            head.chain(ReadAt::exactly(file, start, len)),
             output,
             buffer,
             par,
@@ -224,10 +244,10 @@ pub(crate) fn run_file<T: Transform>(
         buffers,
         |sink| {
             let mut written = 0u64;
-            let mut at = 0u64;
-            while at < len {
-                // `len - at` < `size` when it converts to usize.
-                let n = usize::try_from(len - at).map_or(size, |rest| rest.min(size));
+            let mut at = start;
+            while at < end {
+                // `end - at` < `size` when it converts to usize.
+                let n = usize::try_from(end - at).map_or(size, |rest| rest.min(size));
                 let mut batch = sink.take()?;
                 // Marked before the reads: whatever arrives is wiped.
                 batch.dirty = batch.dirty.max(HEAD + n);

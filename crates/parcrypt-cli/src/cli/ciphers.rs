@@ -32,17 +32,25 @@ pub struct Parc4Args {
     pub io: InOut,
 }
 
+// `parcrypt aes`: its help is the `Aes` variant's doc comment (cli/mod.rs).
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("algorithm").required(true).args(["mode", "cipher"])))]
 pub struct AesArgs {
     #[arg(value_enum)]
     pub direction: Direction,
-    /// Block cipher mode
+    /// Block cipher mode (with --key, whose length picks AES-128, -192 or -256)
     #[arg(long, value_enum)]
-    pub mode: AesMode,
-    /// Key as hex: 32, 48 or 64 digits pick AES-128, -192 or -256
-    #[arg(long, value_name = "HEX")]
-    pub key: String,
-    /// CBC: the 16-byte IV; CTR: the 16-byte initial counter block; GCM: the 12-byte nonce (hex)
+    pub mode: Option<AesMode>,
+    /// openssl's cipher name: aes-128-cbc, aes-192-ctr, aes-256-ecb, … (aes128, aes192, aes256 =
+    /// CBC); the AEAD modes are refused, as `openssl enc` refuses them
+    #[arg(long, value_name = "NAME", value_parser = parse_cipher)]
+    pub cipher: Option<CipherName>,
+    /// Key as hex: 32, 48 or 64 digits pick AES-128, -192 or -256 [default: derived from a
+    /// password]
+    #[arg(long, value_name = "HEX", conflicts_with_all = PASSWORD_FLAGS)]
+    pub key: Option<String>,
+    /// CBC: the 16-byte IV; CTR: the 16-byte initial counter block; GCM: the 12-byte nonce (hex).
+    /// With a password, it replaces the derived IV
     #[arg(long, value_name = "HEX")]
     pub iv: Option<String>,
     /// GCM: additional authenticated data (hex), bound to the tag but not encrypted
@@ -52,7 +60,187 @@ pub struct AesArgs {
     #[arg(long)]
     pub no_pad: bool,
     #[command(flatten)]
+    pub password: PasswordArgs,
+    /// Base64: encrypt writes it (64-character lines), decrypt reads it (openssl's -a)
+    #[arg(short = 'a', long = "base64")]
+    pub base64: bool,
+    /// With -a: base64 on one line, no newline at all (openssl's -A)
+    #[arg(short = 'A', long = "base64-one-line", requires = "base64")]
+    pub one_line: bool,
+    #[command(flatten)]
     pub io: InOut,
+}
+
+/// The flags of a password-derived key, which --key excludes.
+const PASSWORD_FLAGS: [&str; 8] = [
+    "pass",
+    "pbkdf2",
+    "iter",
+    "md",
+    "salt",
+    "nosalt",
+    "print_key",
+    "print_key_only",
+];
+
+// `openssl enc`'s password flags (a plain comment: a flattened struct's doc comment would
+// become the command's about).
+#[derive(Debug, Args)]
+pub struct PasswordArgs {
+    /// Where the password comes from, as openssl's -pass: pass:TEXT (visible to other users:
+    /// warned), env:VAR, file:PATH (its first line), fd:N (the first line read from descriptor
+    /// N), stdin (its first line) [default: asked on the terminal]
+    #[arg(long, value_name = "SOURCE", value_parser = parse_pass)]
+    pub pass: Option<PassSource>,
+    /// Derive the key and IV with PBKDF2-HMAC (openssl's -pbkdf2); without it (or --iter), the
+    /// deprecated EVP_BytesToKey, with a warning
+    #[arg(long)]
+    pub pbkdf2: bool,
+    /// PBKDF2 iterations, 1 to 2147483647; implies --pbkdf2 [default: 10000, openssl's]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(i32::MAX)))]
+    pub iter: Option<u32>,
+    /// The digest of the key derivation (openssl's -md) [default: sha256]
+    #[arg(long, value_name = "NAME", value_parser = library_enum::<KdfDigest>(KDF_DIGESTS))]
+    pub md: Option<KdfDigest>,
+    /// The 8-byte salt as 16 hex digits (openssl's -S); as openssl 3 does, the output then has
+    /// no `Salted__` header, and decryption reads none [default: random, written in the header]
+    #[arg(short = 'S', long = "salt", value_name = "HEX", value_parser = parse_salt)]
+    pub salt: Option<[u8; 8]>,
+    /// No salt and no `Salted__` header (openssl's -nosalt): the same password always gives the
+    /// same key and IV
+    #[arg(long, visible_alias = "no-salt", conflicts_with = "salt")]
+    pub nosalt: bool,
+    /// Print the salt, key and IV on stdout, as openssl's -p does, then encrypt or decrypt
+    #[arg(short = 'p', long = "print-key")]
+    pub print_key: bool,
+    /// Print the salt, key and IV, as openssl's -P does, and stop
+    #[arg(short = 'P', long = "print-key-only", conflicts_with = "print_key")]
+    pub print_key_only: bool,
+}
+
+/// `--md`: [`KdfDigest`]'s names.
+const KDF_DIGESTS: &[(&str, &str)] = &[
+    ("md5", ""),
+    ("sha1", ""),
+    ("sha224", ""),
+    ("sha256", ""),
+    ("sha384", ""),
+    ("sha512", ""),
+];
+
+/// A `--pass` source, in openssl's forms. `Debug` never shows the password.
+#[derive(Clone)]
+pub enum PassSource {
+    /// `pass:TEXT`.
+    Text(zeroize::Zeroizing<String>),
+    /// `env:VAR`.
+    Env(std::ffi::OsString),
+    /// `file:PATH`.
+    File(PathBuf),
+    /// `fd:N`.
+    Fd(u32),
+    /// `stdin`.
+    Stdin,
+    /// None of those: refused by the command, which (unlike a parser
+    /// error) does not repeat the value, as it may be a password given
+    /// without its `pass:`.
+    Unknown,
+}
+
+impl std::fmt::Debug for PassSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PassSource::Text(_) => f.write_str("pass:…"),
+            PassSource::Env(v) => write!(f, "env:{}", v.to_string_lossy()),
+            PassSource::File(p) => write!(f, "file:{}", p.display()),
+            PassSource::Fd(n) => write!(f, "fd:{n}"),
+            PassSource::Stdin => f.write_str("stdin"),
+            PassSource::Unknown => f.write_str("?"),
+        }
+    }
+}
+
+fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible> {
+    if let Some(text) = s.strip_prefix("pass:") {
+        Ok(PassSource::Text(zeroize::Zeroizing::new(text.to_owned())))
+    } else if let Some(var) = s.strip_prefix("env:") {
+        Ok(PassSource::Env(var.into()))
+    } else if let Some(path) = s.strip_prefix("file:") {
+        Ok(PassSource::File(path.into()))
+    } else if let Some(fd) = s.strip_prefix("fd:") {
+        Ok(fd.parse().map_or(PassSource::Unknown, PassSource::Fd))
+    } else if s == "stdin" {
+        Ok(PassSource::Stdin)
+    } else {
+        Ok(PassSource::Unknown)
+    }
+}
+
+fn parse_salt(s: &str) -> Result<[u8; 8], String> {
+    let mut salt = [0u8; 8];
+    hex::decode_to_slice(s.trim(), &mut salt)
+        .map_err(|_| format!("{s:?} is not a salt: give 16 hex digits (8 bytes)"))?;
+    Ok(salt)
+}
+
+/// An `openssl enc` cipher name that parcrypt runs: AES with this key size
+/// in this mode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CipherName {
+    pub bits: usize,
+    pub mode: AesMode,
+}
+
+impl CipherName {
+    /// openssl's name for it, in its case: `AES-256-CBC`.
+    pub fn upper(self) -> String {
+        let mode = match self.mode {
+            AesMode::Ecb => "ECB",
+            AesMode::Cbc => "CBC",
+            AesMode::Ctr => "CTR",
+            AesMode::Gcm => "GCM",
+        };
+        format!("AES-{}-{mode}", self.bits)
+    }
+}
+
+/// openssl's AES cipher names, any case: `aes-128-cbc`, `aes-256-ctr`,
+/// `aes-192-ecb`, `aes128` (CBC, as in openssl). GCM is refused as `openssl
+/// enc` refuses it; the other modes openssl has (CFB, OFB, XTS, …) are not
+/// parcrypt's.
+fn parse_cipher(s: &str) -> Result<CipherName, String> {
+    let name = s.trim().trim_start_matches('-').to_ascii_lowercase();
+    let (bits, mode) = match name.strip_prefix("aes") {
+        Some(rest @ ("128" | "192" | "256")) => (rest, "cbc"),
+        Some(rest) => match rest.strip_prefix('-').and_then(|r| r.split_once('-')) {
+            Some((bits @ ("128" | "192" | "256"), mode)) => (bits, mode),
+            _ => ("", ""),
+        },
+        None => match name.strip_prefix("id-aes") {
+            Some(rest) if rest.ends_with("-gcm") => ("", "gcm"),
+            _ => ("", ""),
+        },
+    };
+    let mode = match mode {
+        "cbc" => AesMode::Cbc,
+        "ctr" => AesMode::Ctr,
+        "ecb" => AesMode::Ecb,
+        "gcm" | "ccm" | "ocb" | "siv" | "gcm-siv" => {
+            return Err(format!(
+                "{s} is an AEAD cipher, and `openssl enc` refuses those (\"AEAD ciphers not supported\"): \
+                 use --mode gcm --key HEX --iv HEX for one GCM message, or `parcrypt encrypt` for \
+                 authenticated files with a passphrase"
+            ));
+        }
+        _ => {
+            return Err(format!(
+                "{s} is not one of parcrypt's ciphers: aes-128-cbc, aes-192-cbc, aes-256-cbc, \
+                 aes-128-ctr, …, aes-256-ecb (aes128, aes192, aes256 are CBC)"
+            ));
+        }
+    };
+    let bits = bits.parse().map_err(|_| format!("{s}: no key size"))?;
+    Ok(CipherName { bits, mode })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

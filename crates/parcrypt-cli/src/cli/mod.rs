@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::str::FromStr;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use parcrypt::UnknownName;
+use parcrypt::aes::KdfDigest;
 use parcrypt::digest::Algorithm;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::Scheme;
@@ -91,7 +92,13 @@ pub enum Command {
     /// a temporary file that becomes OUTPUT only once the whole file verified, an existing OUTPUT
     /// is kept unless --force, and -d --range START:LEN decrypts only those bytes.
     Age(AgeArgs),
-    /// AES in ECB, CBC, CTR (byte-identical to `openssl enc -K … -iv …`) or GCM mode
+    /// AES in ECB, CBC, CTR or GCM mode: `openssl enc` with raw keys or passwords, byte for byte
+    ///
+    /// With --key (and --iv): `openssl enc -K … -iv …`. Without --key, the key and IV come from a
+    /// password as `openssl enc -pass …` derives them, and the output starts with openssl's
+    /// `Salted__` header: `parcrypt aes encrypt --cipher aes-256-cbc --pbkdf2 --pass file:pw -a`
+    /// writes what `openssl enc -aes-256-cbc -pbkdf2 -pass file:pw -a` writes (with -S, the same
+    /// bytes). CTR in both directions, CBC decryption and ECB run on all cores.
     Aes(AesArgs),
     /// ☠ RC4 (legacy, broken): byte-identical to `openssl enc -rc4 -K … -nosalt`
     Rc4(Rc4Args),

@@ -19,6 +19,7 @@ mod age_cli;
 mod cli_errors;
 mod cobblestone_cli;
 mod ecdsa_cli;
+mod enc_password_cli;
 mod fuzz_cli;
 mod gcm_cli;
 mod hash_check_cli;

@@ -371,6 +371,28 @@ impl Crypter {
         self.with_pending(|c, pending| crate::pipe::run_file(c, pending, file, output, buffer, par, progress))
     }
 
+    /// [`Crypter::process_file_with`] from byte `start` of a regular file
+    /// on: the bytes before it (a header the caller read, such as `openssl
+    /// enc`'s 16-byte `Salted__` and salt) are not part of the message.
+    /// Read with every thread at once, as `process_file_with` reads; a file
+    /// that is not regular is read from its cursor, whatever `start` says.
+    ///
+    /// # Errors
+    /// As [`Crypter::process_file_with`].
+    pub fn process_file_from_with(
+        self,
+        file: &File,
+        start: u64,
+        output: impl Write + Send,
+        buffer: usize,
+        par: &Parallelism,
+        progress: impl FnMut(u64),
+    ) -> Result<u64, Error> {
+        self.with_pending(|c, pending| {
+            crate::pipe::run_file_from(c, pending, file, start, output, buffer, par, progress)
+        })
+    }
+
     /// Runs `run` on this crypter and the input given to `update` but not
     /// yet processed (which goes first), wiping that input afterwards.
     fn with_pending<R>(mut self, run: impl FnOnce(Self, &[u8]) -> R) -> R {

@@ -13,6 +13,9 @@
 //!
 //! [`Crypter`] streams any of them over readers and writers in bounded memory,
 //! byte-compatible with `openssl enc -K … -iv …` (no salt header).
+//! [`PasswordKey`] derives the key and IV `openssl enc -pass …` derives
+//! (PBKDF2 or the legacy `EVP_BytesToKey`), for files that start with the
+//! `Salted__` header ([`salt_header`], [`salt_from_header`]).
 //!
 //! The block cipher itself is AWS-LC's (AES-NI/VAES, constant-time), through
 //! `aws-lc-rs` for CBC and CTR.
@@ -26,12 +29,17 @@ mod crypter;
 mod ctr;
 mod gcm;
 pub(crate) mod padding;
+mod password;
 
 pub use cbc::Cbc;
 pub(crate) use crypter::BlockMode;
 pub use crypter::{Crypter, DEFAULT_BUFFER, buffer_for};
 pub use ctr::{Ctr, CtrKernel};
 pub use gcm::{Gcm, GcmOpen, NONCE as GCM_NONCE, TAG as GCM_TAG};
+pub use password::{
+    KdfDigest, MAX_ITERATIONS, PBKDF2_DEFAULT_ITERATIONS, PasswordKdf, PasswordKey, SALT_LEN, SALT_MAGIC,
+    salt_from_header, salt_header,
+};
 
 use crate::par::Grain;
 
@@ -85,6 +93,10 @@ pub enum Error {
         /// Bytes the buffer holds.
         have: usize,
     },
+    /// A password derivation's iteration count is 0 or over
+    /// [`MAX_ITERATIONS`].
+    #[error("the iteration count must be from 1 to 2147483647, got {0}")]
+    Iterations(u32),
     /// Reading input or writing output failed (the `io::Error` is the source).
     #[error("I/O error")]
     Io(#[from] std::io::Error),

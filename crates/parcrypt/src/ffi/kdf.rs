@@ -1,6 +1,8 @@
-//! Key derivation from AWS-LC where the safe API lacks it: scrypt, and the
+//! Key derivation from AWS-LC where the safe API lacks it: scrypt, the
 //! SHAKE256 extendable-output function (age's post-quantum keys expand
-//! their 32-byte seed with it).
+//! their 32-byte seed with it), and `openssl enc`'s two password
+//! derivations, PBKDF2-HMAC and EVP_BytesToKey, with the digests `enc -md`
+//! names (aws-lc-rs's PBKDF2 has no MD5 or SHA-224, and no EVP_BytesToKey).
 #![allow(unsafe_code)]
 
 use aws_lc_sys as sys;
@@ -59,6 +61,110 @@ pub(crate) fn shake256(parts: &[&[u8]], out: &mut [u8]) -> bool {
     // SAFETY: clears this thread's error queue; no preconditions.
     unsafe { sys::ERR_clear_error() };
     ok
+}
+
+/// The digests `openssl enc -md` takes for its key derivations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Md {
+    Md5,
+    Sha1,
+    Sha224,
+    Sha256,
+    Sha384,
+    Sha512,
+}
+
+impl Md {
+    fn evp(self) -> *const sys::EVP_MD {
+        // SAFETY: each returns a pointer to a static table; no preconditions.
+        unsafe {
+            match self {
+                Md::Md5 => sys::EVP_md5(),
+                Md::Sha1 => sys::EVP_sha1(),
+                Md::Sha224 => sys::EVP_sha224(),
+                Md::Sha256 => sys::EVP_sha256(),
+                Md::Sha384 => sys::EVP_sha384(),
+                Md::Sha512 => sys::EVP_sha512(),
+            }
+        }
+    }
+}
+
+/// PBKDF2-HMAC-`md` (RFC 8018) from AWS-LC: fills `out`. False if AWS-LC
+/// refuses (zero iterations).
+pub(crate) fn pbkdf2_hmac(md: Md, password: &[u8], salt: &[u8], iterations: u32, out: &mut [u8]) -> bool {
+    // SAFETY: password and salt are readable for their lengths (an empty
+    // slice's dangling pointer is never read); out is writable for its length.
+    let ok = unsafe {
+        sys::PKCS5_PBKDF2_HMAC(
+            password.as_ptr().cast(),
+            password.len(),
+            salt.as_ptr(),
+            salt.len(),
+            iterations,
+            md.evp(),
+            out.len(),
+            out.as_mut_ptr(),
+        )
+    };
+    // SAFETY: clears this thread's error queue; no preconditions.
+    unsafe { sys::ERR_clear_error() };
+    ok == 1
+}
+
+/// OpenSSL's `EVP_BytesToKey` with one round (what `openssl enc` uses
+/// without `-pbkdf2`), from AWS-LC: `key` (16, 24 or 32 bytes) and `iv` (16
+/// bytes, or empty for a cipher without one, ECB) from
+/// D_i = md(D_{i−1} ‖ password ‖ salt). False for other lengths.
+pub(crate) fn bytes_to_key(
+    md: Md,
+    password: &[u8],
+    salt: Option<&[u8; 8]>,
+    key: &mut [u8],
+    iv: &mut [u8],
+) -> bool {
+    // EVP_BytesToKey takes the lengths from a cipher: any AES cipher with
+    // this key length and an IV (CBC) or none (ECB).
+    // SAFETY: each returns a pointer to a static table; no preconditions.
+    let cipher = unsafe {
+        match (key.len(), iv.len()) {
+            (16, 16) => sys::EVP_aes_128_cbc(),
+            (24, 16) => sys::EVP_aes_192_cbc(),
+            (32, 16) => sys::EVP_aes_256_cbc(),
+            (16, 0) => sys::EVP_aes_128_ecb(),
+            (24, 0) => sys::EVP_aes_192_ecb(),
+            (32, 0) => sys::EVP_aes_256_ecb(),
+            _ => return false,
+        }
+    };
+    let salt = salt.map_or(std::ptr::null(), |s| s.as_ptr());
+    // A null `data` makes EVP_BytesToKey return at once, deriving nothing;
+    // an empty password is a valid (empty) input, so it gets a real pointer.
+    let data: &[u8] = if password.is_empty() { &[0] } else { password };
+    let iv_ptr = if iv.is_empty() {
+        std::ptr::null_mut()
+    } else {
+        iv.as_mut_ptr()
+    };
+    // SAFETY: cipher and md are static tables; salt is null or 8 readable
+    // bytes (PKCS5_SALT_LEN); data is readable for password.len() bytes; key
+    // is writable for the cipher's key length and iv (when not null) for
+    // its IV length, as matched above.
+    let n = unsafe {
+        sys::EVP_BytesToKey(
+            cipher,
+            md.evp(),
+            salt,
+            data.as_ptr(),
+            password.len(),
+            1,
+            key.as_mut_ptr(),
+            iv_ptr,
+        )
+    };
+    // SAFETY: clears this thread's error queue; no preconditions.
+    unsafe { sys::ERR_clear_error() };
+    usize::try_from(n).is_ok_and(|n| n == key.len())
 }
 
 #[cfg(test)]

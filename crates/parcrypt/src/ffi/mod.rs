@@ -17,7 +17,8 @@
 //!   makes one C call per 16-byte block, 1.5 GB/s measured here; the EVP
 //!   interface hands the whole buffer to the pipelined AES-NI/VAES code,
 //!   6.8 GB/s), RC4, AES-GCM with 16-byte nonces;
-//! - [`kdf`], key derivation: scrypt, SHAKE256;
+//! - [`kdf`], key derivation: scrypt, SHAKE256, and `openssl enc`'s
+//!   PBKDF2-HMAC and EVP_BytesToKey;
 //! - [`kem`]: ML-KEM-768 key pairs from their seed and encapsulation with
 //!   given randomness (age's post-quantum recipients);
 //!
@@ -41,7 +42,7 @@ pub(crate) mod rsa;
 
 pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, Rc4State, aes_ecb_in_place};
 pub(crate) use error::BackendError;
-pub(crate) use kdf::{scrypt, shake256};
+pub(crate) use kdf::{Md, bytes_to_key, pbkdf2_hmac, scrypt, shake256};
 
 #[cfg(test)]
 mod tests {

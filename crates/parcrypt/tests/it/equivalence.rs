@@ -516,3 +516,49 @@ fn large_files_read_in_parts_by_every_thread_equal_the_reader_path() {
         }
     }
 }
+
+/// `process_file_from_with` skips a header (`openssl enc`'s 16-byte
+/// `Salted__` and salt): the rest of the file, read by every thread, gives
+/// the reader path's bytes of the message alone, below one buffer and
+/// across several (parallel parts at offsets past the header).
+#[test]
+fn a_file_read_from_an_offset_equals_the_message_alone() {
+    let header = b"Salted__\x01\x02\x03\x04\x05\x06\x07\x08";
+    let buffer = (4 << 20) + 16;
+    for len in [0, 1, 17, 1000, (9 << 20) + 13] {
+        let message = data(len);
+        let file = file_with(&[&header[..], &message].concat());
+        for (name, make) in all_crypters(true) {
+            let mut reference = Vec::new();
+            make()
+                .process_with(
+                    &message[..],
+                    &mut reference,
+                    buffer,
+                    &Parallelism::sequential(),
+                    |_| {},
+                )
+                .unwrap();
+            // The large file under a cross-section of schedules (the file
+            // paths' schedules are covered in full above).
+            let schedules = if len > buffer {
+                vec![
+                    Parallelism::sequential(),
+                    Parallelism::new(3, Strategy::Static),
+                    Parallelism::new(2, Strategy::WorkStealing),
+                ]
+            } else {
+                every_parallelism()
+            };
+            for par in schedules {
+                let mut got = Vec::new();
+                let mut read = 0;
+                make()
+                    .process_file_from_with(&file, 16, &mut got, buffer, &par, |r| read += r)
+                    .unwrap();
+                assert!(got == reference, "{name} len {len} {par:?}");
+                assert_eq!(read, len as u64, "{name} progress");
+            }
+        }
+    }
+}

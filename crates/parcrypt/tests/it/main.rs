@@ -21,6 +21,7 @@ mod equivalence;
 mod kat;
 mod merkle;
 mod merkle_files;
+mod openssl_kdf;
 mod rc4_parc4;
 mod rsa;
 mod rsa_wycheproof;
