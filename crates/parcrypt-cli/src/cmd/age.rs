@@ -412,17 +412,30 @@ fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> Result<Vec<
         age::parse_identities(&bytes)
     };
     parsed
-        .map(|ids| {
-            ids.into_iter()
-                .map(|i| i.with_plugin_client(ctx.plugins))
-                .collect()
-        })
+        .map(|ids| ids.into_iter().map(|i| with_prompts(i, &name, ctx)).collect())
         .map_err(anyhow::Error::new)
         .with_context(|| format!("reading {name:?}"))
         .hint(
             "an identity file holds AGE-SECRET-KEY-… lines (from `parcrypt age keygen`), a plugin's \
-             AGE-PLUGIN-… lines, or an unencrypted OpenSSH private key",
+             AGE-PLUGIN-… lines, or an OpenSSH private key",
         )
+}
+
+/// An identity that may need a person: a plugin's (its questions on the
+/// terminal), or a passphrase-protected SSH key of file `name` (its
+/// passphrase asked for on the terminal, as age asks, when a stanza names it).
+fn with_prompts(id: Identity, name: &str, ctx: &Ctx<'_>) -> Identity {
+    match id {
+        Identity::EncryptedSsh(key) => {
+            let name = name.to_owned();
+            Identity::EncryptedSsh(key.with_passphrase(std::sync::Arc::new(move || {
+                tty::read_secret(&format!("Enter passphrase for {name:?}:"))
+                    .map_err(|e| warn(format_args!("could not read passphrase for {name:?}: {e}")))
+                    .ok()
+            })))
+        }
+        other => other.with_plugin_client(ctx.plugins),
+    }
 }
 
 /// age's prompt for `-p`: a passphrase typed twice, or none for a generated one.

@@ -15,7 +15,7 @@ use super::plugin::{PluginClient, PluginIdentity, PluginRecipient};
 use super::pq::{HybridIdentity, HybridRecipient};
 use super::primitives::{FileKey, Random};
 use super::scrypt::{Passphrase, unwrap_passphrase};
-use super::ssh::{SshIdentity, SshRecipient};
+use super::ssh::{EncryptedSshIdentity, SshIdentity, SshRecipient};
 use super::tag::TagRecipient;
 use super::x25519::{X25519Identity, X25519Recipient};
 use super::{Error, armor};
@@ -216,6 +216,10 @@ pub enum Identity {
     Hybrid(HybridIdentity),
     /// An unencrypted OpenSSH private key (Ed25519 or RSA).
     Ssh(SshIdentity),
+    /// A passphrase-protected OpenSSH private key: the passphrase is asked
+    /// for (see [`EncryptedSshIdentity::with_passphrase`]) only when a
+    /// stanza names the key.
+    EncryptedSsh(EncryptedSshIdentity),
     /// A passphrase.
     Passphrase(SecretBytes),
     /// An identity an age plugin unwraps with (`AGE-PLUGIN-NAME-1…`, or a
@@ -270,6 +274,7 @@ impl Identity {
             Identity::X25519(i) => Some(Recipient::X25519(i.to_recipient())),
             Identity::Hybrid(i) => Some(Recipient::Hybrid(i.to_recipient())),
             Identity::Ssh(i) => Some(Recipient::Ssh(i.to_recipient())),
+            Identity::EncryptedSsh(i) => Some(Recipient::Ssh(i.to_recipient())),
             Identity::Plugin(i) => Some(Recipient::Plugin(i.to_recipient())),
             Identity::Passphrase(_) => None,
         }
@@ -291,13 +296,18 @@ impl Identity {
         match self {
             Identity::X25519(i) => Some(i.to_secret_string()),
             Identity::Hybrid(i) => Some(i.to_secret_string()),
-            Identity::Ssh(_) | Identity::Plugin(_) | Identity::Passphrase(_) => None,
+            Identity::Ssh(_) | Identity::EncryptedSsh(_) | Identity::Plugin(_) | Identity::Passphrase(_) => {
+                None
+            }
         }
     }
 
     /// age's own key types are tried before SSH keys and plugins (as age does).
     pub(super) fn is_native(&self) -> bool {
-        !matches!(self, Identity::Ssh(_) | Identity::Plugin(_))
+        !matches!(
+            self,
+            Identity::Ssh(_) | Identity::EncryptedSsh(_) | Identity::Plugin(_)
+        )
     }
 
     /// The file key from the first of `stanzas` this identity opens;
@@ -310,6 +320,7 @@ impl Identity {
                 Identity::X25519(i) => i.unwrap(stanza),
                 Identity::Hybrid(i) => i.unwrap(stanza),
                 Identity::Ssh(i) => i.unwrap(stanza),
+                Identity::EncryptedSsh(i) => i.unwrap(stanza),
                 Identity::Passphrase(p) => unwrap_passphrase(p, stanza, max_work_factor),
                 Identity::Plugin(i) => return i.unwrap(stanzas),
             }?;
@@ -377,8 +388,9 @@ fn key_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
 }
 
-/// Parses an identity file as the age CLI's `-i` reads it: an unencrypted
-/// OpenSSH private key (PEM), or age identities one per line with `#`
+/// Parses an identity file as the age CLI's `-i` reads it: an OpenSSH
+/// private key (PEM; a passphrase-protected one is an
+/// [`Identity::EncryptedSsh`]), or age identities one per line with `#`
 /// comments and empty lines ignored (age-keygen's output). Error messages
 /// never quote a line.
 ///
@@ -395,7 +407,7 @@ pub fn parse_identities(text: &[u8]) -> Result<Vec<Identity>, Error> {
         ));
     }
     if trimmed.starts_with(b"-----BEGIN") {
-        return SshIdentity::parse(text).map(|i| vec![Identity::Ssh(i)]);
+        return super::ssh::parse_private(text).map(|i| vec![i]);
     }
     let text =
         std::str::from_utf8(text).map_err(|_| Error::Key("the identities file is not valid UTF-8".into()))?;

@@ -66,7 +66,7 @@ pub use plugin::{
 };
 pub use pq::{HybridIdentity, HybridRecipient};
 pub use scrypt::{DEFAULT_WORK_FACTOR, Passphrase};
-pub use ssh::{SshIdentity, SshRecipient};
+pub use ssh::{EncryptedSshIdentity, PassphraseSource, SshIdentity, SshRecipient};
 pub use tag::TagRecipient;
 pub use x25519::{X25519Identity, X25519Recipient};
 
