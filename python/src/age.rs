@@ -75,7 +75,7 @@ fn kind_name(id: &Identity) -> &'static str {
     match id {
         Identity::X25519(_) => "x25519",
         Identity::Hybrid(_) => "mlkem768x25519",
-        Identity::Ssh(_) => "ssh",
+        Identity::Ssh(_) | Identity::EncryptedSsh(_) => "ssh",
         Identity::Plugin(_) => "plugin",
         _ => "other",
     }

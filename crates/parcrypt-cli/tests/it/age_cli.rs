@@ -594,7 +594,7 @@ fn age_cli_interop_ssh_ed25519_and_rsa_both_ways() {
     }
 }
 
-fn ssh_keygen_present() -> bool {
+pub(crate) fn ssh_keygen_present() -> bool {
     // ssh-keygen has no --version: ask for help (exit 1) and look for its usage text.
     Command::new("ssh-keygen")
         .arg("-?")

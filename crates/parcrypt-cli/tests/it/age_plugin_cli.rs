@@ -579,3 +579,79 @@ fn age_inspect_says_what_age_inspect_says() {
     }
     assert!(compared > 100, "{compared}");
 }
+
+/// Passphrase-protected OpenSSH keys (`ssh-keygen -N`): the passphrase is
+/// asked for on the terminal ("Enter passphrase for "KEY":", as age asks)
+/// only when the file names the key; a wrong one fails with exit 1 and no
+/// output; Go `age` reads what we write for such a key, typed the same way.
+#[test]
+fn age_passphrase_protected_ssh_keys_ask_on_the_terminal_only_when_needed() {
+    if !require("python3 pty", pty_present())
+        || !require("ssh-keygen", crate::age_cli::ssh_keygen_present())
+        || !require_tool("setsid")
+    {
+        return;
+    }
+    let go = go_programs();
+    let dir = Dir::new();
+    let plain = data(65536 + 17);
+    let input = dir.write("plain", &plain);
+    for kind in [&["-t", "ed25519"][..], &["-t", "rsa", "-b", "2048"][..]] {
+        let key = dir.path(&format!("id_{}", kind[1]));
+        let made = Command::new("ssh-keygen")
+            .args(kind)
+            .args(["-N", "secret words", "-q", "-C", "", "-f"])
+            .arg(&key)
+            .output()
+            .unwrap();
+        assert!(made.status.success());
+        let public = key.with_extension("pub");
+        let sealed = dir.path(&format!("{}.age", kind[1]));
+        ok_in(
+            "-R key.pub",
+            &crate::common::parcrypt(&["age", "-R", p(&public), "-o", p(&sealed), p(&input)], b""),
+        );
+        let prompt = format!("Enter passphrase for {:?}:", p(&key));
+        let answer = [(prompt.as_str(), "secret words\\n")];
+        let (out, tty) = on_pty(
+            &answer,
+            false,
+            bin(),
+            &["age", "-d", "-i", p(&key), p(&sealed)],
+            b"",
+        );
+        ok_in(&tty, &out);
+        assert!(out.stdout == plain, "{}", kind[1]);
+        let (out, _) = on_pty(
+            &[(prompt.as_str(), "wrong\\n")],
+            false,
+            bin(),
+            &["age", "-d", "-i", p(&key), "-o", p(&dir.out("x")), p(&sealed)],
+            b"",
+        );
+        fails_in("wrong passphrase", &out, 1, "incorrect passphrase");
+        assert!(dir.out_entries().is_empty());
+        // A file for another key beside it: no terminal needed, nothing asked.
+        let (other, other_pub) = keygen(&dir, &format!("other-{}.txt", kind[1]), false);
+        let file = crate::common::parcrypt(&["age", "-r", &other_pub], b"x").stdout;
+        let mut cmd = Command::new("setsid");
+        cmd.args(["-w", bin(), "age", "-d", "-i", p(&key), "-i", p(&other)]);
+        let out = run(&mut cmd, &file);
+        assert!(out.status.success() && out.stdout == b"x", "{}", stderr(&out));
+        // Go's age, with the same key and the same prompt, reads ours.
+        if let Some(go) = go {
+            let (out, tty) = on_pty(
+                &[("Enter passphrase for", "secret words\\n")],
+                false,
+                p(&go.join("age")),
+                &["-d", "-i", p(&key), p(&sealed)],
+                b"",
+            );
+            assert!(
+                out.status.success() && out.stdout == plain,
+                "Go age: {tty} {}",
+                stderr(&out)
+            );
+        }
+    }
+}
