@@ -10,9 +10,11 @@
     b'hi'
 
 Recipients are ``Recipient`` objects or public-key strings (``age1…``,
-``age1pq1…``, ``ssh-ed25519 …``, ``ssh-rsa …``); identities are
-``Identity`` objects or secret-key strings (``AGE-SECRET-KEY-1…``,
-``AGE-SECRET-KEY-PQ-1…``); ``parse_identities`` reads a whole identity file
+``age1pq1…``, ``ssh-ed25519 …``, ``ssh-rsa …``, tagged ``age1tag1…``,
+plugin ``age1NAME1…``); identities are ``Identity`` objects or secret-key
+strings (``AGE-SECRET-KEY-1…``, ``AGE-SECRET-KEY-PQ-1…``, plugin
+``AGE-PLUGIN-NAME-1…``, or ``Identity.default_for_plugin("NAME")`` as
+``age -j NAME``); ``parse_identities`` reads a whole identity file
 (comments, several keys, or an OpenSSH private key), ``parse_recipients`` a
 recipients file. A passphrase (``passphrase=``, str or bytes) is a file's
 only recipient (scrypt, N = 2^work_factor). Post-quantum and classic
@@ -29,8 +31,19 @@ truncated file leaves no ``dst``); an existing ``dst`` is refused unless
 verified. ``decrypt_file(..., range=(start, length))`` decrypts only those
 bytes of a binary age file, reading only their 64 KiB chunks.
 
+Plugins: ``age-plugin-NAME`` is run from ``PATH`` for the file key only (the
+payload still seals and opens on every core). Its questions go to the
+``callbacks`` given to ``Recipient.from_str``, ``Identity.from_str``,
+``Identity.default_for_plugin``, ``parse_identities`` or ``parse_recipients``
+(pyrage's ``plugin.Callbacks`` shape: ``display_message(message)``,
+``confirm(message, yes, no) -> Optional[bool]``,
+``request_public_string(description)``, ``request_passphrase(description)``,
+each returning ``None`` or raising to refuse); without callbacks each is
+refused and the plugin decides.
+
 Errors: ``NoIdentityError`` (no identity opens the file), ``AgeError`` (not
-age, malformed header or armor, modified or truncated), ``ValueError`` (bad
+age, malformed header or armor, modified or truncated, a plugin's failure
+or one not found), ``ValueError`` (bad
 keys or arguments, a passphrase costlier than ``max_work_factor``),
 ``OSError``.
 """
@@ -108,16 +121,18 @@ def decrypt_file(src: Union[BinaryIO, PathLike], dst: Union[BinaryIO, PathLike],
     return _to_dst(dst, overwrite, src, run)
 
 
-def parse_identities(text: Union[str, Buffer]) -> List[Identity]:
+def parse_identities(text: Union[str, Buffer], callbacks: Optional[object] = None) -> List[Identity]:
     """The identities of an identity file: age-keygen's format (``#``
-    comments, blank lines, several keys) or an unencrypted OpenSSH private key."""
-    return _parcrypt.age_parse_identities(text)
+    comments, blank lines, several keys, plugin identities) or an unencrypted
+    OpenSSH private key. Plugins' questions go to ``callbacks``."""
+    return _parcrypt.age_parse_identities(text, callbacks)
 
 
-def parse_recipients(text: Union[str, Buffer]) -> List[Recipient]:
+def parse_recipients(text: Union[str, Buffer], callbacks: Optional[object] = None) -> List[Recipient]:
     """The recipients of a recipients file: one per line, ``#`` comments
-    (SSH keys of types age does not encrypt to are skipped, as age does)."""
-    return _parcrypt.age_parse_recipients(text)
+    (SSH keys of types age does not encrypt to are skipped, as age does).
+    Plugins' questions go to ``callbacks``."""
+    return _parcrypt.age_parse_recipients(text, callbacks)
 
 
 def _listed(keys: Optional[Iterable[object]]) -> Optional[List[object]]:

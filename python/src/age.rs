@@ -2,8 +2,11 @@
 //! CLI, rage, pyrage and `parcrypt age` read and write: bytes in memory,
 //! files and Python file objects, keys generated and parsed.
 
+use std::sync::Arc;
+
 use parcrypt::age::{
-    self, DecryptOptions, Encryptor, Error, Identity, KeyKind, Options, Passphrase, Recipient,
+    self, DecryptOptions, Encryptor, Error, Identity, KeyKind, Options, Passphrase, PluginClient,
+    PluginIdentity, PluginUi, Recipient,
 };
 use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
@@ -44,7 +47,9 @@ fn err(py: Python<'_>, e: Error) -> PyErr {
         | Error::Truncated { .. }
         | Error::ChunkAuthentication { .. }
         | Error::EmptyLastChunk { .. }
-        | Error::TrailingData { .. } => errors::raise(py, "AgeError", msg),
+        | Error::TrailingData { .. }
+        | Error::Plugin { .. }
+        | Error::PluginNotFound { .. } => errors::raise(py, "AgeError", msg),
         _ => PyValueError::new_err(msg),
     }
 }
@@ -70,7 +75,8 @@ fn kind_name(id: &Identity) -> &'static str {
     match id {
         Identity::X25519(_) => "x25519",
         Identity::Hybrid(_) => "mlkem768x25519",
-        Identity::Ssh(_) => "ssh",
+        Identity::Ssh(_) | Identity::EncryptedSsh(_) => "ssh",
+        Identity::Plugin(_) => "plugin",
         _ => "other",
     }
 }
@@ -87,11 +93,26 @@ impl AgeIdentity {
         }
     }
 
-    /// One `AGE-SECRET-KEY-1…` or `AGE-SECRET-KEY-PQ-1…` line.
+    /// One `AGE-SECRET-KEY-1…`, `AGE-SECRET-KEY-PQ-1…` or plugin
+    /// `AGE-PLUGIN-NAME-1…` line; a plugin's questions go to `callbacks`.
     #[staticmethod]
-    fn from_str(s: &str) -> PyResult<AgeIdentity> {
+    #[pyo3(signature = (s, callbacks = None))]
+    fn from_str(s: &str, callbacks: Option<Py<PyAny>>) -> PyResult<AgeIdentity> {
         Identity::parse(s.trim())
-            .map(|inner| AgeIdentity { inner })
+            .map(|inner| AgeIdentity {
+                inner: inner.with_plugin_client(&plugin_client(callbacks)),
+            })
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    /// The default identity of the plugin `age-plugin-NAME` (as `age -j NAME`).
+    #[staticmethod]
+    #[pyo3(signature = (plugin, callbacks = None))]
+    fn default_for_plugin(plugin: &str, callbacks: Option<Py<PyAny>>) -> PyResult<AgeIdentity> {
+        PluginIdentity::default_for(plugin)
+            .map(|i| AgeIdentity {
+                inner: Identity::Plugin(i).with_plugin_client(&plugin_client(callbacks)),
+            })
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
@@ -124,7 +145,7 @@ impl AgeIdentity {
         self.inner
             .to_secret_string()
             .map(|s| s.to_string())
-            .ok_or_else(|| PyValueError::new_err("an SSH identity has no age secret key string"))
+            .ok_or_else(|| PyValueError::new_err("an SSH or plugin identity has no age secret key string"))
     }
 
     fn __repr__(&self) -> String {
@@ -150,11 +171,15 @@ fn short(s: &str) -> String {
 
 #[pymethods]
 impl AgeRecipient {
-    /// A public key as the `age` CLI's `-r` takes it.
+    /// A public key as the `age` CLI's `-r` takes it; a plugin recipient's
+    /// (`age1NAME1…`) questions go to `callbacks`.
     #[staticmethod]
-    fn from_str(s: &str) -> PyResult<AgeRecipient> {
+    #[pyo3(signature = (s, callbacks = None))]
+    fn from_str(s: &str, callbacks: Option<Py<PyAny>>) -> PyResult<AgeRecipient> {
         Recipient::parse(s.trim())
-            .map(|inner| AgeRecipient { inner })
+            .map(|inner| AgeRecipient {
+                inner: inner.with_plugin_client(&plugin_client(callbacks)),
+            })
             .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
@@ -397,22 +422,84 @@ fn text_of(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// The identities of an identity file's text (age-keygen's format with
 /// comments, or an unencrypted OpenSSH private key).
 #[pyfunction]
-fn age_parse_identities(text: &Bound<'_, PyAny>) -> PyResult<Vec<AgeIdentity>> {
+#[pyo3(signature = (text, callbacks = None))]
+fn age_parse_identities(text: &Bound<'_, PyAny>, callbacks: Option<Py<PyAny>>) -> PyResult<Vec<AgeIdentity>> {
     let mut bytes = text_of(text)?;
     let parsed = age::parse_identities(&bytes);
     parcrypt::secret::wipe(&mut bytes);
     let ids = parsed.map_err(|e| PyValueError::new_err(e.to_string()))?;
-    Ok(ids.into_iter().map(|inner| AgeIdentity { inner }).collect())
+    let client = plugin_client(callbacks);
+    Ok(ids
+        .into_iter()
+        .map(|inner| AgeIdentity {
+            inner: inner.with_plugin_client(&client),
+        })
+        .collect())
 }
 
 /// The recipients of a recipients file's text (one per line, `#` comments;
 /// SSH keys of types age does not support are skipped, as age does).
 #[pyfunction]
-fn age_parse_recipients(text: &Bound<'_, PyAny>) -> PyResult<Vec<AgeRecipient>> {
+#[pyo3(signature = (text, callbacks = None))]
+fn age_parse_recipients(
+    text: &Bound<'_, PyAny>,
+    callbacks: Option<Py<PyAny>>,
+) -> PyResult<Vec<AgeRecipient>> {
     let file = age::parse_recipients(&text_of(text)?).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let client = plugin_client(callbacks);
     Ok(file
         .recipients
         .into_iter()
-        .map(|inner| AgeRecipient { inner })
+        .map(|inner| AgeRecipient {
+            inner: inner.with_plugin_client(&client),
+        })
         .collect())
+}
+
+/// How plugins run for keys made with `callbacks` (pyrage's `plugin.Callbacks`
+/// shape: `display_message(message)`, `confirm(message, yes, no)`,
+/// `request_public_string(description)`, `request_passphrase(description)`;
+/// each may be missing, return `None` or raise: the plugin is told `fail`).
+/// Without callbacks every question is refused.
+fn plugin_client(callbacks: Option<Py<PyAny>>) -> PluginClient {
+    let client = PluginClient::new();
+    match callbacks {
+        Some(callbacks) => client.with_ui(Arc::new(PyCallbacks(callbacks))),
+        None => client,
+    }
+}
+
+/// A Python callbacks object as a plugin UI (each call takes the GIL: the
+/// plugin runs while `encrypt`/`decrypt` have released it).
+struct PyCallbacks(Py<PyAny>);
+
+impl PluginUi for PyCallbacks {
+    fn display_message(&self, _plugin: &str, message: &str) -> bool {
+        Python::attach(|py| {
+            self.0
+                .bind(py)
+                .call_method1("display_message", (message,))
+                .is_ok()
+        })
+    }
+
+    fn request_value(&self, _plugin: &str, prompt: &str, secret: bool) -> Option<SecretBytes> {
+        let method = if secret {
+            "request_passphrase"
+        } else {
+            "request_public_string"
+        };
+        Python::attach(|py| {
+            let value = self.0.bind(py).call_method1(method, (prompt,)).ok()?;
+            let value: String = value.extract().ok()?;
+            Some(SecretBytes::new(value.into_bytes()))
+        })
+    }
+
+    fn confirm(&self, _plugin: &str, prompt: &str, yes: &str, no: Option<&str>) -> Option<bool> {
+        Python::attach(|py| {
+            let chose = self.0.bind(py).call_method1("confirm", (prompt, yes, no)).ok()?;
+            chose.extract::<Option<bool>>().ok().flatten()
+        })
+    }
 }

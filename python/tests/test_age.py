@@ -250,3 +250,118 @@ def test_the_module_documents_what_it_exports():
         assert hasattr(age, name), name
     assert age.Identity.__module__ == "parcrypt.age" and age.Identity.__name__ == "Identity"
     assert Path(age.__file__).name == "age.py"
+
+
+# A plugin that "wraps" the file key in the clear (stanza type `toy`) and
+# unwraps it back, after a message and, with ASK set, a PIN request: the
+# plugin protocol through parcrypt.age's callbacks, without any tool.
+TOY_PLUGIN = r"""#!/bin/sh
+b64() { printf '%s' "$1" | base64 | tr -d '=\n'; }
+send() { printf '%s\n' "$@"; }
+answer() { IFS= read -r reply; IFS= read -r body; }
+refuse() { send '-> error internal' "$(b64 "$1")"; answer; exit 3; }
+ask() {
+  send '-> msg' "$(b64 'hello from toy')"; answer
+  if [ -n "$ASK" ]; then
+    send '-> request-secret' "$(b64 'Toy PIN:')"; answer
+    [ "$reply" = "-> ok" ] || refuse 'no PIN: the client refused'
+    [ "$body" = "$(b64 1234)" ] || refuse 'wrong PIN'
+  fi
+}
+key=""; next=""
+case "$1" in
+--age-plugin=recipient-v1)
+  while IFS= read -r line; do
+    [ "$next" = key ] && key="$line"; next=""
+    case "$line" in "-> wrap-file-key") next=key;; "-> done") IFS= read -r line; break;; esac
+  done
+  ask
+  send '-> recipient-stanza 0 toy' "$key"; answer
+  send '-> done' '';;
+--age-plugin=identity-v1)
+  while IFS= read -r line; do
+    [ "$next" = key ] && key="$line"; next=""
+    case "$line" in "-> recipient-stanza 0 toy") next=key;; "-> done") IFS= read -r line; break;; esac
+  done
+  if [ -n "$key" ]; then ask; send '-> file-key 0' "$key"; answer; fi
+  send '-> done' '';;
+esac
+"""
+
+
+class Callbacks:
+    """pyrage's plugin.Callbacks shape, recording what the plugin asked."""
+
+    def __init__(self, pin=None):
+        self.pin = pin
+        self.seen = []
+
+    def display_message(self, message):
+        self.seen.append(("msg", message))
+
+    def confirm(self, message, yes, no):
+        self.seen.append(("confirm", message))
+        return True
+
+    def request_public_string(self, description):
+        self.seen.append(("public", description))
+        return None
+
+    def request_passphrase(self, description):
+        self.seen.append(("secret", description))
+        return self.pin
+
+
+def test_plugins_run_from_path_with_callbacks(tmp_path, monkeypatch):
+    plugin = tmp_path / "age-plugin-toy"
+    plugin.write_text(TOY_PLUGIN)
+    plugin.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    calls = Callbacks()
+    me = age.Identity.default_for_plugin("toy", callbacks=calls)
+    assert me.kind == "plugin"
+    native = age.Identity.generate()
+    data = pattern(3 * CHUNK + 1)
+    sealed = age.encrypt(data, [me.to_public(), native.to_public()])
+    assert age.decrypt(sealed, [me]) == data
+    assert age.decrypt(sealed, [native]) == data
+    assert calls.seen == [("msg", "hello from toy"), ("msg", "hello from toy")]
+    # Identity files name plugins too.
+    [parsed] = age.parse_identities(f"# toy\n{_toy_identity_line()}\n", callbacks=calls)
+    assert parsed.kind == "plugin"
+    assert age.decrypt(sealed, [parsed]) == data
+    # A PIN through request_passphrase; none (or a wrong one): the plugin's own error.
+    monkeypatch.setenv("ASK", "1")
+    asker = Callbacks(pin="1234")
+    sealed = age.encrypt(b"pin", [age.Identity.default_for_plugin("toy", callbacks=asker).to_public()])
+    assert ("secret", "Toy PIN:") in asker.seen
+    with pytest.raises(AgeError, match="toy plugin: no PIN: the client refused"):
+        age.decrypt(sealed, [age.Identity.default_for_plugin("toy")])
+    with pytest.raises(AgeError, match="toy plugin: wrong PIN"):
+        age.decrypt(sealed, [age.Identity.default_for_plugin("toy", callbacks=Callbacks(pin="0000"))])
+    assert age.decrypt(sealed, [age.Identity.default_for_plugin("toy", callbacks=asker)]) == b"pin"
+    # No such plugin.
+    with pytest.raises(AgeError, match='"nothere" plugin not found'):
+        age.encrypt(b"x", [age.Identity.default_for_plugin("nothere").to_public()])
+
+
+def _toy_identity_line():
+    """AGE-PLUGIN-TOY-1… (no data) as an identity file holds it: Bech32 of
+    the human-readable part alone, computed here (BIP 173's checksum)."""
+    charset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+    hrp = "age-plugin-toy-"
+
+    def polymod(values):
+        gen = [0x3B6A57B2, 0x26508E6D, 0x1EA119FA, 0x3D4233DD, 0x2A1462B3]
+        chk = 1
+        for v in values:
+            top = chk >> 25
+            chk = (chk & 0x1FFFFFF) << 5 ^ v
+            for i in range(5):
+                chk ^= gen[i] if ((top >> i) & 1) else 0
+        return chk
+
+    expanded = [ord(c) >> 5 for c in hrp] + [0] + [ord(c) & 31 for c in hrp]
+    pm = polymod(expanded + [0] * 6) ^ 1
+    checksum = [(pm >> 5 * (5 - i)) & 31 for i in range(6)]
+    return (hrp + "1" + "".join(charset[d] for d in checksum)).upper()

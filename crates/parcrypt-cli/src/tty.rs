@@ -11,7 +11,7 @@ use std::os::fd::{AsFd, AsRawFd};
 use anyhow::{Result, anyhow};
 use parcrypt::secret::SecretBytes;
 use rustix::io::Errno;
-use rustix::termios::{LocalModes, OptionalActions, Termios, tcgetattr, tcsetattr};
+use rustix::termios::{LocalModes, OptionalActions, SpecialCodeIndex, Termios, tcgetattr, tcsetattr};
 
 use crate::signals;
 
@@ -51,18 +51,58 @@ pub fn read_secret(prompt: &str) -> Result<SecretBytes> {
     let mut tty = terminal()?;
     write!(tty, "{prompt} ")?;
     tty.flush()?;
-    let saved = echo_off(&tty, Ioctls::Termios2)?;
+    quietly(&mut tty, Ioctls::Termios2, false, read_line)
+}
+
+/// Runs `read` on `tty` with echo off (and, if `single`, line editing off
+/// too: each key press is read as typed), putting the modes back after,
+/// also if a signal ends the process meanwhile; then erases the prompt.
+fn quietly<T>(
+    tty: &mut File,
+    ioctls: Ioctls,
+    single: bool,
+    read: impl FnOnce(&mut File) -> Result<T>,
+) -> Result<T> {
+    let saved = quiet(tty, ioctls, single)?;
     let restore_tty = tty.try_clone()?;
     let restore_modes = saved.clone();
     signals::on_signal(Some(Box::new(move || {
         let _ = restore(&restore_tty, &restore_modes);
     })));
-    let line = read_line(&mut tty);
-    let _ = restore(&tty, &saved);
+    let got = read(tty);
+    let _ = restore(tty, &saved);
     signals::on_signal(None);
     // A new line (works everywhere), then erase the prompt above it if escape codes work.
     let _ = write!(tty, "\r\n\x1b[F\x1b[K");
-    line
+    got
+}
+
+/// Asks for a line on the terminal, echoed as typed (a plugin's
+/// `request-public`); the prompt stays.
+pub fn read_public(prompt: &str) -> Result<SecretBytes> {
+    let mut tty = terminal()?;
+    write!(tty, "{prompt} ")?;
+    tty.flush()?;
+    read_line(&mut tty)
+}
+
+/// Asks for one key press on the terminal, not echoed (age's choice
+/// between a plugin's two options); the prompt is erased after.
+pub fn read_key(prompt: &str) -> Result<u8> {
+    let mut tty = terminal()?;
+    write!(tty, "{prompt} ")?;
+    tty.flush()?;
+    quietly(&mut tty, Ioctls::Termios2, true, |tty| {
+        let mut byte = [0u8; 1];
+        loop {
+            match tty.read(&mut byte) {
+                Ok(0) => return Err(anyhow!("end of input before a key was pressed")),
+                Ok(_) => return Ok(byte[0]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
+    })
 }
 
 /// Which ioctls read and set the terminal's modes.
@@ -121,16 +161,33 @@ enum PlainIoctl {
 ///
 /// The ioctl's error (`ENOTTY` if `tty` is not a terminal); with
 /// [`Ioctls::Termios2`], the plain ioctls' if those were tried too.
+#[cfg(test)]
 fn echo_off(tty: &File, ioctls: Ioctls) -> io::Result<Modes> {
+    quiet(tty, ioctls, false)
+}
+
+/// Turns echo off on `tty`, and line editing too if `single` (so that a
+/// read returns each key press); returns the modes it had.
+///
+/// # Errors
+///
+/// The ioctl's error (`ENOTTY` if `tty` is not a terminal); with
+/// [`Ioctls::Termios2`], the plain ioctls' if those were tried too.
+fn quiet(tty: &File, ioctls: Ioctls, single: bool) -> io::Result<Modes> {
     match ioctls {
         Ioctls::Termios2 => {
             let saved = match tcgetattr(tty) {
                 Ok(saved) => saved,
-                Err(Errno::NOSYS | Errno::INVAL) => return echo_off(tty, Ioctls::Plain),
+                Err(Errno::NOSYS | Errno::INVAL) => return quiet(tty, Ioctls::Plain, single),
                 Err(e) => return Err(e.into()),
             };
             let mut quiet = saved.clone();
             quiet.local_modes.remove(LocalModes::ECHO);
+            if single {
+                quiet.local_modes.remove(LocalModes::ICANON);
+                quiet.special_codes[SpecialCodeIndex::VMIN] = 1;
+                quiet.special_codes[SpecialCodeIndex::VTIME] = 0;
+            }
             // Not TCSAFLUSH: a line typed ahead (or fed by a test through a pty) stays.
             tcsetattr(tty, OptionalActions::Now, &quiet)?;
             Ok(Modes::Termios2(saved))
@@ -143,6 +200,10 @@ fn echo_off(tty: &File, ioctls: Ioctls) -> io::Result<Modes> {
             plain_ioctl(tty, PlainIoctl::Get, &mut saved)?;
             let mut quiet = saved;
             *quiet.local_modes() &= !libc::ECHO;
+            if single {
+                // VMIN and VTIME keep the terminal's (1 and 0 unless changed).
+                *quiet.local_modes() &= !libc::ICANON;
+            }
             plain_ioctl(tty, PlainIoctl::Set, &mut quiet)?;
             Ok(Modes::Plain(saved))
         }

@@ -107,16 +107,18 @@ pub struct DecryptArgs {
 #[derive(Debug, Args)]
 #[command(
     args_conflicts_with_subcommands = true,
-    override_usage = "parcrypt age [-e] (-r RECIPIENT | -R PATH | -i PATH)... [-a] [-o OUTPUT] [INPUT]\n       \
+    override_usage = "parcrypt age [-e] (-r RECIPIENT | -R PATH | -i PATH | -j PLUGIN)... [-a] [-o OUTPUT] [INPUT]\n       \
                       parcrypt age [-e] -p [-a] [-o OUTPUT] [INPUT]\n       \
-                      parcrypt age -d [-i PATH]... [--range START:LEN] [-o OUTPUT] [INPUT]\n       \
+                      parcrypt age -d [-i PATH | -j PLUGIN]... [--range START:LEN] [-o OUTPUT] [INPUT]\n       \
                       parcrypt age keygen [--pq] [-o OUTPUT]\n       \
-                      parcrypt age keygen -y [-o OUTPUT] [INPUT]",
+                      parcrypt age keygen -y [-o OUTPUT] [INPUT]\n       \
+                      parcrypt age inspect [--json] [INPUT]",
     after_long_help = "Examples:\n  \
                        parcrypt age keygen -o key.txt\n  \
                        tar cz ~/data | parcrypt age -r age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p > data.tar.gz.age\n  \
                        parcrypt age -d -i key.txt -o data.tar.gz data.tar.gz.age\n  \
-                       parcrypt age -d -i key.txt --range 1048576:4096 data.tar.gz.age"
+                       parcrypt age -d -i key.txt --range 1048576:4096 data.tar.gz.age\n  \
+                       AGE_PASSPHRASE=… parcrypt age -d -j batchpass data.age   # the plugin age-plugin-batchpass on PATH"
 )]
 pub struct AgeArgs {
     #[command(subcommand)]
@@ -133,17 +135,26 @@ pub struct AgeArgs {
     /// Encrypt with a passphrase read from the terminal (empty: generate one and print it)
     #[arg(short, long)]
     pub passphrase: bool,
-    /// Encrypt to RECIPIENT: age1…, age1pq1…, or an SSH public key ("ssh-ed25519 AAAA…",
-    /// "ssh-rsa AAAA…"); repeatable
+    /// Encrypt to RECIPIENT: age1…, age1pq1…, an SSH public key ("ssh-ed25519 AAAA…",
+    /// "ssh-rsa AAAA…"), a tagged age1tag1…/age1tagpq1…, or a plugin's age1NAME1… (run: age-plugin-NAME
+    /// on PATH); repeatable
     #[arg(short, long, value_name = "RECIPIENT")]
     pub recipient: Vec<String>,
     /// Encrypt to the recipients listed in PATH, one per line (`#` comments; `-` = stdin); repeatable
     #[arg(short = 'R', long, value_name = "PATH")]
     pub recipients_file: Vec<PathBuf>,
-    /// An identity file (age-keygen's, an unencrypted OpenSSH private key, or either encrypted with a
-    /// passphrase by age; `-` = stdin); repeatable. With -e, encrypt to its public keys
+    /// An identity file (age-keygen's, with AGE-PLUGIN-… lines too, an unencrypted OpenSSH private
+    /// key, or either encrypted with a passphrase by age; `-` = stdin); repeatable. With -e, encrypt
+    /// to its public keys
     #[arg(short, long, value_name = "PATH")]
     pub identity: Vec<PathBuf>,
+    /// The default identity of the plugin age-plugin-PLUGIN (on PATH), e.g. `-j batchpass`;
+    /// repeatable, tried in order with the -i files. With -e, encrypt to it
+    #[arg(short = 'j', value_name = "PLUGIN")]
+    pub plugin: Vec<String>,
+    /// The longest a plugin may stay silent before it is killed and the command fails (0: no limit)
+    #[arg(long, value_name = "SECONDS", default_value_t = parcrypt::age::PLUGIN_TIMEOUT.as_secs())]
+    pub plugin_timeout: u64,
     /// Write the result to OUTPUT, atomically [default: stdout; `-o -` writes binary even to a
     /// terminal]
     #[arg(short, long, value_name = "OUTPUT")]
@@ -170,6 +181,19 @@ pub enum AgeCommand {
     /// Generate a key pair in age-keygen's format (the public key also on stderr when the output is
     /// not a terminal), or with -y print the public keys of an identity file
     Keygen(AgeKeygenArgs),
+    /// What an age file is, without a key (= age-inspect): version, armor, recipient types,
+    /// post-quantum or not, sizes
+    Inspect(AgeInspectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct AgeInspectArgs {
+    /// Machine-readable JSON (age-inspect --json's, key for key)
+    #[arg(long)]
+    pub json: bool,
+    /// The age file [default: stdin; `-` = stdin]
+    #[arg(value_name = "INPUT")]
+    pub input: Vec<PathBuf>,
 }
 
 #[derive(Debug, Args)]

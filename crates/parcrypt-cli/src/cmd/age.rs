@@ -11,7 +11,13 @@
 //! - an existing OUTPUT is kept unless `--force` (age replaces it; age-keygen
 //!   refuses it, as here);
 //! - `-d --range START:LEN` decrypts only those bytes, reading only their
-//!   chunks (an extension).
+//!   chunks (an extension);
+//! - a plugin silent for `--plugin-timeout` seconds (default 120) is killed
+//!   and the command fails (age waits forever).
+//!
+//! Plugins (`age1NAME1…`, `AGE-PLUGIN-NAME-1…`, `-j NAME`) run as
+//! `age-plugin-NAME` from `PATH`; their questions are asked on the terminal
+//! (`age_plugin.rs`), as age asks them.
 
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -20,7 +26,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
 use parcrypt::age::{
-    self, DecryptOptions, Decryptor, Encryptor, Error, Header, Identity, Options, Recipient,
+    self, DecryptOptions, Decryptor, Encryptor, Error, Header, Identity, Options, PluginClient,
+    PluginIdentity, Recipient,
 };
 use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
@@ -40,19 +47,81 @@ const MAX_RECIPIENTS_FILE: u64 = 16 << 20;
 const WORDS: &str = include_str!("bip39-english.txt");
 
 pub fn run(args: &AgeArgs, par: &Parallelism) -> Result<()> {
-    if let Some(AgeCommand::Keygen(keygen_args)) = &args.command {
-        return super::age_keygen::run(keygen_args);
+    match &args.command {
+        Some(AgeCommand::Keygen(keygen_args)) => return super::age_keygen::run(keygen_args),
+        Some(AgeCommand::Inspect(inspect_args)) => return super::age_inspect::run(inspect_args),
+        None => {}
     }
     check_flags(args)?;
     warn_duplicates(args);
     let input = args.input.first().filter(|p| *p != Path::new("-")).cloned();
     let stdin = StdinUse(Cell::new(input.is_none()));
     let output = Out::new(args.output.as_deref());
+    let plugins = super::age_plugin::client(args.plugin_timeout);
+    let ctx = Ctx {
+        stdin: &stdin,
+        par,
+        plugins: &plugins,
+    };
     if args.decrypt {
-        decrypt(args, input, &output, &stdin, par)
+        decrypt(args, input, &output, &ctx)
     } else {
-        encrypt(args, input, &output, &stdin, par)
+        encrypt(args, input, &output, &ctx)
     }
+}
+
+/// What every step of one command shares.
+struct Ctx<'a> {
+    stdin: &'a StdinUse,
+    par: &'a Parallelism,
+    /// How plugins run: questions on the terminal, `--plugin-timeout`.
+    plugins: &'a PluginClient,
+}
+
+/// Where identities come from: `-i FILE` and `-j PLUGIN`, in the order
+/// given (age tries them in that order, after its own key types).
+enum IdentityFlag {
+    File(PathBuf),
+    Plugin(String),
+}
+
+/// `-i` and `-j` in command-line order. clap keeps each flag's values
+/// apart; their positions come from parsing the command line once more.
+fn identity_flags(args: &AgeArgs) -> Vec<IdentityFlag> {
+    use clap::CommandFactory;
+    let files = || args.identity.iter().cloned().map(IdentityFlag::File);
+    let plugins = || args.plugin.iter().cloned().map(IdentityFlag::Plugin);
+    if args.identity.is_empty() || args.plugin.is_empty() {
+        return files().chain(plugins()).collect();
+    }
+    let positions = crate::cli::Cli::command()
+        .try_get_matches_from(std::env::args_os())
+        .ok()
+        .and_then(|m| {
+            let age = m.subcommand_matches("age")?;
+            let at = |id| age.indices_of(id).map(Iterator::collect::<Vec<usize>>);
+            Some((at("identity")?, at("plugin")?))
+        })
+        .filter(|(i, j)| i.len() == args.identity.len() && j.len() == args.plugin.len());
+    let Some((i, j)) = positions else {
+        return files().chain(plugins()).collect();
+    };
+    let mut all: Vec<(usize, IdentityFlag)> = i
+        .into_iter()
+        .zip(files())
+        .chain(j.into_iter().zip(plugins()))
+        .collect();
+    all.sort_by_key(|(at, _)| *at);
+    all.into_iter().map(|(_, flag)| flag).collect()
+}
+
+/// `-j NAME`: the plugin's default identity, run with the command's client.
+fn plugin_identity(name: &str, plugins: &PluginClient) -> Result<Identity> {
+    PluginIdentity::default_for(name)
+        .map(|i| Identity::Plugin(i.with_client(plugins)))
+        .map_err(anyhow::Error::new)
+        .with_context(|| format!("initializing {name:?}"))
+        .hint("-j takes a plugin name: letters, digits and +-._ (the program is age-plugin-NAME)")
 }
 
 /// An age-style failure: the message, one hint line, exit status 1.
@@ -109,18 +178,15 @@ fn check_flags(args: &AgeArgs) -> Result<()> {
             "it decrypts a part of an age file",
         );
     }
-    if !args.identity.is_empty() && !args.encrypt {
+    let identities = !args.identity.is_empty() || !args.plugin.is_empty();
+    if identities && !args.encrypt {
         return fail(
-            "-i/--identity can't be used in encryption mode unless symmetric encryption is \
+            "-i/--identity and -j can't be used in encryption mode unless symmetric encryption is \
              explicitly selected with -e/--encrypt",
             "did you forget to specify -d/--decrypt?",
         );
     }
-    if args.recipient.is_empty()
-        && args.recipients_file.is_empty()
-        && args.identity.is_empty()
-        && !args.passphrase
-    {
+    if args.recipient.is_empty() && args.recipients_file.is_empty() && !identities && !args.passphrase {
         return fail(
             "missing recipients",
             "did you forget to specify -r/--recipient, -R/--recipients-file or -p/--passphrase?",
@@ -130,7 +196,7 @@ fn check_flags(args: &AgeArgs) -> Result<()> {
         for (given, flag) in [
             (!args.recipient.is_empty(), "-r/--recipient"),
             (!args.recipients_file.is_empty(), "-R/--recipients-file"),
-            (!args.identity.is_empty(), "-i/--identity"),
+            (identities, "-i/--identity and -j"),
         ] {
             if given {
                 return fail(
@@ -198,13 +264,8 @@ impl Out {
     }
 }
 
-fn encrypt(
-    args: &AgeArgs,
-    input: Option<PathBuf>,
-    out: &Out,
-    stdin: &StdinUse,
-    par: &Parallelism,
-) -> Result<()> {
+fn encrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> Result<()> {
+    let par = ctx.par;
     if out.terminal() && !args.armor {
         return fail(
             "refusing to output binary to the terminal",
@@ -214,7 +275,7 @@ fn encrypt(
     let recipients = if args.passphrase {
         vec![Recipient::passphrase(passphrase_for_encryption()?).map_err(|e| explain(e, out))?]
     } else {
-        recipients(args, stdin, par)?
+        recipients(args, ctx)?
     };
     let encryptor = Encryptor::new(&recipients).map_err(|e| explain(e, out))?;
     let opts = Options { armor: args.armor };
@@ -233,14 +294,16 @@ fn encrypt(
     )
 }
 
-/// Everyone `-r`, `-R` and `-e -i` name, in that order.
-fn recipients(args: &AgeArgs, stdin: &StdinUse, par: &Parallelism) -> Result<Vec<Recipient>> {
+/// Everyone `-r`, `-R` and `-e -i`/`-e -j` name, in that order.
+fn recipients(args: &AgeArgs, ctx: &Ctx<'_>) -> Result<Vec<Recipient>> {
+    let stdin = ctx.stdin;
     let mut all = Vec::new();
     for text in &args.recipient {
         let r = Recipient::parse(text).map_err(anyhow::Error::new).hint(
-            "a recipient is an age public key (age1…, from `parcrypt age keygen`) or an SSH public key line",
+            "a recipient is an age public key (age1…, from `parcrypt age keygen`), a plugin's age1NAME1…, \
+             or an SSH public key line",
         )?;
-        all.push(r);
+        all.push(r.with_plugin_client(ctx.plugins));
     }
     for path in &args.recipients_file {
         let text = if path == Path::new("-") {
@@ -263,15 +326,26 @@ fn recipients(args: &AgeArgs, stdin: &StdinUse, par: &Parallelism) -> Result<Vec
                 name.to_string()
             ));
         }
-        all.extend(file.recipients);
+        all.extend(
+            file.recipients
+                .into_iter()
+                .map(|r| r.with_plugin_client(ctx.plugins)),
+        );
     }
-    for path in &args.identity {
-        for id in identity_file(path, stdin, args.max_work_factor, par)? {
+    for flag in identity_flags(args) {
+        let (ids, path) = match &flag {
+            IdentityFlag::File(path) => (
+                identity_file(path, ctx, args.max_work_factor)?,
+                path.display().to_string(),
+            ),
+            IdentityFlag::Plugin(name) => (vec![plugin_identity(name, ctx.plugins)?], format!("-j {name}")),
+        };
+        for id in ids {
             match id.to_recipient() {
                 Some(r) => all.push(r),
                 None => {
                     return fail(
-                        format!("{} holds no public key", path.display()),
+                        format!("{path} holds no public key"),
                         "-e -i takes an identity file of age or SSH keys",
                     );
                 }
@@ -297,14 +371,10 @@ fn read_capped(reader: impl Read, cap: u64) -> io::Result<Vec<u8>> {
 /// The identities of a `-i` file: age-keygen's format, an OpenSSH private
 /// key, or either encrypted with a passphrase by age (asked for on the
 /// terminal, as age does).
-fn identity_file(
-    path: &Path,
-    stdin: &StdinUse,
-    max_work_factor: u8,
-    par: &Parallelism,
-) -> Result<Vec<Identity>> {
+fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> Result<Vec<Identity>> {
+    let par = ctx.par;
     if path == Path::new("-") {
-        stdin.claim()?;
+        ctx.stdin.claim()?;
     }
     let name = path.display().to_string();
     let bytes = read_small(Some(path), "identity")?;
@@ -342,9 +412,30 @@ fn identity_file(
         age::parse_identities(&bytes)
     };
     parsed
+        .map(|ids| ids.into_iter().map(|i| with_prompts(i, &name, ctx)).collect())
         .map_err(anyhow::Error::new)
         .with_context(|| format!("reading {name:?}"))
-        .hint("an identity file holds AGE-SECRET-KEY-… lines (from `parcrypt age keygen`) or an unencrypted OpenSSH private key")
+        .hint(
+            "an identity file holds AGE-SECRET-KEY-… lines (from `parcrypt age keygen`), a plugin's \
+             AGE-PLUGIN-… lines, or an OpenSSH private key",
+        )
+}
+
+/// An identity that may need a person: a plugin's (its questions on the
+/// terminal), or a passphrase-protected SSH key of file `name` (its
+/// passphrase asked for on the terminal, as age asks, when a stanza names it).
+fn with_prompts(id: Identity, name: &str, ctx: &Ctx<'_>) -> Identity {
+    match id {
+        Identity::EncryptedSsh(key) => {
+            let name = name.to_owned();
+            Identity::EncryptedSsh(key.with_passphrase(std::sync::Arc::new(move || {
+                tty::read_secret(&format!("Enter passphrase for {name:?}:"))
+                    .map_err(|e| warn(format_args!("could not read passphrase for {name:?}: {e}")))
+                    .ok()
+            })))
+        }
+        other => other.with_plugin_client(ctx.plugins),
+    }
 }
 
 /// age's prompt for `-p`: a passphrase typed twice, or none for a generated one.
@@ -385,13 +476,8 @@ fn generated_passphrase() -> Result<SecretBytes> {
     Ok(SecretBytes::from(phrase.as_bytes()))
 }
 
-fn decrypt(
-    args: &AgeArgs,
-    input: Option<PathBuf>,
-    out: &Out,
-    stdin: &StdinUse,
-    par: &Parallelism,
-) -> Result<()> {
+fn decrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> Result<()> {
+    let par = ctx.par;
     // Typed on a terminal: the armored file, up to its END line, before any
     // prompt (age's rule: the passphrase must not be typed into the file).
     let typed = if input.is_none() && io::stdin().is_terminal() {
@@ -400,8 +486,11 @@ fn decrypt(
         None
     };
     let mut identities = Vec::new();
-    for path in &args.identity {
-        identities.extend(identity_file(path, stdin, args.max_work_factor, par)?);
+    for flag in identity_flags(args) {
+        match flag {
+            IdentityFlag::File(path) => identities.extend(identity_file(&path, ctx, args.max_work_factor)?),
+            IdentityFlag::Plugin(name) => identities.push(plugin_identity(&name, ctx.plugins)?),
+        }
     }
     let opts = DecryptOptions {
         max_work_factor: args.max_work_factor,
@@ -424,10 +513,11 @@ fn decrypt(
                 (None, Source::Reader(reader)) => Box::new(reader),
             };
             let decryptor = Decryptor::new(reader, &opts).map_err(|e| explain(e, out))?;
-            let identities = choose_identities(decryptor.header(), identities)?;
+            let (identities, asked) = choose_identities(decryptor.header(), identities)?;
             let passphrase = decryptor.header().is_passphrase();
             let explain = |e| match e {
-                Error::NoMatch { .. } if passphrase => incorrect_passphrase(),
+                Error::NoMatch { .. } if passphrase && asked => incorrect_passphrase(),
+                Error::NoMatch { .. } if passphrase => passphrase_file_with_identities(),
                 e => explain(e, out),
             };
             if !out.terminal() {
@@ -455,26 +545,36 @@ fn decrypt(
     )
 }
 
-/// The identities to open a file with: those given, or the passphrase
-/// asked for if the file is encrypted to one and none was given (age's rules).
-fn choose_identities(header: &Header, given: Vec<Identity>) -> Result<Vec<Identity>> {
+/// The identities to open a file with, and whether they are a passphrase
+/// asked for: those given, or the passphrase asked for if the file is
+/// encrypted to one and none was given (age's rules). Given identities and
+/// a passphrase file: only a plugin may open it (`-j batchpass`); without
+/// one, refused before any work.
+fn choose_identities(header: &Header, given: Vec<Identity>) -> Result<(Vec<Identity>, bool)> {
     match (header.is_passphrase(), given.is_empty()) {
         (true, true) => {
             let pass = tty::read_secret("Enter passphrase:")
                 .context("could not read passphrase")
                 .hint("the file is encrypted with a passphrase: run parcrypt from a terminal to type it")?;
-            Ok(vec![Identity::Passphrase(pass)])
+            Ok((vec![Identity::Passphrase(pass)], true))
         }
-        (true, false) => fail(
-            "file is passphrase-encrypted but identities were specified with -i/--identity",
-            "remove all -i/--identity flags to decrypt passphrase-encrypted files",
-        ),
+        (true, false) if given.iter().any(|i| matches!(i, Identity::Plugin(_))) => Ok((given, false)),
+        (true, false) => Err(passphrase_file_with_identities()),
         (false, true) => fail(
             "the file is not passphrase-encrypted, identities are required",
-            "specify identities with -i/--identity to decrypt this file",
+            "specify identities with -i/--identity or -j to decrypt this file",
         ),
-        (false, false) => Ok(given),
+        (false, false) => Ok((given, false)),
     }
+}
+
+/// age's refusal of identities for a passphrase file.
+fn passphrase_file_with_identities() -> anyhow::Error {
+    fail::<()>(
+        "file is passphrase-encrypted but identities were specified with -i/--identity or -j",
+        "remove all -i/--identity/-j flags to decrypt passphrase-encrypted files",
+    )
+    .expect_err("an error")
 }
 
 /// `-d --range`: the header from the start of the INPUT file, then only the
@@ -502,10 +602,11 @@ fn decrypt_range(
         .header()
         .clone();
     file.rewind().context("cannot read the input")?;
-    let identities = choose_identities(&header, identities)?;
+    let (identities, asked) = choose_identities(&header, identities)?;
     let mut output = Output::create(out.path.as_deref(), Policy::refuse_unless(args.force))?;
     age::decrypt_range(&identities, &file, start, len, &mut output, opts, par).map_err(|e| match e {
-        Error::NoMatch { .. } if header.is_passphrase() => incorrect_passphrase(),
+        Error::NoMatch { .. } if header.is_passphrase() && asked => incorrect_passphrase(),
+        Error::NoMatch { .. } if header.is_passphrase() => passphrase_file_with_identities(),
         e => explain(e, out),
     })?;
     output.commit()
@@ -570,6 +671,13 @@ fn explain(e: Error, out: &Out) -> anyhow::Error {
         Error::Range { .. } => "the range must lie inside the plaintext".to_owned(),
         Error::Options(_) => "see `parcrypt age --help`".to_owned(),
         Error::Key(_) => "check the recipients and identity files".to_owned(),
+        Error::PluginNotFound { name } => format!(
+            "you might want to install the {name:?} plugin (a program age-plugin-{name} on PATH); \
+             visit https://age-encryption.org/awesome#plugins for a list of available plugins"
+        ),
+        Error::Plugin { .. } => {
+            "the plugin's words are above; `AGEDEBUG=plugin` shows its standard error as it runs".to_owned()
+        }
         _ => "see the message above".to_owned(),
     };
     let err: Result<()> = Err(anyhow::Error::new(e)).hint(hint);

@@ -40,6 +40,13 @@ pub(super) fn run(args: &AgeKeygenArgs) -> Result<()> {
             )?;
         let mut out = Output::create(output, Policy::refuse_unless(args.force))?;
         for id in &identities {
+            if matches!(id, Identity::Plugin(_)) {
+                // age-keygen -y reads age's own keys only; a plugin knows its recipients.
+                return fail(
+                    "a plugin identity (AGE-PLUGIN-…) has no public key here",
+                    "ask the plugin for its recipient (age-plugin-NAME has its own commands)",
+                );
+            }
             match id.to_recipient() {
                 Some(r) => writeln!(out, "{r}")?,
                 None => return fail("an identity without a public key", "-y reads age and SSH keys"),

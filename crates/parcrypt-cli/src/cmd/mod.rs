@@ -2,7 +2,9 @@
 
 mod aes;
 mod age;
+mod age_inspect;
 mod age_keygen;
+mod age_plugin;
 mod cobblestone;
 mod ecdsa;
 mod files;

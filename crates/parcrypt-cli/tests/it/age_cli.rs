@@ -22,38 +22,38 @@ const PTY_DRIVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/pty_dr
 
 /// A scratch directory: keys at the top, outputs in `out/` (so that "nothing
 /// left behind" is `out/` holding exactly what it held).
-struct Dir {
+pub(crate) struct Dir {
     dir: tempfile::TempDir,
 }
 
 impl Dir {
-    fn new() -> Dir {
+    pub(crate) fn new() -> Dir {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("out")).unwrap();
         Dir { dir }
     }
 
-    fn path(&self, name: &str) -> PathBuf {
+    pub(crate) fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
 
-    fn out(&self, name: &str) -> PathBuf {
+    pub(crate) fn out(&self, name: &str) -> PathBuf {
         self.dir.path().join("out").join(name)
     }
 
-    fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
+    pub(crate) fn write(&self, name: &str, bytes: &[u8]) -> PathBuf {
         let path = self.path(name);
         std::fs::write(&path, bytes).unwrap();
         path
     }
 
-    fn out_entries(&self) -> Vec<String> {
+    pub(crate) fn out_entries(&self) -> Vec<String> {
         entries(&self.dir.path().join("out"))
     }
 }
 
 /// A new key file from `parcrypt age keygen` and its public key.
-fn keygen(dir: &Dir, name: &str, pq: bool) -> (PathBuf, String) {
+pub(crate) fn keygen(dir: &Dir, name: &str, pq: bool) -> (PathBuf, String) {
     let path = dir.path(name);
     let mut args = vec!["age", "keygen", "-o", p(&path)];
     if pq {
@@ -260,7 +260,7 @@ fn age_flag_rules_are_ages_with_exit_status_1() {
     let dir = Dir::new();
     let (key, public) = keygen(&dir, "key.txt", false);
     let k = p(&key);
-    let cases: [(&[&str], &str); 12] = [
+    let cases: [(&[&str], &str); 14] = [
         (&["-d", "-e"], "-e/--encrypt can't be used with -d/--decrypt"),
         (
             &["-d", "-a", "-i", k],
@@ -275,7 +275,18 @@ fn age_flag_rules_are_ages_with_exit_status_1() {
             &["-d", "-R", k],
             "-R/--recipients-file can't be used with -d/--decrypt",
         ),
-        (&["-i", k], "-i/--identity can't be used in encryption mode"),
+        (
+            &["-i", k],
+            "-i/--identity and -j can't be used in encryption mode",
+        ),
+        (
+            &["-j", "batchpass"],
+            "-i/--identity and -j can't be used in encryption mode",
+        ),
+        (
+            &["-p", "-e", "-j", "batchpass"],
+            "-p/--passphrase can't be combined with -i/--identity and -j",
+        ),
         (&[], "missing recipients"),
         (
             &["-p", "-r", &public],
@@ -583,7 +594,7 @@ fn age_cli_interop_ssh_ed25519_and_rsa_both_ways() {
     }
 }
 
-fn ssh_keygen_present() -> bool {
+pub(crate) fn ssh_keygen_present() -> bool {
     // ssh-keygen has no --version: ask for help (exit 1) and look for its usage text.
     Command::new("ssh-keygen")
         .arg("-?")
@@ -596,7 +607,7 @@ use crate::tools::require;
 /// Runs `program args` on a new pseudo-terminal (its controlling terminal),
 /// answering `dialogue`'s prompts there; returns its result and what it
 /// wrote to the terminal.
-fn on_pty(
+pub(crate) fn on_pty(
     dialogue: &[(&str, &str)],
     stdout_tty: bool,
     program: &str,
@@ -623,7 +634,7 @@ fn on_pty(
     (out, text)
 }
 
-fn pty_present() -> bool {
+pub(crate) fn pty_present() -> bool {
     Command::new("python3")
         .args(["-c", "import pty, termios, fcntl; pty.openpty()"])
         .output()

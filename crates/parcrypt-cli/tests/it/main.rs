@@ -15,7 +15,12 @@ mod tools;
 #[path = "../../../parcrypt/tests/it/vectors.rs"]
 mod vectors;
 
+/// filippo.io/age's programs and the test plugin, built with Go.
+#[path = "../../../parcrypt/tests/it/age_go_tools.rs"]
+mod age_go_tools;
+
 mod age_cli;
+mod age_plugin_cli;
 mod cli_errors;
 mod cobblestone_cli;
 mod ecdsa_cli;

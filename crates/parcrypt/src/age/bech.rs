@@ -40,13 +40,20 @@ pub(super) fn decode(s: &str) -> Result<(String, Zeroizing<Vec<u8>>), String> {
 /// Encodes `data` under `hrp` (which must be a valid one: callers pass
 /// constants), lowercase or uppercase.
 pub(super) fn encode(hrp: &str, data: &[u8], upper: bool) -> Zeroizing<String> {
-    let hrp = Hrp::parse(hrp).expect("a constant human-readable part");
+    try_encode(hrp, data, upper).expect("a constant human-readable part")
+}
+
+/// [`encode`] for a human-readable part that may be invalid (a plugin
+/// name from the command line): `None` if it is (Bech32 allows 1 to 83
+/// printable ASCII characters).
+pub(super) fn try_encode(hrp: &str, data: &[u8], upper: bool) -> Option<Zeroizing<String>> {
+    let hrp = Hrp::parse(hrp).ok()?;
     let s = if upper {
         bech32::encode_upper::<AgeBech32>(hrp, data)
     } else {
         bech32::encode_lower::<AgeBech32>(hrp, data)
     };
-    Zeroizing::new(s.expect("no length limit"))
+    Some(Zeroizing::new(s.expect("no length limit")))
 }
 
 #[cfg(test)]

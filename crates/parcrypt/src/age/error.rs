@@ -91,6 +91,22 @@ pub enum Error {
     /// recipients, post-quantum and classic recipients mixed, a bad work factor.
     #[error("invalid options: {0}")]
     Options(String),
+    /// An age plugin failed: it reported an error (its own words), exited
+    /// or went silent before finishing, or broke the protocol. The plugin
+    /// was killed and reaped.
+    #[error("{name} plugin: {message}")]
+    Plugin {
+        /// The plugin's name (its program is `age-plugin-NAME`).
+        name: String,
+        /// What went wrong, in the plugin's words where it gave any.
+        message: String,
+    },
+    /// No program `age-plugin-NAME` on `PATH` for a plugin recipient or identity.
+    #[error("{name:?} plugin not found: no executable age-plugin-{name} in $PATH")]
+    PluginNotFound {
+        /// The plugin's name.
+        name: String,
+    },
     /// An RSA operation of an `ssh-rsa` recipient failed unexpectedly.
     #[error("RSA recipient: {0}")]
     Rsa(#[from] crate::rsa::Error),
@@ -131,7 +147,12 @@ impl Error {
                 Some(_) => Outcome::ArmorFailure,
                 None => Outcome::Other,
             },
-            Error::Range { .. } | Error::Key(_) | Error::Options(_) | Error::Rsa(_) => Outcome::Other,
+            Error::Range { .. }
+            | Error::Key(_)
+            | Error::Options(_)
+            | Error::Rsa(_)
+            | Error::Plugin { .. }
+            | Error::PluginNotFound { .. } => Outcome::Other,
         }
     }
 

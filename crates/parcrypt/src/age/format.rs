@@ -25,7 +25,7 @@ const BYTES_PER_LINE: usize = COLUMNS / 4 * 3;
 /// before it is held in memory.
 pub const MAX_HEADER: usize = 2 << 20;
 /// The most stanzas a header may hold (as age).
-const MAX_STANZAS: usize = 1024;
+pub(super) const MAX_STANZAS: usize = 1024;
 /// The most arguments a stanza may have (as age).
 const MAX_ARGS: usize = 128;
 
@@ -65,7 +65,7 @@ impl std::fmt::Debug for Stanza {
 }
 
 /// A valid type or argument: non-empty, printable ASCII without spaces.
-fn is_word(s: &[u8]) -> bool {
+pub(super) fn is_word(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|&c| (33..=126).contains(&c))
 }
 

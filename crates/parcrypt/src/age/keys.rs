@@ -11,10 +11,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use zeroize::Zeroizing;
 
 use super::format::Stanza;
+use super::plugin::{PluginClient, PluginIdentity, PluginRecipient};
 use super::pq::{HybridIdentity, HybridRecipient};
 use super::primitives::{FileKey, Random};
 use super::scrypt::{Passphrase, unwrap_passphrase};
-use super::ssh::{SshIdentity, SshRecipient};
+use super::ssh::{EncryptedSshIdentity, SshIdentity, SshRecipient};
+use super::tag::TagRecipient;
 use super::x25519::{X25519Identity, X25519Recipient};
 use super::{Error, armor};
 use crate::secret::SecretBytes;
@@ -36,31 +38,40 @@ pub enum Recipient {
     Ssh(SshRecipient),
     /// A passphrase (scrypt); a file's only recipient.
     Passphrase(Passphrase),
+    /// A tagged recipient (`age1tag1…`, or `age1tagpq1…`: post-quantum,
+    /// only beside others of its kind), for keys held in hardware; files to
+    /// it are opened by the key's plugin.
+    Tag(TagRecipient),
+    /// A recipient an age plugin wraps to (`age1NAME1…`, or a plugin
+    /// identity used as a recipient); its program runs when a file is encrypted.
+    Plugin(PluginRecipient),
 }
 
-/// Which recipients may share a file.
+/// Which recipients may share a file (a plugin's say so by their labels,
+/// known once they wrapped).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Class {
     Classic,
     PostQuantum,
     Passphrase,
+    Plugin,
 }
 
 impl Recipient {
     /// Parses a public key as the age CLI's `-r` does: `age1pq1…`, `age1…`,
-    /// `ssh-ed25519 …`, `ssh-rsa …`.
+    /// `ssh-ed25519 …`, `ssh-rsa …`, tagged `age1tag1…`/`age1tagpq1…`, and
+    /// plugin recipients `age1NAME1…`
+    /// (run with a default [`PluginClient`]: see [`Recipient::with_plugin_client`]).
     ///
     /// # Errors
-    /// [`Error::Key`] (plugin recipients, `age1<name>1…`, are not supported).
+    /// [`Error::Key`].
     pub fn parse(s: &str) -> Result<Recipient, Error> {
         if s.starts_with("age1pq1") {
             HybridRecipient::parse(s).map(Recipient::Hybrid)
         } else if s.starts_with("age1tag1") || s.starts_with("age1tagpq1") {
-            Err(Error::Key(format!(
-                "tagged recipients (hardware keys, {s:?}) need an age plugin, which parcrypt does not run"
-            )))
+            TagRecipient::parse(s).map(Recipient::Tag)
         } else if s.starts_with("age1") && s.matches('1').count() > 1 {
-            Err(Error::Key(format!("plugin recipients ({s:?}) are not supported")))
+            PluginRecipient::parse(s).map(Recipient::Plugin)
         } else if s.starts_with("age1") {
             X25519Recipient::parse(s).map(Recipient::X25519)
         } else if s.starts_with("ssh-") {
@@ -83,21 +94,45 @@ impl Recipient {
         Passphrase::new(passphrase).map(Recipient::Passphrase)
     }
 
-    fn class(&self) -> Class {
+    /// A plugin recipient runs its plugin with `client` (its UI, timeout,
+    /// search path); other recipients are returned as they are.
+    #[must_use]
+    pub fn with_plugin_client(self, client: &PluginClient) -> Recipient {
         match self {
-            Recipient::Hybrid(_) => Class::PostQuantum,
-            Recipient::Passphrase(_) => Class::Passphrase,
-            Recipient::X25519(_) | Recipient::Ssh(_) => Class::Classic,
+            Recipient::Plugin(p) => Recipient::Plugin(p.with_client(client)),
+            other => other,
         }
     }
 
-    fn wrap(&self, file_key: &FileKey, random: Random<'_>) -> Result<Stanza, Error> {
+    fn class(&self) -> Class {
         match self {
-            Recipient::X25519(r) => r.wrap(file_key, random),
-            Recipient::Hybrid(r) => r.wrap(file_key, random),
-            Recipient::Ssh(r) => r.wrap(file_key, random),
-            Recipient::Passphrase(p) => p.wrap(file_key, random),
+            Recipient::Hybrid(_) => Class::PostQuantum,
+            Recipient::Tag(t) if t.is_hybrid() => Class::PostQuantum,
+            Recipient::Tag(_) => Class::Classic,
+            Recipient::Passphrase(_) => Class::Passphrase,
+            Recipient::X25519(_) | Recipient::Ssh(_) => Class::Classic,
+            Recipient::Plugin(_) => Class::Plugin,
         }
+    }
+
+    /// The stanzas for `file_key`, and the labels that say which other
+    /// recipients may share the file (sorted; as filippo.io/age's
+    /// `RecipientWithLabels`: `postquantum` for the hybrid).
+    fn wrap(&self, file_key: &FileKey, random: Random<'_>) -> Result<(Vec<Stanza>, Vec<String>), Error> {
+        let one = |s: Result<Stanza, Error>| s.map(|s| vec![s]);
+        let native = match self {
+            Recipient::X25519(r) => one(r.wrap(file_key, random))?,
+            Recipient::Hybrid(r) => one(r.wrap(file_key, random))?,
+            Recipient::Ssh(r) => one(r.wrap(file_key, random))?,
+            Recipient::Tag(r) => one(r.wrap(file_key, random))?,
+            Recipient::Passphrase(p) => one(p.wrap(file_key, random))?,
+            Recipient::Plugin(p) => return p.wrap(file_key),
+        };
+        let labels = match self.class() {
+            Class::PostQuantum => vec!["postquantum".to_owned()],
+            _ => Vec::new(),
+        };
+        Ok((native, labels))
     }
 }
 
@@ -115,34 +150,60 @@ impl fmt::Display for Recipient {
             Recipient::X25519(r) => r.fmt(f),
             Recipient::Hybrid(r) => r.fmt(f),
             Recipient::Ssh(r) => r.fmt(f),
+            Recipient::Tag(r) => r.fmt(f),
             Recipient::Passphrase(_) => f.write_str("(passphrase)"),
+            Recipient::Plugin(r) => r.fmt(f),
         }
     }
 }
 
+const PQ_MIX: &str = "post-quantum and classic recipients can't be mixed, or the file would be vulnerable to quantum computers";
+
 /// Wraps a file key for every recipient, enforcing age's rules on which
-/// recipients may share a file.
+/// recipients may share a file: checked before any work among age's own
+/// types, and by labels (as filippo.io/age) once plugins have wrapped.
 pub(super) fn wrap_all(
     recipients: &[Recipient],
     file_key: &FileKey,
     random: Random<'_>,
 ) -> Result<Vec<Stanza>, Error> {
-    let Some(first) = recipients.first() else {
+    if recipients.is_empty() {
         return Err(Error::Options("no recipients".into()));
-    };
+    }
     if recipients.len() > 1 && recipients.iter().any(|r| r.class() == Class::Passphrase) {
         return Err(Error::Options(
             "a passphrase must be a file's only recipient (age refuses an scrypt stanza beside others)"
                 .into(),
         ));
     }
-    if recipients.iter().any(|r| r.class() != first.class()) {
-        return Err(Error::Options(
-            "post-quantum and classic recipients can't be mixed, or the file would be vulnerable to quantum computers"
-                .into(),
-        ));
+    let mut natives = recipients
+        .iter()
+        .map(Recipient::class)
+        .filter(|c| *c != Class::Plugin);
+    if let Some(first) = natives.next() {
+        if natives.any(|c| c != first) {
+            return Err(Error::Options(PQ_MIX.into()));
+        }
     }
-    recipients.iter().map(|r| r.wrap(file_key, random)).collect()
+    let mut stanzas = Vec::with_capacity(recipients.len());
+    let mut first_labels: Option<Vec<String>> = None;
+    for r in recipients {
+        let (wrapped, labels) = r.wrap(file_key, random)?;
+        match &first_labels {
+            None => first_labels = Some(labels),
+            Some(first) if *first != labels => {
+                let pq = |l: &[String]| l.iter().any(|x| x == "postquantum");
+                return Err(Error::Options(if pq(first) != pq(&labels) {
+                    PQ_MIX.into()
+                } else {
+                    format!("incompatible recipients: {first:?} and {labels:?} can't be mixed")
+                }));
+            }
+            Some(_) => {}
+        }
+        stanzas.extend(wrapped);
+    }
+    Ok(stanzas)
 }
 
 /// What opens a file being decrypted.
@@ -155,8 +216,15 @@ pub enum Identity {
     Hybrid(HybridIdentity),
     /// An unencrypted OpenSSH private key (Ed25519 or RSA).
     Ssh(SshIdentity),
+    /// A passphrase-protected OpenSSH private key: the passphrase is asked
+    /// for (see [`EncryptedSshIdentity::with_passphrase`]) only when a
+    /// stanza names the key.
+    EncryptedSsh(EncryptedSshIdentity),
     /// A passphrase.
     Passphrase(SecretBytes),
+    /// An identity an age plugin unwraps with (`AGE-PLUGIN-NAME-1…`, or a
+    /// plugin's default identity: [`PluginIdentity::default_for`]).
+    Plugin(PluginIdentity),
 }
 
 /// Which kind of key to generate.
@@ -177,8 +245,10 @@ impl Identity {
         }
     }
 
-    /// Parses one identity line: `AGE-SECRET-KEY-1…` or `AGE-SECRET-KEY-PQ-1…`.
-    /// Error messages never quote the key.
+    /// Parses one identity line: `AGE-SECRET-KEY-1…`, `AGE-SECRET-KEY-PQ-1…`
+    /// or a plugin identity `AGE-PLUGIN-NAME-1…` (run with a default
+    /// [`PluginClient`]: see [`Identity::with_plugin_client`]). Error
+    /// messages never quote the key.
     ///
     /// # Errors
     /// [`Error::Key`].
@@ -188,7 +258,7 @@ impl Identity {
         } else if s.starts_with("AGE-SECRET-KEY-1") {
             X25519Identity::parse(s).map(Identity::X25519)
         } else if s.starts_with("AGE-PLUGIN-") {
-            Err(Error::Key("plugin identities are not supported".into()))
+            PluginIdentity::parse(s).map(Identity::Plugin)
         } else if s.starts_with("age1") {
             Err(Error::Key(
                 "apparent recipient (public key) where an identity is expected".into(),
@@ -204,34 +274,61 @@ impl Identity {
             Identity::X25519(i) => Some(Recipient::X25519(i.to_recipient())),
             Identity::Hybrid(i) => Some(Recipient::Hybrid(i.to_recipient())),
             Identity::Ssh(i) => Some(Recipient::Ssh(i.to_recipient())),
+            Identity::EncryptedSsh(i) => Some(Recipient::Ssh(i.to_recipient())),
+            Identity::Plugin(i) => Some(Recipient::Plugin(i.to_recipient())),
             Identity::Passphrase(_) => None,
         }
     }
 
+    /// A plugin identity runs its plugin with `client` (its UI, timeout,
+    /// search path); other identities are returned as they are.
+    #[must_use]
+    pub fn with_plugin_client(self, client: &PluginClient) -> Identity {
+        match self {
+            Identity::Plugin(i) => Identity::Plugin(i.with_client(client)),
+            other => other,
+        }
+    }
+
     /// The secret key line (`AGE-SECRET-KEY-…`), wiped when dropped; `None`
-    /// for SSH keys and passphrases.
+    /// for SSH keys, plugin identities and passphrases.
     pub fn to_secret_string(&self) -> Option<Zeroizing<String>> {
         match self {
             Identity::X25519(i) => Some(i.to_secret_string()),
             Identity::Hybrid(i) => Some(i.to_secret_string()),
-            Identity::Ssh(_) | Identity::Passphrase(_) => None,
+            Identity::Ssh(_) | Identity::EncryptedSsh(_) | Identity::Plugin(_) | Identity::Passphrase(_) => {
+                None
+            }
         }
     }
 
-    /// age's own key types are tried before SSH keys (as age does).
+    /// age's own key types are tried before SSH keys and plugins (as age does).
     pub(super) fn is_native(&self) -> bool {
-        !matches!(self, Identity::Ssh(_))
+        !matches!(
+            self,
+            Identity::Ssh(_) | Identity::EncryptedSsh(_) | Identity::Plugin(_)
+        )
     }
 
-    /// The file key from `stanza` if this identity opens it; `Ok(None)` if
-    /// the stanza is not for it; an error for a malformed stanza of its type.
-    pub(super) fn unwrap(&self, stanza: &Stanza, max_work_factor: u8) -> Result<Option<FileKey>, Error> {
-        match self {
-            Identity::X25519(i) => i.unwrap(stanza),
-            Identity::Hybrid(i) => i.unwrap(stanza),
-            Identity::Ssh(i) => i.unwrap(stanza),
-            Identity::Passphrase(p) => unwrap_passphrase(p, stanza, max_work_factor),
+    /// The file key from the first of `stanzas` this identity opens;
+    /// `Ok(None)` if none is for it; an error for a malformed stanza of its
+    /// type. A plugin identity runs its plugin once, with every stanza
+    /// (the plugin says which are its own).
+    pub(super) fn unwrap(&self, stanzas: &[Stanza], max_work_factor: u8) -> Result<Option<FileKey>, Error> {
+        for stanza in stanzas {
+            let key = match self {
+                Identity::X25519(i) => i.unwrap(stanza),
+                Identity::Hybrid(i) => i.unwrap(stanza),
+                Identity::Ssh(i) => i.unwrap(stanza),
+                Identity::EncryptedSsh(i) => i.unwrap(stanza),
+                Identity::Passphrase(p) => unwrap_passphrase(p, stanza, max_work_factor),
+                Identity::Plugin(i) => return i.unwrap(stanzas),
+            }?;
+            if key.is_some() {
+                return Ok(key);
+            }
         }
+        Ok(None)
     }
 
     /// The identity file age-keygen writes for this key: `# created:` (the
@@ -291,8 +388,9 @@ fn key_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
         .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
 }
 
-/// Parses an identity file as the age CLI's `-i` reads it: an unencrypted
-/// OpenSSH private key (PEM), or age identities one per line with `#`
+/// Parses an identity file as the age CLI's `-i` reads it: an OpenSSH
+/// private key (PEM; a passphrase-protected one is an
+/// [`Identity::EncryptedSsh`]), or age identities one per line with `#`
 /// comments and empty lines ignored (age-keygen's output). Error messages
 /// never quote a line.
 ///
@@ -309,7 +407,7 @@ pub fn parse_identities(text: &[u8]) -> Result<Vec<Identity>, Error> {
         ));
     }
     if trimmed.starts_with(b"-----BEGIN") {
-        return SshIdentity::parse(text).map(|i| vec![Identity::Ssh(i)]);
+        return super::ssh::parse_private(text).map(|i| vec![i]);
     }
     let text =
         std::str::from_utf8(text).map_err(|_| Error::Key("the identities file is not valid UTF-8".into()))?;

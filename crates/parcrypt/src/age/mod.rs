@@ -5,8 +5,11 @@
 //! Recipients and identities: X25519 (`age1…` / `AGE-SECRET-KEY-1…`), the
 //! post-quantum hybrid `mlkem768x25519` (`age1pq1…` /
 //! `AGE-SECRET-KEY-PQ-1…`), SSH keys (`ssh-ed25519`, `ssh-rsa`; unencrypted
-//! OpenSSH private keys), and passphrases (scrypt, with a work-factor
-//! ceiling on decryption). ASCII armor on writing, detected on reading.
+//! OpenSSH private keys), passphrases (scrypt, with a work-factor
+//! ceiling on decryption), and age plugins (`age1NAME1…` /
+//! `AGE-PLUGIN-NAME-1…`, the program `age-plugin-NAME` run over the plugin
+//! protocol to wrap or unwrap the file key: [`PluginClient`]). ASCII armor
+//! on writing, detected on reading.
 //! Any byte range of a binary file decrypts by reading only its chunks.
 //!
 //! The format is age's, not ours: parallelism changes nothing in the bytes.
@@ -36,12 +39,15 @@ mod armor;
 mod bech;
 mod error;
 mod format;
+mod inspect;
 mod keys;
 mod payload;
+mod plugin;
 mod pq;
 mod primitives;
 mod scrypt;
 mod ssh;
+mod tag;
 mod x25519;
 
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -49,14 +55,19 @@ use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 pub use armor::{ArmoredReader, ArmoredWriter, BEGIN as ARMOR_BEGIN, END as ARMOR_END};
 pub use error::{Error, Outcome};
 pub use format::{Header, MAX_HEADER, Stanza};
+pub use inspect::{Inspection, Sizes as InspectionSizes, inspect};
 pub use keys::{
     Identity, KeyKind, Recipient, RecipientsFile, parse_identities, parse_recipients, read_identities,
     read_recipients, rfc3339_utc,
 };
 pub use payload::CHUNK;
+pub use plugin::{
+    DEFAULT_TIMEOUT as PLUGIN_TIMEOUT, PluginClient, PluginIdentity, PluginRecipient, PluginUi,
+};
 pub use pq::{HybridIdentity, HybridRecipient};
 pub use scrypt::{DEFAULT_WORK_FACTOR, Passphrase};
-pub use ssh::{SshIdentity, SshRecipient};
+pub use ssh::{EncryptedSshIdentity, PassphraseSource, SshIdentity, SshRecipient};
+pub use tag::TagRecipient;
 pub use x25519::{X25519Identity, X25519Recipient};
 
 use crate::ffi::AeadKey;
@@ -333,7 +344,8 @@ pub fn encrypt_to_vec(
 }
 
 /// Finds the file key: tries every identity (age's own key types first,
-/// then SSH keys) on every stanza, then checks the header MAC with it.
+/// then SSH keys and plugins, in the order given) on every stanza, then
+/// checks the header MAC with it.
 fn unwrap_file_key(
     header: &Header,
     identities: &[Identity],
@@ -354,11 +366,9 @@ fn unwrap_file_key(
         .filter(|i| i.is_native())
         .chain(identities.iter().filter(|i| !i.is_native()));
     for identity in ordered {
-        for stanza in stanzas {
-            if let Some(file_key) = identity.unwrap(stanza, max)? {
-                verify_header_mac(&file_key, header.signed(), header.mac())?;
-                return Ok(file_key);
-            }
+        if let Some(file_key) = identity.unwrap(stanzas, max)? {
+            verify_header_mac(&file_key, header.signed(), header.mac())?;
+            return Ok(file_key);
         }
     }
     Err(Error::NoMatch {

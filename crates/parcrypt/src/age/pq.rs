@@ -48,10 +48,11 @@ fn combine(ss_pq: &SecretKey<32>, ss_t: &SecretKey<32>, ct_t: &[u8; 32], pk_t: &
     SecretKey::from_slice(out.as_ref()).expect("SHA3-256 is 32 bytes")
 }
 
-/// HPKE's LabeledExtract(salt, label, ikm = "") for public inputs: the PRK bytes.
-fn labeled_extract_public(label: &[u8], ikm: &[u8]) -> [u8; 32] {
+/// HPKE's LabeledExtract(salt = "", label, ikm) under `suite`: the PRK
+/// bytes (for public inputs, and the DH-based KEMs' `eae_prk`).
+pub(super) fn labeled_extract(suite: &[u8], label: &[u8], ikm: &[u8]) -> [u8; 32] {
     let mut ctx = hmac::Context::with_key(&hmac::Key::new(hmac::HMAC_SHA256, &[]));
-    for part in [b"HPKE-v1".as_slice(), SUITE, label, ikm] {
+    for part in [b"HPKE-v1".as_slice(), suite, label, ikm] {
         ctx.update(part);
     }
     let mut out = [0u8; 32];
@@ -59,7 +60,7 @@ fn labeled_extract_public(label: &[u8], ikm: &[u8]) -> [u8; 32] {
     out
 }
 
-struct Len(usize);
+pub(super) struct Len(pub(super) usize);
 
 impl hkdf::KeyType for Len {
     fn len(&self) -> usize {
@@ -67,21 +68,26 @@ impl hkdf::KeyType for Len {
     }
 }
 
-/// The HPKE base-mode context for `shared_secret`: the ChaCha20-Poly1305
-/// key and the first (only) nonce.
-fn key_schedule(shared_secret: &SecretKey<32>) -> (LessSafeKey, [u8; 12]) {
-    let psk_id_hash = labeled_extract_public(b"psk_id_hash", b"");
-    let info_hash = labeled_extract_public(b"info_hash", INFO);
+/// The HPKE base-mode context for `shared_secret` under `suite` (`HPKE` ‖
+/// KEM ‖ KDF ‖ AEAD ids) and `info`: the ChaCha20-Poly1305 key and the
+/// first (only) nonce.
+pub(super) fn key_schedule(
+    suite: &[u8],
+    info: &[u8],
+    shared_secret: &SecretKey<32>,
+) -> (LessSafeKey, [u8; 12]) {
+    let psk_id_hash = labeled_extract(suite, b"psk_id_hash", b"");
+    let info_hash = labeled_extract(suite, b"info_hash", info);
     let mut context = [0u8; 65];
     context[1..33].copy_from_slice(&psk_id_hash);
     context[33..].copy_from_slice(&info_hash);
     // secret = LabeledExtract(salt = shared_secret, "secret", ikm = psk = "").
     let secret = hkdf::Salt::new(hkdf::HKDF_SHA256, shared_secret.expose())
-        .extract(&[b"HPKE-v1".as_slice(), SUITE, b"secret"].concat());
+        .extract(&[b"HPKE-v1".as_slice(), suite, b"secret"].concat());
     let expand = |label: &[u8], out: &mut [u8]| {
         let len = (out.len() as u16).to_be_bytes();
         secret
-            .expand(&[&len, b"HPKE-v1", SUITE, label, &context], Len(out.len()))
+            .expand(&[&len, b"HPKE-v1", suite, label, &context], Len(out.len()))
             .and_then(|okm| okm.fill(out))
             .expect("HKDF-SHA-256 of at most 32 bytes");
     };
@@ -143,7 +149,7 @@ impl HybridRecipient {
         })?;
         let (ct_pq, ss_pq) = mlkem768_encapsulate(&self.mlkem, m.expose())
             .map_err(|_| Error::Key("invalid ML-KEM-768 encapsulation key".into()))?;
-        let (aead, nonce) = key_schedule(&combine(&ss_pq, &ss_t, &ct_t, &self.x25519));
+        let (aead, nonce) = key_schedule(SUITE, INFO, &combine(&ss_pq, &ss_t, &ct_t, &self.x25519));
         let mut body = vec![0u8; WRAPPED];
         body[..FILE_KEY].copy_from_slice(file_key.expose());
         let tag = aead
@@ -289,7 +295,7 @@ impl HybridIdentity {
             .map_err(|_| bad("ML-KEM-768 decapsulation failed"))?;
         let ss_t = x25519(self.x25519.expose(), &ct_t)
             .ok_or_else(|| bad("the X25519 share is a low-order point"))?;
-        let (aead, nonce) = key_schedule(&combine(&ss_pq, &ss_t, &ct_t, &self.public.x25519));
+        let (aead, nonce) = key_schedule(SUITE, INFO, &combine(&ss_pq, &ss_t, &ct_t, &self.public.x25519));
         let mut buf = [0u8; WRAPPED];
         buf.copy_from_slice(&stanza.body);
         let key = aead

@@ -11,7 +11,8 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use parcrypt::age::{self, DecryptOptions, Identity, KeyKind, Options, Recipient};
 use parcrypt::par::{Parallelism, Strategy};
@@ -333,14 +334,63 @@ fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
         "{:?}",
         parsed.ignored
     );
-    // Passphrase-protected keys are refused with a clear message.
-    let protected = dir.path().join("protected");
-    let out = Command::new("ssh-keygen")
-        .args(["-t", "ed25519", "-N", "secret words", "-q", "-f"])
-        .arg(&protected)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let err = age::read_identities(&protected).unwrap_err().to_string();
-    assert!(err.contains("passphrase-protected"), "{err}");
+    // Passphrase-protected keys (ssh-keygen -N: bcrypt_pbkdf, aes256-ctr or
+    // -Z aes256-cbc, the two age reads):
+    // the public key is read without the passphrase, which is asked for
+    // once, and only for a file that names the key.
+    let kinds = [
+        &["-t", "ed25519"][..],
+        &["-t", "rsa", "-b", "2048"][..],
+        &["-t", "ed25519", "-Z", "aes256-cbc"][..],
+    ];
+    for (i, kind) in kinds.into_iter().enumerate() {
+        let protected = dir.path().join(format!("protected-{i}"));
+        let out = Command::new("ssh-keygen")
+            .args(kind)
+            .args(["-N", "secret words", "-q", "-C", "", "-f"])
+            .arg(&protected)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let public = std::fs::read_to_string(protected.with_extension("pub")).unwrap();
+        let ids = age::read_identities(&protected).unwrap();
+        let Identity::EncryptedSsh(key) = &ids[0] else {
+            panic!("{:?}", ids[0])
+        };
+        assert_eq!(key.to_recipient().to_string(), public.trim());
+        let plain = data(CHUNK + 3);
+        let file = ours_encrypt(&[Recipient::parse(public.trim()).unwrap()], &plain, false);
+        // No way to ask: a clear error.
+        let err = age::decrypt_to_vec(&ids, &file, &DecryptOptions::default(), &par())
+            .map(|_| "decrypted")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("passphrase-protected"), "{err}");
+        let asked = Arc::new(AtomicUsize::new(0));
+        let with = |pass: &'static str| {
+            let asked = asked.clone();
+            Identity::EncryptedSsh(key.clone().with_passphrase(Arc::new(move || {
+                asked.fetch_add(1, Ordering::SeqCst);
+                Some(SecretBytes::from(pass.as_bytes()))
+            })))
+        };
+        assert!(ours_decrypt(&[with("secret words")], &file) == plain);
+        assert_eq!(asked.load(Ordering::SeqCst), 1);
+        // Also filippo.io/age's file for the key.
+        if let Some(go) = go_present() {
+            let theirs = run(go, &["encrypt", "-r", public.trim()], &plain);
+            assert!(ours_decrypt(&[with("secret words")], &theirs) == plain);
+        }
+        let err = age::decrypt_to_vec(&[with("wrong")], &file, &DecryptOptions::default(), &par())
+            .map(|_| "decrypted")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("incorrect passphrase"), "{err}");
+        // A file for another key: never asked.
+        asked.store(0, Ordering::SeqCst);
+        let other = Identity::generate(KeyKind::X25519);
+        let file = ours_encrypt(&[other.to_recipient().unwrap()], b"x", false);
+        assert!(ours_decrypt(&[with("secret words"), other], &file) == b"x");
+        assert_eq!(asked.load(Ordering::SeqCst), 0);
+    }
 }

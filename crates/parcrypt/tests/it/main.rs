@@ -11,7 +11,9 @@ mod tools;
 mod vectors;
 
 mod age;
+mod age_go_tools;
 mod age_interop;
+mod age_plugin;
 mod age_testkit;
 mod cobblestone;
 mod ecdsa;
