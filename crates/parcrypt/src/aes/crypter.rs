@@ -368,7 +368,7 @@ impl Crypter {
         par: &Parallelism,
         progress: impl FnMut(u64),
     ) -> Result<u64, Error> {
-        self.with_pending(|c, pending| crate::pipe::run_file(c, pending, file, output, buffer, par, progress))
+        self.process_file_from_with(file, 0, output, buffer, par, progress)
     }
 
     /// [`Crypter::process_file_with`] from byte `start` of a regular file
