@@ -49,16 +49,18 @@ pub fn print(text: impl std::fmt::Display) -> Result<()> {
 /// the process meanwhile.
 pub fn read_secret(prompt: &str) -> Result<SecretBytes> {
     let mut tty = terminal()?;
-    write!(tty, "{prompt} ")?;
-    tty.flush()?;
-    quietly(&mut tty, Ioctls::Termios2, false, read_line)
+    quietly(&mut tty, prompt, Ioctls::Termios2, false, read_line)
 }
 
-/// Runs `read` on `tty` with echo off (and, if `single`, line editing off
-/// too: each key press is read as typed), putting the modes back after,
-/// also if a signal ends the process meanwhile; then erases the prompt.
+/// Turns echo off on `tty` (and, if `single`, line editing too: each key
+/// press is read as typed), then shows `prompt` and runs `read`, putting
+/// the modes back after, also if a signal ends the process meanwhile; then
+/// erases the prompt. Echo goes off before the prompt shows, so that
+/// nothing typed in answer to the prompt (or fed through a pty at once)
+/// can be echoed.
 fn quietly<T>(
     tty: &mut File,
+    prompt: &str,
     ioctls: Ioctls,
     single: bool,
     read: impl FnOnce(&mut File) -> Result<T>,
@@ -69,7 +71,10 @@ fn quietly<T>(
     signals::on_signal(Some(Box::new(move || {
         let _ = restore(&restore_tty, &restore_modes);
     })));
-    let got = read(tty);
+    let got = write!(tty, "{prompt} ")
+        .and_then(|()| tty.flush())
+        .map_err(anyhow::Error::from)
+        .and_then(|()| read(tty));
     let _ = restore(tty, &saved);
     signals::on_signal(None);
     // A new line (works everywhere), then erase the prompt above it if escape codes work.
@@ -90,9 +95,7 @@ pub fn read_public(prompt: &str) -> Result<SecretBytes> {
 /// between a plugin's two options); the prompt is erased after.
 pub fn read_key(prompt: &str) -> Result<u8> {
     let mut tty = terminal()?;
-    write!(tty, "{prompt} ")?;
-    tty.flush()?;
-    quietly(&mut tty, Ioctls::Termios2, true, |tty| {
+    quietly(&mut tty, prompt, Ioctls::Termios2, true, |tty| {
         let mut byte = [0u8; 1];
         loop {
             match tty.read(&mut byte) {
