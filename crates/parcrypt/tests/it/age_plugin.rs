@@ -233,8 +233,10 @@ fn hostile_plugins_fail_clearly_and_are_killed_and_reaped() {
         ),
         (
             "hugebody",
-            "printf '%s\\n' '-> msg'; line=$(head -c 48 /dev/zero | base64 | tr -d '\\n'); \
-             while :; do echo \"$line\"; done",
+            // `yes`, not a shell loop: the 1 MiB must come well inside the
+            // timeout however busy the machine is (a loop of `echo` missed
+            // it once under qemu on a loaded machine).
+            "printf '%s\\n' '-> msg'; exec yes \"$(head -c 48 /dev/zero | base64 | tr -d '\\n')\"",
             "a stanza body over 1 MiB",
         ),
         (
@@ -242,7 +244,7 @@ fn hostile_plugins_fail_clearly_and_are_killed_and_reaped() {
             "echo 'broken on purpose' >&2; exit 3",
             "exited (exit status: 3) before finishing; it said: broken on purpose",
         ),
-        ("hangs", "", "no answer from the plugin in 1 s"),
+        ("hangs", "", "no answer from the plugin in 2 s"),
         (
             "nostanza",
             "printf '%s\\n' '-> done' ''",
@@ -264,9 +266,11 @@ fn hostile_plugins_fail_clearly_and_are_killed_and_reaped() {
             "malformed confirm stanza: unexpected number of arguments",
         ),
     ];
+    // 2 s: what only the hanging plugin waits for, with room for a busy
+    // machine in the others.
     let client = PluginClient::new()
         .with_search_path(dir.path())
-        .with_timeout(Some(Duration::from_secs(1)));
+        .with_timeout(Some(Duration::from_secs(2)));
     for (name, body, expect) in cases {
         // Every plugin ends by sleeping, as itself (exec): only the client can end it.
         let pid = pid_file(name);
