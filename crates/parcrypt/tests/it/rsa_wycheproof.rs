@@ -161,7 +161,11 @@ fn rsa_oaep_decrypt() {
                         (_, got) => panic!("{}: expected {:?}, got {got:?}", at(), t.result),
                     }
                 }
-                if t.result == TestResult::Valid {
+                // Under qemu one valid vector in four (every key and hash
+                // pair still has several): the round trip is one more
+                // emulated private-key operation per vector.
+                let round_trip = !crate::common::emulated() || t.tc_id % 4 == 0;
+                if t.result == TestResult::Valid && round_trip {
                     // Encryption with the same hashes and label (a random
                     // seed, so no fixed answer): the key decrypts it back.
                     let ct = key.public_key().encrypt_oaep(&t.pt, h, mgf1, &t.label).unwrap();
