@@ -35,7 +35,7 @@ use zeroize::Zeroizing;
 
 use super::files::read_small;
 use crate::cli::{AgeArgs, AgeCommand, InOut};
-use crate::error::{Hint, warn};
+use crate::error::{Hint, fail, warn};
 use crate::io::{Output, Policy, Source, names_stdout, open_input_file, transfer};
 use crate::tty;
 
@@ -122,11 +122,6 @@ fn plugin_identity(name: &str, plugins: &PluginClient) -> Result<Identity> {
         .map_err(anyhow::Error::new)
         .with_context(|| format!("initializing {name:?}"))
         .hint("-j takes a plugin name: letters, digits and +-._ (the program is age-plugin-NAME)")
-}
-
-/// An age-style failure: the message, one hint line, exit status 1.
-pub(super) fn fail<T>(msg: impl Into<String>, hint: impl Into<String>) -> Result<T> {
-    Err(anyhow!(msg.into())).hint(hint)
 }
 
 /// age's rules on which flags go together, with its messages.
