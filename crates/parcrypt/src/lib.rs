@@ -478,6 +478,39 @@ mod vocabulary {
     }
 
     #[test]
+    fn hazmat_constants_are_named_for_their_family() {
+        // `hazmat` holds several families side by side: a bare `DROP` or
+        // `NONCE_LEN` there would not say whose it is.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/hazmat/mod.rs");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let mut consts = Vec::new();
+        for statement in text
+            .split(';')
+            .filter_map(|s| s.trim_start().strip_prefix("pub use "))
+        {
+            for name in statement.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                let constant = name.len() > 1
+                    && name.chars().any(|c| c.is_ascii_uppercase())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                if constant {
+                    consts.push(name.to_owned());
+                }
+            }
+        }
+        assert!(consts.len() >= 5, "only {consts:?} read");
+        let wrong: Vec<&String> = consts
+            .iter()
+            .filter(|c| !["PARC4_", "RC4_"].iter().any(|family| c.starts_with(family)))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "hazmat constants not named for their family: {wrong:?}"
+        );
+    }
+
+    #[test]
     fn the_formats_decrypt_ranges_of_a_source_with_a_slice_of_identities() {
         let mut wrong = Vec::new();
         let mut ranges = 0;
