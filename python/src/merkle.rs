@@ -486,6 +486,7 @@ fn hash_files<'py>(
         parcrypt::merkle::hash_files(
             format,
             paths.iter().map(parcrypt::merkle::Input::File),
+            std::io::empty(),
             &par,
             |r| {
                 if let Some(r) = r {
@@ -563,7 +564,8 @@ fn check_sums(
     };
     let done = py.detach(|| {
         let mut parser = Parser::new(format, zero);
-        sums::check(reader, &mut parser, options, &par, |event| {
+        // A list line naming `-` reads the process's standard input, as it did.
+        sums::check(reader, std::io::stdin(), &mut parser, options, &par, |event| {
             match event {
                 Some(Event::Malformed { text, .. }) => results.push((text, "improperly formatted")),
                 Some(Event::Checked { name, outcome }) => match outcome {
@@ -634,7 +636,7 @@ fn hash_tree<'py>(
             }
             Found::Special { .. } | Found::Loop(_) => None,
         });
-        parcrypt::merkle::hash_files(format, inputs, &par, |r| {
+        parcrypt::merkle::hash_files(format, inputs, std::io::empty(), &par, |r| {
             if let Some(FileHash { input, hash }) = r {
                 let path = match input {
                     Input::File(p) => p,

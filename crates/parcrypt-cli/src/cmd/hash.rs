@@ -102,7 +102,7 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
             }))
         };
         hashed = 0;
-        merkle::hash_files(format, inputs, par, |done| -> io::Result<()> {
+        merkle::hash_files(format, inputs, io::stdin(), par, |done| -> io::Result<()> {
             let Some(FileHash { input, hash }) = done else {
                 return out.flush();
             };
