@@ -300,7 +300,7 @@ fn age_encrypt<'py>(
     passphrase: Option<&Bound<'py, PyAny>>,
     armor: bool,
     work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -326,7 +326,7 @@ fn age_decrypt<'py>(
     identities: Option<&Bound<'py, PyAny>>,
     passphrase: Option<&Bound<'py, PyAny>>,
     max_work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -359,7 +359,7 @@ fn age_encrypt_file(
     passphrase: Option<&Bound<'_, PyAny>>,
     armor: bool,
     work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -388,7 +388,7 @@ fn age_decrypt_file(
     passphrase: Option<&Bound<'_, PyAny>>,
     range: Option<(u64, u64)>,
     max_work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;

@@ -46,7 +46,7 @@ fn parc4_apply<'py>(
     data: &Bound<'py, PyAny>,
     block_size: usize,
     offset: u64,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;

@@ -245,7 +245,7 @@ fn stream_encrypt(
     recipients: Option<Vec<Bound<'_, RsaPublicKey>>>,
     segment_size: usize,
     scrypt_log2_n: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par = par::parallelism(threads, strategy)?;
@@ -274,7 +274,7 @@ fn stream_decrypt(
     identity: Option<Bound<'_, RsaPrivateKey>>,
     range: Option<(u64, u64)>,
     max_work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -332,7 +332,7 @@ impl PySegments {
         &self,
         py: Python<'_>,
         (data, what): (&Bound<'_, PyAny>, &str),
-        (threads, strategy): (Option<usize>, &str),
+        (threads, strategy): (Option<i64>, &str),
         f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<Vec<u8>, stream::Error> + Send,
     ) -> PyResult<Vec<u8>> {
         let par = par::parallelism(threads, strategy)?;
@@ -432,7 +432,7 @@ impl PySegments {
         first: u64,
         data: &Bound<'py, PyAny>,
         last: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let sealed = self.run(py, (data, "data"), (threads, strategy), |s, src, par| {
@@ -449,7 +449,7 @@ impl PySegments {
         first: u64,
         sealed: &Bound<'py, PyAny>,
         last: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let mut plain = self.run(py, (sealed, "sealed"), (threads, strategy), |s, src, par| {
