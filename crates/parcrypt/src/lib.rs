@@ -510,6 +510,50 @@ mod vocabulary {
         );
     }
 
+    /// The same condition has the same variant name in every format's
+    /// `Error`: this does not compile if one is renamed apart.
+    #[test]
+    fn the_formats_name_the_same_conditions_alike() {
+        use crate::{age, cobblestone, stream};
+        let stream = [
+            stream::Error::WrongFormat,
+            stream::Error::NoMatchingIdentity,
+            stream::Error::HeaderAuthentication,
+            stream::Error::MalformedHeader("x"),
+            stream::Error::Truncated { segment: None },
+            stream::Error::Range {
+                start: 0,
+                len: 0,
+                total: 0,
+            },
+            stream::Error::WorkFactor { log2_n: 1, max: 0 },
+        ];
+        let age = [
+            age::Error::WrongFormat,
+            age::Error::NoMatchingIdentity { stanzas: Vec::new() },
+            age::Error::HeaderAuthentication,
+            age::Error::MalformedHeader("x".into()),
+            age::Error::Truncated { chunk: None },
+            age::Error::Range {
+                start: 0,
+                len: 0,
+                total: 0,
+            },
+            age::Error::WorkFactor { log2_n: 1, max: 0 },
+        ];
+        let cobblestone = [
+            cobblestone::Error::Truncated { chunk: None },
+            cobblestone::Error::Range {
+                start: 0,
+                len: 0,
+                total: 0,
+            },
+            cobblestone::Error::ChunkAuthentication { chunk: 0 },
+        ];
+        assert!(matches!(age[6], age::Error::WorkFactor { .. }));
+        assert_eq!((stream.len(), age.len(), cobblestone.len()), (7, 7, 3));
+    }
+
     #[test]
     fn the_formats_decrypt_ranges_of_a_source_with_a_slice_of_identities() {
         let mut wrong = Vec::new();
