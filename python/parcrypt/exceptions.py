@@ -28,20 +28,23 @@ class TruncatedError(StreamError):
     """The stream ends early: its last segment was not sealed as the last."""
 
 
-class WrongKeyError(StreamError):
-    """No recipient in the stream's header opens with the key, passphrase
-    or identity given."""
-
-
 class AgeError(Exception):
     """An age file that does not open: not an age file, a malformed header
     or armor, a modified header, or a payload cut short or modified. No
     plaintext was returned."""
 
 
-class NoIdentityError(AgeError):
-    """No identity given (key, SSH key or passphrase) opens any recipient
-    stanza of the age file."""
+class NoIdentityError(StreamError, AgeError):
+    """No identity given (key, passphrase, RSA or SSH key) opens any
+    recipient stanza of the file's header: the one exception for it in
+    ``parcrypt.stream`` and ``parcrypt.age`` alike (so it is both a
+    ``StreamError`` and an ``AgeError``)."""
+
+
+WrongKeyError = NoIdentityError
+"""The name ``parcrypt.stream`` raised it under before: an alias of
+:class:`NoIdentityError`, kept so that ``except WrongKeyError`` still
+catches it."""
 
 
 class HazmatWarning(UserWarning):

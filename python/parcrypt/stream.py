@@ -17,7 +17,8 @@ pipes and sockets: ``decrypt`` writes each batch of segments once it has
 verified, so on an error the object may have received the verified part
 before it (never unverified bytes).
 
-Errors: ``WrongKeyError`` (no recipient matches), ``InvalidTag`` (a segment
+Errors: ``NoIdentityError`` (no recipient matches; also an ``AgeError``,
+and still caught as ``WrongKeyError``, its old name), ``InvalidTag`` (a segment
 or the header was modified), ``TruncatedError``, ``StreamError`` (not a
 stream, malformed header), ``ValueError`` (bad arguments, a passphrase
 stanza costlier than ``max_work_factor``), ``OSError``.

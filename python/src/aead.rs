@@ -71,7 +71,7 @@ impl AesGcm {
         nonce: &Bound<'_, PyAny>,
         data: &Bound<'_, PyAny>,
         associated_data: Option<&Bound<'_, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: Option<&str>,
     ) -> PyResult<Args> {
         let par = self.par_for(threads, strategy)?;
@@ -88,11 +88,11 @@ impl AesGcm {
         })
     }
 
-    fn par_for(&self, threads: Option<usize>, strategy: Option<&str>) -> PyResult<Parallelism> {
+    fn par_for(&self, threads: Option<i64>, strategy: Option<&str>) -> PyResult<Parallelism> {
         match (threads, strategy) {
             (None, None) => Ok(self.par),
             (t, s) => par::parallelism(
-                t.or(Some(self.par.threads().get())),
+                t.or(Some(self.par.threads().get() as i64)),
                 s.unwrap_or(self.par.strategy().name()),
             ),
         }
@@ -105,7 +105,7 @@ impl AesGcm {
     /// every call on this object (each call may override them).
     #[new]
     #[pyo3(signature = (key, *, threads = None, strategy = "steal"))]
-    fn new(key: &Bound<'_, PyAny>, threads: Option<usize>, strategy: &str) -> PyResult<Self> {
+    fn new(key: &Bound<'_, PyAny>, threads: Option<i64>, strategy: &str) -> PyResult<Self> {
         let key = In::get(key, "key")?;
         let gcm = Gcm::new(key.as_slice()).map_err(|e| match e {
             parcrypt::aes::Error::KeyLength(n) => PyValueError::new_err(format!(
@@ -140,7 +140,7 @@ impl AesGcm {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
         associated_data: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: Option<&str>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let args = self.args(nonce, data, associated_data, threads, strategy)?;
@@ -162,7 +162,7 @@ impl AesGcm {
         nonce: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
         associated_data: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: Option<&str>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let args = self.args(nonce, data, associated_data, threads, strategy)?;
@@ -198,7 +198,7 @@ impl AesGcm {
         data: &Bound<'_, PyAny>,
         associated_data: Option<&Bound<'_, PyAny>>,
         buf: &Bound<'_, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: Option<&str>,
     ) -> PyResult<usize> {
         let args = self.args(nonce, data, associated_data, threads, strategy)?;
@@ -243,7 +243,7 @@ impl AesGcm {
         data: &Bound<'_, PyAny>,
         associated_data: Option<&Bound<'_, PyAny>>,
         buf: &Bound<'_, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: Option<&str>,
     ) -> PyResult<usize> {
         let args = self.args(nonce, data, associated_data, threads, strategy)?;

@@ -39,11 +39,11 @@ fn err(py: Python<'_>, e: Error) -> PyErr {
     let msg = e.to_string();
     match e {
         Error::Io(io) => PyErr::from(io),
-        Error::NoMatch { .. } => errors::raise(py, "NoIdentityError", msg),
-        Error::NotAge
-        | Error::Header(_)
+        Error::NoMatchingIdentity { .. } => errors::raise(py, "NoIdentityError", msg),
+        Error::WrongFormat
+        | Error::MalformedHeader(_)
         | Error::Armor(_)
-        | Error::HeaderMac
+        | Error::HeaderAuthentication
         | Error::Truncated { .. }
         | Error::ChunkAuthentication { .. }
         | Error::EmptyLastChunk { .. }
@@ -300,7 +300,7 @@ fn age_encrypt<'py>(
     passphrase: Option<&Bound<'py, PyAny>>,
     armor: bool,
     work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -310,7 +310,7 @@ fn age_encrypt<'py>(
     // scrypt runs here: with the GIL released whatever the size.
     let encryptor = py.detach(|| Encryptor::new(&list)).map_err(|e| err(py, e))?;
     let sealed = detach_from(py, plain.len(), || {
-        encryptor.encrypt_to_vec(plain, &Options { armor }, &par)
+        encryptor.encrypt(plain, &Options { armor }, &par)
     });
     bytes_from(py, &sealed, 0, &par, |_| Ok(()))
 }
@@ -326,7 +326,7 @@ fn age_decrypt<'py>(
     identities: Option<&Bound<'py, PyAny>>,
     passphrase: Option<&Bound<'py, PyAny>>,
     max_work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -339,7 +339,7 @@ fn age_decrypt<'py>(
     };
     // A passphrase runs scrypt: the GIL is released whatever the size.
     let mut plain = py
-        .detach(|| age::decrypt_to_vec(&ids, sealed, &opts, &par))
+        .detach(|| age::decrypt(&ids, sealed, &opts, &par))
         .map_err(|e| err(py, e))?;
     let out = bytes_from(py, &plain, 0, &par, |_| Ok(()));
     parcrypt::secret::wipe(&mut plain);
@@ -359,7 +359,7 @@ fn age_encrypt_file(
     passphrase: Option<&Bound<'_, PyAny>>,
     armor: bool,
     work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -370,7 +370,7 @@ fn age_encrypt_file(
     let encryptor = py.detach(|| Encryptor::new(&list)).map_err(|e| err(py, e))?;
     let written = between(py, &src, &dst, |input, out| match input {
         Source::File(f) => encryptor.encrypt_file(&f, out, &opts, &par, |_| {}),
-        Source::Reader(r) => encryptor.encrypt(r, out, &opts, &par, |_| {}),
+        Source::Reader(r) => encryptor.encrypt_stream(r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
@@ -388,7 +388,7 @@ fn age_decrypt_file(
     passphrase: Option<&Bound<'_, PyAny>>,
     range: Option<(u64, u64)>,
     max_work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -405,8 +405,8 @@ fn age_decrypt_file(
     };
     let written = between(py, &src, &dst, |input, out| match (input, range) {
         (Source::File(f), Some((start, len))) => age::decrypt_range(&ids, &f, start, len, out, &opts, &par),
-        (Source::File(f), None) => age::decrypt(&ids, &f, out, &opts, &par, |_| {}),
-        (Source::Reader(r), _) => age::decrypt(&ids, r, out, &opts, &par, |_| {}),
+        (Source::File(f), None) => age::decrypt_file(&ids, &f, out, &opts, &par, |_| {}),
+        (Source::Reader(r), _) => age::decrypt_stream(&ids, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }

@@ -48,7 +48,7 @@ fn ctr_apply<'py>(
     key: &Bound<'py, PyAny>,
     nonce: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -83,7 +83,7 @@ fn cbc_decrypt<'py>(
     key: &Bound<'py, PyAny>,
     iv: &Bound<'py, PyAny>,
     data: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -117,7 +117,7 @@ fn cipher_context(
     iv: Option<&Bound<'_, PyAny>>,
     encrypt: bool,
     padding: bool,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<CipherContext> {
     let par = par::parallelism(threads, strategy)?;

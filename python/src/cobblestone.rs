@@ -100,7 +100,7 @@ impl EncryptorState {
         py: Python<'_>,
         scheme: Scheme,
         (key, context): (&Bound<'_, PyAny>, &Bound<'_, PyAny>),
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Self> {
         let par = par::parallelism(threads, strategy)?;
@@ -190,7 +190,7 @@ impl DecryptorState {
         py: Python<'_>,
         scheme: Scheme,
         (key, context): (&Bound<'_, PyAny>, &Bound<'_, PyAny>),
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Self> {
         let par = par::parallelism(threads, strategy)?;
@@ -426,7 +426,7 @@ macro_rules! encryptor_class {
                 py: Python<'_>,
                 key: &Bound<'_, PyAny>,
                 context: &Bound<'_, PyAny>,
-                threads: Option<usize>,
+                threads: Option<i64>,
                 strategy: &str,
             ) -> PyResult<Self> {
                 EncryptorState::new(py, $scheme, (key, context), threads, strategy).map($class)
@@ -490,7 +490,7 @@ macro_rules! decryptor_class {
                 py: Python<'_>,
                 key: &Bound<'_, PyAny>,
                 context: &Bound<'_, PyAny>,
-                threads: Option<usize>,
+                threads: Option<i64>,
                 strategy: &str,
             ) -> PyResult<Self> {
                 DecryptorState::new(py, $scheme, (key, context), threads, strategy).map($class)
@@ -611,7 +611,7 @@ impl PyScheme {
         key: &Bound<'py, PyAny>,
         data: &Bound<'py, PyAny>,
         context: &Bound<'py, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let par = par::parallelism(threads, strategy)?;
@@ -645,7 +645,7 @@ impl PyScheme {
         key: &Bound<'py, PyAny>,
         ciphertext: &Bound<'py, PyAny>,
         context: &Bound<'py, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let par = par::parallelism(threads, strategy)?;
@@ -685,7 +685,7 @@ impl PyScheme {
         offset: u64,
         length: u64,
         context: &Bound<'py, PyAny>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let par = par::parallelism(threads, strategy)?;
@@ -783,7 +783,7 @@ impl PyParts {
         first: u64,
         data: &Bound<'py, PyAny>,
         last: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let par = par::parallelism(threads, strategy)?;
@@ -808,7 +808,7 @@ impl PyParts {
         first: u64,
         sealed: &Bound<'py, PyAny>,
         last: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let par = par::parallelism(threads, strategy)?;
@@ -855,7 +855,7 @@ fn cobblestone_encrypt_file(
     src: &Bound<'_, PyAny>,
     dst: &Bound<'_, PyAny>,
     context: &Bound<'_, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par = par::parallelism(threads, strategy)?;
@@ -886,7 +886,7 @@ fn cobblestone_decrypt_file(
     src: &Bound<'_, PyAny>,
     dst: &Bound<'_, PyAny>,
     context: &Bound<'_, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par = par::parallelism(threads, strategy)?;

@@ -93,7 +93,7 @@ fn ec_load_public_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPub
 fn ec_verify_batch(
     items: &Bound<'_, PyAny>,
     encoding: &str,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
     py: Python<'_>,
 ) -> PyResult<Vec<bool>> {
@@ -334,7 +334,7 @@ impl EcPublicKey {
 fn ec_verify_batch_digests(
     items: &Bound<'_, PyAny>,
     encoding: &str,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
     py: Python<'_>,
 ) -> PyResult<Vec<bool>> {

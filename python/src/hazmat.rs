@@ -1,7 +1,7 @@
 //! `parcrypt.hazmat`: RC4 (serial) and PARC4 (block-parallel RC4 with a key
 //! per block) — for compatibility and study only.
 
-use parcrypt::hazmat::{DEFAULT_BLOCK_SIZE, Parc4, Rc4};
+use parcrypt::hazmat::{PARC4_DEFAULT_BLOCK_SIZE, Parc4, Rc4};
 use parcrypt::par::Parallelism;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -37,7 +37,7 @@ fn rc4_apply<'py>(
 
 /// PARC4's keystream from byte `offset` XORed over `data`.
 #[pyfunction]
-#[pyo3(signature = (key, nonce, data, *, block_size = DEFAULT_BLOCK_SIZE, offset = 0, threads = None, strategy = "steal"))]
+#[pyo3(signature = (key, nonce, data, *, block_size = PARC4_DEFAULT_BLOCK_SIZE, offset = 0, threads = None, strategy = "steal"))]
 #[allow(clippy::too_many_arguments)]
 fn parc4_apply<'py>(
     py: Python<'py>,
@@ -46,7 +46,7 @@ fn parc4_apply<'py>(
     data: &Bound<'py, PyAny>,
     block_size: usize,
     offset: u64,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;

@@ -115,7 +115,7 @@ fn rfc6962_root<'py>(
     py: Python<'py>,
     leaves: &Bound<'py, PyAny>,
     leaf_size: Option<usize>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -132,7 +132,7 @@ fn rfc6962_inclusion_proof<'py>(
     leaves: &Bound<'py, PyAny>,
     index: u64,
     leaf_size: Option<usize>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let par = par::parallelism(threads, strategy)?;
@@ -153,7 +153,7 @@ fn rfc6962_consistency_proof<'py>(
     old_size: u64,
     new_size: u64,
     leaf_size: Option<usize>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let par = par::parallelism(threads, strategy)?;
@@ -223,7 +223,7 @@ fn bittorrent_v2<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     piece_length: u64,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<(Option<Bound<'py, PyBytes>>, Bound<'py, PyList>)> {
     let par = par::parallelism(threads, strategy)?;
@@ -243,7 +243,7 @@ fn bittorrent_v2<'py>(
 fn glacier<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let par = par::parallelism(threads, strategy)?;
@@ -263,7 +263,7 @@ fn hash_file<'py>(
     path: std::path::PathBuf,
     format: &str,
     leaf_size: usize,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -308,7 +308,7 @@ impl PyCompactRange {
         begin: u64,
         leaves: &Bound<'_, PyAny>,
         leaf_size: Option<usize>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Self> {
         let tree = tree_of(format)?;
@@ -423,7 +423,7 @@ fn bittorrent_piece_hashes<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     piece_length: u64,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Bound<'py, PyList>> {
     let par = par::parallelism(threads, strategy)?;
@@ -476,7 +476,7 @@ fn hash_files<'py>(
     paths: Vec<std::path::PathBuf>,
     format: &str,
     leaf_size: usize,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<Vec<Bound<'py, PyAny>>> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -486,6 +486,7 @@ fn hash_files<'py>(
         parcrypt::merkle::hash_files(
             format,
             paths.iter().map(parcrypt::merkle::Input::File),
+            std::io::empty(),
             &par,
             |r| {
                 if let Some(r) = r {
@@ -531,7 +532,7 @@ fn check_sums(
     lines: Option<Vec<Vec<u8>>>,
     format: &str,
     leaf_size: usize,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
     ignore_missing: bool,
     zero: bool,
@@ -563,7 +564,8 @@ fn check_sums(
     };
     let done = py.detach(|| {
         let mut parser = Parser::new(format, zero);
-        sums::check(reader, &mut parser, options, &par, |event| {
+        // A list line naming `-` reads the process's standard input, as it did.
+        sums::check(reader, std::io::stdin(), &mut parser, options, &par, |event| {
             match event {
                 Some(Event::Malformed { text, .. }) => results.push((text, "improperly formatted")),
                 Some(Event::Checked { name, outcome }) => match outcome {
@@ -602,7 +604,7 @@ fn hash_tree<'py>(
     directory: std::path::PathBuf,
     format: &str,
     leaf_size: usize,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
     follow_symlinks: bool,
 ) -> PyResult<Vec<(std::path::PathBuf, Bound<'py, PyAny>)>> {
@@ -634,7 +636,7 @@ fn hash_tree<'py>(
             }
             Found::Special { .. } | Found::Loop(_) => None,
         });
-        parcrypt::merkle::hash_files(format, inputs, &par, |r| {
+        parcrypt::merkle::hash_files(format, inputs, std::io::empty(), &par, |r| {
             if let Some(FileHash { input, hash }) = r {
                 let path = match input {
                     Input::File(p) => p,

@@ -40,7 +40,7 @@ fn scheme_of(name: &str) -> PyResult<Scheme> {
 fn sign_args(
     scheme: &str,
     hash: &str,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<(Scheme, Algorithm, Parallelism)> {
     Ok((
@@ -71,7 +71,7 @@ pub struct RsaPublicKey {
 fn rsa_generate_private_key(
     py: Python<'_>,
     key_size: usize,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<RsaPrivateKey> {
     let par = par::parallelism(threads, strategy)?;
@@ -143,7 +143,7 @@ impl RsaPrivateKey {
         data: &Bound<'py, PyAny>,
         scheme: &str,
         hash: &str,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let (scheme, hash, par) = sign_args(scheme, hash, threads, strategy)?;
@@ -162,7 +162,7 @@ impl RsaPrivateKey {
         digest: &Bound<'py, PyAny>,
         scheme: &str,
         hash: &str,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let (scheme, hash, par) = sign_args(scheme, hash, threads, strategy)?;
@@ -185,7 +185,7 @@ impl RsaPrivateKey {
         hash: &str,
         mgf1_hash: Option<&str>,
         label: Option<&Bound<'py, PyAny>>,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let hash = hash_of(hash)?;

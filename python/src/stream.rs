@@ -29,8 +29,8 @@ fn err(py: Python<'_>, e: stream::Error) -> PyErr {
         E::Io(io) => PyErr::from(io),
         E::Truncated { .. } => errors::raise(py, "TruncatedError", msg),
         E::SegmentAuthentication { .. } | E::HeaderAuthentication => errors::raise(py, "InvalidTag", msg),
-        E::NoMatchingIdentity => errors::raise(py, "WrongKeyError", msg),
-        E::NotStream | E::UnsupportedVersion(_) | E::MalformedHeader(_) => {
+        E::NoMatchingIdentity => errors::raise(py, "NoIdentityError", msg),
+        E::WrongFormat | E::UnsupportedVersion(_) | E::MalformedHeader(_) => {
             errors::raise(py, "StreamError", msg)
         }
         _ => PyValueError::new_err(msg),
@@ -245,7 +245,7 @@ fn stream_encrypt(
     recipients: Option<Vec<Bound<'_, RsaPublicKey>>>,
     segment_size: usize,
     scrypt_log2_n: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par = par::parallelism(threads, strategy)?;
@@ -255,7 +255,7 @@ fn stream_encrypt(
     let (src, dst) = (End::get(src, "src")?, End::get(dst, "dst")?);
     let written = between(py, &src, &dst, |input, out| match input {
         Source::File(f) => stream::encrypt_file(&list, &f, out, &opts, &par, |_| {}),
-        Source::Reader(r) => stream::encrypt(&list, r, out, &opts, &par, |_| {}),
+        Source::Reader(r) => stream::encrypt_stream(&list, r, out, &opts, &par, |_| {}),
     });
     written.map_err(|e| err(py, e))
 }
@@ -274,7 +274,7 @@ fn stream_decrypt(
     identity: Option<Bound<'_, RsaPrivateKey>>,
     range: Option<(u64, u64)>,
     max_work_factor: u8,
-    threads: Option<usize>,
+    threads: Option<i64>,
     strategy: &str,
 ) -> PyResult<u64> {
     let par: Parallelism = par::parallelism(threads, strategy)?;
@@ -288,10 +288,14 @@ fn stream_decrypt(
     }
     let written = between(py, &src, &dst, |input, out| match (input, range) {
         (Source::File(f), Some((start, len))) => {
-            stream::decrypt_range(&who, &f, start, len, out, &opts, &par)
+            stream::decrypt_range(std::slice::from_ref(&who), &f, start, len, out, &opts, &par)
         }
-        (Source::File(f), None) => stream::decrypt_file(&who, &f, out, &opts, &par, |_| {}),
-        (Source::Reader(r), _) => stream::decrypt(&who, r, out, &opts, &par, |_| {}),
+        (Source::File(f), None) => {
+            stream::decrypt_file(std::slice::from_ref(&who), &f, out, &opts, &par, |_| {})
+        }
+        (Source::Reader(r), _) => {
+            stream::decrypt_stream(std::slice::from_ref(&who), r, out, &opts, &par, |_| {})
+        }
     });
     written.map_err(|e| err(py, e))
 }
@@ -328,7 +332,7 @@ impl PySegments {
         &self,
         py: Python<'_>,
         (data, what): (&Bound<'_, PyAny>, &str),
-        (threads, strategy): (Option<usize>, &str),
+        (threads, strategy): (Option<i64>, &str),
         f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<Vec<u8>, stream::Error> + Send,
     ) -> PyResult<Vec<u8>> {
         let par = par::parallelism(threads, strategy)?;
@@ -376,10 +380,10 @@ impl PySegments {
         let par = Parallelism::default();
         let inner = if let Ok(path) = src.extract::<std::path::PathBuf>() {
             let mut file = std::io::BufReader::new(File::open(path).map_err(PyErr::from)?);
-            stream::Segments::from_header(&mut file, &who, &opts, &par)
+            stream::Segments::from_header(&mut file, std::slice::from_ref(&who), &opts, &par)
         } else {
             let data = In::get(src, "src")?;
-            stream::Segments::from_header(&mut data.as_slice(), &who, &opts, &par)
+            stream::Segments::from_header(&mut data.as_slice(), std::slice::from_ref(&who), &opts, &par)
         }
         .map_err(|e| err(py, e))?;
         Ok(PySegments { inner })
@@ -428,7 +432,7 @@ impl PySegments {
         first: u64,
         data: &Bound<'py, PyAny>,
         last: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let sealed = self.run(py, (data, "data"), (threads, strategy), |s, src, par| {
@@ -445,7 +449,7 @@ impl PySegments {
         first: u64,
         sealed: &Bound<'py, PyAny>,
         last: bool,
-        threads: Option<usize>,
+        threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let mut plain = self.run(py, (sealed, "sealed"), (threads, strategy), |s, src, par| {

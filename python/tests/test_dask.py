@@ -221,9 +221,9 @@ def test_decrypt_files_reads_cli_streams_and_a_wrong_key_leaves_nothing(client, 
         assert open(src, "rb").read() == open(dst, "rb").read()
     wrong = tmp_path / "wrong"
     wrong.mkdir()
-    from parcrypt.exceptions import WrongKeyError
+    from parcrypt.exceptions import NoIdentityError
 
-    with pytest.raises(WrongKeyError):
+    with pytest.raises(NoIdentityError):
         pdask.decrypt_files(sealed, wrong, key=os.urandom(32), client=client)
     assert os.listdir(wrong) == []
 

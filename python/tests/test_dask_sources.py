@@ -36,7 +36,7 @@ def client(request):
 def small_blocks(monkeypatch):
     """Proof blocks of 8 leaves, so small trees have many blocks, a short
     last block, and chunks that straddle blocks (the driver reads it)."""
-    monkeypatch.setattr(pdask, "PROOF_BLOCK", 8)
+    monkeypatch.setattr(pdask._trees, "PROOF_BLOCK", 8)  # where inclusion_proof reads it
 
 
 def chunkings(n):

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from conftest import PARS, pattern
-from parcrypt import _parcrypt, rsa, stream
-from parcrypt.exceptions import InvalidTag, StreamError, TruncatedError, WrongKeyError
+from parcrypt import _parcrypt, age, rsa, stream
+from parcrypt.exceptions import AgeError, InvalidTag, NoIdentityError, StreamError, TruncatedError, WrongKeyError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,6 +78,19 @@ def test_passphrase_and_file_objects():
         stream.decrypt(io.BytesIO(sealed.getvalue()), io.BytesIO(), passphrase="wrong")
     with pytest.raises(ValueError, match="work factor"):
         stream.decrypt(io.BytesIO(sealed.getvalue()), io.BytesIO(), passphrase="x", max_work_factor=9)
+
+
+def test_one_exception_when_no_identity_matches_in_stream_and_age():
+    # The same class from both formats, under its old stream name too.
+    assert WrongKeyError is NoIdentityError
+    assert issubclass(NoIdentityError, StreamError) and issubclass(NoIdentityError, AgeError)
+    sealed = io.BytesIO()
+    stream.encrypt(io.BytesIO(b"x"), sealed, key=os.urandom(32))
+    with pytest.raises(NoIdentityError):
+        stream.decrypt(io.BytesIO(sealed.getvalue()), io.BytesIO(), key=os.urandom(32))
+    me, other = age.Identity.generate(), age.Identity.generate()
+    with pytest.raises(NoIdentityError):
+        age.decrypt(age.encrypt(b"x", [me.to_public()]), [other])
 
 
 def test_hostile_streams_leave_no_output(tmp_path):

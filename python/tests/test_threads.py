@@ -71,3 +71,21 @@ def test_the_measurement_tells_a_held_gil_from_a_released_one():
     """The control: a long C call that keeps the GIL (``bytes.count`` over
     32 MiB) lets the other thread not run, so the probe can fail."""
     assert not ran_during(lambda: DATA.count(b"\x00\x01\x02\x03"))
+
+
+def test_threads_zero_is_every_core_and_a_bad_count_is_a_value_error():
+    """``threads=0`` (or None) is every available core, as ``--threads 0``
+    in the CLI; a negative or absurd count is a ValueError naming it."""
+    from parcrypt import _parcrypt
+
+    every = _parcrypt.available_threads()
+    assert f"threads={every}," in repr(AESGCM(KEY, threads=0))
+    assert f"threads={every}," in repr(AESGCM(KEY))
+    data = DATA[: 1 << 20]
+    one = merkle.root(data, leaf_size=4096, threads=1)
+    assert merkle.root(data, leaf_size=4096, threads=0) == one
+    for bad in (-1, -1024, 1025, 10**9):
+        with pytest.raises(ValueError, match=f"threads={bad} is not a thread count"):
+            merkle.root(data, leaf_size=4096, threads=bad)
+        with pytest.raises(ValueError, match="threads="):
+            AESGCM(KEY, threads=bad)

@@ -110,3 +110,9 @@ pub fn warn(text: impl fmt::Display) {
 pub fn note(text: impl fmt::Display) {
     eprint_line(format_args!("parcrypt: note: {text}"));
 }
+
+/// A failure told the way age tells it: the message, one hint line, exit
+/// status 1 (the age commands' errors that come from no library error).
+pub fn fail<T>(msg: impl Into<String>, hint: impl Into<String>) -> anyhow::Result<T> {
+    Err(anyhow::anyhow!(msg.into())).hint(hint)
+}

@@ -7,6 +7,7 @@
 mod cli;
 mod cmd;
 mod error;
+mod hex_args;
 mod io;
 mod signals;
 mod tty;

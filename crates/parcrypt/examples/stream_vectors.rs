@@ -57,7 +57,7 @@ fn main() {
     ] {
         let pt: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
         let mut out = Vec::new();
-        stream::encrypt(&[recipient], &pt[..], &mut out, &opts, &seq, |_| {}).unwrap();
+        stream::encrypt_stream(&[recipient], &pt[..], &mut out, &opts, &seq, |_| {}).unwrap();
         println!("name = {name}");
         println!("plaintext_len = {len}");
         match name {

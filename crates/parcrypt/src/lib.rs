@@ -81,11 +81,33 @@
 //!   `par`'s place on every `pub fn`.)
 //!   What qualifies the operation comes before the suffix
 //!   (`open_private_into`, `encrypt_blocks_in_place`). A family offers the
-//!   forms that make sense for it; the bare verb never means in place.
-//!   Readers to writers: a cipher's `process(input, output, …)`, the stream
-//!   format's [`stream::encrypt`]`(…, input, output, …)`; `_with` adds a
+//!   forms that make sense for it; the bare verb never means in place, and
+//!   no name ends in `_to_vec` (a new buffer is the bare verb's).
+//!   Readers to writers: a cipher's `process(input, output, …)`; a file
+//!   format's `x_stream(…, input, output, …)`; `_with` adds a
 //!   buffer size and a progress callback, `_file` reads an open
 //!   [`File`](std::fs::File) with positional reads.
+//! - **The three file formats offer the same entry points**, by the rule
+//!   above ([`stream`], [`age`], [`cobblestone`]; Cobblestone's are methods
+//!   of its `Scheme` and `Sealer`, which carry its key and context):
+//!   - `encrypt(…, plain, …) -> Vec<u8>` / `decrypt(…, sealed, …)` in
+//!     memory, where the format offers it ([`age::encrypt`],
+//!     [`age::decrypt`], [`cobblestone::Sealer::encrypt`],
+//!     [`cobblestone::Scheme::decrypt`]);
+//!   - `encrypt_stream` / `decrypt_stream`: a reader to a writer
+//!     ([`stream::encrypt_stream`], [`age::decrypt_stream`],
+//!     [`cobblestone::Scheme::decrypt_stream`]);
+//!   - `encrypt_file` / `decrypt_file`: a regular file, read with
+//!     positional reads where the format allows it;
+//!   - `decrypt_range(…, source, start, len, output, …)`: `source` is any
+//!     [`io::Source`] (a `&File` or a `&[u8]`), for every format.
+//!
+//!   What opens a file is always a slice, `identities: &[Identity]`, tried
+//!   in order ([`stream::Identity`], [`age::Identity`]); the same
+//!   condition has the same error variant in each format's `Error`:
+//!   `WrongFormat` (not this format), `NoMatchingIdentity` (no identity
+//!   opens the header), `HeaderAuthentication` (the header was modified),
+//!   `MalformedHeader`, `Truncated`, `Range`, `WorkFactor`.
 //! - **Constructors are named for what they make**, never chosen by `bool`
 //!   flags: [`Crypter::cbc_encrypt`](aes::Crypter::cbc_encrypt)`(key, iv)`,
 //!   [`hazmat::ecb_decrypter_no_padding`]`(key)`; `new(key, …)` where a
@@ -113,7 +135,7 @@
 //! - **Then, if any, `progress: impl FnMut(u64)`**, called with the number of
 //!   bytes (or items) done since the last call.
 //! - **`Options` structs hold format choices only** (segment sizes, limits),
-//!   never the `Parallelism`: `stream::encrypt(&recipients, input, output,
+//!   never the `Parallelism`: `stream::encrypt_stream(&recipients, input, output,
 //!   &opts, &par, progress)`, `stream::decrypt_range(&identity, &file, start,
 //!   len, output, &opts, &par)`.
 //! - **Names parse one way**: every `FromStr` (strategies, schemes, hashes,
@@ -197,7 +219,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The stream format: readers to writers; [`stream::Segments`] returns new buffers.
+//! The stream format: readers to writers (`_stream`); [`stream::Segments`] returns new buffers.
 //!
 //! ```
 //! use parcrypt::par::Parallelism;
@@ -208,7 +230,7 @@
 //! let key = SecretKey::from_slice(&[9; 32]).expect("32 bytes");
 //! let opts = Options { segment_size: 4096 };
 //! let mut file = Vec::new();
-//! stream::encrypt(&[Recipient::Key(key.clone())], &b"hi"[..], &mut file, &opts, &par, |_| {})?;
+//! stream::encrypt_stream(&[Recipient::Key(key.clone())], &b"hi"[..], &mut file, &opts, &par, |_| {})?;
 //! let (header, segments) = Segments::create(&[Recipient::Key(key)], &opts)?;
 //! let sealed = segments.seal(0, b"hi", true, &par)?;
 //! assert_eq!(segments.open(0, &sealed, true, &par)?, b"hi");
@@ -409,6 +431,153 @@ mod vocabulary {
             "`par: &Parallelism` comes last among the data arguments (then only callbacks: progress, each result):\n{}",
             wrong.join("\n")
         );
+    }
+
+    #[test]
+    fn no_name_ends_in_to_vec() {
+        let wrong: Vec<String> = fns()
+            .into_iter()
+            .filter(|f| f.name.ends_with("_to_vec"))
+            .map(|f| at(&f))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "a new buffer is the bare verb's (`encrypt`, `decrypt`), never `_to_vec`:\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn a_reader_to_a_writer_is_process_or_stream_and_a_file_is_named_file() {
+        let mut wrong = Vec::new();
+        let (mut streams, mut files) = (0, 0);
+        for f in fns() {
+            let reads = f.param_types().any(|ty| ty.starts_with("impl Read"));
+            let writes = f.param_types().any(|ty| ty.starts_with("impl Write"));
+            if reads && writes {
+                streams += 1;
+                if !(f.name.starts_with("process") || f.name.ends_with("_stream")) {
+                    wrong.push(format!("reader to writer, not `process`/`_stream`: {}", at(&f)));
+                }
+            }
+            let file = f
+                .param_types()
+                .any(|ty| ["&File", "&std::fs::File", "&fs::File"].contains(&ty));
+            if file {
+                files += 1;
+                if !f.name.contains("_file") {
+                    wrong.push(format!("reads a `&File`, not named `_file`: {}", at(&f)));
+                }
+            }
+        }
+        assert!(
+            streams >= 10 && files >= 10,
+            "only {streams} reader → writer and {files} file functions"
+        );
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+
+    #[test]
+    fn hazmat_constants_are_named_for_their_family() {
+        // `hazmat` holds several families side by side: a bare `DROP` or
+        // `NONCE_LEN` there would not say whose it is.
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/hazmat/mod.rs");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+        let mut consts = Vec::new();
+        for statement in text
+            .split(';')
+            .filter_map(|s| s.trim_start().strip_prefix("pub use "))
+        {
+            for name in statement.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                let constant = name.len() > 1
+                    && name.chars().any(|c| c.is_ascii_uppercase())
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+                if constant {
+                    consts.push(name.to_owned());
+                }
+            }
+        }
+        assert!(consts.len() >= 5, "only {consts:?} read");
+        let wrong: Vec<&String> = consts
+            .iter()
+            .filter(|c| !["PARC4_", "RC4_"].iter().any(|family| c.starts_with(family)))
+            .collect();
+        assert!(
+            wrong.is_empty(),
+            "hazmat constants not named for their family: {wrong:?}"
+        );
+    }
+
+    /// The same condition has the same variant name in every format's
+    /// `Error`: this does not compile if one is renamed apart.
+    #[test]
+    fn the_formats_name_the_same_conditions_alike() {
+        use crate::{age, cobblestone, stream};
+        let stream = [
+            stream::Error::WrongFormat,
+            stream::Error::NoMatchingIdentity,
+            stream::Error::HeaderAuthentication,
+            stream::Error::MalformedHeader("x"),
+            stream::Error::Truncated { segment: None },
+            stream::Error::Range {
+                start: 0,
+                len: 0,
+                total: 0,
+            },
+            stream::Error::WorkFactor { log2_n: 1, max: 0 },
+        ];
+        let age = [
+            age::Error::WrongFormat,
+            age::Error::NoMatchingIdentity { stanzas: Vec::new() },
+            age::Error::HeaderAuthentication,
+            age::Error::MalformedHeader("x".into()),
+            age::Error::Truncated { chunk: None },
+            age::Error::Range {
+                start: 0,
+                len: 0,
+                total: 0,
+            },
+            age::Error::WorkFactor { log2_n: 1, max: 0 },
+        ];
+        let cobblestone = [
+            cobblestone::Error::Truncated { chunk: None },
+            cobblestone::Error::Range {
+                start: 0,
+                len: 0,
+                total: 0,
+            },
+            cobblestone::Error::ChunkAuthentication { chunk: 0 },
+        ];
+        assert!(matches!(age[6], age::Error::WorkFactor { .. }));
+        assert_eq!((stream.len(), age.len(), cobblestone.len()), (7, 7, 3));
+    }
+
+    #[test]
+    fn the_formats_decrypt_ranges_of_a_source_with_a_slice_of_identities() {
+        let mut wrong = Vec::new();
+        let mut ranges = 0;
+        for f in fns() {
+            if f.name == "decrypt_range" {
+                ranges += 1;
+                if !f.param_types().any(|ty| ty.starts_with("impl Into<Source<")) {
+                    wrong.push(format!("a range not read from an `io::Source`: {}", at(&f)));
+                }
+            }
+            let format = ["stream/", "age/"].iter().any(|d| f.file.starts_with(d));
+            if format
+                && f.name.starts_with("decrypt")
+                && f.param_types().any(|ty| ty.starts_with("&Identity"))
+            {
+                wrong.push(format!("one identity, not `&[Identity]`: {}", at(&f)));
+            }
+        }
+        assert_eq!(
+            ranges, 3,
+            "stream, age and cobblestone each have one `decrypt_range`"
+        );
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     }
 }
 

@@ -241,7 +241,7 @@ fn valid_stream() -> Vec<u8> {
         Recipient::Rsa(keys().rsa.public_key()),
     ];
     let mut out = Vec::new();
-    stream::encrypt(&recipients, &plain[..], &mut out, &opts, &par(), |_| {}).unwrap();
+    stream::encrypt_stream(&recipients, &plain[..], &mut out, &opts, &par(), |_| {}).unwrap();
     out
 }
 
@@ -275,14 +275,36 @@ fn stream_decryption_rejects_anything_but_the_stream_sealed() {
             // From a pipe, from a file, or a range of a file.
             let (start, len) = (u64::from(start) % 7000, u64::from(len) % 7000);
             let result = match reader {
-                0 => stream::decrypt(&identity, &input[..], &mut out, &dec_opts(), &par(), |_| {}),
+                0 => stream::decrypt_stream(
+                    std::slice::from_ref(&identity),
+                    &input[..],
+                    &mut out,
+                    &dec_opts(),
+                    &par(),
+                    |_| {},
+                ),
                 r => {
                     std::fs::write(&path, &input).unwrap();
                     let file = std::fs::File::open(&path).unwrap();
                     if r == 1 {
-                        stream::decrypt_file(&identity, &file, &mut out, &dec_opts(), &par(), |_| {})
+                        stream::decrypt_file(
+                            std::slice::from_ref(&identity),
+                            &file,
+                            &mut out,
+                            &dec_opts(),
+                            &par(),
+                            |_| {},
+                        )
                     } else {
-                        stream::decrypt_range(&identity, &file, start, len, &mut out, &dec_opts(), &par())
+                        stream::decrypt_range(
+                            std::slice::from_ref(&identity),
+                            &file,
+                            start,
+                            len,
+                            &mut out,
+                            &dec_opts(),
+                            &par(),
+                        )
                     }
                 }
             };
@@ -330,7 +352,7 @@ fn valid_age_files() -> (Vec<age::Identity>, Vec<Vec<u8>>) {
     let pq = [ids[2].to_recipient().unwrap()];
     let files = [(&classic[..], false), (&classic[..], true), (&pq[..], false)]
         .into_iter()
-        .map(|(rs, armor)| age::encrypt_to_vec(rs, plain, &age::Options { armor }, &par()).unwrap())
+        .map(|(rs, armor)| age::encrypt(rs, plain, &age::Options { armor }, &par()).unwrap())
         .collect();
     (ids, files)
 }
@@ -360,20 +382,12 @@ fn age_decryption_rejects_anything_but_the_files_sealed() {
         let _ = age::Header::parse(&input);
         let _ = age::detect(&input);
         let result = match reader {
-            0 => age::decrypt(&ids, &input[..], &mut out, &opts, &par(), |_| {}),
-            1 => age::decrypt_to_vec(&ids, &input, &opts, &par()).map(|p| {
+            0 => age::decrypt_stream(&ids, &input[..], &mut out, &opts, &par(), |_| {}),
+            1 => age::decrypt(&ids, &input, &opts, &par()).map(|p| {
                 out = p;
                 out.len() as u64
             }),
-            _ => age::decrypt_range(
-                &ids,
-                std::io::Cursor::new(&input),
-                start,
-                len,
-                &mut out,
-                &opts,
-                &par(),
-            ),
+            _ => age::decrypt_range(&ids, &input[..], start, len, &mut out, &opts, &par()),
         };
         // Whatever is released is genuine plaintext, of the range asked for.
         let (from, to) = match reader {
@@ -670,7 +684,15 @@ fn the_unchanged_stream_opens() {
     let valid = valid_stream();
     for identity in [Identity::Key(stream_key()), Identity::Rsa(&keys().rsa)] {
         let mut out = Vec::new();
-        let n = stream::decrypt(&identity, &valid[..], &mut out, &dec_opts(), &par(), |_| {}).unwrap();
+        let n = stream::decrypt_stream(
+            std::slice::from_ref(&identity),
+            &valid[..],
+            &mut out,
+            &dec_opts(),
+            &par(),
+            |_| {},
+        )
+        .unwrap();
         assert_eq!((n, out.len()), (PLAIN_LEN as u64, PLAIN_LEN));
     }
 }

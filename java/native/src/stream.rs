@@ -24,7 +24,7 @@ fn err(e: Error) -> Fail {
             Fail::Throw(BAD_TAG, msg)
         }
         Error::NoMatchingIdentity => Fail::Throw(INVALID_KEY, msg),
-        Error::NotStream | Error::UnsupportedVersion(_) | Error::MalformedHeader(_) => {
+        Error::WrongFormat | Error::UnsupportedVersion(_) | Error::MalformedHeader(_) => {
             Fail::Throw("java/io/StreamCorruptedException", msg)
         }
         Error::Options(_) | Error::WorkFactor { .. } | Error::Range { .. } => Fail::Throw(ILLEGAL_ARG, msg),
@@ -151,7 +151,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
             .or_else(|_| fail(ILLEGAL_ARG, format!("work factor {max_work_factor}")))?;
         let opts = DecryptOptions { max_work_factor };
         between_files(env, &input, &output, |file, w| {
-            stream::decrypt_file(&who, file, w, &opts, &par, |_| {}).map_err(err)
+            stream::decrypt_file(std::slice::from_ref(&who), file, w, &opts, &par, |_| {}).map_err(err)
         })
     })
 }

@@ -1,12 +1,14 @@
 //! `hash` and `merkle` (trees, proofs, tlog tiles).
 
+use parcrypt::merkle::Format;
+
 use super::*;
 
 #[derive(Debug, Args)]
 pub struct HashArgs {
     /// What to compute for each file
-    #[arg(long, value_enum, default_value_t = HashFormat::Sha256)]
-    pub format: HashFormat,
+    #[arg(long, value_parser = library_enum::<Format>(HASH_FORMATS), default_value_t = Format::Sha256)]
+    pub format: Format,
     /// rfc6962 only: bytes per leaf, 1 byte to 16MiB, e.g. 4KiB [default: 4KiB]
     #[arg(long, value_name = "BYTES", value_parser = parse_leaf_size)]
     pub leaf_size: Option<usize>,
@@ -65,18 +67,23 @@ pub struct HashArgs {
     pub files: Vec<PathBuf>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum HashFormat {
-    /// Plain SHA-256 of the whole file (serial by nature), equal to sha256sum
-    Sha256,
-    /// RFC 6962 / 9162 tree head over fixed-size leaves (--leaf-size)
-    Rfc6962,
-    /// BitTorrent v2 (BEP 52) pieces root over 16 KiB blocks
-    #[value(name = "bittorrent-v2")]
-    BitTorrentV2,
-    /// Amazon S3 Glacier tree hash over 1 MiB chunks
-    Glacier,
-}
+/// `hash --format`: the library's [`Format`] (`rfc6962` with its default
+/// leaf size, which `--leaf-size` changes), its names and help lines.
+const HASH_FORMATS: &[(&str, &str)] = &[
+    (
+        "sha256",
+        "Plain SHA-256 of the whole file (serial by nature), equal to sha256sum",
+    ),
+    (
+        "rfc6962",
+        "RFC 6962 / 9162 tree head over fixed-size leaves (--leaf-size)",
+    ),
+    (
+        "bittorrent-v2",
+        "BitTorrent v2 (BEP 52) pieces root over 16 KiB blocks",
+    ),
+    ("glacier", "Amazon S3 Glacier tree hash over 1 MiB chunks"),
+];
 
 /// Where the leaves of a tree come from.
 #[derive(Debug, Args)]

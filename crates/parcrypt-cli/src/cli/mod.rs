@@ -284,10 +284,10 @@ pub fn parse_piece_length(s: &str) -> Result<u64, String> {
     }
 }
 
-/// `parc4 --block-size`: up to [`parcrypt::hazmat::MAX_BLOCK_SIZE`], as a few
+/// `parc4 --block-size`: up to [`parcrypt::hazmat::PARC4_MAX_BLOCK_SIZE`], as a few
 /// buffers of whole blocks are held.
 pub fn parse_block_size(s: &str) -> Result<usize, String> {
-    parse_size_upto(s, "block size", parcrypt::hazmat::MAX_BLOCK_SIZE, "16MiB")
+    parse_size_upto(s, "block size", parcrypt::hazmat::PARC4_MAX_BLOCK_SIZE, "16MiB")
 }
 
 /// The largest `lab --sizes` entry: each is held in memory a few times over.

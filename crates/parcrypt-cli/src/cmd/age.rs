@@ -35,7 +35,7 @@ use zeroize::Zeroizing;
 
 use super::files::read_small;
 use crate::cli::{AgeArgs, AgeCommand, InOut};
-use crate::error::{Hint, warn};
+use crate::error::{Hint, fail, warn};
 use crate::io::{Output, Policy, Source, names_stdout, open_input_file, transfer};
 use crate::tty;
 
@@ -122,11 +122,6 @@ fn plugin_identity(name: &str, plugins: &PluginClient) -> Result<Identity> {
         .map_err(anyhow::Error::new)
         .with_context(|| format!("initializing {name:?}"))
         .hint("-j takes a plugin name: letters, digits and +-._ (the program is age-plugin-NAME)")
-}
-
-/// An age-style failure: the message, one hint line, exit status 1.
-pub(super) fn fail<T>(msg: impl Into<String>, hint: impl Into<String>) -> Result<T> {
-    Err(anyhow!(msg.into())).hint(hint)
 }
 
 /// age's rules on which flags go together, with its messages.
@@ -288,7 +283,7 @@ fn encrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> 
         Policy::refuse_unless(args.force),
         |source, output, tick| match source {
             Source::File(file) => encryptor.encrypt_file(file, output, &opts, par, tick),
-            Source::Reader(reader) => encryptor.encrypt(reader, output, &opts, par, tick),
+            Source::Reader(reader) => encryptor.encrypt_stream(reader, output, &opts, par, tick),
         },
         |e| explain(e, out),
     )
@@ -386,15 +381,15 @@ fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> Result<Vec<
             max_work_factor,
             ..DecryptOptions::default()
         };
-        let plain = match age::decrypt_to_vec(&[Identity::Passphrase(passphrase)], &bytes, &opts, par) {
+        let plain = match age::decrypt(&[Identity::Passphrase(passphrase)], &bytes, &opts, par) {
             Ok(plain) => Zeroizing::new(plain),
-            Err(Error::NoMatch { stanzas }) if stanzas.iter().any(|s| s == "scrypt") => {
+            Err(Error::NoMatchingIdentity { stanzas }) if stanzas.iter().any(|s| s == "scrypt") => {
                 return fail(
                     format!("reading {name:?}: incorrect passphrase"),
                     "type the passphrase the identity file was encrypted with",
                 );
             }
-            Err(Error::NoMatch { .. }) => {
+            Err(Error::NoMatchingIdentity { .. }) => {
                 return fail(
                     format!(
                         "reading {name:?}: identity file is encrypted with age but not with a passphrase"
@@ -516,17 +511,19 @@ fn decrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> 
             let (identities, asked) = choose_identities(decryptor.header(), identities)?;
             let passphrase = decryptor.header().is_passphrase();
             let explain = |e| match e {
-                Error::NoMatch { .. } if passphrase && asked => incorrect_passphrase(),
-                Error::NoMatch { .. } if passphrase => passphrase_file_with_identities(),
+                Error::NoMatchingIdentity { .. } if passphrase && asked => incorrect_passphrase(),
+                Error::NoMatchingIdentity { .. } if passphrase => passphrase_file_with_identities(),
                 e => explain(e, out),
             };
             if !out.terminal() {
-                return decryptor.decrypt(&identities, output, par, tick).map_err(explain);
+                return decryptor
+                    .decrypt_stream(&identities, output, par, tick)
+                    .map_err(explain);
             }
             // To a terminal: all of it, checked to be text first (age 1.3).
             let mut plain = Zeroizing::new(Vec::new());
             let n = decryptor
-                .decrypt(&identities, &mut *plain, par, tick)
+                .decrypt_stream(&identities, &mut *plain, par, tick)
                 .map_err(explain)?;
             let text = String::from_utf8_lossy(&plain);
             if text
@@ -605,8 +602,8 @@ fn decrypt_range(
     let (identities, asked) = choose_identities(&header, identities)?;
     let mut output = Output::create(out.path.as_deref(), Policy::refuse_unless(args.force))?;
     age::decrypt_range(&identities, &file, start, len, &mut output, opts, par).map_err(|e| match e {
-        Error::NoMatch { .. } if header.is_passphrase() && asked => incorrect_passphrase(),
-        Error::NoMatch { .. } if header.is_passphrase() => passphrase_file_with_identities(),
+        Error::NoMatchingIdentity { .. } if header.is_passphrase() && asked => incorrect_passphrase(),
+        Error::NoMatchingIdentity { .. } if header.is_passphrase() => passphrase_file_with_identities(),
         e => explain(e, out),
     })?;
     output.commit()
@@ -647,18 +644,18 @@ fn explain(e: Error, out: &Out) -> anyhow::Error {
         "standard output got only the plaintext that verified before it"
     };
     let hint = match &e {
-        Error::NotAge => {
+        Error::WrongFormat => {
             "is this an age file? (`parcrypt encrypt` files are read by `parcrypt decrypt`)".to_owned()
         }
-        Error::Header(_) => "the file is damaged, or was not written by age".to_owned(),
+        Error::MalformedHeader(_) => "the file is damaged, or was not written by age".to_owned(),
         Error::Armor(_) => {
             "the armor was changed (age's is strict: 64-column lines, nothing but whitespace around it)"
                 .to_owned()
         }
-        Error::NoMatch { .. } => {
+        Error::NoMatchingIdentity { .. } => {
             "check the -i identity files: the file was encrypted to other keys".to_owned()
         }
-        Error::HeaderMac => "the header was modified; nothing was decrypted".to_owned(),
+        Error::HeaderAuthentication => "the header was modified; nothing was decrypted".to_owned(),
         Error::WorkFactor { log2_n, .. } => format!(
             "the file's writer chose this cost; if you trust the file, allow it with --max-work-factor {log2_n}"
         ),

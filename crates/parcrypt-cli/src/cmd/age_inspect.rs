@@ -7,9 +7,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use parcrypt::age::{self, Inspection};
 
-use super::age::fail;
 use crate::cli::AgeInspectArgs;
-use crate::error::Hint;
+use crate::error::{Hint, fail};
 use crate::io::{Output, Policy};
 
 pub fn run(args: &AgeInspectArgs) -> Result<()> {

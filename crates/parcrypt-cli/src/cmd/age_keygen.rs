@@ -9,10 +9,9 @@ use std::time::SystemTime;
 use anyhow::{Context, Result, anyhow};
 use parcrypt::age::{self, Identity, KeyKind};
 
-use super::age::fail;
 use super::files::read_small;
 use crate::cli::AgeKeygenArgs;
-use crate::error::Hint;
+use crate::error::{Hint, fail};
 use crate::io::{Output, Policy, names_stdout};
 
 pub(super) fn run(args: &AgeKeygenArgs) -> Result<()> {

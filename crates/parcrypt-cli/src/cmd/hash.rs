@@ -14,27 +14,25 @@ use parcrypt::merkle::{self, BitTorrentV2, FileHash, FileHashes, Format, Input, 
 use parcrypt::par::Parallelism;
 use serde_json::{Value, json};
 
-use crate::cli::{HashArgs, HashFormat, LeafSource, MerkleCommand, TreeFormat};
+use crate::cli::{HashArgs, LeafSource, MerkleCommand, TreeFormat};
 use crate::error::{Hint, eprint_line};
 use crate::io::{Output, Policy, println, progress_bar};
 
 pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
     let format = match (args.format, args.leaf_size) {
-        (HashFormat::Rfc6962, size) => Format::Rfc6962 {
+        (Format::Rfc6962 { .. }, size) => Format::Rfc6962 {
             leaf_size: size.unwrap_or(Format::DEFAULT_LEAF_SIZE),
         },
         (other, Some(_)) => {
             return Err(anyhow!("--leaf-size applies to --format rfc6962 only"))
                 .hint(match other {
-                    HashFormat::BitTorrentV2 => "BitTorrent v2 always uses 16 KiB blocks",
-                    HashFormat::Glacier => "Glacier always uses 1 MiB chunks",
+                    Format::BitTorrentV2 => "BitTorrent v2 always uses 16 KiB blocks",
+                    Format::Glacier => "Glacier always uses 1 MiB chunks",
                     _ => "plain SHA-256 has no leaves",
                 })
                 .usage();
         }
-        (HashFormat::Sha256, None) => Format::Sha256,
-        (HashFormat::BitTorrentV2, None) => Format::BitTorrentV2,
-        (HashFormat::Glacier, None) => Format::Glacier,
+        (other, None) => other,
     };
     let layers = match args.piece_length {
         Some(piece) if format == Format::BitTorrentV2 => Some(piece),
@@ -102,7 +100,7 @@ pub fn run_hash(args: &HashArgs, par: &Parallelism) -> Result<()> {
             }))
         };
         hashed = 0;
-        merkle::hash_files(format, inputs, par, |done| -> io::Result<()> {
+        merkle::hash_files(format, inputs, io::stdin(), par, |done| -> io::Result<()> {
             let Some(FileHash { input, hash }) = done else {
                 return out.flush();
             };

@@ -61,25 +61,3 @@ fn stdout_as_default(io: &mut InOut) {
         io.output = None;
     }
 }
-
-/// Decodes a hex argument, naming the flag in the error.
-/// A secret given as hex (`--key`), decoded straight into wiped memory: a
-/// bad digit halfway leaves no partly decoded key behind.
-pub fn hex_key(flag: &str, value: &str) -> Result<parcrypt::secret::SecretBytes> {
-    use crate::error::Hint;
-    let value = value.trim();
-    let mut key = parcrypt::secret::SecretBytes::zeroed(value.len() / 2);
-    hex::decode_to_slice(value, key.expose_mut())
-        .map_err(|e| anyhow::anyhow!("--{flag} is not valid hex: {e}"))
-        .hint(format!("--{flag} takes hex digits, e.g. `openssl rand -hex 16`"))
-        .usage()?;
-    Ok(key)
-}
-
-pub fn hex_arg(flag: &str, value: &str) -> Result<Vec<u8>> {
-    use crate::error::Hint;
-    hex::decode(value.trim())
-        .map_err(|e| anyhow::anyhow!("--{flag} is not valid hex: {e}"))
-        .hint(format!("--{flag} takes hex digits, e.g. `openssl rand -hex 16`"))
-        .usage()
-}

@@ -4,9 +4,9 @@ use anyhow::Result;
 use parcrypt::hazmat::{Parc4, Rc4, Rc4Error};
 use parcrypt::par::Parallelism;
 
-use super::{hex_arg, hex_key};
 use crate::cli::{Parc4Args, Rc4Args};
 use crate::error::{Hint, HintMsg, warn};
+use crate::hex_args::{hex_arg, hex_key};
 use crate::io::{Policy, Source, transfer};
 
 pub fn run_rc4(args: &Rc4Args) -> Result<()> {

@@ -46,7 +46,7 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
         Policy::refuse_unless(args.force),
         |source, out, tick| match source {
             Source::File(file) => stream::encrypt_file(&recipients, file, out, &opts, par, tick),
-            Source::Reader(input) => stream::encrypt(&recipients, input, out, &opts, par, tick),
+            Source::Reader(input) => stream::encrypt_stream(&recipients, input, out, &opts, par, tick),
         },
         explain,
     )
@@ -69,6 +69,7 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
             .hint("give --key-file, --passphrase-file or --identity")
             .usage();
     };
+    let identities = [identity];
     let opts = DecryptOptions {
         max_work_factor: args.max_work_factor,
     };
@@ -79,7 +80,7 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
                 .usage();
         };
         let mut output = Output::create(args.io.output.as_deref(), Policy::refuse_unless(args.force))?;
-        stream::decrypt_range(&identity, &file, start, len, &mut output, &opts, par).map_err(explain)?;
+        stream::decrypt_range(&identities, &file, start, len, &mut output, &opts, par).map_err(explain)?;
         return output.commit();
     }
     // The first bytes read, kept to tell an age file from a damaged stream.
@@ -89,8 +90,8 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
         Policy::refuse_unless(args.force),
         |source, out, tick| match source {
             Source::File(file) => {
-                let r = stream::decrypt_file(&identity, file, out, &opts, par, tick);
-                if matches!(r, Err(Error::NotStream)) {
+                let r = stream::decrypt_file(&identities, file, out, &opts, par, tick);
+                if matches!(r, Err(Error::WrongFormat)) {
                     let mut prefix = vec![0; parcrypt::age::DETECT_LEN];
                     let n = std::os::unix::fs::FileExt::read_at(file, &mut prefix, 0).unwrap_or(0);
                     prefix.truncate(n);
@@ -104,13 +105,13 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
                     seen: Vec::new(),
                     passed: None,
                 };
-                let r = stream::decrypt(&identity, &mut recorder, out, &opts, par, tick);
+                let r = stream::decrypt_stream(&identities, &mut recorder, out, &opts, par, tick);
                 *seen.borrow_mut() = recorder.seen;
                 r
             }
         },
         |e| match e {
-            Error::NotStream if looks_like_age(&seen.borrow()) => with_hint(
+            Error::WrongFormat if looks_like_age(&seen.borrow()) => with_hint(
                 e,
                 "this is an age file: decrypt it with `parcrypt age -d -i KEY` (or `parcrypt age -d` for a passphrase)",
             ),
@@ -205,7 +206,7 @@ fn explain(e: Error) -> anyhow::Error {
         }
         Error::SegmentAuthentication { .. } => "the file was modified or damaged; nothing was written",
         Error::HeaderAuthentication => "the header was modified; nothing was written",
-        Error::NotStream | Error::UnsupportedVersion(_) | Error::MalformedHeader(_) => {
+        Error::WrongFormat | Error::UnsupportedVersion(_) | Error::MalformedHeader(_) => {
             "is this a file written by `parcrypt encrypt`?"
         }
         Error::Range { .. } => "the range must lie inside the plaintext",

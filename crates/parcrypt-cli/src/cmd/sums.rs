@@ -90,49 +90,56 @@ fn check_list(
     let end = if report.zero { b'\0' } else { b'\n' };
     let mut tally = Tally::default();
     let kind = sums::tag(parser.format());
-    let result = sums::check(reader, parser, options, par, |event| -> io::Result<()> {
-        let Some(event) = event else {
-            return out.flush();
-        };
-        match event {
-            Event::Malformed { line, .. } => {
-                tally.malformed += 1;
-                if report.warn {
-                    out.flush()?;
-                    eprint_line(format_args!(
-                        "parcrypt: {list_name}: {line}: improperly formatted {kind} checksum line"
-                    ));
-                }
-            }
-            Event::Checked { name, outcome } => {
-                tally.entries = true;
-                let said = match outcome {
-                    Outcome::Ok => {
-                        tally.matched = true;
-                        (!report.quiet).then_some("OK")
-                    }
-                    Outcome::Mismatch => {
-                        tally.mismatched += 1;
-                        Some("FAILED")
-                    }
-                    Outcome::Missing => None,
-                    Outcome::Unreadable(e) => {
-                        tally.unreadable += 1;
+    let result = sums::check(
+        reader,
+        io::stdin(),
+        parser,
+        options,
+        par,
+        |event| -> io::Result<()> {
+            let Some(event) = event else {
+                return out.flush();
+            };
+            match event {
+                Event::Malformed { line, .. } => {
+                    tally.malformed += 1;
+                    if report.warn {
                         out.flush()?;
-                        eprint_line(format_args!("parcrypt: {}: {}", quotef(&name), reason(&e)));
-                        Some("FAILED open or read")
+                        eprint_line(format_args!(
+                            "parcrypt: {list_name}: {line}: improperly formatted {kind} checksum line"
+                        ));
                     }
-                };
-                if let Some(said) = said.filter(|_| !report.status) {
-                    write_name(out, &name, report.zero)?;
-                    out.write_all(b": ")?;
-                    out.write_all(said.as_bytes())?;
-                    out.write_all(&[end])?;
+                }
+                Event::Checked { name, outcome } => {
+                    tally.entries = true;
+                    let said = match outcome {
+                        Outcome::Ok => {
+                            tally.matched = true;
+                            (!report.quiet).then_some("OK")
+                        }
+                        Outcome::Mismatch => {
+                            tally.mismatched += 1;
+                            Some("FAILED")
+                        }
+                        Outcome::Missing => None,
+                        Outcome::Unreadable(e) => {
+                            tally.unreadable += 1;
+                            out.flush()?;
+                            eprint_line(format_args!("parcrypt: {}: {}", quotef(&name), reason(&e)));
+                            Some("FAILED open or read")
+                        }
+                    };
+                    if let Some(said) = said.filter(|_| !report.status) {
+                        write_name(out, &name, report.zero)?;
+                        out.write_all(b": ")?;
+                        out.write_all(said.as_bytes())?;
+                        out.write_all(&[end])?;
+                    }
                 }
             }
-        }
-        Ok(())
-    });
+            Ok(())
+        },
+    );
     match result {
         Ok(()) => {}
         Err(CheckError::Each(e)) => return Err(e.into()),

@@ -92,7 +92,7 @@ fn decrypt(size: usize) -> Operation {
     Box::new(move |par, _to_a_sink| {
         // From the start on every run, as the CLI reads the file it opens.
         (&file).rewind().expect("rewinding a file");
-        let n = age::decrypt(
+        let n = age::decrypt_stream(
             &identities,
             &file,
             io::sink(),

@@ -184,7 +184,7 @@ fn many_files(count: usize) -> Operation {
     Box::new(move |par, output| {
         let _files = &set; // removed with the operation
         let inputs = paths.iter().map(merkle::Input::File);
-        let _ = merkle::hash_files(Format::Sha256, inputs, par, |r| {
+        let _ = merkle::hash_files(Format::Sha256, inputs, std::io::empty(), par, |r| {
             if let Some(r) = r
                 && let Ok(Some(hash)) = r.hash
             {

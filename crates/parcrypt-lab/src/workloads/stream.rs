@@ -100,8 +100,15 @@ fn decrypt(size: usize) -> Operation {
     let identity = Identity::Key(key());
     Box::new(move |par, _to_a_sink| {
         let opts = DecryptOptions::default();
-        let n = stream::decrypt_file(&identity, &file, io::sink(), &opts, par, |_| {})
-            .expect("an authentic stream");
+        let n = stream::decrypt_file(
+            std::slice::from_ref(&identity),
+            &file,
+            io::sink(),
+            &opts,
+            par,
+            |_| {},
+        )
+        .expect("an authentic stream");
         black_box(n);
     })
 }

@@ -15,26 +15,26 @@ pub enum Error {
     /// The input is neither a binary age file (`age-encryption.org/…`) nor
     /// an armored one (`-----BEGIN AGE ENCRYPTED FILE-----`).
     #[error("not an age file (it starts with neither \"age-encryption.org/\" nor an armor line)")]
-    NotAge,
+    WrongFormat,
     /// The header does not parse, breaks a rule of the format, or holds a
     /// malformed stanza of a type an identity given reads (age's fatal
     /// errors): the file is damaged or was not written by age.
     #[error("malformed age header: {0}")]
-    Header(String),
+    MalformedHeader(String),
     /// The ASCII armor is malformed (age's armor is strict: 64-column lines of
     /// canonical base64, no headers, nothing but whitespace around it).
     #[error("malformed ASCII armor: {0}")]
     Armor(String),
     /// No identity given opens any recipient stanza of the header.
     #[error("no identity matched any of the file's recipients{}", no_match_hint(.stanzas))]
-    NoMatch {
+    NoMatchingIdentity {
         /// The header's stanza types, in order (what the file was encrypted to).
         stanzas: Vec<String>,
     },
     /// The header MAC does not verify: the header was modified (or a
     /// stanza was forged for the identity that opened it).
     #[error("the header failed authentication (bad header MAC)")]
-    HeaderMac,
+    HeaderAuthentication,
     /// A scrypt stanza asks for more work than the reader allows; nothing
     /// was computed.
     #[error(
@@ -87,10 +87,11 @@ pub enum Error {
     /// parse (the message never quotes secret key material).
     #[error("{0}")]
     Key(String),
-    /// Bad arguments for writing: no recipients, a passphrase beside other
-    /// recipients, post-quantum and classic recipients mixed, a bad work factor.
+    /// Bad arguments: no recipients or identities, a passphrase beside
+    /// other recipients, post-quantum and classic recipients mixed, a bad
+    /// work factor ([`OptionsError`] says which).
     #[error("invalid options: {0}")]
-    Options(String),
+    Options(#[from] OptionsError),
     /// An age plugin failed: it reported an error (its own words), exited
     /// or went silent before finishing, or broke the protocol. The plugin
     /// was killed and reaped.
@@ -110,6 +111,61 @@ pub enum Error {
     /// An RSA operation of an `ssh-rsa` recipient failed unexpectedly.
     #[error("RSA recipient: {0}")]
     Rsa(#[from] crate::rsa::Error),
+}
+
+/// Which argument [`Error::Options`] refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OptionsError {
+    /// Encrypting to no recipient.
+    #[error("no recipients")]
+    NoRecipients,
+    /// Decrypting with no identity.
+    #[error("no identities")]
+    NoIdentities,
+    /// A passphrase beside other recipients.
+    #[error("a passphrase must be a file's only recipient (age refuses an scrypt stanza beside others)")]
+    PassphraseNotAlone,
+    /// Post-quantum and classic recipients in one file.
+    #[error(
+        "post-quantum and classic recipients can't be mixed, or the file would be vulnerable to quantum computers"
+    )]
+    PostQuantumMixed,
+    /// Recipients whose stanzas carry different labels (age refuses to mix them).
+    #[error("incompatible recipients: {first:?} and {other:?} can't be mixed")]
+    IncompatibleLabels {
+        /// The first recipient's labels.
+        first: Vec<String>,
+        /// The labels of one that differs.
+        other: Vec<String>,
+    },
+    /// An age-keygen file asked of a key that is not age's own.
+    #[error("only age keys have an age-keygen file")]
+    NotAnAgeKey,
+    /// An empty passphrase.
+    #[error("the passphrase is empty")]
+    EmptyPassphrase,
+    /// A scrypt work factor outside what age allows.
+    #[error("scrypt work factor {log2_n} is outside 1..={max}")]
+    WorkFactorRange {
+        /// The work factor asked for (log2 of N).
+        log2_n: u8,
+        /// The largest allowed.
+        max: u8,
+    },
+    /// scrypt refused its parameters.
+    #[error("scrypt refused N = 2^{log2_n}, r = 8, p = 1")]
+    ScryptRefused {
+        /// log2 of N.
+        log2_n: u8,
+    },
+    /// A stanza a recipient made that the format cannot write (its
+    /// `Debug`, which shows no secret).
+    #[error("invalid stanza {0}")]
+    InvalidStanza(String),
+    /// A batch of chunks whose size overflows this machine's addresses.
+    #[error("batch size overflows")]
+    Overflow,
 }
 
 /// The outcomes the C2SP age test kit (`c2sp.org/CCTV/age`) tells apart.
@@ -135,10 +191,12 @@ impl Error {
     /// and messages may group them the same way).
     pub fn outcome(&self) -> Outcome {
         match self {
-            Error::NotAge | Error::Header(_) | Error::WorkFactor { .. } => Outcome::HeaderFailure,
+            Error::WrongFormat | Error::MalformedHeader(_) | Error::WorkFactor { .. } => {
+                Outcome::HeaderFailure
+            }
             Error::Armor(_) => Outcome::ArmorFailure,
-            Error::NoMatch { .. } => Outcome::NoMatch,
-            Error::HeaderMac => Outcome::HmacFailure,
+            Error::NoMatchingIdentity { .. } => Outcome::NoMatch,
+            Error::HeaderAuthentication => Outcome::HmacFailure,
             Error::Truncated { .. }
             | Error::ChunkAuthentication { .. }
             | Error::EmptyLastChunk { .. }

@@ -8,7 +8,7 @@ use std::io::BufRead;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD_NO_PAD;
 
-use super::Error;
+use super::{Error, OptionsError};
 
 /// The version line.
 pub(super) const INTRO: &[u8] = b"age-encryption.org/v1\n";
@@ -125,7 +125,7 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, room: usize) -> Resul
     loop {
         let buf = input.fill_buf()?;
         if buf.is_empty() {
-            return Err(Error::Header(if line.is_empty() {
+            return Err(Error::MalformedHeader(if line.is_empty() {
                 "the file ends inside the header".into()
             } else {
                 "the header ends without a newline".into()
@@ -136,7 +136,7 @@ fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>, room: usize) -> Resul
             None => (buf.len(), false),
         };
         if line.len() + take > room {
-            return Err(Error::Header(format!(
+            return Err(Error::MalformedHeader(format!(
                 "the header is longer than {} MiB",
                 MAX_HEADER >> 20
             )));
@@ -178,26 +178,28 @@ impl Header {
     /// MAC line (the payload nonce).
     ///
     /// # Errors
-    /// [`Error::Header`] naming the first rule broken (unsupported version,
+    /// [`Error::MalformedHeader`] naming the first rule broken (unsupported version,
     /// a malformed stanza or MAC line, over 2 MiB or 1024 stanzas);
-    /// [`Error::NotAge`] for input that does not start like an age file;
+    /// [`Error::WrongFormat`] for input that does not start like an age file;
     /// I/O errors.
     pub fn read(input: &mut impl BufRead) -> Result<Header, Error> {
         let mut signed = Vec::with_capacity(256);
         let mut line = Vec::new();
         let room = |signed: &Vec<u8>| MAX_HEADER - signed.len();
         if input.fill_buf()?.is_empty() {
-            return Err(Error::Header("the file is empty".into()));
+            return Err(Error::MalformedHeader("the file is empty".into()));
         }
         read_line(input, &mut line, room(&signed)).map_err(|e| match e {
-            Error::Header(_) if !line.starts_with(MAGIC) && !MAGIC.starts_with(&line) => Error::NotAge,
+            Error::MalformedHeader(_) if !line.starts_with(MAGIC) && !MAGIC.starts_with(&line) => {
+                Error::WrongFormat
+            }
             e => e,
         })?;
         if line != INTRO {
             if !line.starts_with(MAGIC) {
-                return Err(Error::NotAge);
+                return Err(Error::WrongFormat);
             }
-            return Err(Error::Header(format!(
+            return Err(Error::MalformedHeader(format!(
                 "unsupported version line {} (this build reads age-encryption.org/v1)",
                 quote(line.strip_suffix(b"\n").unwrap_or(&line))
             )));
@@ -209,26 +211,32 @@ impl Header {
             let text = line.strip_suffix(b"\n").unwrap_or(&line);
             if text.starts_with(FOOTER_PREFIX) {
                 let Some((prefix, args)) = split_args(text) else {
-                    return Err(Error::Header(format!("malformed MAC line {}", quote(text))));
+                    return Err(Error::MalformedHeader(format!(
+                        "malformed MAC line {}",
+                        quote(text)
+                    )));
                 };
                 if prefix != FOOTER_PREFIX || args.len() != 1 {
-                    return Err(Error::Header(format!("malformed MAC line {}", quote(text))));
+                    return Err(Error::MalformedHeader(format!(
+                        "malformed MAC line {}",
+                        quote(text)
+                    )));
                 }
                 let mac = b64_decode(&args[0])
                     .and_then(|m| <[u8; 32]>::try_from(m).ok())
-                    .ok_or_else(|| Error::Header(format!("malformed MAC in {}", quote(text))))?;
+                    .ok_or_else(|| Error::MalformedHeader(format!("malformed MAC in {}", quote(text))))?;
                 signed.extend_from_slice(FOOTER_PREFIX);
                 break mac;
             }
             if stanzas.len() == MAX_STANZAS {
-                return Err(Error::Header(format!(
+                return Err(Error::MalformedHeader(format!(
                     "more than {MAX_STANZAS} recipient stanzas"
                 )));
             }
             signed.extend_from_slice(&line);
             let (prefix, args) = split_args(text)
                 .filter(|(p, a)| *p == STANZA_PREFIX && !a.is_empty())
-                .ok_or_else(|| Error::Header(format!("malformed stanza line {}", quote(text))))?;
+                .ok_or_else(|| Error::MalformedHeader(format!("malformed stanza line {}", quote(text))))?;
             debug_assert_eq!(prefix, STANZA_PREFIX);
             let mut args = args.into_iter();
             let kind = args.next().unwrap_or_default();
@@ -238,7 +246,7 @@ impl Header {
                 signed.extend_from_slice(&line);
                 let text = line.strip_suffix(b"\n").unwrap_or(&line);
                 if text.len() > COLUMNS {
-                    return Err(Error::Header(format!(
+                    return Err(Error::MalformedHeader(format!(
                         "stanza body line longer than {COLUMNS} columns"
                     )));
                 }
@@ -249,7 +257,7 @@ impl Header {
                     } else {
                         "stanza body is not canonical base64"
                     };
-                    return Err(Error::Header(format!("{why}: {}", quote(text))));
+                    return Err(Error::MalformedHeader(format!("{why}: {}", quote(text))));
                 };
                 body.extend_from_slice(&decoded);
                 if decoded.len() < BYTES_PER_LINE {
@@ -263,7 +271,7 @@ impl Header {
             });
         };
         if stanzas.is_empty() {
-            return Err(Error::Header("no recipient stanzas".into()));
+            return Err(Error::MalformedHeader("no recipient stanzas".into()));
         }
         let len = signed.len() + line.len() - FOOTER_PREFIX.len();
         Ok(Header {
@@ -286,10 +294,10 @@ impl Header {
     /// it covers.
     pub(super) fn seal(stanzas: Vec<Stanza>, mac: impl FnOnce(&[u8]) -> [u8; 32]) -> Result<Header, Error> {
         if stanzas.is_empty() {
-            return Err(Error::Options("no recipients".into()));
+            return Err(OptionsError::NoRecipients.into());
         }
         if let Some(bad) = stanzas.iter().find(|s| !s.valid()) {
-            return Err(Error::Options(format!("invalid stanza {bad:?}")));
+            return Err(OptionsError::InvalidStanza(format!("{bad:?}")).into());
         }
         let mut signed = INTRO.to_vec();
         for s in &stanzas {
@@ -404,11 +412,11 @@ mod tests {
         ];
         for (bad, why) in cases {
             let err = Header::parse(bad.as_bytes()).unwrap_err();
-            assert!(matches!(err, Error::Header(_)), "{bad:?}: {err}");
+            assert!(matches!(err, Error::MalformedHeader(_)), "{bad:?}: {err}");
             assert!(err.to_string().contains(why), "{bad:?}: {err}");
         }
-        assert!(matches!(Header::parse(b"hello"), Err(Error::NotAge)));
-        assert!(matches!(Header::parse(b""), Err(Error::Header(_))));
+        assert!(matches!(Header::parse(b"hello"), Err(Error::WrongFormat)));
+        assert!(matches!(Header::parse(b""), Err(Error::MalformedHeader(_))));
     }
 
     #[test]

@@ -7,9 +7,10 @@ use std::cell::Cell;
 use std::io::{self, BufRead, BufReader, Read};
 
 use super::armor::ArmoredReader;
+use super::decrypt::read_prefix;
 use super::format::Header;
 use super::payload::CHUNK;
-use super::{Error, Format, detect, read_prefix};
+use super::{Error, Format, detect};
 
 /// The sizes of an age file's parts, in bytes (`age-inspect`'s `sizes`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -68,11 +69,13 @@ fn stream_overhead(payload: u64) -> Result<u64, Error> {
     const TAG: u64 = 16;
     let chunk = CHUNK as u64;
     if payload < NONCE {
-        return Err(Error::Header(format!("encrypted size too small: {payload}")));
+        return Err(Error::MalformedHeader(format!(
+            "encrypted size too small: {payload}"
+        )));
     }
     let encrypted = payload - NONCE;
     let chunks = encrypted.div_ceil(chunk + TAG);
-    let invalid = || Error::Header(format!("invalid encrypted payload size: {encrypted}"));
+    let invalid = || Error::MalformedHeader(format!("invalid encrypted payload size: {encrypted}"));
     let plain = encrypted.checked_sub(chunks * TAG).ok_or_else(invalid)?;
     // Only an empty plaintext has (and needs) an empty chunk.
     let expected = if plain == 0 { 1 } else { plain.div_ceil(chunk) };
@@ -89,7 +92,7 @@ fn stream_overhead(payload: u64) -> Result<u64, Error> {
 /// to its end.
 ///
 /// # Errors
-/// [`Error::NotAge`], [`Error::Header`] (also for a payload whose length no
+/// [`Error::WrongFormat`], [`Error::MalformedHeader`] (also for a payload whose length no
 /// age file has), [`Error::Armor`], I/O errors.
 pub fn inspect(input: impl Read, file_size: Option<u64>) -> Result<Inspection, Error> {
     let count = Cell::new(0);

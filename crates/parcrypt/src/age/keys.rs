@@ -18,7 +18,7 @@ use super::scrypt::{Passphrase, unwrap_passphrase};
 use super::ssh::{EncryptedSshIdentity, SshIdentity, SshRecipient};
 use super::tag::TagRecipient;
 use super::x25519::{X25519Identity, X25519Recipient};
-use super::{Error, armor};
+use super::{Error, OptionsError, armor};
 use crate::secret::SecretBytes;
 
 /// The largest identity or recipients file read (as age: 16 MiB).
@@ -157,8 +157,6 @@ impl fmt::Display for Recipient {
     }
 }
 
-const PQ_MIX: &str = "post-quantum and classic recipients can't be mixed, or the file would be vulnerable to quantum computers";
-
 /// Wraps a file key for every recipient, enforcing age's rules on which
 /// recipients may share a file: checked before any work among age's own
 /// types, and by labels (as filippo.io/age) once plugins have wrapped.
@@ -168,13 +166,10 @@ pub(super) fn wrap_all(
     random: Random<'_>,
 ) -> Result<Vec<Stanza>, Error> {
     if recipients.is_empty() {
-        return Err(Error::Options("no recipients".into()));
+        return Err(OptionsError::NoRecipients.into());
     }
     if recipients.len() > 1 && recipients.iter().any(|r| r.class() == Class::Passphrase) {
-        return Err(Error::Options(
-            "a passphrase must be a file's only recipient (age refuses an scrypt stanza beside others)"
-                .into(),
-        ));
+        return Err(OptionsError::PassphraseNotAlone.into());
     }
     let mut natives = recipients
         .iter()
@@ -182,7 +177,7 @@ pub(super) fn wrap_all(
         .filter(|c| *c != Class::Plugin);
     if let Some(first) = natives.next() {
         if natives.any(|c| c != first) {
-            return Err(Error::Options(PQ_MIX.into()));
+            return Err(OptionsError::PostQuantumMixed.into());
         }
     }
     let mut stanzas = Vec::with_capacity(recipients.len());
@@ -193,11 +188,15 @@ pub(super) fn wrap_all(
             None => first_labels = Some(labels),
             Some(first) if *first != labels => {
                 let pq = |l: &[String]| l.iter().any(|x| x == "postquantum");
-                return Err(Error::Options(if pq(first) != pq(&labels) {
-                    PQ_MIX.into()
+                return Err(if pq(first) != pq(&labels) {
+                    OptionsError::PostQuantumMixed
                 } else {
-                    format!("incompatible recipients: {first:?} and {labels:?} can't be mixed")
-                }));
+                    OptionsError::IncompatibleLabels {
+                        first: first.clone(),
+                        other: labels,
+                    }
+                }
+                .into());
             }
             Some(_) => {}
         }
@@ -339,7 +338,7 @@ impl Identity {
     /// [`Error::Options`] for SSH keys and passphrases.
     pub fn keygen_file(&self, created: &str) -> Result<Zeroizing<String>, Error> {
         let (Some(secret), Some(public)) = (self.to_secret_string(), self.to_recipient()) else {
-            return Err(Error::Options("only age keys have an age-keygen file".into()));
+            return Err(OptionsError::NotAnAgeKey.into());
         };
         Ok(Zeroizing::new(format!(
             "# created: {created}\n# public key: {public}\n{}\n",

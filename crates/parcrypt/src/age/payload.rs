@@ -16,7 +16,7 @@
 
 use std::io::{self, Read, Seek, SeekFrom, Write};
 
-use super::Error;
+use super::{Error, OptionsError};
 use crate::chunked::buffer::Buffer;
 use crate::chunked::flow::{self, pipelined};
 use crate::chunked::seal::{Plain, Sealed, open_into, seal_into};
@@ -68,9 +68,7 @@ fn from_engine(e: chunked::Error) -> Error {
         chunked::Error::Io(e) => Error::Io(e),
         chunked::Error::Authentication { chunk } => Error::ChunkAuthentication { chunk },
         chunked::Error::Truncated { chunk } => Error::Truncated { chunk },
-        chunked::Error::TooManyChunks | chunked::Error::Overflow => {
-            Error::Options("batch size overflows".into())
-        }
+        chunked::Error::TooManyChunks | chunked::Error::Overflow => Error::Options(OptionsError::Overflow),
     }
 }
 

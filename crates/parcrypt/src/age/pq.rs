@@ -274,7 +274,7 @@ impl HybridIdentity {
         if stanza.kind != TYPE {
             return Ok(None);
         }
-        let bad = |why: &str| Error::Header(format!("invalid mlkem768x25519 stanza: {why}"));
+        let bad = |why: &str| Error::MalformedHeader(format!("invalid mlkem768x25519 stanza: {why}"));
         let [arg] = &stanza.args[..] else {
             return Err(bad("it must have exactly one argument"));
         };

@@ -132,7 +132,8 @@ pub(super) fn header_mac(file_key: &FileKey, signed: &[u8]) -> [u8; 32] {
 /// Checks the header MAC in constant time.
 pub(super) fn verify_header_mac(file_key: &FileKey, signed: &[u8], mac: &[u8; 32]) -> Result<(), Error> {
     let key = hkdf32(&[], file_key.expose(), b"header");
-    hmac::verify(&hmac::Key::new(hmac::HMAC_SHA256, key.expose()), signed, mac).map_err(|_| Error::HeaderMac)
+    hmac::verify(&hmac::Key::new(hmac::HMAC_SHA256, key.expose()), signed, mac)
+        .map_err(|_| Error::HeaderAuthentication)
 }
 
 /// The payload key: HKDF-SHA-256(salt = nonce, file key, "payload"), as a

@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use super::Error;
 use super::format::{Stanza, b64_decode, b64_encode};
 use super::primitives::{FileKey, Random, WRAPPED, unwrap, wrap};
+use super::{Error, OptionsError};
 use crate::ffi;
 use crate::secret::{SecretBytes, SecretKey};
 
@@ -39,7 +39,7 @@ fn scrypt_key(passphrase: &[u8], salt: &[u8; 16], log2_n: u8) -> Result<SecretKe
     SecretKey::generate(|out| {
         ffi::scrypt(passphrase, &salt, log2_n, 8, 1, out)
             .then_some(())
-            .ok_or_else(|| Error::Options(format!("scrypt refused N = 2^{log2_n}, r = 8, p = 1")))
+            .ok_or(Error::Options(OptionsError::ScryptRefused { log2_n }))
     })
 }
 
@@ -59,12 +59,14 @@ impl Passphrase {
     /// [`Error::Options`] for an empty passphrase or a work factor outside 1..=22.
     pub fn with_work_factor(passphrase: SecretBytes, log2_n: u8) -> Result<Self, Error> {
         if passphrase.is_empty() {
-            return Err(Error::Options("the passphrase is empty".into()));
+            return Err(OptionsError::EmptyPassphrase.into());
         }
         if !(1..=MAX_WORK_FACTOR).contains(&log2_n) {
-            return Err(Error::Options(format!(
-                "scrypt work factor {log2_n} is outside 1..={MAX_WORK_FACTOR}"
-            )));
+            return Err(OptionsError::WorkFactorRange {
+                log2_n,
+                max: MAX_WORK_FACTOR,
+            }
+            .into());
         }
         Ok(Passphrase { passphrase, log2_n })
     }
@@ -97,7 +99,7 @@ pub(super) fn unwrap_passphrase(
     if stanza.kind != TYPE {
         return Ok(None);
     }
-    let bad = |why: &str| Error::Header(format!("invalid scrypt stanza: {why}"));
+    let bad = |why: &str| Error::MalformedHeader(format!("invalid scrypt stanza: {why}"));
     let [salt, log2_n] = &stanza.args[..] else {
         return Err(bad("it must have exactly two arguments"));
     };

@@ -215,7 +215,7 @@ impl SshRecipient {
 fn tweak(blob: &[u8], shared: &SecretKey<32>) -> Result<SecretKey<32>, Error> {
     let tweak = hkdf32(blob, &[], ED25519_LABEL);
     x25519(tweak.expose(), shared.expose())
-        .ok_or_else(|| Error::Header("invalid ssh-ed25519 shared secret".into()))
+        .ok_or_else(|| Error::MalformedHeader("invalid ssh-ed25519 shared secret".into()))
 }
 
 impl fmt::Display for SshRecipient {
@@ -363,7 +363,7 @@ impl SshIdentity {
         if stanza.kind != kind {
             return Ok(None);
         }
-        let bad = |why: &str| Error::Header(format!("invalid {kind} stanza: {why}"));
+        let bad = |why: &str| Error::MalformedHeader(format!("invalid {kind} stanza: {why}"));
         match &self.key {
             PrivateKey::Ed25519 { scalar, montgomery } => {
                 let [t, share] = &stanza.args[..] else {

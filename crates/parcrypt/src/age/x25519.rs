@@ -129,7 +129,7 @@ impl X25519Identity {
         if stanza.kind != TYPE {
             return Ok(None);
         }
-        let bad = |why: &str| Error::Header(format!("invalid X25519 stanza: {why}"));
+        let bad = |why: &str| Error::MalformedHeader(format!("invalid X25519 stanza: {why}"));
         let [arg] = &stanza.args[..] else {
             return Err(bad("it must have exactly one argument"));
         };

@@ -61,6 +61,8 @@ use std::io::{Read, Write};
 
 use aws_lc_rs::hkdf;
 
+/// Where a message to decrypt a range of is (the one type of every format's `decrypt_range`).
+pub use crate::io::Source;
 pub use error::Error;
 pub use parts::Parts;
 pub use streaming::{Decryptor, Encryptor};
@@ -299,15 +301,6 @@ fn layout(body: u64) -> Result<Layout, Error> {
         chunks,
         plain: body - chunks * TAG as u64,
     })
-}
-
-/// Where a message to decrypt a range of is.
-#[derive(Clone, Copy, Debug)]
-pub enum Source<'a> {
-    /// A whole message in memory.
-    Bytes(&'a [u8]),
-    /// A whole message in a regular file (read with positional reads).
-    File(&'a File),
 }
 
 impl Scheme {
@@ -610,17 +603,17 @@ impl Scheme {
     /// [`Error::Range`] beyond the end of the plaintext; as
     /// [`Scheme::decrypt`]; I/O errors.
     #[allow(clippy::too_many_arguments)]
-    pub fn decrypt_range(
+    pub fn decrypt_range<'a>(
         self,
         key: &[u8],
         context: &[u8],
-        source: Source<'_>,
+        source: impl Into<Source<'a>>,
         start: u64,
         len: u64,
         output: impl Write + Send,
         par: &Parallelism,
     ) -> Result<u64, Error> {
-        let (keys, layout, stored) = match source {
+        let (keys, layout, stored) = match source.into() {
             Source::Bytes(bytes) => {
                 let (keys, layout) = self.open_memory(key, context, bytes)?;
                 (keys, layout, Stored::Memory(&bytes[HEADER..]))

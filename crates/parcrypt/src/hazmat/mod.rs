@@ -22,7 +22,10 @@ mod rsa_bulk;
 use crate::aes::{self, Crypter};
 
 pub use ecb::Ecb;
-pub use parc4::{DEFAULT_BLOCK_SIZE, DROP, INFO, MAX_BLOCK_SIZE, NONCE_LEN, PARC4_KEY_LEN, Parc4};
+pub use parc4::{
+    PARC4_DEFAULT_BLOCK_SIZE, PARC4_DROP, PARC4_INFO, PARC4_KEY_LEN, PARC4_MAX_BLOCK_SIZE, PARC4_NONCE_LEN,
+    Parc4,
+};
 pub use rc4::{RC4_KEY_LEN, Rc4};
 pub use rsa_bulk::{rsa_bulk_block_capacity, rsa_bulk_blocks, rsa_bulk_decrypt, rsa_bulk_encrypt};
 
@@ -36,7 +39,7 @@ pub enum Rc4Error {
     /// The PARC4 nonce length is outside 8–64 bytes.
     #[error("nonce is {0} bytes; PARC4 takes 8 to 64 bytes")]
     NonceLength(usize),
-    /// A PARC4 block size of 0 or over [`MAX_BLOCK_SIZE`].
+    /// A PARC4 block size of 0 or over [`PARC4_MAX_BLOCK_SIZE`].
     #[error("block size must be 1 byte to 16 MiB")]
     BlockSize,
     /// Reading input or writing output failed (the `io::Error` is the source).

@@ -44,19 +44,19 @@ use crate::pipe::Transform;
 use crate::secret::wipe;
 
 /// The default block size: 64 KiB.
-pub const DEFAULT_BLOCK_SIZE: usize = 64 * 1024;
+pub const PARC4_DEFAULT_BLOCK_SIZE: usize = 64 * 1024;
 /// The largest block size: a stream is processed in whole blocks, a few
 /// buffers of at least one block each, so this bounds memory (and larger
 /// blocks buy nothing: a block's keystream is serial).
-pub const MAX_BLOCK_SIZE: usize = 16 << 20;
+pub const PARC4_MAX_BLOCK_SIZE: usize = 16 << 20;
 /// Keystream bytes dropped at the start of every block's RC4.
-pub const DROP: usize = 3072;
+pub const PARC4_DROP: usize = 3072;
 /// The HKDF `info` prefix; the big-endian 64-bit block index follows.
-pub const INFO: &[u8] = b"parcrypt parc4 v1";
+pub const PARC4_INFO: &[u8] = b"parcrypt parc4 v1";
 /// Accepted key lengths (the HKDF input): 128 to 2048 bits.
 pub const PARC4_KEY_LEN: std::ops::RangeInclusive<usize> = 16..=256;
 /// Accepted nonce lengths (the HKDF salt).
-pub const NONCE_LEN: std::ops::RangeInclusive<usize> = 8..=64;
+pub const PARC4_NONCE_LEN: std::ops::RangeInclusive<usize> = 8..=64;
 
 /// ☠ PARC4 (hazmat): block-parallel RC4 with a per-block key.
 ///
@@ -103,15 +103,15 @@ impl Parc4 {
     /// # Errors
     /// [`Rc4Error::KeyLength`] (16–256 bytes), [`Rc4Error::NonceLength`]
     /// (8–64 bytes), [`Rc4Error::BlockSize`] for a block size of 0 or over
-    /// [`MAX_BLOCK_SIZE`].
+    /// [`PARC4_MAX_BLOCK_SIZE`].
     pub fn new(key: &[u8], nonce: &[u8], block_size: usize) -> Result<Self, Rc4Error> {
         if !PARC4_KEY_LEN.contains(&key.len()) {
             return Err(Rc4Error::KeyLength(key.len()));
         }
-        if !NONCE_LEN.contains(&nonce.len()) {
+        if !PARC4_NONCE_LEN.contains(&nonce.len()) {
             return Err(Rc4Error::NonceLength(nonce.len()));
         }
-        if !(1..=MAX_BLOCK_SIZE).contains(&block_size) {
+        if !(1..=PARC4_MAX_BLOCK_SIZE).contains(&block_size) {
             return Err(Rc4Error::BlockSize);
         }
         Ok(Parc4 {
@@ -160,7 +160,7 @@ impl Parc4 {
         // itself on drop.
         let mut key = [0u8; 32];
         let index = b.to_be_bytes();
-        let info: [&[u8]; 2] = [INFO, &index];
+        let info: [&[u8]; 2] = [PARC4_INFO, &index];
         self.prk
             .expand(&info, BlockKeyLen)
             .and_then(|okm| okm.fill(&mut key))
@@ -168,7 +168,7 @@ impl Parc4 {
         let mut rc4 = Rc4State::new(&key);
         wipe(&mut key);
         let mut scratch = [0u8; 1024];
-        let mut discard = DROP + skip;
+        let mut discard = PARC4_DROP + skip;
         while discard > 0 {
             let n = discard.min(scratch.len());
             rc4.apply(&mut scratch[..n]);

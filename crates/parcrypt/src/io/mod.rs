@@ -10,7 +10,10 @@
 //! - [`grow_pipe`]: a larger kernel buffer for a pipe (public: the CLI asks
 //!   it for its standard input and output);
 //! - `wait_then_block`: a FIFO opened without blocking, read once it has
-//!   input (`poll`), without closing it in between.
+//!   input (`poll`), without closing it in between;
+//! - [`Source`]: where a sealed message is held for random access (memory
+//!   or a regular file), the one input of every chunked format's
+//!   `decrypt_range`.
 //!
 //! Unix only, like the rest of the crate: positional reads go through
 //! `std::os::unix::fs::FileExt`. Nothing maps files: a map of a file
@@ -24,11 +27,44 @@ mod pipe_size;
 pub(crate) mod pipeline;
 mod wait;
 
+use std::fs::File;
 use std::io::{self, Read};
 
 pub(crate) use at::{ReadAt, read_exact_at};
 pub use pipe_size::grow_pipe;
 pub(crate) use wait::wait_then_block;
+
+/// Where a whole sealed message is held, for random access: what every
+/// chunked format's `decrypt_range` reads (`stream`, `age`,
+/// `cobblestone`). A `&File` or a `&[u8]` converts into it, so
+/// `decrypt_range(…, &file, …)` and `decrypt_range(…, &bytes[..], …)` both
+/// read.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// A whole message in memory.
+    Bytes(&'a [u8]),
+    /// A whole message in a regular file, from its first byte (read with
+    /// positional reads; the file's cursor is left alone).
+    File(&'a File),
+}
+
+impl<'a> From<&'a File> for Source<'a> {
+    fn from(file: &'a File) -> Self {
+        Source::File(file)
+    }
+}
+
+impl<'a> From<&'a [u8]> for Source<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        Source::Bytes(bytes)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for Source<'a> {
+    fn from(bytes: &'a Vec<u8>) -> Self {
+        Source::Bytes(bytes)
+    }
+}
 
 /// Reads from `input` until `buf` is full or the input ends, retrying reads
 /// interrupted by a signal; returns how many bytes it read (less than

@@ -13,7 +13,9 @@ use crate::par::{Parallelism, Step};
 pub enum Input<P> {
     /// A file (or a FIFO, a device, …), opened by name.
     File(P),
-    /// The process's standard input, read where it comes in the list.
+    /// Standard input: the reader the caller gives [`hash_files`] as
+    /// `stdin` (the library never reads the process's own), read where it
+    /// comes in the list.
     Stdin,
 }
 
@@ -51,7 +53,9 @@ const WINDOW: usize = 1024;
 /// gives for each file alone.
 ///
 /// A file that cannot be opened or read gets its error in its
-/// [`FileHash`]; the others are still hashed. [`Input::Stdin`] and inputs
+/// [`FileHash`]; the others are still hashed. [`Input::Stdin`] (read from
+/// `stdin`: the CLI passes its standard input, a caller without one
+/// `std::io::empty()`) and inputs
 /// that are not regular files (FIFOs, devices) are read on the calling
 /// thread in their turn, with every thread.
 ///
@@ -72,7 +76,8 @@ const WINDOW: usize = 1024;
 ///     std::fs::write(name, vec![b'x'; i])?;
 /// }
 /// let mut lines = Vec::new();
-/// hash_files(Format::Sha256, names.iter().map(Input::File), &Parallelism::default(), |r| {
+/// let par = Parallelism::default();
+/// hash_files(Format::Sha256, names.iter().map(Input::File), std::io::empty(), &par, |r| {
 ///     if let Some(r) = r {
 ///         lines.push(hex::encode(r.hash?.unwrap_or_default()));
 ///     }
@@ -84,13 +89,14 @@ const WINDOW: usize = 1024;
 pub fn hash_files<P, E>(
     format: Format,
     inputs: impl Iterator<Item = Input<P>> + Send,
+    stdin: impl Read + Send,
     par: &Parallelism,
     each: impl FnMut(Option<FileHash<P>>) -> Result<(), E>,
 ) -> Result<(), E>
 where
     P: AsRef<Path> + Send,
 {
-    hash_files_with(format, inputs, par, Fifos::Read, each)
+    hash_files_with(format, inputs, stdin, par, Fifos::Read, each)
 }
 
 /// What [`hash_files_with`] does with a FIFO.
@@ -107,6 +113,7 @@ pub(super) enum Fifos {
 pub(super) fn hash_files_with<P, E>(
     format: Format,
     inputs: impl Iterator<Item = Input<P>> + Send,
+    mut stdin: impl Read + Send,
     par: &Parallelism,
     fifos: Fifos,
     mut each: impl FnMut(Option<FileHash<P>>) -> Result<(), E>,
@@ -124,7 +131,7 @@ where
                 (_, Later::Stream(file)) => crate::io::wait_then_block(&file)
                     .map_err(Error::Io)
                     .and_then(|()| super::hash_file(format, &file, par, |_| {})),
-                _ => super::hash_reader(format, io::stdin(), par, |_| {}),
+                _ => super::hash_reader(format, &mut stdin, par, |_| {}),
             };
             FileHash { input, hash }
         },

@@ -13,16 +13,17 @@ pub enum Error {
     /// caller walking the error chain finds a broken pipe).
     #[error("I/O error")]
     Io(#[from] io::Error),
-    /// The input does not start with the format's magic bytes.
+    /// The input does not start with the format's magic bytes (the same
+    /// name in every format: `age::Error::WrongFormat`).
     #[error("not a parcrypt stream (no PARCRYPT header)")]
-    NotStream,
+    WrongFormat,
     /// A version this build does not read.
     #[error("stream format version {0} is not supported (this build reads version 1)")]
     UnsupportedVersion(u8),
     /// The header is cut short or inconsistent.
     #[error("malformed stream header: {0}")]
     MalformedHeader(&'static str),
-    /// No recipient stanza opens with the identity given.
+    /// No recipient stanza opens with any identity given.
     #[error("wrong key or passphrase (no recipient in the header matches)")]
     NoMatchingIdentity,
     /// The header's MAC does not verify: it was modified.

@@ -243,11 +243,11 @@ impl Header {
             Ok(b)
         };
         let magic = take(8, &mut signed).map_err(|e| match e {
-            Error::MalformedHeader(_) => Error::NotStream,
+            Error::MalformedHeader(_) => Error::WrongFormat,
             e => e,
         })?;
         if magic != MAGIC {
-            return Err(Error::NotStream);
+            return Err(Error::WrongFormat);
         }
         let fixed = take(35, &mut signed)?;
         if fixed[0] != VERSION {
@@ -322,11 +322,28 @@ impl Header {
         Ok((header, len))
     }
 
+    /// Unwraps the file key with the first of `identities` that opens a
+    /// stanza (in the order given), derives the keys, checks the MAC.
+    pub(super) fn open(
+        &self,
+        identities: &[Identity<'_>],
+        opts: &DecryptOptions,
+        par: &Parallelism,
+    ) -> Result<Keys, Error> {
+        for identity in identities {
+            match self.open_one(identity, opts, par) {
+                Err(Error::NoMatchingIdentity) => continue,
+                opened => return opened,
+            }
+        }
+        Err(Error::NoMatchingIdentity)
+    }
+
     /// Unwraps the file key with `identity`, derives the keys, checks the
     /// MAC. A passphrase stanza costlier than `opts.max_work_factor` is
     /// refused before scrypt runs; an RSA identity's private operation runs
     /// under `par`.
-    pub(super) fn open(
+    fn open_one(
         &self,
         identity: &Identity<'_>,
         opts: &DecryptOptions,

@@ -23,10 +23,10 @@
 //! let par = Parallelism::default();
 //! let mut sealed = Vec::new();
 //! let recipients = [Recipient::Key(key.clone())];
-//! stream::encrypt(&recipients, &b"hello"[..], &mut sealed, &Options::default(), &par, |_| {})?;
+//! stream::encrypt_stream(&recipients, &b"hello"[..], &mut sealed, &Options::default(), &par, |_| {})?;
 //! let mut plain = Vec::new();
-//! let identity = Identity::Key(key);
-//! stream::decrypt(&identity, &sealed[..], &mut plain, &DecryptOptions::default(), &par, |_| {})?;
+//! let identities = [Identity::Key(key)];
+//! stream::decrypt_stream(&identities, &sealed[..], &mut plain, &DecryptOptions::default(), &par, |_| {})?;
 //! assert_eq!(plain, b"hello");
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
@@ -37,10 +37,11 @@ mod header;
 mod pipe;
 mod segments;
 
+pub use crate::io::Source;
 pub use error::Error;
 pub use file::{decrypt_file, decrypt_range, encrypt_file};
 pub use header::{DEFAULT_MAX_WORK_FACTOR, DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};
-pub use pipe::{decrypt, encrypt};
+pub use pipe::{decrypt_stream, encrypt_stream};
 pub use segments::Segments;
 
 use crate::chunked::{Chunks, Framing};

@@ -18,7 +18,7 @@ use crate::par::Parallelism;
 /// # Errors
 /// [`Error::Options`] for no recipients, a passphrase beside other
 /// recipients, or a bad segment size; I/O errors.
-pub fn encrypt(
+pub fn encrypt_stream(
     recipients: &[Recipient<'_>],
     input: impl Read + Send,
     mut output: impl Write + Send,
@@ -34,7 +34,8 @@ pub fn encrypt(
     Ok(flow::seal_reader(&chunks, input, output, budget, par, progress)?)
 }
 
-/// Decrypts a stream from `input` to `output`; returns the plaintext length.
+/// Decrypts a stream from `input` to `output` with the first of
+/// `identities` that opens its header; returns the plaintext length.
 /// Segments are opened on the threads of `par` (an RSA identity's private
 /// operation uses them too); `progress` is called with plaintext bytes done.
 /// Each segment's plaintext is written only after it verifies; a failure
@@ -42,12 +43,12 @@ pub fn encrypt(
 /// a file should write to a temporary file and keep it only on `Ok`).
 ///
 /// # Errors
-/// [`Error::NoMatchingIdentity`] (wrong key or passphrase),
+/// [`Error::NoMatchingIdentity`] (no identity opens it: wrong key or passphrase),
 /// [`Error::WorkFactor`] (a passphrase stanza over the limit),
 /// [`Error::HeaderAuthentication`], [`Error::Truncated`],
 /// [`Error::SegmentAuthentication`], header format errors, I/O errors.
-pub fn decrypt(
-    identity: &Identity<'_>,
+pub fn decrypt_stream(
+    identities: &[Identity<'_>],
     mut input: impl Read + Send,
     output: impl Write + Send,
     opts: &DecryptOptions,
@@ -55,7 +56,7 @@ pub fn decrypt(
     progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
     let (header, _) = Header::read(&mut input)?;
-    let keys = header.open(identity, opts, par)?;
+    let keys = header.open(identities, opts, par)?;
     let seg = header.segment_size;
     let budget = Budget::new(seg + TAG, par.threads().get());
     let chunks = chunks(&keys.payload, seg);

@@ -2,7 +2,7 @@
 //! [`Segments`] seals or opens any run of a stream's segments given its
 //! payload key, so each worker produces the bytes of its part of the file
 //! and the parts concatenated (or written at their offsets) are a stream the
-//! plain `decrypt` reads.
+//! plain `decrypt_stream` reads.
 
 use std::io::Read;
 
@@ -39,8 +39,8 @@ use crate::secret::SecretKey;
 /// let w2 = Segments::from_payload_key(&k, 4096, n)?.seal(2, &data[8192..], true, &par)?;
 /// let file = [header, w1, w2].concat();
 /// let mut out = Vec::new();
-/// stream::decrypt(&Identity::Key(SecretKey::from_slice(&key).unwrap()), &file[..], &mut out,
-///                 &DecryptOptions::default(), &par, |_| {})?;
+/// stream::decrypt_stream(&[Identity::Key(SecretKey::from_slice(&key).unwrap())], &file[..], &mut out,
+///                        &DecryptOptions::default(), &par, |_| {})?;
 /// assert_eq!(out, data);
 /// # Ok::<(), parcrypt::stream::Error>(())
 /// ```
@@ -66,7 +66,7 @@ impl Segments {
     /// and the sealer of its segments.
     ///
     /// # Errors
-    /// As [`encrypt`](super::encrypt) for bad options or recipients.
+    /// As [`encrypt_stream`](super::encrypt_stream) for bad options or recipients.
     pub fn create(recipients: &[Recipient<'_>], opts: &Options) -> Result<(Vec<u8>, Segments), Error> {
         let (header, keys) = Header::seal(recipients, opts.segment_size)?;
         let header_len = header.len() as u64;
@@ -82,18 +82,18 @@ impl Segments {
     }
 
     /// The sealer of an existing stream, from its header (read from `input`,
-    /// which is left at the first segment) opened with `identity`.
+    /// which is left at the first segment) opened with the first of `identities` that opens it.
     ///
     /// # Errors
-    /// As [`decrypt`](super::decrypt) for the header.
+    /// As [`decrypt_stream`](super::decrypt_stream) for the header.
     pub fn from_header(
         input: &mut impl Read,
-        identity: &Identity<'_>,
+        identities: &[Identity<'_>],
         opts: &DecryptOptions,
         par: &Parallelism,
     ) -> Result<Segments, Error> {
         let (header, header_len) = Header::read(input)?;
-        let keys = header.open(identity, opts, par)?;
+        let keys = header.open(identities, opts, par)?;
         Ok(Segments {
             key: keys.payload,
             key_bytes: keys.payload_bytes,

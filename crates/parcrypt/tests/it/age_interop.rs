@@ -99,13 +99,13 @@ fn par() -> Parallelism {
 
 fn ours_encrypt(recipients: &[Recipient], plain: &[u8], armor: bool) -> Vec<u8> {
     let mut out = Vec::new();
-    age::encrypt(recipients, plain, &mut out, &Options { armor }, &par(), |_| {}).unwrap();
+    age::encrypt_stream(recipients, plain, &mut out, &Options { armor }, &par(), |_| {}).unwrap();
     out
 }
 
 fn ours_decrypt(identities: &[Identity], file: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
-    age::decrypt(
+    age::decrypt_stream(
         identities,
         file,
         &mut out,
@@ -313,7 +313,7 @@ fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
     // A file for the Ed25519 key does not open with the RSA one.
     let file = ours_encrypt(&[Recipient::parse(&keys[0].1).unwrap()], b"x", false);
     let mut out = Vec::new();
-    let err = age::decrypt(
+    let err = age::decrypt_stream(
         &age::read_identities(&keys[1].0).unwrap(),
         &file[..],
         &mut out,
@@ -361,7 +361,7 @@ fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
         let plain = data(CHUNK + 3);
         let file = ours_encrypt(&[Recipient::parse(public.trim()).unwrap()], &plain, false);
         // No way to ask: a clear error.
-        let err = age::decrypt_to_vec(&ids, &file, &DecryptOptions::default(), &par())
+        let err = age::decrypt(&ids, &file, &DecryptOptions::default(), &par())
             .map(|_| "decrypted")
             .unwrap_err()
             .to_string();
@@ -381,7 +381,7 @@ fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
             let theirs = run(go, &["encrypt", "-r", public.trim()], &plain);
             assert!(ours_decrypt(&[with("secret words")], &theirs) == plain);
         }
-        let err = age::decrypt_to_vec(&[with("wrong")], &file, &DecryptOptions::default(), &par())
+        let err = age::decrypt(&[with("wrong")], &file, &DecryptOptions::default(), &par())
             .map(|_| "decrypted")
             .unwrap_err()
             .to_string();

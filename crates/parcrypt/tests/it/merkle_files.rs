@@ -35,19 +35,25 @@ fn together(
     par: &Parallelism,
 ) -> (Vec<Result<Option<parcrypt::digest::Digest>, String>>, usize) {
     let (mut got, mut flushes) = (Vec::new(), 0);
-    hash_files(format, paths.iter().map(Input::File), par, |r| {
-        match r {
-            None => flushes += 1,
-            Some(r) => {
-                assert_eq!(r.input, Input::File(&paths[got.len()]), "out of order");
-                got.push(r.hash.map_err(|e| match e {
-                    merkle::Error::Io(e) => format!("{:?}", e.kind()),
-                    e => e.to_string(),
-                }));
+    hash_files(
+        format,
+        paths.iter().map(Input::File),
+        std::io::empty(),
+        par,
+        |r| {
+            match r {
+                None => flushes += 1,
+                Some(r) => {
+                    assert_eq!(r.input, Input::File(&paths[got.len()]), "out of order");
+                    got.push(r.hash.map_err(|e| match e {
+                        merkle::Error::Io(e) => format!("{:?}", e.kind()),
+                        e => e.to_string(),
+                    }));
+                }
             }
-        }
-        Ok::<(), ()>(())
-    })
+            Ok::<(), ()>(())
+        },
+    )
     .unwrap();
     (got, flushes)
 }

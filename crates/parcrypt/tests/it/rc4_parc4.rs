@@ -5,7 +5,7 @@
 
 use crate::common::{data, every_parallelism, unhex};
 use crate::vectors::records;
-use parcrypt::hazmat::{MAX_BLOCK_SIZE, Parc4, Rc4, Rc4Error};
+use parcrypt::hazmat::{PARC4_MAX_BLOCK_SIZE, Parc4, Rc4, Rc4Error};
 use parcrypt::par::Parallelism;
 
 #[test]
@@ -212,14 +212,14 @@ fn bad_parameters_are_rejected() {
 /// used to overflow, or abort allocating); the largest one works.
 #[test]
 fn huge_block_sizes_are_errors() {
-    for size in [0, MAX_BLOCK_SIZE + 1, 1 << 63, usize::MAX] {
+    for size in [0, PARC4_MAX_BLOCK_SIZE + 1, 1 << 63, usize::MAX] {
         assert!(
             matches!(Parc4::new(&[1; 16], &[2; 16], size), Err(Rc4Error::BlockSize)),
             "{size}"
         );
     }
     let mut out = Vec::new();
-    let parc4 = Parc4::new(&[1; 16], &[2; 16], MAX_BLOCK_SIZE).expect("the largest block");
+    let parc4 = Parc4::new(&[1; 16], &[2; 16], PARC4_MAX_BLOCK_SIZE).expect("the largest block");
     assert_eq!(
         parc4.process(&b"abc"[..], &mut out, &Parallelism::default()).ok(),
         Some(3)

@@ -36,7 +36,7 @@ fn seal(pt: &[u8], recipients: &[Recipient<'_>], par: Parallelism) -> Vec<u8> {
     let mut out = Vec::new();
     let opts = Options { segment_size: SEG };
     assert_eq!(
-        stream::encrypt(recipients, pt, &mut out, &opts, &par, |_| {}).unwrap(),
+        stream::encrypt_stream(recipients, pt, &mut out, &opts, &par, |_| {}).unwrap(),
         pt.len() as u64
     );
     out
@@ -44,7 +44,15 @@ fn seal(pt: &[u8], recipients: &[Recipient<'_>], par: Parallelism) -> Vec<u8> {
 
 fn open(ct: &[u8], id: &Identity<'_>, par: &Parallelism) -> Result<Vec<u8>, Error> {
     let mut out = Vec::new();
-    stream::decrypt(id, ct, &mut out, &DecryptOptions::default(), par, |_| {}).map(|_| out)
+    stream::decrypt_stream(
+        std::slice::from_ref(id),
+        ct,
+        &mut out,
+        &DecryptOptions::default(),
+        par,
+        |_| {},
+    )
+    .map(|_| out)
 }
 
 /// The header length of a one-key-recipient stream: 8 + 35 + (3 + 60) + 32.
@@ -213,7 +221,7 @@ fn recipients_of_every_kind_and_wrong_identities() {
         },
     ] {
         assert!(matches!(
-            stream::encrypt(
+            stream::encrypt_stream(
                 &[Recipient::Key(key())],
                 &b"x"[..],
                 &mut sink,
@@ -225,7 +233,7 @@ fn recipients_of_every_kind_and_wrong_identities() {
         ));
     }
     assert!(matches!(
-        stream::encrypt(&[], &b"x"[..], &mut sink, &Options::default(), &par, |_| {}),
+        stream::encrypt_stream(&[], &b"x"[..], &mut sink, &Options::default(), &par, |_| {}),
         Err(Error::Options(_))
     ));
 }
@@ -254,7 +262,7 @@ fn range_decryption_equals_slicing() {
         for par in schedules() {
             let mut out = Vec::new();
             stream::decrypt_range(
-                &Identity::Key(key()),
+                &[Identity::Key(key())],
                 &file,
                 start,
                 len,
@@ -272,7 +280,7 @@ fn range_decryption_equals_slicing() {
     let mut out = Vec::new();
     assert!(matches!(
         stream::decrypt_range(
-            &Identity::Key(key()),
+            &[Identity::Key(key())],
             &file,
             total,
             1,
@@ -332,7 +340,7 @@ fn file_readers_report_truncation_like_the_pipe() {
         let piped = open(&sealed[..cut], &Identity::Key(key()), &par).unwrap_err();
         let mut out = Vec::new();
         let whole = stream::decrypt_file(
-            &Identity::Key(key()),
+            &[Identity::Key(key())],
             &file,
             &mut out,
             &DecryptOptions::default(),
@@ -344,7 +352,7 @@ fn file_readers_report_truncation_like_the_pipe() {
         // A range in the last segment present.
         let start = segment.map_or(0, |s| s * SEG as u64);
         let range = stream::decrypt_range(
-            &Identity::Key(key()),
+            &[Identity::Key(key())],
             &file,
             start,
             1,
@@ -375,7 +383,7 @@ proptest! {
     fn header_parser_never_panics(bytes in proptest::collection::vec(any::<u8>(), 0..400), magic in any::<bool>()) {
         let input = if magic { [&b"PARCRYPT\x01\x0c"[..], &bytes[..]].concat() } else { bytes };
         let mut out = Vec::new();
-        let r = stream::decrypt(&Identity::Key(key()), &input[..], &mut out, &DecryptOptions::default(), &Parallelism::sequential(), |_| {});
+        let r = stream::decrypt_stream(&[Identity::Key(key())], &input[..], &mut out, &DecryptOptions::default(), &Parallelism::sequential(), |_| {});
         prop_assert!(r.is_err());
         prop_assert!(out.is_empty());
     }
@@ -448,7 +456,7 @@ impl std::io::Write for ClosedPipe {
 #[test]
 fn io_errors_are_the_source_of_stream_errors() {
     let sealed = seal(&data(3 * SEG), &[Recipient::Key(key())], Parallelism::default());
-    let encrypting = stream::encrypt(
+    let encrypting = stream::encrypt_stream(
         &[Recipient::Key(key())],
         &b"x"[..],
         ClosedPipe,
@@ -456,8 +464,8 @@ fn io_errors_are_the_source_of_stream_errors() {
         &Parallelism::default(),
         |_| {},
     );
-    let decrypting = stream::decrypt(
-        &Identity::Key(key()),
+    let decrypting = stream::decrypt_stream(
+        &[Identity::Key(key())],
         &sealed[..],
         ClosedPipe,
         &DecryptOptions::default(),
@@ -518,7 +526,7 @@ fn a_passphrase_stanza_beside_others_is_malformed_before_any_scrypt() {
     }
     // Writers refuse to make such a header.
     let mut sink = Vec::new();
-    let err = stream::encrypt(
+    let err = stream::encrypt_stream(
         &[
             Recipient::Key(key()),
             Recipient::Passphrase {
@@ -544,7 +552,14 @@ fn a_work_factor_over_the_limit_is_refused_before_any_scrypt() {
         let forged = forged_header(&[scrypt_stanza(log2_n)]);
         let opts = DecryptOptions { max_work_factor: max };
         let mut out = Vec::new();
-        match stream::decrypt(&pass(), &forged[..], &mut out, &opts, &par, |_| {}) {
+        match stream::decrypt_stream(
+            std::slice::from_ref(&pass()),
+            &forged[..],
+            &mut out,
+            &opts,
+            &par,
+            |_| {},
+        ) {
             Err(Error::WorkFactor { log2_n: n, max: m }) => assert_eq!((n, m), (log2_n, max)),
             other => panic!("2^{log2_n}: {other:?}"),
         }
@@ -564,10 +579,25 @@ fn a_work_factor_over_the_limit_is_refused_before_any_scrypt() {
     let id = Identity::Passphrase(SecretBytes::from(&b"pw"[..]));
     let mut out = Vec::new();
     assert!(matches!(
-        stream::decrypt(&id, &sealed[..], &mut out, &opts(10), &par, |_| {}),
+        stream::decrypt_stream(
+            std::slice::from_ref(&id),
+            &sealed[..],
+            &mut out,
+            &opts(10),
+            &par,
+            |_| {}
+        ),
         Err(Error::WorkFactor { log2_n: 11, max: 10 })
     ));
-    stream::decrypt(&id, &sealed[..], &mut out, &opts(11), &par, |_| {}).unwrap();
+    stream::decrypt_stream(
+        std::slice::from_ref(&id),
+        &sealed[..],
+        &mut out,
+        &opts(11),
+        &par,
+        |_| {},
+    )
+    .unwrap();
     assert_eq!(out, pt);
 }
 
@@ -598,7 +628,7 @@ fn long_ranges_stream_in_batches() {
         ] {
             let mut out = Vec::new();
             stream::decrypt_range(
-                &Identity::Key(key()),
+                &[Identity::Key(key())],
                 &file,
                 start,
                 len,

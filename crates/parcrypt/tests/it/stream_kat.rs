@@ -46,8 +46,8 @@ fn published_vectors_open_under_every_schedule() {
             Parallelism::new(4, Strategy::WorkStealing),
         ] {
             let mut out = Vec::new();
-            stream::decrypt(
-                &identity,
+            stream::decrypt_stream(
+                std::slice::from_ref(&identity),
                 &sealed[..],
                 &mut out,
                 &DecryptOptions::default(),

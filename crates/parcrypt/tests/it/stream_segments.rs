@@ -58,8 +58,8 @@ fn parts_sealed_apart_make_a_stream_every_reader_opens() {
                 let plain = data(len);
                 let file = sealed_in_parts(&plain, part, &par);
                 let mut out = Vec::new();
-                stream::decrypt(
-                    &Identity::Key(key()),
+                stream::decrypt_stream(
+                    &[Identity::Key(key())],
                     &file[..],
                     &mut out,
                     &DecryptOptions::default(),
@@ -75,7 +75,7 @@ fn parts_sealed_apart_make_a_stream_every_reader_opens() {
                 let mut out = Vec::new();
                 let f = std::fs::File::open(&path).expect("open");
                 stream::decrypt_file(
-                    &Identity::Key(key()),
+                    &[Identity::Key(key())],
                     &f,
                     &mut out,
                     &DecryptOptions::default(),
@@ -94,7 +94,7 @@ fn any_run_of_a_stream_opens_alone_and_misplaced_runs_fail() {
     let par = Parallelism::new(2, Strategy::Static);
     let plain = data(7 * SEG + 100);
     let mut file = Vec::new();
-    stream::encrypt(
+    stream::encrypt_stream(
         &[Recipient::Key(key())],
         &plain[..],
         &mut file,
@@ -106,7 +106,7 @@ fn any_run_of_a_stream_opens_alone_and_misplaced_runs_fail() {
     let mut reader = &file[..];
     let opener = Segments::from_header(
         &mut reader,
-        &Identity::Key(key()),
+        &[Identity::Key(key())],
         &DecryptOptions::default(),
         &par,
     )

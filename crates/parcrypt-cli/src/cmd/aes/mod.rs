@@ -24,9 +24,9 @@ use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 
 use self::base64::{Base64Error, Base64Reader, Base64Writer};
-use super::{hex_arg, hex_key};
 use crate::cli::{AesArgs, AesMode, CipherName, Direction, PassSource};
 use crate::error::{Hint, HintMsg, warn};
+use crate::hex_args::{hex_arg, hex_key};
 use crate::io::{Input, Output, Policy, Source, transfer};
 
 /// `openssl enc`'s header: `Salted__` and the salt.

@@ -1,6 +1,6 @@
 //! Verifying a checksum list on all cores ([`check`]).
 
-use std::io::{self, BufRead};
+use std::io::{self, BufRead, Read};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -82,7 +82,9 @@ pub enum CheckError<E> {
 /// large tree-format files with every thread), and each line's [`Event`]
 /// handed to `each` on the calling thread in the list's order. Blank and
 /// comment lines give nothing. `each(None)` means nothing is ready for now
-/// (output `each` buffers should be flushed).
+/// (output `each` buffers should be flushed). A line naming `-` is checked
+/// against `stdin` (the caller's standard input, or `std::io::empty()`):
+/// the library never reads the process's own.
 ///
 /// Memory is bounded whatever the list: lines are read in batches of at
 /// most 4096 lines and 16 MiB, each line at most [`MAX_LINE`].
@@ -105,7 +107,8 @@ pub enum CheckError<E> {
 /// );
 /// let mut seen = Vec::new();
 /// let mut parser = Parser::new(Format::Sha256, false);
-/// check(list.as_bytes(), &mut parser, CheckOptions::default(), &Parallelism::default(), |e| {
+/// let par = Parallelism::default();
+/// check(list.as_bytes(), std::io::empty(), &mut parser, CheckOptions::default(), &par, |e| {
 ///     seen.push(match e {
 ///         Some(Event::Checked { outcome: Outcome::Ok, .. }) => "OK",
 ///         Some(Event::Checked { .. }) => "FAILED",
@@ -120,6 +123,7 @@ pub enum CheckError<E> {
 /// ```
 pub fn check<E>(
     mut list: impl BufRead,
+    mut stdin: impl Read + Send,
     parser: &mut Parser,
     options: CheckOptions,
     par: &Parallelism,
@@ -167,7 +171,7 @@ pub fn check<E>(
             return Ok(());
         }
         let last = batch.len() < BATCH_LINES && bytes < BATCH_BYTES;
-        verify(batch, options, par, &mut each).map_err(CheckError::Each)?;
+        verify(batch, &mut stdin, options, par, &mut each).map_err(CheckError::Each)?;
         if let Some(e) = failed {
             return Err(CheckError::Read(e));
         }
@@ -220,6 +224,7 @@ fn read_line(list: &mut impl BufRead, delim: u8, line: &mut Vec<u8>) -> io::Resu
 /// item's event on in order.
 fn verify<E>(
     batch: Vec<Item>,
+    stdin: &mut (impl Read + Send),
     options: CheckOptions,
     par: &Parallelism,
     each: &mut impl FnMut(Option<Event>) -> Result<(), E>,
@@ -244,7 +249,7 @@ fn verify<E>(
                 None => break,
             }
         }
-        verify_run(run, before, options, par, each)?;
+        verify_run(run, before, &mut *stdin, options, par, each)?;
         for (line, text) in pending {
             each(Some(Event::Malformed { line, text }))?;
         }
@@ -257,6 +262,7 @@ fn verify<E>(
 fn verify_run<E>(
     run: Vec<Entry>,
     before: Vec<Vec<(u64, Vec<u8>)>>,
+    stdin: impl Read + Send,
     options: CheckOptions,
     par: &Parallelism,
     each: &mut impl FnMut(Option<Event>) -> Result<(), E>,
@@ -278,7 +284,7 @@ fn verify_run<E>(
         })
         .collect();
     let mut wants = wants.into_iter();
-    hash_files_with(format, inputs.into_iter(), par, Fifos::Refuse, |done| {
+    hash_files_with(format, inputs.into_iter(), stdin, par, Fifos::Refuse, |done| {
         let Some(done) = done else {
             return each(None);
         };
