@@ -254,6 +254,7 @@ mod name;
 pub mod par;
 mod pem;
 mod pipe;
+pub mod pkcs8;
 pub mod rsa;
 pub mod secret;
 pub mod stream;
@@ -282,14 +283,17 @@ mod layering {
     /// builds on (ECB streams through `aes::Crypter`, bulk RSA is `rsa`'s
     /// OAEP per block), so they reach nothing dangerous by importing it;
     /// the chunked formats (`stream`, `age`, `cobblestone`) sit side by
-    /// side on the engine, and none imports another.
+    /// side on the engine, and none imports another. `pkcs8` (encrypted
+    /// private keys) sits on `ffi`'s KDFs and under the key families that
+    /// read and write it (`rsa`, `ecdsa`).
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
-    const LAYERS: [&[&str]; 7] = [
+    const LAYERS: [&[&str]; 8] = [
         &["cpu", "io", "name", "secret"],
         &["par", "pem"],
         &["digest", "pipe"],
         &["ffi"],
+        &["pkcs8"],
         &["aes", "chunked", "ecdsa", "merkle", "rsa"],
         &["hazmat"],
         &["age", "cobblestone", "stream"],
@@ -304,7 +308,9 @@ mod layering {
                 && graph["hazmat"].contains("rsa")
                 && graph["age"].contains("chunked")
                 && graph["stream"].contains("chunked")
-                && graph["cobblestone"].contains("chunked"),
+                && graph["cobblestone"].contains("chunked")
+                && graph["rsa"].contains("pkcs8")
+                && graph["ecdsa"].contains("pkcs8"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
