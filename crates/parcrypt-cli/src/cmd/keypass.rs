@@ -67,8 +67,7 @@ pub fn password_for(passin: &PassIn, key: &[u8], name: &str) -> Result<Option<Se
     }
     let password = tty::read_secret(&format!("Enter pass phrase for {name}:"))
         .map_err(|e| anyhow!("{name} is an encrypted private key, and no password was given ({e})"))
-        .hint("give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)")
-        .usage()?;
+        .hint("give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)")?;
     Ok(Some(password))
 }
 
@@ -94,12 +93,8 @@ pub fn passout(args: &KeyEncryption) -> Result<Option<(SecretBytes, pkcs8::Optio
         None => {
             let no_terminal =
                 "give the password with --passout env:VAR, file:PATH, fd:N or stdin (as openssl's -passout)";
-            let first = tty::read_secret("Enter PEM pass phrase:")
-                .hint(no_terminal)
-                .usage()?;
-            let again = tty::read_secret("Verifying - Enter PEM pass phrase:")
-                .hint(no_terminal)
-                .usage()?;
+            let first = tty::read_secret("Enter PEM pass phrase:").hint(no_terminal)?;
+            let again = tty::read_secret("Verifying - Enter PEM pass phrase:").hint(no_terminal)?;
             if again != first {
                 return Err(anyhow!("the passwords differ (verify failure)"))
                     .hint("type the same password twice");

@@ -434,7 +434,7 @@ fn bad_passwords_and_hostile_keys_are_clear_errors_with_nothing_written() {
 }
 
 /// No --passin: asked on the terminal as openssl asks; without a terminal,
-/// a usage error saying how to give it.
+/// an error saying how to give it.
 #[test]
 fn without_passin_the_password_is_asked_on_the_terminal() {
     let key = vector("ec-scrypt-aes256.pem");
@@ -444,7 +444,8 @@ fn without_passin_the_password_is_asked_on_the_terminal() {
             Command::new("setsid").args([bin(), "ecdsa", "pubkey", "-i", p(&key)]),
             b"",
         );
-        usage_in("no terminal", &out, "no password was given");
+        // Exit 1, as `aes` without --pass and without a terminal.
+        fails_with_no_output_in("no terminal", &out, 1, "no password was given");
         assert!(stderr(&out).contains("--passin"));
     }
     if !crate::common::require("python3 pty", pty_present()) {
