@@ -207,7 +207,16 @@ fn encode_private(
 fn load_public(path: &Path) -> Result<PublicKey> {
     let bytes = read_small(Some(path), "key")?;
     PublicKey::from_bytes(&bytes)
-        .map_err(key_error)
+        .map_err(|e| match e {
+            // No --passin here: the public half is what is wanted.
+            ecdsa::Error::EncryptedKey => {
+                let err: Result<()> = Err(anyhow!(e)).hint(
+                    "give its public key, written by `parcrypt ecdsa pubkey --passin SOURCE -i KEY -o PUB`",
+                );
+                err.expect_err("an error")
+            }
+            other => key_error(other),
+        })
         .with_context(|| format!("cannot use {} as a public key", path.display()))
 }
 

@@ -428,6 +428,21 @@ fn bad_passwords_and_hostile_keys_are_clear_errors_with_nothing_written() {
     );
     usage_in("sec1 encrypted", &out, "PKCS#8 only");
     assert!(!out_key.exists());
+    // Verification takes a public key: an encrypted private key says how to get one.
+    let out = parcrypt(
+        &[
+            "ecdsa",
+            "verify",
+            "--pub",
+            p(&key),
+            "--sig",
+            p(&msg),
+            "-i",
+            p(&msg),
+        ],
+        b"",
+    );
+    fails_with_no_output_in("verify with an encrypted key", &out, 1, "ecdsa pubkey --passin");
     // The key and its password cannot both be stdin.
     let out = parcrypt(&["ecdsa", "pubkey", "--passin", "stdin"], pem.as_bytes());
     usage_in("both stdin", &out, "standard input");
