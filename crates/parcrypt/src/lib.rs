@@ -36,6 +36,8 @@
 //!   `Debug`; the crate's one wipe function.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
 //!   signatures, OAEP.
+//! - [`pkcs8`]: password-protected private keys (`ENCRYPTED PRIVATE KEY`,
+//!   PBES2 with PBKDF2 or scrypt and AES-CBC), as OpenSSL 3 writes them.
 //!
 //! Every strategy and thread count gives byte-identical output; the sequential
 //! strategy is the reference.
@@ -92,7 +94,9 @@
 //!   type makes one thing ([`Ctr::new`](aes::Ctr::new), [`Parc4::new`](hazmat::Parc4::new)).
 //! - **Keys are named alike in [`rsa`] and [`ecdsa`]**: `PrivateKey` and
 //!   `PublicKey`, `private.public_key()`, `PrivateKey::generate(…)`,
-//!   `from_bytes` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`. RSA's
+//!   `from_bytes` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`; for
+//!   password-protected keys ([`pkcs8`]) `from_bytes_with_password` and
+//!   `to_pkcs8_encrypted_pem`/`_der`. RSA's
 //!   `generate(bits, &par)` searches for primes on the threads of `par`;
 //!   ECDSA's `generate()` takes no `par`, having nothing to split.
 //! - **One error type per family**, `Error` in the family's module:

@@ -31,6 +31,18 @@ pub fn read_private(
     Ok((bytes, password, name))
 }
 
+/// A key read from standard input cannot have its new password there too.
+pub fn check_passout_stdin(path: Option<&Path>, encryption: &KeyEncryption) -> Result<()> {
+    if is_stdin(path) && matches!(encryption.passout, Some(PassSource::Stdin)) {
+        return Err(anyhow!(
+            "the key and its new password cannot both come from standard input"
+        ))
+        .hint("give the password another way: --passout env:VAR, file:PATH or fd:N")
+        .usage();
+    }
+    Ok(())
+}
+
 /// The key and its password cannot both be standard input.
 pub fn check_stdin(path: Option<&Path>, passin: &PassIn) -> Result<()> {
     if is_stdin(path) && matches!(passin.passin, Some(PassSource::Stdin)) {

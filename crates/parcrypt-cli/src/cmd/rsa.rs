@@ -36,6 +36,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             io,
         } => {
             check_encrypted_format(*format, encryption)?;
+            keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
             let mut out = key_output(io.output.as_deref(), io.force)?;
             let key = load_private(io.input.as_deref(), passin)?;
             out.write_all(&encode_private(&key, *format, *der, encryption)?)?;

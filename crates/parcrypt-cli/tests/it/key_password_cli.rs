@@ -446,6 +446,8 @@ fn bad_passwords_and_hostile_keys_are_clear_errors_with_nothing_written() {
     // The key and its password cannot both be stdin.
     let out = parcrypt(&["ecdsa", "pubkey", "--passin", "stdin"], pem.as_bytes());
     usage_in("both stdin", &out, "standard input");
+    let out = parcrypt(&["ecdsa", "convert", "--passout", "stdin"], pem.as_bytes());
+    usage_in("key and new password on stdin", &out, "standard input");
 }
 
 /// No --passin: asked on the terminal as openssl asks; without a terminal,
