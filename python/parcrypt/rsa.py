@@ -27,10 +27,13 @@ def generate_private_key(key_size: int = 3072, *, threads: Optional[int] = None,
     return _parcrypt.rsa_generate_private_key(key_size, threads=threads, strategy=strategy)
 
 
-def load_private_key(data) -> RSAPrivateKey:
-    """A private key from PEM (``PRIVATE KEY`` or ``RSA PRIVATE KEY``) or DER
-    (PKCS#8 or PKCS#1). Encrypted keys are refused with ``ValueError``."""
-    return _parcrypt.rsa_load_private_key(data)
+def load_private_key(data, password: Optional[bytes] = None) -> RSAPrivateKey:
+    """A private key from PEM (``PRIVATE KEY``, ``RSA PRIVATE KEY`` or
+    ``ENCRYPTED PRIVATE KEY``) or DER (PKCS#8, PKCS#1 or encrypted PKCS#8).
+    An encrypted key needs its ``password``, as with ``cryptography``: a
+    missing password, or one given for a key that is not encrypted, is a
+    ``TypeError``; a wrong one a ``ValueError``."""
+    return _parcrypt.rsa_load_private_key(data, password)
 
 
 def load_public_key(data) -> RSAPublicKey:

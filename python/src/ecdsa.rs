@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::{key_bytes, pem_wanted};
+use crate::serialization::{encrypted_key_bytes, encryption_password, key_bytes, load_password, pem_wanted};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -61,13 +61,23 @@ fn ec_generate_private_key(py: Python<'_>) -> PyResult<EcPrivateKey> {
     })
 }
 
-/// A private key from PEM (`PRIVATE KEY`, `EC PRIVATE KEY`) or DER (PKCS#8, SEC1).
+/// A private key from PEM (`PRIVATE KEY`, `EC PRIVATE KEY`, `ENCRYPTED
+/// PRIVATE KEY`) or DER (PKCS#8, SEC1, encrypted PKCS#8), decrypted with
+/// `password` as `cryptography`'s loaders do.
 #[pyfunction]
-fn ec_load_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPrivateKey> {
+#[pyo3(signature = (data, password = None))]
+fn ec_load_private_key(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    password: Option<&Bound<'_, PyAny>>,
+) -> PyResult<EcPrivateKey> {
     let data = In::get(data, "data")?;
-    Ok(EcPrivateKey {
-        key: PrivateKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?,
-    })
+    let key = match load_password(data.as_slice(), password)? {
+        Some(password) => PrivateKey::from_bytes_with_password(data.as_slice(), password.expose()),
+        None => PrivateKey::from_bytes(data.as_slice()),
+    }
+    .map_err(|e| err(py, e))?;
+    Ok(EcPrivateKey { key })
 }
 
 /// A public key from PEM/DER `SubjectPublicKeyInfo`, a private key's PEM,
@@ -201,15 +211,34 @@ impl EcPrivateKey {
         })
     }
 
-    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default) or "SEC1".
-    #[pyo3(signature = (encoding = "PEM", format = "PKCS8"))]
+    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default)
+    /// or "SEC1"; encrypted PKCS#8 with `encryption_algorithm`
+    /// `BestAvailableEncryption(password)`.
+    #[pyo3(signature = (encoding = "PEM", format = "PKCS8", encryption_algorithm = None))]
     fn private_bytes<'py>(
         &self,
         py: Python<'py>,
         encoding: &str,
         format: &str,
+        encryption_algorithm: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let key = &self.key;
+        if let Some(password) = encryption_password(encryption_algorithm)? {
+            return encrypted_key_bytes(
+                py,
+                (encoding, format),
+                &password,
+                |password, options, pem| {
+                    if pem {
+                        key.to_pkcs8_encrypted_pem(password, options)
+                            .map(String::into_bytes)
+                    } else {
+                        key.to_pkcs8_encrypted_der(password, options)
+                    }
+                },
+                err,
+            );
+        }
         key_bytes(
             py,
             (encoding, format),

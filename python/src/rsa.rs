@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::key_bytes;
+use crate::serialization::{encrypted_key_bytes, encryption_password, key_bytes, load_password};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -81,11 +81,22 @@ fn rsa_generate_private_key(
     Ok(RsaPrivateKey { key })
 }
 
-/// A private key from PEM (`PRIVATE KEY`, `RSA PRIVATE KEY`) or DER (PKCS#8, PKCS#1).
+/// A private key from PEM (`PRIVATE KEY`, `RSA PRIVATE KEY`, `ENCRYPTED
+/// PRIVATE KEY`) or DER (PKCS#8, PKCS#1, encrypted PKCS#8), decrypted with
+/// `password` as `cryptography`'s loaders do.
 #[pyfunction]
-fn rsa_load_private_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<RsaPrivateKey> {
+#[pyo3(signature = (data, password = None))]
+fn rsa_load_private_key(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    password: Option<&Bound<'_, PyAny>>,
+) -> PyResult<RsaPrivateKey> {
     let data = In::get(data, "data")?;
-    let key = PrivateKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?;
+    let key = match load_password(data.as_slice(), password)? {
+        Some(password) => PrivateKey::from_bytes_with_password(data.as_slice(), password.expose()),
+        None => PrivateKey::from_bytes(data.as_slice()),
+    }
+    .map_err(|e| err(py, e))?;
     Ok(RsaPrivateKey { key })
 }
 
@@ -110,15 +121,34 @@ impl RsaPrivateKey {
         Ok(RsaPublicKey { key })
     }
 
-    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default) or "PKCS1".
-    #[pyo3(signature = (encoding = "PEM", format = "PKCS8"))]
+    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default)
+    /// or "PKCS1"; encrypted PKCS#8 with `encryption_algorithm`
+    /// `BestAvailableEncryption(password)`.
+    #[pyo3(signature = (encoding = "PEM", format = "PKCS8", encryption_algorithm = None))]
     fn private_bytes<'py>(
         &self,
         py: Python<'py>,
         encoding: &str,
         format: &str,
+        encryption_algorithm: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let key = &self.key;
+        if let Some(password) = encryption_password(encryption_algorithm)? {
+            return encrypted_key_bytes(
+                py,
+                (encoding, format),
+                &password,
+                |password, options, pem| {
+                    if pem {
+                        key.to_pkcs8_encrypted_pem(password, options)
+                            .map(String::into_bytes)
+                    } else {
+                        key.to_pkcs8_encrypted_der(password, options)
+                    }
+                },
+                err,
+            );
+        }
         key_bytes(
             py,
             (encoding, format),

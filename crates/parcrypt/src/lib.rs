@@ -36,6 +36,8 @@
 //!   `Debug`; the crate's one wipe function.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
 //!   signatures, OAEP.
+//! - [`pkcs8`]: password-protected private keys (`ENCRYPTED PRIVATE KEY`,
+//!   PBES2 with PBKDF2 or scrypt and AES-CBC), as OpenSSL 3 writes them.
 //!
 //! Every strategy and thread count gives byte-identical output; the sequential
 //! strategy is the reference.
@@ -114,7 +116,9 @@
 //!   type makes one thing ([`Ctr::new`](aes::Ctr::new), [`Parc4::new`](hazmat::Parc4::new)).
 //! - **Keys are named alike in [`rsa`] and [`ecdsa`]**: `PrivateKey` and
 //!   `PublicKey`, `private.public_key()`, `PrivateKey::generate(…)`,
-//!   `from_bytes` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`. RSA's
+//!   `from_bytes` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`; for
+//!   password-protected keys ([`pkcs8`]) `from_bytes_with_password` and
+//!   `to_pkcs8_encrypted_pem`/`_der`. RSA's
 //!   `generate(bits, &par)` searches for primes on the threads of `par`;
 //!   ECDSA's `generate()` takes no `par`, having nothing to split.
 //! - **One error type per family**, `Error` in the family's module:
@@ -276,6 +280,7 @@ mod name;
 pub mod par;
 mod pem;
 mod pipe;
+pub mod pkcs8;
 pub mod rsa;
 pub mod secret;
 pub mod stream;
@@ -304,14 +309,17 @@ mod layering {
     /// builds on (ECB streams through `aes::Crypter`, bulk RSA is `rsa`'s
     /// OAEP per block), so they reach nothing dangerous by importing it;
     /// the chunked formats (`stream`, `age`, `cobblestone`) sit side by
-    /// side on the engine, and none imports another.
+    /// side on the engine, and none imports another. `pkcs8` (encrypted
+    /// private keys) sits on `ffi`'s KDFs and under the key families that
+    /// read and write it (`rsa`, `ecdsa`).
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
-    const LAYERS: [&[&str]; 7] = [
+    const LAYERS: [&[&str]; 8] = [
         &["cpu", "io", "name", "secret"],
         &["par", "pem"],
         &["digest", "pipe"],
         &["ffi"],
+        &["pkcs8"],
         &["aes", "chunked", "ecdsa", "merkle", "rsa"],
         &["hazmat"],
         &["age", "cobblestone", "stream"],
@@ -326,7 +334,9 @@ mod layering {
                 && graph["hazmat"].contains("rsa")
                 && graph["age"].contains("chunked")
                 && graph["stream"].contains("chunked")
-                && graph["cobblestone"].contains("chunked"),
+                && graph["cobblestone"].contains("chunked")
+                && graph["rsa"].contains("pkcs8")
+                && graph["ecdsa"].contains("pkcs8"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {

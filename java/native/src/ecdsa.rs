@@ -17,7 +17,10 @@ impl From<Error> for Fail {
     fn from(e: Error) -> Self {
         let msg = e.to_string();
         let class = match e {
-            Error::MalformedKey(_) | Error::EncryptedKey | Error::WrongKeyType(_) => INVALID_KEY,
+            Error::MalformedKey(_)
+            | Error::EncryptedKey
+            | Error::KeyEncryption(_)
+            | Error::WrongKeyType(_) => INVALID_KEY,
             Error::MalformedSignature | Error::BadSignature => SIGNATURE,
             _ => PROVIDER,
         };

@@ -45,6 +45,7 @@ mod ecdsa;
 mod entry;
 mod files;
 mod merkle;
+mod pkcs8;
 mod rsa;
 mod stream;
 

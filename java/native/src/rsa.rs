@@ -19,6 +19,7 @@ impl From<Error> for Fail {
         let class = match e {
             Error::MalformedKey(_)
             | Error::EncryptedKey
+            | Error::KeyEncryption(_)
             | Error::WrongKeyType(_)
             | Error::UnsupportedKey(_) => INVALID_KEY,
             Error::KeySize(_) => INVALID_PARAM,

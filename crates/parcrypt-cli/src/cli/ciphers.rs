@@ -160,7 +160,7 @@ impl std::fmt::Debug for PassSource {
     }
 }
 
-fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible> {
+pub(super) fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible> {
     if let Some(text) = s.strip_prefix("pass:") {
         Ok(PassSource::Text(zeroize::Zeroizing::new(text.to_owned())))
     } else if let Some(var) = s.strip_prefix("env:") {

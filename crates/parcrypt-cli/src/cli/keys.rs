@@ -1,5 +1,7 @@
 //! `ecdsa` and `rsa`: their subcommands, key and signature formats.
 
+use parcrypt::pkcs8;
+
 use super::*;
 
 #[derive(Debug, Subcommand)]
@@ -12,6 +14,8 @@ pub enum EcdsaCommand {
         /// Write DER instead of PEM
         #[arg(long)]
         der: bool,
+        #[command(flatten)]
+        encryption: KeyEncryption,
         /// Where to write the key (mode 0600, atomically) [default: stdout]
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
@@ -19,19 +23,38 @@ pub enum EcdsaCommand {
         #[arg(long)]
         force: bool,
     },
+    /// Rewrite a private key: another encoding, with a password (--passout) or without one (= openssl pkey, openssl pkcs8 -topk8)
+    Convert {
+        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or SEC1 (`BEGIN EC PRIVATE KEY`)
+        #[arg(long, value_enum, default_value_t = EcPrivateFormat::Pkcs8)]
+        format: EcPrivateFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        #[command(flatten)]
+        passin: PassIn,
+        #[command(flatten)]
+        encryption: KeyEncryption,
+        #[command(flatten)]
+        io: KeyInOut,
+    },
     /// Write the public key (SPKI) of a private key
     Pubkey {
         /// Write DER instead of PEM
         #[arg(long)]
         der: bool,
         #[command(flatten)]
+        passin: PassIn,
+        #[command(flatten)]
         io: InOut,
     },
     /// Sign SHA-256 of the message (= openssl dgst -sha256 -sign)
     Sign {
-        /// Private key: PEM or DER, PKCS#8 or SEC1
+        /// Private key: PEM or DER, PKCS#8 or SEC1, encrypted or not
         #[arg(long, value_name = "FILE")]
         key: PathBuf,
+        #[command(flatten)]
+        passin: PassIn,
         /// Signature encoding
         #[arg(long, value_enum, default_value_t = SigFormat::Der)]
         sig_format: SigFormat,
@@ -113,12 +136,29 @@ pub enum RsaCommand {
         /// Write DER instead of PEM
         #[arg(long)]
         der: bool,
+        #[command(flatten)]
+        encryption: KeyEncryption,
         /// Where to write the key (created with mode 0600, atomically) [default: stdout]
         #[arg(short, long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// Replace an existing -o file (a private key is never replaced silently)
         #[arg(long)]
         force: bool,
+    },
+    /// Rewrite a private key: another encoding, with a password (--passout) or without one (= openssl pkey, openssl pkcs8 -topk8)
+    Convert {
+        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`)
+        #[arg(long, value_enum, default_value_t = PrivateFormat::Pkcs8)]
+        format: PrivateFormat,
+        /// Write DER instead of PEM
+        #[arg(long)]
+        der: bool,
+        #[command(flatten)]
+        passin: PassIn,
+        #[command(flatten)]
+        encryption: KeyEncryption,
+        #[command(flatten)]
+        io: KeyInOut,
     },
     /// Write the public key of a private key
     Pubkey {
@@ -129,13 +169,17 @@ pub enum RsaCommand {
         #[arg(long)]
         der: bool,
         #[command(flatten)]
+        passin: PassIn,
+        #[command(flatten)]
         io: InOut,
     },
     /// Sign a message (hashed with --hash); the private operation runs its CRT halves on two threads
     Sign {
-        /// Private key: PEM or DER, PKCS#8 or PKCS#1
+        /// Private key: PEM or DER, PKCS#8 or PKCS#1, encrypted or not
         #[arg(long, value_name = "FILE")]
         key: PathBuf,
+        #[command(flatten)]
+        passin: PassIn,
         #[command(flatten)]
         sig: SigOptions,
         #[command(flatten)]
@@ -168,9 +212,11 @@ pub enum RsaCommand {
     },
     /// RSAES-OAEP (SHA-256) decryption of one block or of `encrypt`'s block sequence
     Decrypt {
-        /// Private key: PEM or DER, PKCS#8 or PKCS#1
+        /// Private key: PEM or DER, PKCS#8 or PKCS#1, encrypted or not
         #[arg(long, value_name = "FILE")]
         key: PathBuf,
+        #[command(flatten)]
+        passin: PassIn,
         #[command(flatten)]
         io: InOut,
     },
@@ -213,4 +259,59 @@ pub enum PublicFormat {
     Spki,
     /// PKCS#1 RSAPublicKey
     Pkcs1,
+}
+
+// The password of an encrypted private key being read (a plain comment: a flattened struct's
+// doc comment would become the command's about).
+#[derive(Debug, Args)]
+pub struct PassIn {
+    /// Password of an encrypted private key, as openssl's -passin: pass:TEXT (visible to other
+    /// users: warned), env:VAR, file:PATH (its first line), fd:N, stdin [default: asked on the
+    /// terminal when the key is encrypted]
+    #[arg(long, value_name = "SOURCE", value_parser = parse_pass)]
+    pub passin: Option<PassSource>,
+}
+
+// How a private key being written is encrypted.
+#[derive(Debug, Args)]
+pub struct KeyEncryption {
+    /// Encrypt the key (PKCS#8 `ENCRYPTED PRIVATE KEY`, as openssl genpkey -aes256 writes it) with
+    /// the password from SOURCE, as openssl's -passout: pass:TEXT (warned), env:VAR, file:PATH,
+    /// fd:N, stdin [default: not encrypted; asked on the terminal with --cipher, --iter or --scrypt]
+    #[arg(long, value_name = "SOURCE", value_parser = parse_pass)]
+    pub passout: Option<PassSource>,
+    /// The cipher of an encrypted key [default: aes-256-cbc]
+    #[arg(long, value_name = "NAME", value_parser = library_enum::<pkcs8::Cipher>(KEY_CIPHERS))]
+    pub cipher: Option<pkcs8::Cipher>,
+    /// PBKDF2-HMAC-SHA256 iterations of an encrypted key, 1 to 10000000 [default: 2048, openssl's]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub iter: Option<u32>,
+    /// Derive the encrypted key's key with scrypt (N = 2^14, r = 8, p = 1, as openssl pkcs8 -scrypt)
+    /// instead of PBKDF2
+    #[arg(long, conflicts_with = "iter")]
+    pub scrypt: bool,
+}
+
+impl KeyEncryption {
+    /// Whether any flag asks for an encrypted key.
+    pub fn wanted(&self) -> bool {
+        self.passout.is_some() || self.cipher.is_some() || self.iter.is_some() || self.scrypt
+    }
+}
+
+/// `--cipher` of an encrypted key: [`pkcs8::Cipher`]'s names.
+const KEY_CIPHERS: &[(&str, &str)] = &[("aes-128-cbc", ""), ("aes-192-cbc", ""), ("aes-256-cbc", "")];
+
+// The key to read and where the new one goes.
+#[derive(Debug, Args)]
+pub struct KeyInOut {
+    /// The private key to read [default: stdin]
+    #[arg(short, long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+    /// Where to write the key (created with mode 0600, atomically) [default: stdout]
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Replace an existing -o file (a private key is never replaced silently)
+    #[arg(long)]
+    pub force: bool,
 }

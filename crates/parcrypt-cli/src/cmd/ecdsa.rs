@@ -10,10 +10,13 @@ use anyhow::{Context, Result, anyhow};
 use parcrypt::digest::Algorithm;
 use parcrypt::ecdsa::{self, DigestItem, PrivateKey, PublicKey, Signature, VerifyStrategy};
 use parcrypt::par::Parallelism;
+use parcrypt::pkcs8;
+use parcrypt::secret::SecretBytes;
 use zeroize::Zeroizing;
 
 use super::files::{hash_input, hash_reader, key_output, read_small, write_output};
-use crate::cli::{EcPrivateFormat, EcdsaCommand, SigFormat, VerifyMethod};
+use super::keypass;
+use crate::cli::{EcPrivateFormat, EcdsaCommand, KeyEncryption, PassIn, SigFormat, VerifyMethod};
 use crate::error::{Hint, eprint_line};
 use crate::io::{Output, println};
 
@@ -26,23 +29,43 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
         EcdsaCommand::Keygen {
             format,
             der,
+            encryption,
             output,
             force,
         } => {
+            check_encrypted_format(*format, encryption)?;
             let mut out = key_output(output.as_deref(), *force)?;
             let key = PrivateKey::generate()?;
-            let encoded: Zeroizing<Vec<u8>> = match (format, der) {
-                (EcPrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
-                (EcPrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
-                (EcPrivateFormat::Sec1, false) => Zeroizing::new(key.to_sec1_pem()?.as_bytes().to_vec()),
-                (EcPrivateFormat::Sec1, true) => key.to_sec1_der()?,
-            };
-            out.write_all(&encoded)?;
+            out.write_all(&encode_private(&key, *format, *der, encryption)?)?;
             out.commit()
         }
-        EcdsaCommand::Pubkey { der, io } => {
+        EcdsaCommand::Convert {
+            format,
+            der,
+            passin,
+            encryption,
+            io,
+        } => {
+            check_encrypted_format(*format, encryption)?;
+            keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
+            let mut out = key_output(io.output.as_deref(), io.force)?;
+            let key = load_private(io.input.as_deref(), passin)?;
+            out.write_all(&encode_private(&key, *format, *der, encryption)?)?;
+            out.commit()
+        }
+        EcdsaCommand::Pubkey { der, passin, io } => {
+            keypass::check_stdin(io.input.as_deref(), passin)?;
             let bytes = read_small(io.input.as_deref(), "key")?;
-            let public = PublicKey::from_bytes(&bytes).map_err(key_error)?;
+            let (owned, private);
+            let public = if pkcs8::is_encrypted(&bytes) {
+                let name = keypass::key_name(io.input.as_deref());
+                let password = keypass::password_for(passin, &bytes, &name)?;
+                private = open_private(&bytes, password.as_ref(), &name)?;
+                private.public_key()
+            } else {
+                owned = PublicKey::from_bytes(&bytes).map_err(key_error)?;
+                &owned
+            };
             let encoded = if *der {
                 public.to_spki_der()?
             } else {
@@ -50,11 +73,13 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
             };
             write_output(io.output.as_deref(), &encoded)
         }
-        EcdsaCommand::Sign { key, sig_format, io } => {
-            let bytes = read_small(Some(key), "key")?;
-            let key = PrivateKey::from_bytes(&bytes)
-                .map_err(key_error)
-                .with_context(|| format!("cannot use {} as a private key", key.display()))?;
+        EcdsaCommand::Sign {
+            key,
+            passin,
+            sig_format,
+            io,
+        } => {
+            let key = load_private(Some(key), passin)?;
             let digest = hash_input(io.input.as_deref(), Algorithm::Sha256)?;
             let sig = key.sign_digest(&digest)?;
             let encoded = match sig_format {
@@ -114,7 +139,10 @@ fn parse_signature(bytes: &[u8], format: SigFormat) -> Result<Signature, ecdsa::
 
 fn key_error(e: ecdsa::Error) -> anyhow::Error {
     let hint = match &e {
-        ecdsa::Error::EncryptedKey => "remove the passphrase first: openssl pkey -in KEY.pem -out PLAIN.pem",
+        ecdsa::Error::EncryptedKey => {
+            "give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)"
+        }
+        ecdsa::Error::KeyEncryption(pkcs8::Error::BadDecrypt) => "check the password given with --passin",
         ecdsa::Error::WrongKeyType(_) => {
             "this command needs a P-256 key (parcrypt ecdsa keygen, openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256)"
         }
@@ -126,10 +154,70 @@ fn key_error(e: ecdsa::Error) -> anyhow::Error {
     err.expect_err("an error")
 }
 
+/// The private key at `path` (stdin for `None` or `-`), decrypted with
+/// `--passin` (or a password asked on the terminal) if it is encrypted.
+fn load_private(path: Option<&Path>, passin: &PassIn) -> Result<PrivateKey> {
+    let (bytes, password, name) = keypass::read_private(path, passin)?;
+    open_private(&bytes, password.as_ref(), &name)
+}
+
+/// The private key in `bytes`, decrypted with `password` if it is encrypted.
+fn open_private(bytes: &[u8], password: Option<&SecretBytes>, name: &str) -> Result<PrivateKey> {
+    match password {
+        Some(password) => PrivateKey::from_bytes_with_password(bytes, password.expose()),
+        None => PrivateKey::from_bytes(bytes),
+    }
+    .map_err(key_error)
+    .with_context(|| format!("cannot use {name} as a private key"))
+}
+
+/// An encrypted key is PKCS#8 (`ENCRYPTED PRIVATE KEY`), as openssl writes it.
+fn check_encrypted_format(format: EcPrivateFormat, encryption: &KeyEncryption) -> Result<()> {
+    if encryption.wanted() && format != EcPrivateFormat::Pkcs8 {
+        return Err(anyhow!("an encrypted private key is written as PKCS#8 only"))
+            .hint("drop --format sec1, or drop --passout/--cipher for an unencrypted SEC1 key")
+            .usage();
+    }
+    Ok(())
+}
+
+/// The key in `format` (PEM unless `der`), encrypted if `encryption` asks.
+fn encode_private(
+    key: &PrivateKey,
+    format: EcPrivateFormat,
+    der: bool,
+    encryption: &KeyEncryption,
+) -> Result<Zeroizing<Vec<u8>>> {
+    if let Some((password, options)) = keypass::passout(encryption)? {
+        let encoded = if der {
+            key.to_pkcs8_encrypted_der(password.expose(), &options)?
+        } else {
+            key.to_pkcs8_encrypted_pem(password.expose(), &options)?
+                .into_bytes()
+        };
+        return Ok(Zeroizing::new(encoded));
+    }
+    Ok(match (format, der) {
+        (EcPrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
+        (EcPrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
+        (EcPrivateFormat::Sec1, false) => Zeroizing::new(key.to_sec1_pem()?.as_bytes().to_vec()),
+        (EcPrivateFormat::Sec1, true) => key.to_sec1_der()?,
+    })
+}
+
 fn load_public(path: &Path) -> Result<PublicKey> {
     let bytes = read_small(Some(path), "key")?;
     PublicKey::from_bytes(&bytes)
-        .map_err(key_error)
+        .map_err(|e| match e {
+            // No --passin here: the public half is what is wanted.
+            ecdsa::Error::EncryptedKey => {
+                let err: Result<()> = Err(anyhow!(e)).hint(
+                    "give its public key, written by `parcrypt ecdsa pubkey --passin SOURCE -i KEY -o PUB`",
+                );
+                err.expect_err("an error")
+            }
+            other => key_error(other),
+        })
         .with_context(|| format!("cannot use {} as a public key", path.display()))
 }
 

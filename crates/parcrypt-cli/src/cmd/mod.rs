@@ -10,6 +10,7 @@ mod ecdsa;
 mod files;
 mod generate;
 mod hash;
+mod keypass;
 mod lab;
 mod rc4;
 mod rsa;

@@ -7,11 +7,14 @@ use std::path::Path;
 use anyhow::{Context, Result, anyhow};
 use parcrypt::hazmat;
 use parcrypt::par::Parallelism;
+use parcrypt::pkcs8;
 use parcrypt::rsa::{self, PrivateKey, PublicKey};
+use parcrypt::secret::SecretBytes;
 use zeroize::Zeroizing;
 
 use super::files::{hash_input, key_output, read_all, read_small, write_output};
-use crate::cli::{PrivateFormat, PublicFormat, RsaCommand};
+use super::keypass;
+use crate::cli::{KeyEncryption, PassIn, PrivateFormat, PublicFormat, RsaCommand};
 use crate::error::{Hint, note, warn};
 use crate::io::println;
 
@@ -21,12 +24,42 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             bits,
             format,
             der,
+            encryption,
             output,
             force,
-        } => keygen(*bits, *format, *der, output.as_deref(), *force, par),
-        RsaCommand::Pubkey { format, der, io } => {
+        } => keygen(*bits, *format, *der, encryption, output.as_deref(), *force, par),
+        RsaCommand::Convert {
+            format,
+            der,
+            passin,
+            encryption,
+            io,
+        } => {
+            check_encrypted_format(*format, encryption)?;
+            keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
+            let mut out = key_output(io.output.as_deref(), io.force)?;
+            let key = load_private(io.input.as_deref(), passin)?;
+            out.write_all(&encode_private(&key, *format, *der, encryption)?)?;
+            out.commit()
+        }
+        RsaCommand::Pubkey {
+            format,
+            der,
+            passin,
+            io,
+        } => {
+            keypass::check_stdin(io.input.as_deref(), passin)?;
             let bytes = read_small(io.input.as_deref(), "key")?;
-            let public = PublicKey::from_bytes(&bytes).map_err(key_error)?;
+            let (owned, private);
+            let public = if pkcs8::is_encrypted(&bytes) {
+                let name = keypass::key_name(io.input.as_deref());
+                let password = keypass::password_for(passin, &bytes, &name)?;
+                private = open_private(&bytes, password.as_ref(), &name)?;
+                private.public_key()
+            } else {
+                owned = PublicKey::from_bytes(&bytes).map_err(key_error)?;
+                &owned
+            };
             let encoded = match (format, der) {
                 (PublicFormat::Spki, false) => public.to_spki_pem().map(String::into_bytes),
                 (PublicFormat::Spki, true) => public.to_spki_der(),
@@ -35,8 +68,8 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             }?;
             write_output(io.output.as_deref(), &encoded)
         }
-        RsaCommand::Sign { key, sig, io } => {
-            let key = load_private(key)?;
+        RsaCommand::Sign { key, passin, sig, io } => {
+            let key = load_private(Some(key), passin)?;
             let (scheme, hash) = (sig.scheme, sig.hash);
             let digest = hash_input(io.input.as_deref(), hash)?;
             let signature = key.sign_digest(scheme, hash, &digest, par)?;
@@ -88,8 +121,8 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             };
             write_output(io.output.as_deref(), &ciphertext)
         }
-        RsaCommand::Decrypt { key, io } => {
-            let key = load_private(key)?;
+        RsaCommand::Decrypt { key, passin, io } => {
+            let key = load_private(Some(key), passin)?;
             let ciphertext = read_all(io.input.as_deref())?;
             let plain = hazmat::rsa_bulk_decrypt(&key, &ciphertext, par)
                 .map_err(|e| anyhow!(e))
@@ -103,10 +136,12 @@ fn keygen(
     bits: usize,
     format: PrivateFormat,
     der: bool,
+    encryption: &KeyEncryption,
     output: Option<&Path>,
     force: bool,
     par: &Parallelism,
 ) -> Result<()> {
+    check_encrypted_format(format, encryption)?;
     // Before the (slow) generation: an existing key is not replaced unless --force.
     let mut out = key_output(output, force)?;
     if bits < 2048 && (rsa::MIN_BITS..=rsa::MAX_BITS).contains(&bits) {
@@ -118,21 +153,52 @@ fn keygen(
         .map_err(|e| anyhow!(e))
         .hint("e.g. --bits 3072")
         .usage()?;
-    let encoded: Zeroizing<Vec<u8>> = match (format, der) {
+    // The temporary file behind -o is created with mode 0600 and keeps it.
+    out.write_all(&encode_private(&key, format, der, encryption)?)?;
+    out.commit()
+}
+
+/// An encrypted key is PKCS#8 (`ENCRYPTED PRIVATE KEY`), as openssl writes it.
+fn check_encrypted_format(format: PrivateFormat, encryption: &KeyEncryption) -> Result<()> {
+    if encryption.wanted() && format != PrivateFormat::Pkcs8 {
+        return Err(anyhow!("an encrypted private key is written as PKCS#8 only"))
+            .hint("drop --format pkcs1, or drop --passout/--cipher for an unencrypted PKCS#1 key")
+            .usage();
+    }
+    Ok(())
+}
+
+/// The key in `format` (PEM unless `der`), encrypted if `encryption` asks.
+fn encode_private(
+    key: &PrivateKey,
+    format: PrivateFormat,
+    der: bool,
+    encryption: &KeyEncryption,
+) -> Result<Zeroizing<Vec<u8>>> {
+    if let Some((password, options)) = keypass::passout(encryption)? {
+        let encoded = if der {
+            key.to_pkcs8_encrypted_der(password.expose(), &options)?
+        } else {
+            key.to_pkcs8_encrypted_pem(password.expose(), &options)?
+                .into_bytes()
+        };
+        return Ok(Zeroizing::new(encoded));
+    }
+    Ok(match (format, der) {
         (PrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
         (PrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
         (PrivateFormat::Pkcs1, false) => Zeroizing::new(key.to_pkcs1_pem()?.as_bytes().to_vec()),
         (PrivateFormat::Pkcs1, true) => key.to_pkcs1_der()?,
-    };
-    // The temporary file behind -o is created with mode 0600 and keeps it.
-    out.write_all(&encoded)?;
-    out.commit()
+    })
 }
 
 /// Adds a hint for each kind of key problem.
 fn key_error(e: rsa::Error) -> anyhow::Error {
     let hint = match &e {
-        rsa::Error::EncryptedKey => "remove the passphrase first: openssl pkey -in KEY.pem -out PLAIN.pem",
+        rsa::Error::EncryptedKey => {
+            "give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)"
+        }
+        rsa::Error::KeyEncryption(pkcs8::Error::BadDecrypt) => "check the password given with --passin",
         rsa::Error::WrongKeyType(_) => {
             "this command needs an RSA key (parcrypt rsa keygen, openssl genpkey -algorithm RSA)"
         }
@@ -145,16 +211,35 @@ fn key_error(e: rsa::Error) -> anyhow::Error {
     err.expect_err("an error")
 }
 
-fn load_private(path: &Path) -> Result<PrivateKey> {
-    let bytes = read_small(Some(path), "key")?;
-    PrivateKey::from_bytes(&bytes)
-        .map_err(key_error)
-        .with_context(|| format!("cannot use {} as a private key", path.display()))
+/// The private key at `path` (stdin for `None` or `-`), decrypted with
+/// `--passin` (or a password asked on the terminal) if it is encrypted.
+fn load_private(path: Option<&Path>, passin: &PassIn) -> Result<PrivateKey> {
+    let (bytes, password, name) = keypass::read_private(path, passin)?;
+    open_private(&bytes, password.as_ref(), &name)
+}
+
+/// The private key in `bytes`, decrypted with `password` if it is encrypted.
+fn open_private(bytes: &[u8], password: Option<&SecretBytes>, name: &str) -> Result<PrivateKey> {
+    match password {
+        Some(password) => PrivateKey::from_bytes_with_password(bytes, password.expose()),
+        None => PrivateKey::from_bytes(bytes),
+    }
+    .map_err(key_error)
+    .with_context(|| format!("cannot use {name} as a private key"))
 }
 
 fn load_public(path: &Path) -> Result<PublicKey> {
     let bytes = read_small(Some(path), "key")?;
     PublicKey::from_bytes(&bytes)
-        .map_err(key_error)
+        .map_err(|e| match e {
+            // No --passin here: the public half is what is wanted.
+            rsa::Error::EncryptedKey => {
+                let err: Result<()> = Err(anyhow!(e)).hint(
+                    "give its public key, written by `parcrypt rsa pubkey --passin SOURCE -i KEY -o PUB`",
+                );
+                err.expect_err("an error")
+            }
+            other => key_error(other),
+        })
         .with_context(|| format!("cannot use {} as a public key", path.display()))
 }

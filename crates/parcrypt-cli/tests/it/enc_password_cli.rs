@@ -1120,7 +1120,7 @@ const PTY_DRIVE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/pty_dr
 /// Runs parcrypt on a new pseudo-terminal (its controlling terminal),
 /// answering `dialogue`'s prompts there; returns its result and what it
 /// wrote to the terminal.
-fn on_pty(dialogue: &[(&str, &str)], args: &[&str], stdin: &[u8]) -> (Output, String) {
+pub(crate) fn on_pty(dialogue: &[(&str, &str)], args: &[&str], stdin: &[u8]) -> (Output, String) {
     let transcript = tempfile::NamedTempFile::new().unwrap();
     let mut cmd = Command::new("python3");
     cmd.arg(PTY_DRIVE).arg(transcript.path());
@@ -1133,7 +1133,7 @@ fn on_pty(dialogue: &[(&str, &str)], args: &[&str], stdin: &[u8]) -> (Output, St
     (out, text)
 }
 
-fn pty_present() -> bool {
+pub(crate) fn pty_present() -> bool {
     Command::new("python3")
         .args(["-c", "import pty, termios, fcntl; pty.openpty()"])
         .output()

@@ -31,6 +31,7 @@ mod hash_check_cli;
 mod hash_cli;
 mod hostile;
 mod interop_openssl;
+mod key_password_cli;
 mod lab_cli;
 mod output_files;
 mod rc4_cli;

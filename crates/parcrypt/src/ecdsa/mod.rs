@@ -54,6 +54,7 @@ use crate::ffi::ec::{self, EcKey, Sig};
 use crate::name::UnknownName;
 use crate::par::{Grain, Parallelism};
 use crate::pem::{self, PemError};
+use crate::pkcs8::{self, UnlockError};
 
 /// What can go wrong with ECDSA keys and signatures.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,9 +63,14 @@ pub enum Error {
     /// Not a PEM or DER key of the expected kind.
     #[error("malformed key: {0}")]
     MalformedKey(String),
-    /// A password-protected key.
-    #[error("the key is encrypted with a passphrase, which parcrypt does not read")]
+    /// A password-protected key, read without a password (give one to
+    /// `PrivateKey::from_bytes_with_password`).
+    #[error("the key is encrypted: a password is needed to read it")]
     EncryptedKey,
+    /// A password-protected key that could not be read (a wrong password,
+    /// an unsupported or malformed encryption) or written.
+    #[error(transparent)]
+    KeyEncryption(crate::pkcs8::Error),
     /// A valid key of another algorithm or curve.
     #[error("not a P-256 key: {0}")]
     WrongKeyType(String),
@@ -77,6 +83,15 @@ pub enum Error {
     /// The backend failed unexpectedly (out of memory).
     #[error("internal error in the crypto backend")]
     Backend,
+}
+
+impl From<crate::pkcs8::Error> for Error {
+    fn from(e: crate::pkcs8::Error) -> Self {
+        match e {
+            crate::pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
+            other => Error::KeyEncryption(other),
+        }
+    }
 }
 
 impl From<crate::ffi::BackendError> for Error {
@@ -133,6 +148,13 @@ fn pem_error(e: PemError) -> Error {
             Error::WrongKeyType(format!("PEM block is {label:?}"))
         }
         other => Error::MalformedKey(other.to_string()),
+    }
+}
+
+fn unlock_error(e: UnlockError) -> Error {
+    match e {
+        UnlockError::Pem(e) => pem_error(e),
+        UnlockError::Pkcs8(e) => e.into(),
     }
 }
 
@@ -267,12 +289,30 @@ impl PrivateKey {
     /// or either as DER.
     ///
     /// # Errors
-    /// [`Error::MalformedKey`], [`Error::EncryptedKey`], [`Error::WrongKeyType`]
+    /// [`Error::MalformedKey`], [`Error::EncryptedKey`] (a password-protected
+    /// key: see [`Self::from_bytes_with_password`]), [`Error::WrongKeyType`]
     /// (an RSA key, another curve, a public key).
     pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
+        Self::read(bytes, None)
+    }
+
+    /// As [`Self::from_bytes`], and also a password-protected key:
+    /// `ENCRYPTED PRIVATE KEY` (PKCS#8 PBES2, PEM or DER; see
+    /// [`crate::pkcs8`]) or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` PEM
+    /// (`openssl ec -aes256`). The password is ignored for a key that is
+    /// not encrypted, as OpenSSL's `-passin` is.
+    ///
+    /// # Errors
+    /// As [`Self::from_bytes`], and [`Error::KeyEncryption`] with
+    /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
+    pub fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<PrivateKey, Error> {
+        Self::read(bytes, Some(password))
+    }
+
+    fn read(bytes: &[u8], password: Option<&[u8]>) -> Result<PrivateKey, Error> {
         if pem::is_pem(bytes) {
-            let (label, der) =
-                pem::decode(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL]).map_err(pem_error)?;
+            let (label, der) = pkcs8::unlock_pem(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL], password)
+                .map_err(unlock_error)?;
             match label {
                 PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
                 SEC1_LABEL => Self::from_sec1_der(der.expose()),
@@ -280,6 +320,8 @@ impl PrivateKey {
                     "a public key where a private key is needed".into(),
                 )),
             }
+        } else if let Some(der) = pkcs8::unlock_der(bytes, password)? {
+            Self::from_pkcs8_der(der.expose())
         } else {
             Self::from_pkcs8_der(bytes).or_else(|e| Self::from_sec1_der(bytes).map_err(|_| e))
         }
@@ -303,6 +345,28 @@ impl PrivateKey {
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
         Ok(pem::encode(PKCS8_LABEL, &self.to_pkcs8_der()?))
+    }
+
+    /// PKCS#8 `EncryptedPrivateKeyInfo` DER: the key encrypted under
+    /// `password` as `options` say ([`pkcs8::Options::default`] is what
+    /// `openssl genpkey -aes256` writes).
+    ///
+    /// # Errors
+    /// [`Error::KeyEncryption`] for options beyond the readers' limits.
+    pub fn to_pkcs8_encrypted_der(
+        &self,
+        password: &[u8],
+        options: &pkcs8::Options,
+    ) -> Result<Vec<u8>, Error> {
+        Ok(pkcs8::encrypt_der(&self.to_pkcs8_der()?, password, options)?)
+    }
+
+    /// PEM `-----BEGIN ENCRYPTED PRIVATE KEY-----`: see [`Self::to_pkcs8_encrypted_der`].
+    ///
+    /// # Errors
+    /// As [`Self::to_pkcs8_encrypted_der`].
+    pub fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
+        Ok(pkcs8::encrypt_pem(&self.to_pkcs8_der()?, password, options)?)
     }
 
     /// SEC1 DER.
@@ -348,6 +412,10 @@ impl PublicKey {
     /// # Errors
     /// As [`PrivateKey::from_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
+        if pkcs8::is_encrypted(bytes) {
+            // Its public half is inside the encryption.
+            return Err(Error::EncryptedKey);
+        }
         if pem::is_pem(bytes) {
             let (label, der) =
                 pem::decode(bytes, &[SPKI_LABEL, PKCS8_LABEL, SEC1_LABEL]).map_err(pem_error)?;

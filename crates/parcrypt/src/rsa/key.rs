@@ -8,6 +8,7 @@ use crate::ffi::der::{ParseError, key_type_name};
 use crate::ffi::rsa::RsaKey;
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
+use crate::pkcs8::{self, UnlockError};
 
 /// The smallest modulus parcrypt accepts on import (the papers measure
 /// 1024-bit keys; anything smaller is broken).
@@ -53,6 +54,13 @@ fn pem_error(e: PemError) -> Error {
             Error::WrongKeyType(format!("PEM block is {label:?}"))
         }
         other => Error::MalformedKey(other.to_string()),
+    }
+}
+
+fn unlock_error(e: UnlockError) -> Error {
+    match e {
+        UnlockError::Pem(e) => pem_error(e),
+        UnlockError::Pkcs8(e) => e.into(),
     }
 }
 
@@ -107,15 +115,34 @@ impl PrivateKey {
     /// `RSA PRIVATE KEY` (PKCS#1), or either as DER.
     ///
     /// # Errors
-    /// [`Error::MalformedKey`], [`Error::EncryptedKey`], [`Error::WrongKeyType`]
+    /// [`Error::MalformedKey`], [`Error::EncryptedKey`] (a password-protected
+    /// key: see [`Self::from_bytes_with_password`]), [`Error::WrongKeyType`]
     /// (an EC key, or a public key), [`Error::UnsupportedKey`].
     pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
+        Self::read(bytes, None)
+    }
+
+    /// As [`Self::from_bytes`], and also a password-protected key:
+    /// `ENCRYPTED PRIVATE KEY` (PKCS#8 PBES2, PEM or DER; see
+    /// [`crate::pkcs8`]) or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` PEM
+    /// (`openssl rsa -aes256`). The password is ignored for a key that is
+    /// not encrypted, as OpenSSL's `-passin` is.
+    ///
+    /// # Errors
+    /// As [`Self::from_bytes`], and [`Error::KeyEncryption`] with
+    /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
+    pub fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<PrivateKey, Error> {
+        Self::read(bytes, Some(password))
+    }
+
+    fn read(bytes: &[u8], password: Option<&[u8]>) -> Result<PrivateKey, Error> {
         if pem::is_pem(bytes) {
-            let (label, der) = pem::decode(
+            let (label, der) = pkcs8::unlock_pem(
                 bytes,
                 &[PKCS8_LABEL, PKCS1_PRIVATE_LABEL, SPKI_LABEL, PKCS1_PUBLIC_LABEL],
+                password,
             )
-            .map_err(pem_error)?;
+            .map_err(unlock_error)?;
             match label {
                 PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
                 PKCS1_PRIVATE_LABEL => Self::from_pkcs1_der(der.expose()),
@@ -123,6 +150,8 @@ impl PrivateKey {
                     "a public key where a private key is needed".into(),
                 )),
             }
+        } else if let Some(der) = pkcs8::unlock_der(bytes, password)? {
+            Self::from_pkcs8_der(der.expose())
         } else {
             Self::from_pkcs8_der(bytes).or_else(|e8| Self::from_pkcs1_der(bytes).map_err(|_| e8))
         }
@@ -187,6 +216,28 @@ impl PrivateKey {
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), what `openssl genpkey` writes.
     pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
         Ok(pem::encode(PKCS8_LABEL, &self.to_pkcs8_der()?))
+    }
+
+    /// PKCS#8 `EncryptedPrivateKeyInfo` DER: the key encrypted under
+    /// `password` as `options` say ([`pkcs8::Options::default`] is what
+    /// `openssl genpkey -aes256` writes).
+    ///
+    /// # Errors
+    /// [`Error::KeyEncryption`] for options beyond the readers' limits.
+    pub fn to_pkcs8_encrypted_der(
+        &self,
+        password: &[u8],
+        options: &pkcs8::Options,
+    ) -> Result<Vec<u8>, Error> {
+        Ok(pkcs8::encrypt_der(&self.to_pkcs8_der()?, password, options)?)
+    }
+
+    /// PEM `-----BEGIN ENCRYPTED PRIVATE KEY-----`: see [`Self::to_pkcs8_encrypted_der`].
+    ///
+    /// # Errors
+    /// As [`Self::to_pkcs8_encrypted_der`].
+    pub fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
+        Ok(pkcs8::encrypt_pem(&self.to_pkcs8_der()?, password, options)?)
     }
 
     /// PKCS#1 DER.
@@ -254,6 +305,10 @@ impl PublicKey {
     /// # Errors
     /// As [`PrivateKey::from_bytes`].
     pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
+        if pkcs8::is_encrypted(bytes) {
+            // Its public half is inside the encryption.
+            return Err(Error::EncryptedKey);
+        }
         if pem::is_pem(bytes) {
             let (label, der) = pem::decode(
                 bytes,

@@ -64,9 +64,14 @@ pub enum Error {
     /// Not a PEM or DER key of the expected kind.
     #[error("malformed key: {0}")]
     MalformedKey(String),
-    /// A password-protected key.
-    #[error("the key is encrypted with a passphrase, which parcrypt does not read")]
+    /// A password-protected key, read without a password (give one to
+    /// `PrivateKey::from_bytes_with_password`).
+    #[error("the key is encrypted: a password is needed to read it")]
     EncryptedKey,
+    /// A password-protected key that could not be read (a wrong password,
+    /// an unsupported or malformed encryption) or written.
+    #[error(transparent)]
+    KeyEncryption(crate::pkcs8::Error),
     /// A valid key of another algorithm (an EC key given as an RSA key, say).
     #[error("not an RSA key: {0}")]
     WrongKeyType(String),
@@ -107,6 +112,15 @@ pub enum Error {
     /// The backend failed unexpectedly (out of memory).
     #[error("internal error in the crypto backend")]
     Backend,
+}
+
+impl From<crate::pkcs8::Error> for Error {
+    fn from(e: crate::pkcs8::Error) -> Self {
+        match e {
+            crate::pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
+            other => Error::KeyEncryption(other),
+        }
+    }
 }
 
 impl From<crate::ffi::BackendError> for Error {

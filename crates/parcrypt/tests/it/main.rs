@@ -24,6 +24,7 @@ mod kat;
 mod merkle;
 mod merkle_files;
 mod openssl_kdf;
+mod pkcs8;
 mod rc4_parc4;
 mod rsa;
 mod rsa_wycheproof;

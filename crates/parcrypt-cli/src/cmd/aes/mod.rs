@@ -10,7 +10,7 @@
 //! EVP_BytesToKey) is serial and runs once, before.
 
 mod base64;
-mod password;
+pub(crate) mod password;
 
 use std::io::{Read, Write};
 

@@ -20,48 +20,62 @@ const MAX_LINE: usize = 1023;
 /// The password `source` names, or one asked for on the terminal (twice to
 /// encrypt) when there is none, as `openssl enc` asks.
 pub fn read(source: Option<&PassSource>, cipher: CipherName, direction: Direction) -> Result<SecretBytes> {
+    match source {
+        Some(source) => from_source(source, "--pass"),
+        None => prompt(cipher, direction).map(until_nul),
+    }
+}
+
+/// The password `source` names, read as openssl reads `-pass`, `-passin`
+/// and `-passout` (`flag`, for the messages): `pass:` is warned about, the
+/// others give their first line; the password ends at a NUL byte.
+pub fn from_source(source: &PassSource, flag: &str) -> Result<SecretBytes> {
     let password = match source {
-        Some(PassSource::Text(text)) => {
-            warn(
-                "--pass pass:… puts the password where other users can read it (ps, \
-                 /proc/PID/cmdline); prefer env:VAR, file:PATH, fd:N or stdin",
-            );
+        PassSource::Text(text) => {
+            warn(format_args!(
+                "{flag} pass:… puts the password where other users can read it (ps, \
+                 /proc/PID/cmdline); prefer env:VAR, file:PATH, fd:N or stdin"
+            ));
             SecretBytes::from(text.as_bytes())
         }
-        Some(PassSource::Env(var)) => {
+        PassSource::Env(var) => {
             use std::os::unix::ffi::OsStrExt;
             let value = std::env::var_os(var)
                 .ok_or_else(|| anyhow!("no environment variable {}", var.to_string_lossy()))
-                .hint("export it first, or give the password another way (--pass file:PATH)")?;
+                .hint(format!(
+                    "export it first, or give the password another way ({flag} file:PATH)"
+                ))?;
             let password = SecretBytes::from(value.as_bytes());
             // The OsString's own buffer cannot be wiped in place; dropped at once.
             drop(value);
             password
         }
-        Some(PassSource::File(path)) => {
+        PassSource::File(path) => {
             let file = std::fs::File::open(path)
                 .map_err(|e| anyhow!("cannot open the password file {}: {e}", path.display()))
-                .hint("check the path given to --pass file:")?;
+                .hint(format!("check the path given to {flag} file:"))?;
             first_line(file, &format!("the password file {}", path.display()))?
         }
-        Some(PassSource::Fd(n)) => {
+        PassSource::Fd(n) => {
             // Opened anew through /dev/fd (no unsafe descriptor adoption); a
             // pipe is the same pipe, read a byte at a time as openssl does.
             let file = std::fs::File::open(Path::new(&format!("/dev/fd/{n}")))
                 .map_err(|e| anyhow!("cannot read the password from descriptor {n}: {e}"))
                 .hint(format!(
-                    "--pass fd:{n} needs descriptor {n} open for reading, e.g. `{n}< FILE`"
+                    "{flag} fd:{n} needs descriptor {n} open for reading, e.g. `{n}< FILE`"
                 ))?;
             first_line(file, &format!("descriptor {n}"))?
         }
-        Some(PassSource::Stdin) => first_line(std::io::stdin().lock(), "standard input")?,
-        Some(PassSource::Unknown) => {
+        PassSource::Stdin => first_line(std::io::stdin().lock(), "standard input")?,
+        PassSource::Unknown => {
             // The value is not repeated: it may be a password missing its `pass:`.
-            return Err(anyhow!("--pass takes a password source, not a password"))
-                .hint("pass:TEXT, env:VAR, file:PATH, fd:N or stdin, as openssl's -pass")
+            return Err(anyhow!("{flag} takes a password source, not a password"))
+                .hint(format!(
+                    "pass:TEXT, env:VAR, file:PATH, fd:N or stdin, as openssl's -{}",
+                    flag.trim_start_matches('-')
+                ))
                 .usage();
         }
-        None => prompt(cipher, direction)?,
     };
     Ok(until_nul(password))
 }

@@ -69,6 +69,10 @@ final class Native {
     static native int rsaBits(long h, boolean isPrivate);
 
     // ECDSA P-256: format 0 = DER, 1 = P1363
+    static native byte[] pkcs8Decrypt(byte[] encrypted, byte[] password) throws InvalidKeyException;
+    static native byte[] pkcs8Encrypt(byte[] key, byte[] password, int cipher, int iterations)
+            throws InvalidAlgorithmParameterException;
+
     static native byte[] ecGenerate();
     static native long ecPrivateLoad(byte[] der) throws InvalidKeyException;
     static native long ecPublicLoad(byte[] der) throws InvalidKeyException;

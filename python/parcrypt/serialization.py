@@ -1,0 +1,75 @@
+"""Private keys with or without a password, in ``cryptography``'s shape.
+
+    >>> from parcrypt import ecdsa, serialization
+    >>> key = ecdsa.generate_private_key()
+    >>> pem = key.private_bytes("PEM", "PKCS8", serialization.BestAvailableEncryption(b"hunter2"))
+    >>> pem.startswith(b"-----BEGIN ENCRYPTED PRIVATE KEY-----")
+    True
+    >>> serialization.load_pem_private_key(pem, password=b"hunter2").curve
+    'secp256r1'
+
+Encrypted keys are PKCS#8 ``EncryptedPrivateKeyInfo`` with PBES2: read with
+PBKDF2 (HMAC-SHA1/224/256/384/512) or scrypt and AES-128/192/256-CBC, as
+OpenSSL, ``cryptography`` and the JDK write them; written as OpenSSL 3
+writes them (PBKDF2-HMAC-SHA256, 2048 iterations, AES-256-CBC). OpenSSL's
+legacy ``Proc-Type: 4,ENCRYPTED`` PEM (AES-CBC) is read too.
+
+The loaders raise as ``cryptography``'s do: ``TypeError`` for a password
+given for a key that is not encrypted, or none for one that is;
+``ValueError`` for a wrong password or a key that cannot be read.
+``private_bytes`` takes ``cryptography``'s own ``BestAvailableEncryption``
+and ``NoEncryption`` as well as these.
+"""
+
+from typing import Optional, Union
+
+from parcrypt import _parcrypt
+from parcrypt._parcrypt import ECPrivateKey, RSAPrivateKey
+
+__all__ = ["BestAvailableEncryption", "KeySerializationEncryption", "NoEncryption",
+           "load_der_private_key", "load_pem_private_key"]
+
+
+class KeySerializationEncryption:
+    """How ``private_bytes`` protects a key: ``NoEncryption()`` or
+    ``BestAvailableEncryption(password)``."""
+
+
+class NoEncryption(KeySerializationEncryption):
+    """The key is written in the clear."""
+
+
+class BestAvailableEncryption(KeySerializationEncryption):
+    """The key is written as encrypted PKCS#8 under ``password`` (1 or more bytes)."""
+
+    def __init__(self, password: bytes) -> None:
+        if not isinstance(password, bytes) or len(password) == 0:
+            raise ValueError("Password must be 1 or more bytes")
+        self.password = password
+
+    def __repr__(self) -> str:
+        return "BestAvailableEncryption(<redacted>)"
+
+
+def _load(data: bytes, password: Optional[bytes]) -> Union[RSAPrivateKey, ECPrivateKey]:
+    try:
+        return _parcrypt.rsa_load_private_key(data, password)
+    except ValueError as e:
+        # Another kind of key: try P-256 (a wrong password fails the same for both).
+        if not str(e).startswith("not an RSA key"):
+            raise
+    return _parcrypt.ec_load_private_key(data, password)
+
+
+def load_pem_private_key(data: bytes, password: Optional[bytes] = None) -> Union[RSAPrivateKey, ECPrivateKey]:
+    """An RSA or P-256 private key from PEM: ``PRIVATE KEY``, ``ENCRYPTED
+    PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
+    if b"-----BEGIN " not in bytes(data):
+        raise ValueError("Could not deserialize key data: no PEM block")
+    return _load(data, password)
+
+
+def load_der_private_key(data: bytes, password: Optional[bytes] = None) -> Union[RSAPrivateKey, ECPrivateKey]:
+    """An RSA or P-256 private key from DER: PKCS#8 (encrypted or not),
+    PKCS#1 or SEC1."""
+    return _load(data, password)
