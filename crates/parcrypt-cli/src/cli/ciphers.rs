@@ -102,10 +102,11 @@ pub struct PasswordArgs {
     /// The digest of the key derivation (openssl's -md) [default: sha256]
     #[arg(long, value_name = "NAME", value_parser = library_enum::<KdfDigest>(KDF_DIGESTS))]
     pub md: Option<KdfDigest>,
-    /// The 8-byte salt as 16 hex digits (openssl's -S); as openssl 3 does, the output then has
-    /// no `Salted__` header, and decryption reads none [default: random, written in the header]
+    /// The 8-byte salt as 16 hex digits (openssl's -S: fewer are padded with zero bytes, more
+    /// cut, each with openssl's warning); as openssl 3 does, the output then has no `Salted__`
+    /// header, and decryption reads none [default: random, written in the header]
     #[arg(short = 'S', long = "salt", value_name = "HEX", value_parser = parse_salt)]
-    pub salt: Option<[u8; 8]>,
+    pub salt: Option<SaltHex>,
     /// No salt and no `Salted__` header (openssl's -nosalt): the same password always gives the
     /// same key and IV
     #[arg(long, visible_alias = "no-salt", conflicts_with = "salt")]
@@ -176,11 +177,33 @@ pub(super) fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible
     }
 }
 
-fn parse_salt(s: &str) -> Result<[u8; 8], String> {
-    let mut salt = [0u8; 8];
-    hex::decode_to_slice(s.trim(), &mut salt)
-        .map_err(|_| format!("{s:?} is not a salt: give 16 hex digits (8 bytes)"))?;
-    Ok(salt)
+/// A `-S` salt as openssl reads its hex (`set_hex`): 16 digits fill the 8
+/// bytes; fewer are padded with zero bytes, more are cut to the first 16,
+/// each with openssl's warning (`fitted`), shown when the salt is used; a
+/// digit that is not hex is refused, as openssl refuses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SaltHex {
+    pub bytes: [u8; 8],
+    pub fitted: Option<&'static str>,
+}
+
+fn parse_salt(s: &str) -> Result<SaltHex, String> {
+    let digits = s.trim().as_bytes();
+    let fitted = match digits.len() {
+        16 => None,
+        n if n > 16 => Some("hex string is too long, ignoring excess"),
+        _ => Some("hex string is too short, padding with zero bytes to length"),
+    };
+    let mut bytes = [0u8; 8];
+    for (i, &digit) in digits.iter().take(16).enumerate() {
+        let nibble = (digit as char)
+            .to_digit(16)
+            .ok_or_else(|| format!("{s:?} is not a salt: give 16 hex digits (8 bytes)"))?
+            as u8;
+        // openssl's order: the high nibble first, so an odd count ends in one.
+        bytes[i / 2] |= if i % 2 == 0 { nibble << 4 } else { nibble };
+    }
+    Ok(SaltHex { bytes, fitted })
 }
 
 /// An `openssl enc` cipher name that parcrypt runs: AES with this key size

@@ -335,6 +335,47 @@ fn nosalt_and_given_salt() {
     }
 }
 
+/// `-S` with other than 16 hex digits, as openssl reads it: fewer are
+/// padded with zero bytes, more cut to 16, an odd count ends in a high
+/// nibble; openssl's warning on stderr, and its bytes.
+#[test]
+fn short_and_long_salts_are_fitted_as_openssl_fits_them() {
+    if !require_tool("openssl") {
+        return;
+    }
+    for (salt, warning) in [
+        ("0102", "too short"),
+        ("010", "too short"),
+        ("", "too short"),
+        ("0102030405060708090a", "too long"),
+        ("01020304050607080zzz", "too long"),
+    ] {
+        let theirs = openssl_enc(
+            &["-aes-128-cbc", "-pbkdf2", "-pass", "pass:x", "-S", salt],
+            &data(33),
+        );
+        assert!(theirs.status.success(), "openssl -S {salt:?}");
+        let ours = parcrypt(
+            &[
+                "aes",
+                "encrypt",
+                "--cipher",
+                "aes-128-cbc",
+                "--pbkdf2",
+                "--pass",
+                "pass:x",
+                "-S",
+                salt,
+            ],
+            &data(33),
+        );
+        ok_in(&format!("-S {salt:?}"), &ours);
+        assert!(ours.stdout == theirs.stdout, "-S {salt:?}: differs from openssl");
+        let stderr = String::from_utf8_lossy(&ours.stderr);
+        assert!(stderr.contains(warning), "-S {salt:?}: {stderr}");
+    }
+}
+
 /// `-p` and `-P` print what openssl prints, where it prints it: `-p` with
 /// a binary ciphertext on stdout comes after the header (openssl's order),
 /// with base64 before it.
@@ -701,7 +742,7 @@ fn absurd_and_conflicting_flags_are_usage_errors() {
         (&["--iter", "99999999999999999999"], "--iter"),
         (&["--iter", "lots"], "--iter"),
         (&["--md", "sha3-256"], "--md"),
-        (&["-S", "0102"], "not a salt"),
+        (&["-S", "0102zz"], "not a salt"),
         (&["-S", "zz02030405060708"], "not a salt"),
         (&["-S", SALT, "--nosalt"], "--nosalt"),
         (&["-A"], "--base64"),

@@ -176,7 +176,12 @@ impl<'a> Plan<'a> {
         };
         let salt = match (pass.nosalt, pass.salt) {
             (true, _) => Salt::None,
-            (false, Some(s)) => Salt::Given(s),
+            (false, Some(s)) => {
+                if let Some(fitted) = s.fitted {
+                    warn(fitted);
+                }
+                Salt::Given(s.bytes)
+            }
             (false, None) if encrypt => {
                 let mut s = [0u8; SALT_LEN];
                 getrandom::fill(&mut s)
