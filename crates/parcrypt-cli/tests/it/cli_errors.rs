@@ -379,8 +379,15 @@ fn a_closed_pipe_is_not_a_crash() {
         let _ = stdin.write_all(&data(32 << 20));
     });
     let mut first = [0u8; 10];
-    child.stdout.take().unwrap().read_exact(&mut first).unwrap(); // then the pipe closes
+    // Then the pipe closes. If the output ends first, say how the child ended.
+    let read = child.stdout.take().unwrap().read_exact(&mut first);
     let out = child.wait_with_output().unwrap();
+    assert!(
+        read.is_ok(),
+        "no first 10 bytes ({read:?}): the child ended {:?}, stderr: {}",
+        out.status,
+        stderr(&out)
+    );
     feeder.join().unwrap();
     let err = stderr(&out);
     assert!(!err.contains("panicked"), "{err}");
