@@ -34,7 +34,7 @@ def test_generate_key_and_bad_arguments():
         AESGCM(bytes(32)).encrypt(bytes(12), "text", None)
     with pytest.raises(ValueError, match="strategy"):
         AESGCM(bytes(32), strategy="fast")
-    with pytest.raises(OverflowError):
+    with pytest.raises(ValueError, match="threads=-1 is not a thread count"):
         AESGCM(bytes(32), threads=-1)
 
 
