@@ -103,6 +103,9 @@ CI_CLI_TESTS=(
 ci_packages=(-p parcrypt -p parcrypt-cli -p parcrypt-jni --no-default-features)
 ci_tests_json="${CARGO_TARGET_DIR:-$PWD/target}/aarch64-ci-tests.json"
 ci_build() {
+  # (the target directory does not exist yet on a clean clone: the
+  # redirection below needs it before cargo creates it)
+  mkdir -p "$(dirname "$ci_tests_json")"
   cargo build --locked --profile test --target aarch64-unknown-linux-gnu "${ci_packages[@]}" \
     --lib --bins --tests --message-format=json-render-diagnostics >"$ci_tests_json"
 }
