@@ -132,7 +132,7 @@ impl AgeIdentity {
             .inner
             .keygen_file(&created)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(text.to_string())
+        Ok(text.expose().to_owned())
     }
 
     /// `"x25519"`, `"mlkem768x25519"` or `"ssh"`.
@@ -144,7 +144,7 @@ impl AgeIdentity {
     fn __str__(&self) -> PyResult<String> {
         self.inner
             .to_secret_string()
-            .map(|s| s.to_string())
+            .map(|s| s.expose().to_owned())
             .ok_or_else(|| PyValueError::new_err("an SSH or plugin identity has no age secret key string"))
     }
 
@@ -338,12 +338,11 @@ fn age_decrypt<'py>(
         ..DecryptOptions::default()
     };
     // A passphrase runs scrypt: the GIL is released whatever the size.
-    let mut plain = py
+    // Wiped when dropped, once copied into the `bytes`.
+    let plain = py
         .detach(|| age::decrypt(&ids, sealed, &opts, &par))
         .map_err(|e| err(py, e))?;
-    let out = bytes_from(py, &plain, 0, &par, |_| Ok(()));
-    parcrypt::secret::wipe(&mut plain);
-    out
+    bytes_from(py, plain.expose(), 0, &par, |_| Ok(()))
 }
 
 /// Encrypts `src` (path or binary file object) into `dst` (path of a file

@@ -91,10 +91,8 @@ fn cbc_decrypt<'py>(
     let src = data.as_slice();
     let opened =
         detach_from(py, src.len(), || cbc.decrypt(&iv, src, &par)).map_err(|e| errors::aes(py, e))?;
-    let out = PyBytes::new(py, &opened);
-    let mut opened = opened;
-    parcrypt::secret::wipe(&mut opened);
-    Ok(out)
+    // Wiped when dropped, once copied into the `bytes`.
+    Ok(PyBytes::new(py, opened.expose()))
 }
 
 /// An incremental encryption or decryption: `update`, `update_into`,

@@ -272,10 +272,9 @@ impl DecryptorState {
     fn finalize<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         self.streaming(py)?;
         let dec = self.inner.take().ok_or_else(|| already_finalized(py))?;
-        let mut last = dec.finalize().map_err(|e| err(py, e))?;
-        let out = PyBytes::new(py, &last);
-        wipe(&mut last);
-        Ok(out)
+        // Wiped when dropped, once copied into the `bytes`.
+        let last = dec.finalize().map_err(|e| err(py, e))?;
+        Ok(PyBytes::new(py, last.expose()))
     }
 
     fn decrypt_range<'py>(

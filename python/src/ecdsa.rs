@@ -245,10 +245,10 @@ impl EcPrivateKey {
             ["PKCS8", "SEC1"],
             true,
             |which, pem| match (which, pem) {
-                (0, true) => key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
-                (0, false) => key.to_pkcs8_der().map(|d| d.to_vec()),
-                (_, true) => key.to_sec1_pem().map(|s| s.as_bytes().to_vec()),
-                (_, false) => key.to_sec1_der().map(|d| d.to_vec()),
+                (0, true) => key.to_pkcs8_pem().map(|s| s.expose_bytes().to_vec()),
+                (0, false) => key.to_pkcs8_der().map(|d| d.expose().to_vec()),
+                (_, true) => key.to_sec1_pem().map(|s| s.expose_bytes().to_vec()),
+                (_, false) => key.to_sec1_der().map(|d| d.expose().to_vec()),
             },
             err,
         )

@@ -155,10 +155,10 @@ impl RsaPrivateKey {
             ["PKCS8", "PKCS1"],
             true,
             |which, pem| match (which, pem) {
-                (0, true) => key.to_pkcs8_pem().map(|s| s.as_bytes().to_vec()),
-                (0, false) => key.to_pkcs8_der().map(|d| d.to_vec()),
-                (_, true) => key.to_pkcs1_pem().map(|s| s.as_bytes().to_vec()),
-                (_, false) => key.to_pkcs1_der().map(|d| d.to_vec()),
+                (0, true) => key.to_pkcs8_pem().map(|s| s.expose_bytes().to_vec()),
+                (0, false) => key.to_pkcs8_der().map(|d| d.expose().to_vec()),
+                (_, true) => key.to_pkcs1_pem().map(|s| s.expose_bytes().to_vec()),
+                (_, false) => key.to_pkcs1_der().map(|d| d.expose().to_vec()),
             },
             err,
         )
@@ -236,7 +236,7 @@ impl RsaPrivateKey {
                 &par,
             )
             .map_err(|e| err(py, e))?;
-        Ok(PyBytes::new(py, &plain))
+        Ok(PyBytes::new(py, plain.expose()))
     }
 
     fn __repr__(&self) -> String {

@@ -328,13 +328,13 @@ pub struct PySegments {
 impl PySegments {
     /// Runs `f` (a seal or an open) on the segments over the bytes of
     /// `data` (named `what`), without the GIL when they are many.
-    fn run(
+    fn run<T: Send>(
         &self,
         py: Python<'_>,
         (data, what): (&Bound<'_, PyAny>, &str),
         (threads, strategy): (Option<i64>, &str),
-        f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<Vec<u8>, stream::Error> + Send,
-    ) -> PyResult<Vec<u8>> {
+        f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<T, stream::Error> + Send,
+    ) -> PyResult<T> {
         let par = par::parallelism(threads, strategy)?;
         let data = In::get(data, what)?;
         let src = data.as_slice();
@@ -452,12 +452,11 @@ impl PySegments {
         threads: Option<i64>,
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let mut plain = self.run(py, (sealed, "sealed"), (threads, strategy), |s, src, par| {
+        // Wiped when dropped, once copied into the `bytes`.
+        let plain = self.run(py, (sealed, "sealed"), (threads, strategy), |s, src, par| {
             s.open(first, src, last, par)
         })?;
-        let out = PyBytes::new(py, &plain);
-        parcrypt::secret::wipe(&mut plain);
-        Ok(out)
+        Ok(PyBytes::new(py, plain.expose()))
     }
 
     fn __repr__(&self) -> String {

@@ -15,6 +15,9 @@ pub struct PubFn {
     /// Its parameters as written, whitespace collapsed (`self` forms
     /// included): `out: &mut [Digest]`.
     pub params: Vec<String>,
+    /// What it returns as written, whitespace collapsed, without the `->`
+    /// (empty for `()`): `Result<SecretBytes, Error>`.
+    pub ret: String,
 }
 
 impl PubFn {
@@ -39,19 +42,20 @@ pub fn public_fns(src: &Path) -> Vec<PubFn> {
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()));
         let relative = file.strip_prefix(src).unwrap_or(&file).to_path_buf();
-        for (name, params) in signatures(&super::shipped_code(&text)) {
+        for (name, params, ret) in signatures(&super::shipped_code(&text)) {
             all.push(PubFn {
                 file: relative.clone(),
                 name,
                 params,
+                ret,
             });
         }
     }
     all
 }
 
-/// `(name, parameters)` of each `pub fn` in `code`.
-fn signatures(code: &str) -> Vec<(String, Vec<String>)> {
+/// `(name, parameters, return type)` of each `pub fn` in `code`.
+fn signatures(code: &str) -> Vec<(String, Vec<String>, String)> {
     let mut found = Vec::new();
     let mut rest = code;
     while let Some(at) = rest.find("pub fn ") {
@@ -72,7 +76,14 @@ fn signatures(code: &str) -> Vec<(String, Vec<String>)> {
         let Some(params) = balanced(&signature[open..]) else {
             break;
         };
-        found.push((name, split_params(params)));
+        // The return type: from the `)` to the body, the `;` of a
+        // declaration or a `where` clause.
+        let tail = &signature[open + params.len() + 2..];
+        let end = tail.find(['{', ';']).unwrap_or(tail.len());
+        let tail = tail[..end].split_whitespace().collect::<Vec<_>>().join(" ");
+        let tail = tail.find(" where ").map_or(&tail[..], |w| &tail[..w]);
+        let ret = tail.trim_start_matches("->").trim().to_owned();
+        found.push((name, split_params(params), ret));
     }
     found
 }
@@ -162,21 +173,31 @@ mod tests {
                 m: HashMap<u8, (u8, u8)>,
             ) -> u8 { 0 }
             fn private() {}
-            pub fn c() {}";
+            pub fn c() {}
+            pub fn d(&self) -> Result<Vec<u8>, E>
+            where
+                E: Debug,
+            {}";
         let got = signatures(code);
         assert_eq!(
             got,
             [
-                ("a".into(), vec!["x: &[u8]".into(), "out: &mut [Digest]".into()]),
+                (
+                    "a".into(),
+                    vec!["x: &[u8]".into(), "out: &mut [Digest]".into()],
+                    String::new()
+                ),
                 (
                     "b".into(),
                     vec![
                         "&self".into(),
                         "f: impl FnMut(&mut [u8], u64) -> Result<(), E>".into(),
                         "m: HashMap<u8, (u8, u8)>".into()
-                    ]
+                    ],
+                    "u8".into()
                 ),
-                ("c".into(), vec![]),
+                ("c".into(), vec![], String::new()),
+                ("d".into(), vec!["&self".into()], "Result<Vec<u8>, E>".into()),
             ]
         );
     }

@@ -55,7 +55,7 @@ fn sign(c: &mut Criterion) {
         }
         // The same key with the halves forced onto threads.
         let der = key.to_pkcs8_der().expect("PKCS#8 encoding");
-        let threads = PrivateKey::from_pkcs8_der(&der)
+        let threads = PrivateKey::from_pkcs8_der(der.expose())
             .expect("PKCS#8 decoding")
             .with_crt_mode(CrtMode::Threads);
         let variants = impls()

@@ -40,7 +40,9 @@ fn main() {
             (CrtMode::Threads, Parallelism::new(2, Strategy::WorkStealing)),
         ];
         for (mode, par) in &cases {
-            let key = PrivateKey::from_pkcs8_der(&der).unwrap().with_crt_mode(*mode);
+            let key = PrivateKey::from_pkcs8_der(der.expose())
+                .unwrap()
+                .with_crt_mode(*mode);
             // Warm-up, then samples.
             for _ in 0..50 {
                 key.sign_digest(Scheme::Pkcs1v15, Algorithm::Sha256, &digest, par)

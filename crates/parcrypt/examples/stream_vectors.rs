@@ -21,7 +21,10 @@ fn main() {
     let rsa = PrivateKey::generate(2048, &Parallelism::default()).unwrap();
     println!("# parcrypt stream format v1 test vectors: one block per vector, blank-line separated.");
     println!("# plaintext bytes are i % 251 for i in 0..len; segment size 4096.");
-    println!("rsa_private_key_pkcs8 = {}", hex(&rsa.to_pkcs8_der().unwrap()));
+    println!(
+        "rsa_private_key_pkcs8 = {}",
+        hex(rsa.to_pkcs8_der().unwrap().expose())
+    );
     println!();
     let key: [u8; 32] = std::array::from_fn(|i| i as u8);
     for (name, len, recipient) in [

@@ -92,8 +92,8 @@
 //! - **The three file formats offer the same entry points**, by the rule
 //!   above ([`stream`], [`age`], [`cobblestone`]; Cobblestone's are methods
 //!   of its `Scheme` and `Sealer`, which carry its key and context):
-//!   - `encrypt(…, plain, …) -> Vec<u8>` / `decrypt(…, sealed, …)` in
-//!     memory, where the format offers it ([`age::encrypt`],
+//!   - `encrypt(…, plain, …) -> Vec<u8>` / `decrypt(…, sealed, …) ->`
+//!     [`SecretBytes`](secret::SecretBytes) in memory, where the format offers it ([`age::encrypt`],
 //!     [`age::decrypt`], [`cobblestone::Sealer::encrypt`],
 //!     [`cobblestone::Scheme::decrypt`]);
 //!   - `encrypt_stream` / `decrypt_stream`: a reader to a writer
@@ -110,6 +110,15 @@
 //!   `WrongFormat` (not this format), `NoMatchingIdentity` (no identity
 //!   opens the header), `HeaderAuthentication` (the header was modified),
 //!   `MalformedHeader`, `Truncated`, `Range`, `WorkFactor`.
+//! - **Secrets out are [`SecretBytes`](secret::SecretBytes) or
+//!   [`SecretString`](secret::SecretString)**, wiped when dropped and
+//!   redacted in `Debug`, read with `expose()`: private keys' DER and PEM
+//!   (`to_pkcs8_der`, `to_pkcs8_pem`, …), age identity strings and key
+//!   files, an RSA decryption, and the plaintext of every one-shot or
+//!   pushed decryption that returns a new buffer (`Cbc::decrypt`, the
+//!   formats' `decrypt`, `open` and `Decryptor::update`/`finalize`). The
+//!   one exception, [`aes::Crypter`], serves both directions and returns
+//!   plain `Vec`s (its `update_into` writes into a buffer of yours).
 //! - **Constructors are named for what they make**, never chosen by `bool`
 //!   flags: [`Crypter::cbc_encrypt`](aes::Crypter::cbc_encrypt)`(key, iv)`,
 //!   [`hazmat::ecb_decrypter_no_padding`]`(key)`; `new(key, …)` where a
@@ -237,7 +246,7 @@
 //! stream::encrypt_stream(&[Recipient::Key(key.clone())], &b"hi"[..], &mut file, &opts, &par, |_| {})?;
 //! let (header, segments) = Segments::create(&[Recipient::Key(key)], &opts)?;
 //! let sealed = segments.seal(0, b"hi", true, &par)?;
-//! assert_eq!(segments.open(0, &sealed, true, &par)?, b"hi");
+//! assert_eq!(segments.open(0, &sealed, true, &par)?.expose(), b"hi");
 //! assert_eq!(file.len(), header.len() + sealed.len());
 //! # Ok::<(), parcrypt::stream::Error>(())
 //! ```
@@ -453,6 +462,54 @@ mod vocabulary {
         assert!(
             wrong.is_empty(),
             "a new buffer is the bare verb's (`encrypt`, `decrypt`), never `_to_vec`:\n{}",
+            wrong.join("\n")
+        );
+    }
+
+    #[test]
+    fn secrets_out_are_secret_bytes_or_strings() {
+        let mut wrong = Vec::new();
+        let mut secret = 0;
+        for f in fns() {
+            if f.ret.contains("Zeroizing") {
+                wrong.push(format!(
+                    "returns the zeroize crate's `Zeroizing` (its `Debug` prints): {}",
+                    at(&f)
+                ));
+            }
+            // What decrypts into a new buffer, and what exports a private
+            // key or identity, hands out a secret. (A pushed decryptor's
+            // `update`/`finalize` share their names with the encryptor's:
+            // a name alone cannot tell them apart, so they are not read here.)
+            let decrypts = f.name.contains("decrypt") || f.name == "open";
+            let private = f.file.starts_with("age") && (f.name.contains("secret") || f.name == "keygen_file")
+                || !f.file.starts_with("hazmat")
+                    && f.file.iter().any(|c| c == "rsa" || c == "ecdsa")
+                    && ["to_pkcs8_der", "to_pkcs8_pem", "to_sec1_der", "to_sec1_pem"]
+                        .contains(&f.name.as_str());
+            let new_buffer = f.ret.contains("Vec<u8>") || f.ret.contains("String");
+            // `aes::Crypter` serves both directions (lib.rs says so).
+            let crypter = f.file.ends_with("crypter.rs");
+            if (decrypts || private) && !crypter {
+                if f.ret.contains("SecretBytes") || f.ret.contains("SecretString") {
+                    secret += 1;
+                } else if new_buffer {
+                    wrong.push(format!("hands out a secret in a plain buffer: {}", at(&f)));
+                }
+            }
+        }
+        assert!(secret >= 15, "only {secret} functions return a secret");
+        // The rule is read where it matters.
+        let hands_out = |file: &str, name: &str| {
+            fns()
+                .iter()
+                .any(|f| f.file.ends_with(file) && f.name == name && f.ret.contains("Secret"))
+        };
+        assert!(hands_out("cbc.rs", "decrypt") && hands_out("age/decrypt.rs", "decrypt"));
+        assert!(hands_out("rsa/key.rs", "to_pkcs8_pem") && hands_out("age/keys.rs", "keygen_file"));
+        assert!(
+            wrong.is_empty(),
+            "secrets out are `SecretBytes`/`SecretString` (wiped, redacted):\n{}",
             wrong.join("\n")
         );
     }

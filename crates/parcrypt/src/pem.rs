@@ -8,7 +8,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use zeroize::Zeroizing;
 
-use crate::secret::SecretBytes;
+use crate::secret::{SecretBytes, SecretString};
 
 /// Why a PEM document was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -171,7 +171,7 @@ fn unbase64(body: &str) -> Result<SecretBytes, PemError> {
 }
 
 /// Encodes `der` as a PEM block with `label`, 64 characters a line.
-pub(crate) fn encode(label: &str, der: &[u8]) -> Zeroizing<String> {
+pub(crate) fn encode(label: &str, der: &[u8]) -> SecretString {
     let b64 = Zeroizing::new(STANDARD.encode(der));
     let mut out = String::with_capacity(b64.len() + b64.len() / 64 + 2 * label.len() + 40);
     out.push_str("-----BEGIN ");
@@ -185,7 +185,7 @@ pub(crate) fn encode(label: &str, der: &[u8]) -> Zeroizing<String> {
     out.push_str("-----END ");
     out.push_str(label);
     out.push_str("-----\n");
-    Zeroizing::new(out)
+    SecretString::new(out)
 }
 
 #[cfg(test)]
@@ -196,11 +196,11 @@ mod tests {
     fn round_trip_and_refusals() {
         let der: Vec<u8> = (0..200u8).collect();
         let pem = encode("PUBLIC KEY", &der);
-        assert!(is_pem(pem.as_bytes()));
-        let (label, back) = decode(pem.as_bytes(), &["PUBLIC KEY"]).unwrap();
+        assert!(is_pem(pem.expose_bytes()));
+        let (label, back) = decode(pem.expose_bytes(), &["PUBLIC KEY"]).unwrap();
         assert_eq!((label, back.expose()), ("PUBLIC KEY", der.as_slice()));
         assert_eq!(
-            decode(pem.as_bytes(), &["PRIVATE KEY"]),
+            decode(pem.expose_bytes(), &["PRIVATE KEY"]),
             Err(PemError::Label("PUBLIC KEY".into()))
         );
         assert_eq!(
@@ -228,7 +228,7 @@ mod tests {
         assert_eq!(decode(bad.as_bytes(), &["PUBLIC KEY"]), Err(PemError::Base64));
         let two = format!(
             "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n{}",
-            &*pem
+            pem.expose()
         );
         assert_eq!(
             decode(two.as_bytes(), &["PUBLIC KEY"]).unwrap().1.expose(),

@@ -123,19 +123,28 @@ impl<const N: usize> PartialEq for SecretKey<N> {
 impl<const N: usize> Eq for SecretKey<N> {}
 
 /// Secret bytes of any length (passphrases, decoded key files, DER of private
-/// keys): wiped on drop, redacted in `Debug`.
+/// keys, decrypted plaintext): wiped on drop, redacted in `Debug`.
 ///
 /// There is no way to grow it, so the bytes are never copied by a
-/// reallocation behind the wipe's back.
+/// reallocation behind the wipe's back; [`SecretBytes::truncate`] shrinks
+/// what it exposes without moving them (the whole allocation is wiped on
+/// drop).
 #[derive(Clone, Default)]
-pub struct SecretBytes(Box<[u8]>);
+pub struct SecretBytes {
+    bytes: Box<[u8]>,
+    len: usize,
+}
 
 impl SecretBytes {
     /// Takes `bytes` without copying. Its spare capacity (never written
     /// through this `Vec`) is released; the written bytes are wiped on drop.
     pub fn new(bytes: Vec<u8>) -> Self {
         if bytes.len() == bytes.capacity() {
-            return SecretBytes(bytes.into_boxed_slice());
+            let len = bytes.len();
+            return SecretBytes {
+                bytes: bytes.into_boxed_slice(),
+                len,
+            };
         }
         // `into_boxed_slice` would reallocate (a copy the wipe misses): copy
         // once ourselves and wipe the original.
@@ -147,17 +156,106 @@ impl SecretBytes {
 
     /// The bytes. Keep the borrow short.
     pub fn expose(&self) -> &[u8] {
-        &self.0
+        &self.bytes[..self.len]
     }
 
     /// The bytes, mutably (for decoding or filling in place).
     pub fn expose_mut(&mut self) -> &mut [u8] {
-        &mut self.0
+        &mut self.bytes[..self.len]
     }
 
     /// `len` zero bytes, to be filled in place with [`Self::expose_mut`].
     pub fn zeroed(len: usize) -> Self {
-        SecretBytes(vec![0; len].into_boxed_slice())
+        SecretBytes {
+            bytes: vec![0; len].into_boxed_slice(),
+            len,
+        }
+    }
+
+    /// Keeps the first `len` bytes (no effect if it holds no more): the
+    /// rest is wiped now, in place, not copied.
+    pub fn truncate(&mut self, len: usize) {
+        if len < self.len {
+            wipe(&mut self.bytes[len..self.len]);
+            self.len = len;
+        }
+    }
+
+    /// How many bytes it holds (not secret).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl From<&[u8]> for SecretBytes {
+    fn from(bytes: &[u8]) -> Self {
+        SecretBytes {
+            bytes: Box::from(bytes),
+            len: bytes.len(),
+        }
+    }
+}
+
+impl Drop for SecretBytes {
+    fn drop(&mut self) {
+        wipe(&mut self.bytes);
+    }
+}
+
+impl fmt::Debug for SecretBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SecretBytes({} bytes, redacted)", self.len)
+    }
+}
+
+impl PartialEq for SecretBytes {
+    /// Constant time in the bytes (the lengths are not secret).
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len && ct_eq(self.expose(), other.expose())
+    }
+}
+
+impl Eq for SecretBytes {}
+
+/// Secret text (a private key's PEM, an age identity or key file): UTF-8
+/// [`SecretBytes`], wiped on drop, redacted in `Debug`.
+///
+/// [`SecretBytes`] and this are the crate's one wiping family for what it
+/// returns: every public function that hands out private key bytes or
+/// text, a file key or plaintext that a one-shot decryption produced
+/// returns one of the two (never a bare `Vec`/`String`, never the zeroize
+/// crate's `Zeroizing`, whose `Debug` prints what it holds).
+///
+/// # Examples
+/// ```
+/// use parcrypt::secret::SecretString;
+/// let s = SecretString::new(String::from("AGE-SECRET-KEY-1…"));
+/// assert_eq!(s.expose(), "AGE-SECRET-KEY-1…");
+/// assert_eq!(format!("{s:?}"), "SecretString(19 bytes, redacted)");
+/// ```
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct SecretString(SecretBytes);
+
+impl SecretString {
+    /// Takes `text` without copying (as [`SecretBytes::new`]).
+    pub fn new(text: String) -> Self {
+        SecretString(SecretBytes::new(text.into_bytes()))
+    }
+
+    /// The text. Keep the borrow short.
+    pub fn expose(&self) -> &str {
+        // The bytes came from a `String` and cannot be changed: UTF-8.
+        std::str::from_utf8(self.0.expose()).unwrap_or_default()
+    }
+
+    /// The text's bytes (for writing them out).
+    pub fn expose_bytes(&self) -> &[u8] {
+        self.0.expose()
     }
 
     /// How many bytes it holds (not secret).
@@ -165,38 +263,23 @@ impl SecretBytes {
         self.0.len()
     }
 
-    /// Whether it holds no bytes.
+    /// Whether it holds no text.
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 }
 
-impl From<&[u8]> for SecretBytes {
-    fn from(bytes: &[u8]) -> Self {
-        SecretBytes(Box::from(bytes))
+impl From<&str> for SecretString {
+    fn from(text: &str) -> Self {
+        SecretString(SecretBytes::from(text.as_bytes()))
     }
 }
 
-impl Drop for SecretBytes {
-    fn drop(&mut self) {
-        wipe(&mut self.0);
-    }
-}
-
-impl fmt::Debug for SecretBytes {
+impl fmt::Debug for SecretString {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SecretBytes({} bytes, redacted)", self.0.len())
+        write!(f, "SecretString({} bytes, redacted)", self.0.len())
     }
 }
-
-impl PartialEq for SecretBytes {
-    /// Constant time in the bytes (the lengths are not secret).
-    fn eq(&self, other: &Self) -> bool {
-        self.0.len() == other.0.len() && ct_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for SecretBytes {}
 
 /// Equality in time independent of where the bytes differ.
 fn ct_eq(a: &[u8], b: &[u8]) -> bool {
@@ -229,7 +312,10 @@ mod tests {
     fn debug_never_shows_a_byte() {
         let key = SecretKey::<16>::from_slice(&[0xab; 16]).expect("16 bytes");
         let bytes = SecretBytes::new(b"correct horse battery staple".to_vec());
+        let string = SecretString::new(String::from("correct horse"));
         for text in [
+            format!("{string:?}"),
+            format!("{string:#?}"),
             format!("{key:?}"),
             format!("{key:#?}"),
             format!("{bytes:?}"),
@@ -240,6 +326,8 @@ mod tests {
             assert!(text.contains("redacted"), "{text}");
         }
         assert_eq!(format!("{bytes:?}"), "SecretBytes(28 bytes, redacted)");
+        assert_eq!(format!("{string:?}"), "SecretString(13 bytes, redacted)");
+        assert_eq!(string.expose(), "correct horse");
     }
 
     #[test]
@@ -254,6 +342,13 @@ mod tests {
         let s = SecretBytes::new(with_spare);
         assert_eq!(s.expose(), b"secret");
         assert_eq!(s.len(), 6);
+        let mut t = SecretBytes::from(&b"plaintext+pad"[..]);
+        t.truncate(9);
+        assert_eq!((t.expose(), t.len()), (&b"plaintext"[..], 9));
+        assert_eq!(t, SecretBytes::from(&b"plaintext"[..]));
+        assert!(t.bytes[9..].iter().all(|&b| b == 0), "the cut tail is wiped");
+        t.truncate(20);
+        assert_eq!(t.len(), 9);
         let g = SecretKey::<4>::generate(|k| {
             k.copy_from_slice(b"wxyz");
             Ok::<(), ()>(())

@@ -384,7 +384,7 @@ fn age_decryption_rejects_anything_but_the_files_sealed() {
         let result = match reader {
             0 => age::decrypt_stream(&ids, &input[..], &mut out, &opts, &par(), |_| {}),
             1 => age::decrypt(&ids, &input, &opts, &par()).map(|p| {
-                out = p;
+                out = p.expose().to_vec();
                 out.len() as u64
             }),
             _ => age::decrypt_range(&ids, &input[..], start, len, &mut out, &opts, &par()),
@@ -421,10 +421,13 @@ fn age_keys_parse_or_fail_cleanly() {
     let valid = vec![
         x.to_recipient().unwrap().to_string().into_bytes(),
         pq.to_recipient().unwrap().to_string().into_bytes(),
-        x.keygen_file("2026-11-27T00:00:00Z").unwrap().as_bytes().to_vec(),
+        x.keygen_file("2026-11-27T00:00:00Z")
+            .unwrap()
+            .expose_bytes()
+            .to_vec(),
         pq.keygen_file("2026-11-27T00:00:00Z")
             .unwrap()
-            .as_bytes()
+            .expose_bytes()
             .to_vec(),
         // A throwaway key made by ssh-keygen for this test.
         b"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMCvSehou4sCmZEMdbjUZeYINo7V/OKM4RW6l2uafPVJ fuzz".to_vec(),
@@ -456,10 +459,10 @@ No7V/OKM4RW6l2uafPVJAAAABGZ1enoB
 fn rsa_keys_parse_or_fail_cleanly() {
     let k = &keys().rsa;
     let valid = vec![
-        k.to_pkcs8_der().unwrap().to_vec(),
-        k.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
-        k.to_pkcs1_der().unwrap().to_vec(),
-        k.to_pkcs1_pem().unwrap().as_bytes().to_vec(),
+        k.to_pkcs8_der().unwrap().expose().to_vec(),
+        k.to_pkcs8_pem().unwrap().expose_bytes().to_vec(),
+        k.to_pkcs1_der().unwrap().expose().to_vec(),
+        k.to_pkcs1_pem().unwrap().expose_bytes().to_vec(),
         k.public_key().to_spki_der().unwrap(),
         k.public_key().to_spki_pem().unwrap().into_bytes(),
         k.public_key().to_pkcs1_der().unwrap(),
@@ -482,10 +485,10 @@ fn rsa_keys_parse_or_fail_cleanly() {
 fn ecdsa_keys_parse_or_fail_cleanly() {
     let k = &keys().ec;
     let valid = vec![
-        k.to_pkcs8_der().unwrap().to_vec(),
-        k.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
-        k.to_sec1_der().unwrap().to_vec(),
-        k.to_sec1_pem().unwrap().as_bytes().to_vec(),
+        k.to_pkcs8_der().unwrap().expose().to_vec(),
+        k.to_pkcs8_pem().unwrap().expose_bytes().to_vec(),
+        k.to_sec1_der().unwrap().expose().to_vec(),
+        k.to_sec1_pem().unwrap().expose_bytes().to_vec(),
         k.public_key().to_spki_der().unwrap(),
         k.public_key().to_spki_pem().unwrap().into_bytes(),
         k.public_key().to_sec1_point().unwrap(),

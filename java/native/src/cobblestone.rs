@@ -618,7 +618,5 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorFinish<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jbyteArray {
-    entry(&mut env, |_| {
-        Ok(SecretBytes::new(take_handle::<Decryptor>(handle)?.finalize()?))
-    })
+    entry(&mut env, |_| Ok(take_handle::<Decryptor>(handle)?.finalize()?))
 }

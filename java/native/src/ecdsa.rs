@@ -43,11 +43,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecGenerate<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
 ) -> jbyteArray {
-    entry(&mut env, |_| {
-        Ok(SecretBytes::from(
-            PrivateKey::generate()?.to_pkcs8_der()?.as_slice(),
-        ))
-    })
+    entry(&mut env, |_| Ok(PrivateKey::generate()?.to_pkcs8_der()?))
 }
 
 key_fns!(
@@ -68,7 +64,7 @@ encode_fn!(
     Java_dev_parcrypt_jca_Native_ecPrivateEncode,
     PrivateKey,
     |key| {
-        0 => SecretBytes::from(key.to_pkcs8_der()?.as_slice()),
+        0 => key.to_pkcs8_der()?,
         1 => SecretBytes::new(key.public_key().to_spki_der()?),
     }
 );

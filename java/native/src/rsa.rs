@@ -52,9 +52,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaGenerate<'l>(
     entry(&mut env, |_| {
         let par = par(threads, strategy)?;
         let bits = usize::try_from(bits).or_else(|_| fail(INVALID_PARAM, format!("key size {bits}")))?;
-        Ok(SecretBytes::from(
-            PrivateKey::generate(bits, &par)?.to_pkcs8_der()?.as_slice(),
-        ))
+        Ok(PrivateKey::generate(bits, &par)?.to_pkcs8_der()?)
     })
 }
 
@@ -76,8 +74,8 @@ encode_fn!(
     Java_dev_parcrypt_jca_Native_rsaPrivateEncode,
     PrivateKey,
     |key| {
-        0 => SecretBytes::from(key.to_pkcs8_der()?.as_slice()),
-        1 => SecretBytes::from(key.to_pkcs1_der()?.as_slice()),
+        0 => key.to_pkcs8_der()?,
+        1 => key.to_pkcs1_der()?,
         2 => SecretBytes::new(key.public_key().to_spki_der()?),
     }
 );
@@ -186,7 +184,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_rsaDecryptOaep<'l>(
         let ct = bytes(env, &ct, "input")?;
         let label = bytes_opt(env, &label)?.unwrap_or_default();
         let plain = key.decrypt_oaep(&ct, algorithm(hash)?, algorithm(mgf1)?, &label, &par)?;
-        Ok(SecretBytes::from(plain.as_slice()))
+        Ok(plain)
     })
 }
 

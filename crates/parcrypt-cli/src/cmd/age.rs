@@ -382,7 +382,7 @@ fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> Result<Vec<
             ..DecryptOptions::default()
         };
         let plain = match age::decrypt(&[Identity::Passphrase(passphrase)], &bytes, &opts, par) {
-            Ok(plain) => Zeroizing::new(plain),
+            Ok(plain) => plain,
             Err(Error::NoMatchingIdentity { stanzas }) if stanzas.iter().any(|s| s == "scrypt") => {
                 return fail(
                     format!("reading {name:?}: incorrect passphrase"),
@@ -402,7 +402,7 @@ fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> Result<Vec<
                     .context(format!("failed to decrypt identity file {name:?}"));
             }
         };
-        age::parse_identities(&plain)
+        age::parse_identities(plain.expose())
     } else {
         age::parse_identities(&bytes)
     };

@@ -66,7 +66,7 @@ pub(super) fn run(args: &AgeKeygenArgs) -> Result<()> {
         eprint_age_keygen("warning: writing secret key to a world-readable file");
     }
     let mut out = Output::create(output, Policy::refuse_unless(args.force).secret())?;
-    out.write_all(file.as_bytes())?;
+    out.write_all(file.expose_bytes())?;
     out.commit()?;
     if !to_terminal {
         crate::error::eprint_line(format_args!("Public key: {public}"));

@@ -12,7 +12,6 @@ use parcrypt::ecdsa::{self, DigestItem, PrivateKey, PublicKey, Signature, Verify
 use parcrypt::par::Parallelism;
 use parcrypt::pkcs8;
 use parcrypt::secret::SecretBytes;
-use zeroize::Zeroizing;
 
 use super::files::{hash_input, hash_reader, key_output, read_small, write_output};
 use super::keypass;
@@ -36,7 +35,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
             check_encrypted_format(*format, encryption)?;
             let mut out = key_output(output.as_deref(), *force)?;
             let key = PrivateKey::generate()?;
-            out.write_all(&encode_private(&key, *format, *der, encryption)?)?;
+            out.write_all(encode_private(&key, *format, *der, encryption)?.expose())?;
             out.commit()
         }
         EcdsaCommand::Convert {
@@ -50,7 +49,7 @@ pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
             keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
             let mut out = key_output(io.output.as_deref(), io.force)?;
             let key = load_private(io.input.as_deref(), passin)?;
-            out.write_all(&encode_private(&key, *format, *der, encryption)?)?;
+            out.write_all(encode_private(&key, *format, *der, encryption)?.expose())?;
             out.commit()
         }
         EcdsaCommand::Pubkey { der, passin, io } => {
@@ -187,7 +186,7 @@ fn encode_private(
     format: EcPrivateFormat,
     der: bool,
     encryption: &KeyEncryption,
-) -> Result<Zeroizing<Vec<u8>>> {
+) -> Result<SecretBytes> {
     if let Some((password, options)) = keypass::passout(encryption)? {
         let encoded = if der {
             key.to_pkcs8_encrypted_der(password.expose(), &options)?
@@ -195,12 +194,12 @@ fn encode_private(
             key.to_pkcs8_encrypted_pem(password.expose(), &options)?
                 .into_bytes()
         };
-        return Ok(Zeroizing::new(encoded));
+        return Ok(SecretBytes::new(encoded));
     }
     Ok(match (format, der) {
-        (EcPrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
+        (EcPrivateFormat::Pkcs8, false) => SecretBytes::from(key.to_pkcs8_pem()?.expose_bytes()),
         (EcPrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
-        (EcPrivateFormat::Sec1, false) => Zeroizing::new(key.to_sec1_pem()?.as_bytes().to_vec()),
+        (EcPrivateFormat::Sec1, false) => SecretBytes::from(key.to_sec1_pem()?.expose_bytes()),
         (EcPrivateFormat::Sec1, true) => key.to_sec1_der()?,
     })
 }

@@ -39,7 +39,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
             let mut out = key_output(io.output.as_deref(), io.force)?;
             let key = load_private(io.input.as_deref(), passin)?;
-            out.write_all(&encode_private(&key, *format, *der, encryption)?)?;
+            out.write_all(encode_private(&key, *format, *der, encryption)?.expose())?;
             out.commit()
         }
         RsaCommand::Pubkey {
@@ -127,7 +127,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             let plain = hazmat::rsa_bulk_decrypt(&key, &ciphertext, par)
                 .map_err(|e| anyhow!(e))
                 .hint("wrong key, or the ciphertext was modified or truncated (it must be whole blocks of the key size)")?;
-            write_output(io.output.as_deref(), &plain)
+            write_output(io.output.as_deref(), plain.expose())
         }
     }
 }
@@ -154,7 +154,7 @@ fn keygen(
         .hint("e.g. --bits 3072")
         .usage()?;
     // The temporary file behind -o is created with mode 0600 and keeps it.
-    out.write_all(&encode_private(&key, format, der, encryption)?)?;
+    out.write_all(encode_private(&key, format, der, encryption)?.expose())?;
     out.commit()
 }
 
@@ -174,7 +174,7 @@ fn encode_private(
     format: PrivateFormat,
     der: bool,
     encryption: &KeyEncryption,
-) -> Result<Zeroizing<Vec<u8>>> {
+) -> Result<SecretBytes> {
     if let Some((password, options)) = keypass::passout(encryption)? {
         let encoded = if der {
             key.to_pkcs8_encrypted_der(password.expose(), &options)?
@@ -182,12 +182,12 @@ fn encode_private(
             key.to_pkcs8_encrypted_pem(password.expose(), &options)?
                 .into_bytes()
         };
-        return Ok(Zeroizing::new(encoded));
+        return Ok(SecretBytes::new(encoded));
     }
     Ok(match (format, der) {
-        (PrivateFormat::Pkcs8, false) => Zeroizing::new(key.to_pkcs8_pem()?.as_bytes().to_vec()),
+        (PrivateFormat::Pkcs8, false) => SecretBytes::from(key.to_pkcs8_pem()?.expose_bytes()),
         (PrivateFormat::Pkcs8, true) => key.to_pkcs8_der()?,
-        (PrivateFormat::Pkcs1, false) => Zeroizing::new(key.to_pkcs1_pem()?.as_bytes().to_vec()),
+        (PrivateFormat::Pkcs1, false) => SecretBytes::from(key.to_pkcs1_pem()?.expose_bytes()),
         (PrivateFormat::Pkcs1, true) => key.to_pkcs1_der()?,
     })
 }

@@ -177,7 +177,7 @@ fn key(bits: usize, mode: CrtMode) -> &'static PrivateKey {
     match mode {
         CrtMode::Threads => THREADS[i].get_or_init(|| {
             let der = auto.to_pkcs8_der().expect("PKCS#8 encoding");
-            PrivateKey::from_pkcs8_der(&der)
+            PrivateKey::from_pkcs8_der(der.expose())
                 .expect("PKCS#8 decoding")
                 .with_crt_mode(CrtMode::Threads)
         }),
@@ -217,6 +217,6 @@ fn bulk_decrypt(size: usize) -> Operation {
         rsa_bulk_encrypt(key.public_key(), &input(size), &Parallelism::default()).expect("RSA encryption");
     Box::new(move |par, output| {
         let plain = rsa_bulk_decrypt(key, black_box(&ciphertext), par).expect("RSA decryption");
-        output(black_box(&plain));
+        output(black_box(plain.expose()));
     })
 }

@@ -2,6 +2,7 @@ use aws_lc_rs::cipher::{DecryptingKey, DecryptionContext, EncryptingKey, Encrypt
 
 use super::{BLOCK, Error, GRAIN, padding, unbound};
 use crate::par::Parallelism;
+use crate::secret::SecretBytes;
 
 /// AES-CBC with PKCS#7 padding.
 ///
@@ -17,7 +18,7 @@ use crate::par::Parallelism;
 /// let iv = [2u8; 16];
 /// let ct = cbc.encrypt(&iv, b"sixteen byte msg");
 /// assert_eq!(ct.len(), 32); // a whole padding block follows
-/// assert_eq!(cbc.decrypt(&iv, &ct, &Parallelism::default())?, b"sixteen byte msg");
+/// assert_eq!(cbc.decrypt(&iv, &ct, &Parallelism::default())?.expose(), b"sixteen byte msg");
 /// # Ok::<(), parcrypt::aes::Error>(())
 /// ```
 pub struct Cbc {
@@ -56,7 +57,8 @@ impl Cbc {
         data
     }
 
-    /// Decrypts and removes PKCS#7 padding.
+    /// Decrypts and removes PKCS#7 padding, into a new buffer that is
+    /// wiped when dropped (as the buffer of a failed call is).
     ///
     /// # Errors
     /// [`Error::NotBlockAligned`] if the ciphertext is not whole blocks;
@@ -64,9 +66,14 @@ impl Cbc {
     ///
     /// # Performance
     /// Parallel from 2 MiB ([`super::GRAIN`]); below that it runs on the calling thread.
-    pub fn decrypt(&self, iv: &[u8; BLOCK], ciphertext: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
-        let mut data = ciphertext.to_vec();
-        let keep = self.decrypt_in_place(iv, &mut data, par)?.len();
+    pub fn decrypt(
+        &self,
+        iv: &[u8; BLOCK],
+        ciphertext: &[u8],
+        par: &Parallelism,
+    ) -> Result<SecretBytes, Error> {
+        let mut data = SecretBytes::from(ciphertext);
+        let keep = self.decrypt_in_place(iv, data.expose_mut(), par)?.len();
         data.truncate(keep);
         Ok(data)
     }

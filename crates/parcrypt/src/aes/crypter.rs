@@ -191,6 +191,13 @@ impl Crypter {
     /// Processes `input` and returns whatever output is ready: whole
     /// blocks, less what must wait for more input ([`Crypter::update_len`]
     /// bytes).
+    ///
+    /// A plain `Vec`, in either direction: a `Crypter` is one type for
+    /// both, and the `openssl enc`-style stream it serves writes each piece
+    /// out at once. Decrypting into a buffer of your own that you wipe
+    /// (`SecretBytes::zeroed`) is [`Crypter::update_into`]; the one-shot
+    /// decryptions (`Cbc::decrypt`, the formats' `decrypt`) return
+    /// [`SecretBytes`](crate::secret::SecretBytes).
     pub fn update(&mut self, input: &[u8], par: &Parallelism) -> Vec<u8> {
         let mut output = Vec::with_capacity(self.pending.len() + input.len());
         output.extend_from_slice(&self.pending);

@@ -2,9 +2,9 @@
 //! checksum, without BIP 173's 90-character limit (a post-quantum public
 //! key is 1,959 characters), all lowercase or all uppercase, zero padding.
 
+use crate::secret::{SecretBytes, SecretString};
 use bech32::primitives::decode::CheckedHrpstring;
 use bech32::{Checksum, Fe32, Fe1024, Hrp};
-use zeroize::Zeroizing;
 
 /// Bech32's checksum with no limit on the length (age's own Bech32 has
 /// none; the checksum still detects errors, only the guarantees of BIP 173
@@ -27,33 +27,33 @@ impl Checksum for AgeBech32 {
 /// Decodes `s`; returns its human-readable part as written (so `age` and
 /// `AGE-SECRET-KEY-` keep their case) and the data. The data is wiped
 /// when dropped: it may be a secret key.
-pub(super) fn decode(s: &str) -> Result<(String, Zeroizing<Vec<u8>>), String> {
+pub(super) fn decode(s: &str) -> Result<(String, SecretBytes), String> {
     let checked = CheckedHrpstring::new::<AgeBech32>(s).map_err(|e| format!("invalid Bech32: {e}"))?;
     checked
         .validate_segwit_padding()
         .map_err(|e| format!("invalid Bech32 padding: {e}"))?;
     let hrp_len = s.rfind('1').unwrap_or(0);
-    let data = Zeroizing::new(checked.byte_iter().collect::<Vec<u8>>());
+    let data = SecretBytes::new(checked.byte_iter().collect::<Vec<u8>>());
     Ok((s[..hrp_len].to_owned(), data))
 }
 
 /// Encodes `data` under `hrp` (which must be a valid one: callers pass
 /// constants), lowercase or uppercase.
-pub(super) fn encode(hrp: &str, data: &[u8], upper: bool) -> Zeroizing<String> {
+pub(super) fn encode(hrp: &str, data: &[u8], upper: bool) -> SecretString {
     try_encode(hrp, data, upper).expect("a constant human-readable part")
 }
 
 /// [`encode`] for a human-readable part that may be invalid (a plugin
 /// name from the command line): `None` if it is (Bech32 allows 1 to 83
 /// printable ASCII characters).
-pub(super) fn try_encode(hrp: &str, data: &[u8], upper: bool) -> Option<Zeroizing<String>> {
+pub(super) fn try_encode(hrp: &str, data: &[u8], upper: bool) -> Option<SecretString> {
     let hrp = Hrp::parse(hrp).ok()?;
     let s = if upper {
         bech32::encode_upper::<AgeBech32>(hrp, data)
     } else {
         bech32::encode_lower::<AgeBech32>(hrp, data)
     };
-    Some(Zeroizing::new(s.expect("no length limit")))
+    Some(SecretString::new(s.expect("no length limit")))
 }
 
 #[cfg(test)]
@@ -66,17 +66,17 @@ mod tests {
     fn round_trips_in_either_case_and_refuses_mixed_case_and_damage() {
         let data: Vec<u8> = (0..1216u32).map(|i| i as u8).collect();
         let lower = encode("age1pq", &data, false);
-        assert!(lower.starts_with("age1pq1"));
-        let (hrp, back) = decode(&lower).unwrap();
-        assert_eq!((hrp.as_str(), &back[..]), ("age1pq", &data[..]));
+        assert!(lower.expose().starts_with("age1pq1"));
+        let (hrp, back) = decode(lower.expose()).unwrap();
+        assert_eq!((hrp.as_str(), back.expose()), ("age1pq", &data[..]));
         let upper = encode("age-secret-key-", &data[..32], true);
-        assert!(upper.starts_with("AGE-SECRET-KEY-1"));
-        let (hrp, back) = decode(&upper).unwrap();
-        assert_eq!((hrp.as_str(), &back[..]), ("AGE-SECRET-KEY-", &data[..32]));
-        let mut mixed = lower.to_string();
+        assert!(upper.expose().starts_with("AGE-SECRET-KEY-1"));
+        let (hrp, back) = decode(upper.expose()).unwrap();
+        assert_eq!((hrp.as_str(), back.expose()), ("AGE-SECRET-KEY-", &data[..32]));
+        let mut mixed = lower.expose().to_owned();
         mixed.replace_range(10..11, &mixed[10..11].to_uppercase());
         assert!(decode(&mixed).is_err());
-        let mut flipped = lower.to_string();
+        let mut flipped = lower.expose().to_owned();
         let c = if flipped.ends_with('q') { "p" } else { "q" };
         flipped.replace_range(flipped.len() - 1.., c);
         assert!(decode(&flipped).is_err());

@@ -11,7 +11,7 @@ use super::{
     detect, payload, scrypt,
 };
 use crate::par::Parallelism;
-use crate::secret::wipe_vec;
+use crate::secret::SecretBytes;
 
 /// Whether input whose first bytes are `prefix` is armored, as `armor`
 /// says or, by default, as [`detect`] finds.
@@ -212,7 +212,7 @@ pub fn decrypt(
     data: &[u8],
     opts: &DecryptOptions,
     par: &Parallelism,
-) -> Result<Vec<u8>, Error> {
+) -> Result<SecretBytes, Error> {
     let armored = is_armored(opts.armor, data);
     let dearmored;
     let data = if armored {
@@ -230,13 +230,11 @@ pub fn decrypt(
     let file_key = unwrap_file_key(&header, identities, opts)?;
     let nonce = read_nonce(&mut input)?;
     let key = payload_key(&file_key, &nonce);
-    let mut plain = vec![0u8; payload::opened_len(input.len())];
-    match payload::open_chunks(&key, input, &mut plain, 0, true, par) {
+    // Wiped when dropped: on a failure here, or by the caller.
+    let mut plain = SecretBytes::zeroed(payload::opened_len(input.len()));
+    match payload::open_chunks(&key, input, plain.expose_mut(), 0, true, par) {
         Ok(_) => Ok(plain),
-        Err((e, _)) => {
-            wipe_vec(&mut plain);
-            Err(e)
-        }
+        Err((e, _)) => Err(e),
     }
 }
 

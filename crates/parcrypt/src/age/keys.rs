@@ -19,7 +19,7 @@ use super::ssh::{EncryptedSshIdentity, SshIdentity, SshRecipient};
 use super::tag::TagRecipient;
 use super::x25519::{X25519Identity, X25519Recipient};
 use super::{Error, OptionsError, armor};
-use crate::secret::SecretBytes;
+use crate::secret::{SecretBytes, SecretString};
 
 /// The largest identity or recipients file read (as age: 16 MiB).
 const MAX_KEY_FILE: u64 = 16 << 20;
@@ -291,7 +291,7 @@ impl Identity {
 
     /// The secret key line (`AGE-SECRET-KEY-…`), wiped when dropped; `None`
     /// for SSH keys, plugin identities and passphrases.
-    pub fn to_secret_string(&self) -> Option<Zeroizing<String>> {
+    pub fn to_secret_string(&self) -> Option<SecretString> {
         match self {
             Identity::X25519(i) => Some(i.to_secret_string()),
             Identity::Hybrid(i) => Some(i.to_secret_string()),
@@ -336,13 +336,13 @@ impl Identity {
     ///
     /// # Errors
     /// [`Error::Options`] for SSH keys and passphrases.
-    pub fn keygen_file(&self, created: &str) -> Result<Zeroizing<String>, Error> {
+    pub fn keygen_file(&self, created: &str) -> Result<SecretString, Error> {
         let (Some(secret), Some(public)) = (self.to_secret_string(), self.to_recipient()) else {
             return Err(OptionsError::NotAnAgeKey.into());
         };
-        Ok(Zeroizing::new(format!(
+        Ok(SecretString::new(format!(
             "# created: {created}\n# public key: {public}\n{}\n",
-            &*secret
+            secret.expose()
         )))
     }
 }
@@ -519,13 +519,16 @@ mod tests {
     fn identity_files_as_age_keygen_writes_them() {
         let id = Identity::generate(KeyKind::X25519);
         let file = id.keygen_file("2026-11-27T06:31:00Z").unwrap();
-        let lines: Vec<&str> = file.lines().collect();
+        let lines: Vec<&str> = file.expose().lines().collect();
         assert_eq!(lines[0], "# created: 2026-11-27T06:31:00Z");
         assert_eq!(lines[1], format!("# public key: {}", id.to_recipient().unwrap()));
         assert!(lines[2].starts_with("AGE-SECRET-KEY-1"));
-        let crlf = file.replace('\n', "\r\n")
+        let crlf = file.expose().replace('\n', "\r\n")
             + "\n# another\n"
-            + &Identity::generate(KeyKind::Hybrid).keygen_file("x").unwrap();
+            + Identity::generate(KeyKind::Hybrid)
+                .keygen_file("x")
+                .unwrap()
+                .expose();
         let ids = parse_identities(crlf.as_bytes()).unwrap();
         assert_eq!(ids.len(), 2);
         assert!(matches!(ids[1], Identity::Hybrid(_)));

@@ -39,7 +39,7 @@ use zeroize::Zeroizing;
 use super::format::{COLUMNS, Stanza, b64_decode, is_word};
 use super::primitives::{FileKey, os_random};
 use super::{Error, bech};
-use crate::secret::SecretBytes;
+use crate::secret::{SecretBytes, SecretString};
 
 /// How long the client waits for the plugin's next message by default
 /// (`None` to wait forever, as age does). A plugin waiting for a person
@@ -187,7 +187,7 @@ fn valid_name(name: &str) -> bool {
 pub struct PluginRecipient {
     name: String,
     /// The string handed to the plugin (an identity's is secret).
-    encoding: Zeroizing<String>,
+    encoding: SecretString,
     identity: bool,
     client: PluginClient,
 }
@@ -204,7 +204,7 @@ impl fmt::Display for PluginRecipient {
         if self.identity {
             f.write_str("<identity-based recipient>")
         } else {
-            f.write_str(&self.encoding)
+            f.write_str(self.encoding.expose())
         }
     }
 }
@@ -226,7 +226,7 @@ impl PluginRecipient {
         }
         Ok(PluginRecipient {
             name: name.to_owned(),
-            encoding: Zeroizing::new(s.to_owned()),
+            encoding: SecretString::from(s),
             identity: false,
             client: PluginClient::default(),
         })
@@ -253,7 +253,7 @@ impl PluginRecipient {
         } else {
             "add-recipient"
         };
-        conn.send(add, &[self.encoding.as_str()], &[]);
+        conn.send(add, &[self.encoding.expose()], &[]);
         conn.grease();
         conn.send("wrap-file-key", &[], file_key.expose());
         conn.send("extension-labels", &[], &[]);
@@ -312,7 +312,7 @@ impl PluginRecipient {
 #[derive(Clone)]
 pub struct PluginIdentity {
     name: String,
-    encoding: Zeroizing<String>,
+    encoding: SecretString,
     client: PluginClient,
 }
 
@@ -341,7 +341,7 @@ impl PluginIdentity {
         }
         Ok(PluginIdentity {
             name,
-            encoding: Zeroizing::new(s.to_owned()),
+            encoding: SecretString::from(s),
             client: PluginClient::default(),
         })
     }
@@ -392,7 +392,7 @@ impl PluginIdentity {
     /// stanza of the header: `Ok(None)` if it found none for it.
     pub(super) fn unwrap(&self, stanzas: &[Stanza]) -> Result<Option<FileKey>, Error> {
         let mut conn = Conn::start(&self.name, "identity-v1", &self.client)?;
-        conn.send("add-identity", &[self.encoding.as_str()], &[]);
+        conn.send("add-identity", &[self.encoding.expose()], &[]);
         conn.grease();
         for s in stanzas {
             let mut args = vec!["0", s.kind.as_str()];
@@ -914,20 +914,20 @@ mod tests {
     fn names_and_encodings() {
         let id = PluginIdentity::default_for("batchpass").unwrap();
         assert!(
-            id.encoding.starts_with("AGE-PLUGIN-BATCHPASS-1"),
+            id.encoding.expose().starts_with("AGE-PLUGIN-BATCHPASS-1"),
             "{}",
-            &*id.encoding
+            id.encoding.expose()
         );
-        let back = PluginIdentity::parse(&id.encoding).unwrap();
+        let back = PluginIdentity::parse(id.encoding.expose()).unwrap();
         assert_eq!(back.plugin_name(), "batchpass");
         assert!(!format!("{back:?}").contains("AGE-PLUGIN"));
         assert!(PluginIdentity::default_for("a/b").is_err());
         assert!(PluginIdentity::default_for("").is_err());
         let r = bech::try_encode("age1yubikey", &[1, 2, 3], false).unwrap();
-        let rec = PluginRecipient::parse(&r).unwrap();
+        let rec = PluginRecipient::parse(r.expose()).unwrap();
         assert_eq!(rec.plugin_name(), "yubikey");
-        assert_eq!(rec.to_string(), *r);
-        assert!(PluginRecipient::parse(&r.to_uppercase()).is_err());
+        assert_eq!(rec.to_string(), r.expose());
+        assert!(PluginRecipient::parse(&r.expose().to_uppercase()).is_err());
         assert!(PluginRecipient::parse("age1yubikey1qqqq").is_err());
         assert_eq!(id.to_recipient().to_string(), "<identity-based recipient>");
     }

@@ -19,7 +19,7 @@ use super::format::{Stanza, b64_decode, b64_encode};
 use super::primitives::{FILE_KEY, FileKey, Random, WRAPPED, random_scalar, x25519, x25519_base};
 use super::{Error, bech};
 use crate::ffi::kem::{MLKEM768_CIPHERTEXT, MLKEM768_PUBLIC, MlKem768, mlkem768_encapsulate};
-use crate::secret::{SecretKey, wipe};
+use crate::secret::{SecretKey, SecretString, wipe};
 
 const TYPE: &str = "mlkem768x25519";
 const INFO: &[u8] = b"age-encryption.org/mlkem768x25519";
@@ -119,7 +119,8 @@ impl HybridRecipient {
             shown.push('…');
         }
         let bad = |why: &str| Error::Key(format!("malformed post-quantum recipient {shown:?}: {why}"));
-        let (hrp, data) = bech::decode(s).map_err(|e| bad(&e))?;
+        let (hrp, decoded) = bech::decode(s).map_err(|e| bad(&e))?;
+        let data = decoded.expose();
         if hrp != "age1pq" {
             return Err(bad(&format!("invalid type {hrp:?}")));
         }
@@ -170,7 +171,7 @@ impl HybridRecipient {
 
 impl fmt::Display for HybridRecipient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&bech::encode("age1pq", &self.to_bytes(), false))
+        f.write_str(bech::encode("age1pq", &self.to_bytes(), false).expose())
     }
 }
 
@@ -249,11 +250,12 @@ impl HybridIdentity {
     /// [`Error::Key`].
     pub fn parse(s: &str) -> Result<Self, Error> {
         let bad = |why: String| Error::Key(format!("malformed post-quantum secret key: {why}"));
-        let (hrp, data) = bech::decode(s).map_err(bad)?;
+        let (hrp, decoded) = bech::decode(s).map_err(bad)?;
+        let data = decoded.expose();
         if hrp != "AGE-SECRET-KEY-PQ-" {
             return Err(bad("not an AGE-SECRET-KEY-PQ-1 key".into()));
         }
-        let seed = SecretKey::from_slice(&data).ok_or_else(|| bad("not a 32-byte seed".into()))?;
+        let seed = SecretKey::from_slice(data).ok_or_else(|| bad("not a 32-byte seed".into()))?;
         Ok(Self::from_seed(seed))
     }
 
@@ -263,7 +265,7 @@ impl HybridIdentity {
     }
 
     /// The `AGE-SECRET-KEY-PQ-1…` encoding (wiped when dropped).
-    pub fn to_secret_string(&self) -> Zeroizing<String> {
+    pub fn to_secret_string(&self) -> SecretString {
         bech::encode("age-secret-key-pq-", self.seed.expose(), true)
     }
 

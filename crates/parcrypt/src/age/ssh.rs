@@ -408,7 +408,7 @@ impl SshIdentity {
                 if plain.len() != FILE_KEY {
                     return Err(bad("the wrapped file key is not 16 bytes"));
                 }
-                Ok(SecretKey::from_slice(&plain))
+                Ok(SecretKey::from_slice(plain.expose()))
             }
         }
     }

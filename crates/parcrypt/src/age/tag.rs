@@ -64,7 +64,8 @@ impl TagRecipient {
             shown.push('…');
         }
         let bad = |why: &str| Error::Key(format!("malformed recipient {shown:?}: {why}"));
-        let (hrp, data) = bech::decode(s).map_err(|e| bad(&e))?;
+        let (hrp, decoded) = bech::decode(s).map_err(|e| bad(&e))?;
+        let data = decoded.expose();
         match hrp.as_str() {
             "age1tag" => {
                 if data.len() != COMPRESSED {
@@ -74,7 +75,7 @@ impl TagRecipient {
                     )));
                 }
                 let (compressed, uncompressed) =
-                    p256_point(&data).ok_or_else(|| bad("invalid tag recipient public key"))?;
+                    p256_point(data).ok_or_else(|| bad("invalid tag recipient public key"))?;
                 Ok(TagRecipient {
                     compressed,
                     uncompressed,
@@ -224,12 +225,10 @@ impl TagRecipient {
 impl fmt::Display for TagRecipient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.mlkem {
-            None => f.write_str(&bech::encode("age1tag", &self.compressed, false)),
-            Some(mlkem) => f.write_str(&bech::encode(
-                "age1tagpq",
-                &[&mlkem[..], &self.uncompressed[..]].concat(),
-                false,
-            )),
+            None => f.write_str(bech::encode("age1tag", &self.compressed, false).expose()),
+            Some(mlkem) => f.write_str(
+                bech::encode("age1tagpq", &[&mlkem[..], &self.uncompressed[..]].concat(), false).expose(),
+            ),
         }
     }
 }

@@ -4,12 +4,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use zeroize::Zeroizing;
-
 use super::format::{Stanza, b64_decode, b64_encode};
 use super::primitives::{FileKey, Random, WRAPPED, hkdf32, random_scalar, unwrap, wrap, x25519, x25519_base};
 use super::{Error, bech};
-use crate::secret::SecretKey;
+use crate::secret::{SecretKey, SecretString};
 
 const LABEL: &[u8] = b"age-encryption.org/v1/X25519";
 const TYPE: &str = "X25519";
@@ -27,11 +25,12 @@ impl X25519Recipient {
     /// [`Error::Key`] for anything else.
     pub fn parse(s: &str) -> Result<Self, Error> {
         let bad = |why: &str| Error::Key(format!("malformed X25519 recipient {s:?}: {why}"));
-        let (hrp, data) = bech::decode(s).map_err(|e| bad(&e))?;
+        let (hrp, decoded) = bech::decode(s).map_err(|e| bad(&e))?;
+        let data = decoded.expose();
         if hrp != "age" {
             return Err(bad(&format!("invalid type {hrp:?}")));
         }
-        let point = <[u8; 32]>::try_from(&data[..]).map_err(|_| bad("not a 32-byte key"))?;
+        let point = <[u8; 32]>::try_from(data).map_err(|_| bad("not a 32-byte key"))?;
         Ok(X25519Recipient { point })
     }
 
@@ -57,7 +56,7 @@ impl X25519Recipient {
 
 impl fmt::Display for X25519Recipient {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&bech::encode("age", &self.point, false))
+        f.write_str(bech::encode("age", &self.point, false).expose())
     }
 }
 
@@ -105,11 +104,12 @@ impl X25519Identity {
     /// [`Error::Key`].
     pub fn parse(s: &str) -> Result<Self, Error> {
         let bad = |why: String| Error::Key(format!("malformed X25519 secret key: {why}"));
-        let (hrp, data) = bech::decode(s).map_err(bad)?;
+        let (hrp, decoded) = bech::decode(s).map_err(bad)?;
+        let data = decoded.expose();
         if hrp != "AGE-SECRET-KEY-" {
             return Err(bad("not an AGE-SECRET-KEY-1 key".into()));
         }
-        let scalar = SecretKey::from_slice(&data).ok_or_else(|| bad("not a 32-byte key".into()))?;
+        let scalar = SecretKey::from_slice(data).ok_or_else(|| bad("not a 32-byte key".into()))?;
         Ok(Self::from_scalar(scalar))
     }
 
@@ -119,7 +119,7 @@ impl X25519Identity {
     }
 
     /// The `AGE-SECRET-KEY-1…` encoding (wiped when dropped).
-    pub fn to_secret_string(&self) -> Zeroizing<String> {
+    pub fn to_secret_string(&self) -> SecretString {
         bech::encode("age-secret-key-", self.scalar.expose(), true)
     }
 
@@ -171,7 +171,7 @@ mod tests {
             "age1zvkyg2lqzraa2lnjvqej32nkuu0ues2s82hzrye869xeexvn73equnujwj"
         );
         assert_eq!(
-            &*id.to_secret_string(),
+            id.to_secret_string().expose(),
             "AGE-SECRET-KEY-1GFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPYYSJZGFPQ4EGAEX"
         );
         assert!(!format!("{id:?}").contains("GFPYY"));

@@ -47,7 +47,7 @@
 //! let sealed = scheme.sealer(key.expose(), b"my context")?.encrypt(b"hello", &par)?;
 //! assert_eq!(sealed.len(), 56 + 5 + 16);
 //! let plain = scheme.decrypt(key.expose(), b"my context", &sealed, &par)?;
-//! assert_eq!(plain, b"hello");
+//! assert_eq!(plain.expose(), b"hello");
 //! assert!(scheme.decrypt(key.expose(), b"another context", &sealed, &par).is_err());
 //! # Ok::<(), parcrypt::cobblestone::Error>(())
 //! ```
@@ -436,24 +436,20 @@ impl Scheme {
         context: &[u8],
         sealed: &[u8],
         par: &Parallelism,
-    ) -> Result<Vec<u8>, Error> {
+    ) -> Result<SecretBytes, Error> {
         let (keys, layout) = self.open_memory(key, context, sealed)?;
         let len = usize::try_from(layout.plain).map_err(|_| Error::TooLarge)?;
-        let mut plain = vec![0u8; len];
-        match open_into(
+        // Wiped when dropped: on a failure here, or by the caller.
+        let mut plain = SecretBytes::zeroed(len);
+        open_into(
             &keys.chunks(),
             Sealed::Memory(&sealed[HEADER..]),
-            &mut plain,
+            plain.expose_mut(),
             0,
             true,
             par,
-        ) {
-            Ok(_) => Ok(plain),
-            Err(e) => {
-                wipe(&mut plain);
-                Err(e.into())
-            }
-        }
+        )?;
+        Ok(plain)
     }
 
     /// [`Scheme::decrypt`] into `out`, which must hold the plaintext

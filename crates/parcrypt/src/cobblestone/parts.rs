@@ -8,7 +8,7 @@ use super::{CHUNK, Error, HEADER, Keys, SALT, SEALED_CHUNK, Scheme};
 use crate::chunked::TAG;
 use crate::chunked::seal::{Plain, Sealed, open_into, seal_into};
 use crate::par::Parallelism;
-use crate::secret::wipe;
+use crate::secret::{SecretBytes, wipe};
 
 /// Seals and opens runs of one message's chunks, from its keys derived once
 /// (from [`Scheme::parts`], [`Scheme::parts_with_salt`] or
@@ -41,7 +41,7 @@ use crate::secret::wipe;
 /// let w1 = scheme.parts_from_header(&key, b"ctx", &header)?.seal(0, &data[..2 * CHUNK], false, &par)?;
 /// let w2 = scheme.parts_from_header(&key, b"ctx", &header)?.seal(2, &data[2 * CHUNK..], true, &par)?;
 /// let sealed = [&header[..], &w1, &w2].concat();
-/// assert_eq!(scheme.decrypt(&key, b"ctx", &sealed, &par)?, data);
+/// assert_eq!(scheme.decrypt(&key, b"ctx", &sealed, &par)?.expose(), data);
 /// # Ok::<(), parcrypt::cobblestone::Error>(())
 /// ```
 pub struct Parts {
@@ -253,9 +253,15 @@ impl Parts {
     ///
     /// # Errors
     /// As [`Parts::open_into`].
-    pub fn open(&self, first: u64, sealed: &[u8], last: bool, par: &Parallelism) -> Result<Vec<u8>, Error> {
-        let mut out = vec![0u8; Self::plain_len(first, sealed.len(), last)?];
-        self.open_into(first, sealed, last, &mut out, par)?;
+    pub fn open(
+        &self,
+        first: u64,
+        sealed: &[u8],
+        last: bool,
+        par: &Parallelism,
+    ) -> Result<SecretBytes, Error> {
+        let mut out = SecretBytes::zeroed(Self::plain_len(first, sealed.len(), last)?);
+        self.open_into(first, sealed, last, out.expose_mut(), par)?;
         Ok(out)
     }
 }
@@ -337,7 +343,12 @@ mod tests {
                         } else {
                             at + range.len() / CHUNK * SEALED_CHUNK
                         };
-                        plain.extend(parts.open(first, &joined[at..end], last, &par).expect("open"));
+                        plain.extend_from_slice(
+                            parts
+                                .open(first, &joined[at..end], last, &par)
+                                .expect("open")
+                                .expose(),
+                        );
                     }
                     assert_eq!(plain, data);
                 }

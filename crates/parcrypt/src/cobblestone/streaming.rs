@@ -27,9 +27,11 @@ use crate::secret::{SecretBytes, wipe};
 /// sealed.extend(enc.update(&[2u8; 30_000])?);
 /// sealed.extend(enc.finalize()?);
 /// let mut dec = scheme.decryptor(&key, b"", &par)?;
-/// let mut plain = dec.update(&sealed)?;
-/// plain.extend(dec.finalize()?);
-/// assert_eq!(plain.len(), 50_000);
+/// // Each piece of plaintext comes out verified, in a buffer wiped on drop.
+/// let first = dec.update(&sealed)?;
+/// let last = dec.finalize()?;
+/// assert_eq!(first.len() + last.len(), 50_000);
+/// assert_eq!(&first.expose()[..20_000], &[1u8; 20_000][..]);
 /// # Ok::<(), parcrypt::cobblestone::Error>(())
 /// ```
 pub struct Encryptor {
@@ -225,14 +227,14 @@ impl Decryptor {
     }
 
     /// Decrypts `data`: returns the plaintext of every chunk it completes,
-    /// each verified.
+    /// each verified (wiped when dropped).
     ///
     /// # Errors
     /// [`Error::Commitment`] (once the header is in),
     /// [`Error::ChunkAuthentication`], [`Error::TooLarge`], [`Error::Failed`].
-    pub fn update(&mut self, data: &[u8]) -> Result<Vec<u8>, Error> {
-        let mut out = vec![0u8; self.update_len(data.len())];
-        let n = self.update_into(data, &mut out)?;
+    pub fn update(&mut self, data: &[u8]) -> Result<SecretBytes, Error> {
+        let mut out = SecretBytes::zeroed(self.update_len(data.len()));
+        let n = self.update_into(data, out.expose_mut())?;
         debug_assert_eq!(n, out.len());
         Ok(out)
     }
@@ -330,7 +332,7 @@ impl Decryptor {
     /// [`Error::TooShort`] (not even a header), [`Error::Truncated`] (the
     /// message ends with a full chunk or its header),
     /// [`Error::ChunkAuthentication`], [`Error::TooLarge`], [`Error::Failed`].
-    pub fn finalize(self) -> Result<Vec<u8>, Error> {
+    pub fn finalize(self) -> Result<SecretBytes, Error> {
         if self.failed {
             return Err(Error::Failed);
         }
@@ -350,12 +352,10 @@ impl Decryptor {
             _ => {}
         }
         chunks.check_limit(self.index, 1)?;
-        let mut plain = vec![0u8; self.pending.len() - TAG];
+        // Wiped when dropped: on a failure here, or by the caller.
+        let mut plain = SecretBytes::zeroed(self.pending.len() - TAG);
         let sealed = Sealed::Memory(&self.pending);
-        if let Err(e) = open_into(&chunks, sealed, &mut plain, self.index, true, &self.par) {
-            wipe(&mut plain);
-            return Err(e.into());
-        }
+        open_into(&chunks, sealed, plain.expose_mut(), self.index, true, &self.par)?;
         Ok(plain)
     }
 }

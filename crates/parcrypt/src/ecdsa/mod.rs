@@ -45,8 +45,6 @@
 //! # Ok::<(), parcrypt::ecdsa::Error>(())
 //! ```
 
-use zeroize::Zeroizing;
-
 use crate::digest::{self, Algorithm};
 use crate::ffi::bn::{Bn, Ctx};
 use crate::ffi::der::{ParseError, key_type_name};
@@ -55,6 +53,7 @@ use crate::name::UnknownName;
 use crate::par::{Grain, Parallelism};
 use crate::pem::{self, PemError};
 use crate::pkcs8::{self, UnlockError};
+use crate::secret::{SecretBytes, SecretString};
 
 /// What can go wrong with ECDSA keys and signatures.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -338,13 +337,13 @@ impl PrivateKey {
     }
 
     /// PKCS#8 DER.
-    pub fn to_pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+    pub fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
         Ok(self.key.pkcs8_der()?)
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
-    pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
-        Ok(pem::encode(PKCS8_LABEL, &self.to_pkcs8_der()?))
+    pub fn to_pkcs8_pem(&self) -> Result<SecretString, Error> {
+        Ok(pem::encode(PKCS8_LABEL, self.to_pkcs8_der()?.expose()))
     }
 
     /// PKCS#8 `EncryptedPrivateKeyInfo` DER: the key encrypted under
@@ -358,7 +357,11 @@ impl PrivateKey {
         password: &[u8],
         options: &pkcs8::Options,
     ) -> Result<Vec<u8>, Error> {
-        Ok(pkcs8::encrypt_der(&self.to_pkcs8_der()?, password, options)?)
+        Ok(pkcs8::encrypt_der(
+            self.to_pkcs8_der()?.expose(),
+            password,
+            options,
+        )?)
     }
 
     /// PEM `-----BEGIN ENCRYPTED PRIVATE KEY-----`: see [`Self::to_pkcs8_encrypted_der`].
@@ -366,17 +369,21 @@ impl PrivateKey {
     /// # Errors
     /// As [`Self::to_pkcs8_encrypted_der`].
     pub fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
-        Ok(pkcs8::encrypt_pem(&self.to_pkcs8_der()?, password, options)?)
+        Ok(pkcs8::encrypt_pem(
+            self.to_pkcs8_der()?.expose(),
+            password,
+            options,
+        )?)
     }
 
     /// SEC1 DER.
-    pub fn to_sec1_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+    pub fn to_sec1_der(&self) -> Result<SecretBytes, Error> {
         Ok(self.key.sec1_der()?)
     }
 
     /// SEC1 PEM (`-----BEGIN EC PRIVATE KEY-----`).
-    pub fn to_sec1_pem(&self) -> Result<Zeroizing<String>, Error> {
-        Ok(pem::encode(SEC1_LABEL, &self.to_sec1_der()?))
+    pub fn to_sec1_pem(&self) -> Result<SecretString, Error> {
+        Ok(pem::encode(SEC1_LABEL, self.to_sec1_der()?.expose()))
     }
 
     /// The public key.
@@ -451,7 +458,7 @@ impl PublicKey {
 
     /// SPKI PEM (`-----BEGIN PUBLIC KEY-----`), what `openssl pkey -pubout` writes.
     pub fn to_spki_pem(&self) -> Result<String, Error> {
-        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).to_string())
+        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).expose().to_owned())
     }
 
     /// The uncompressed point `04‖x‖y`.

@@ -6,8 +6,8 @@
 use std::os::raw::c_int;
 use std::ptr;
 
+use crate::secret::SecretBytes;
 use aws_lc_sys as sys;
-use zeroize::Zeroizing;
 
 use super::error::{Result, check};
 use super::owned::{Owned, own};
@@ -38,13 +38,13 @@ pub(crate) fn key_type_name(id: c_int) -> String {
     name.to_owned()
 }
 
-/// Copies an AWS-LC allocated buffer into a zeroizing Vec, then wipes and frees it.
+/// Copies an AWS-LC allocated buffer into [`SecretBytes`], then wipes and frees it.
 ///
 /// # Safety
 /// `p` must be an OPENSSL_malloc'ed buffer of `len` bytes, owned by the caller.
-pub(super) unsafe fn take_buffer(p: *mut u8, len: usize) -> Zeroizing<Vec<u8>> {
+pub(super) unsafe fn take_buffer(p: *mut u8, len: usize) -> SecretBytes {
     // SAFETY: p holds len initialised bytes (caller).
-    let v = Zeroizing::new(unsafe { std::slice::from_raw_parts(p, len) }.to_vec());
+    let v = SecretBytes::from(unsafe { std::slice::from_raw_parts(p, len) });
     // SAFETY: p/len are the caller's buffer, freed only here.
     unsafe {
         sys::OPENSSL_cleanse(p.cast(), len);
@@ -76,7 +76,7 @@ pub(super) fn parse_all<W: Owned>(
 }
 
 /// Serialises with a CBB.
-pub(super) fn marshal(f: impl FnOnce(*mut sys::CBB) -> c_int) -> Result<Zeroizing<Vec<u8>>> {
+pub(super) fn marshal(f: impl FnOnce(*mut sys::CBB) -> c_int) -> Result<SecretBytes> {
     let mut cbb = std::mem::MaybeUninit::<sys::CBB>::zeroed();
     // SAFETY: CBB_init initialises the zeroed CBB.
     check(unsafe { sys::CBB_init(cbb.as_mut_ptr(), 0) })?;

@@ -11,8 +11,8 @@
 use std::os::raw::c_int;
 use std::ptr;
 
+use crate::secret::SecretBytes;
 use aws_lc_sys as sys;
-use zeroize::Zeroizing;
 
 use super::bn::{Bn, Ctx};
 use super::der::{self, ParseError, Pkey};
@@ -104,7 +104,7 @@ impl Sig {
         // SAFETY: sig is live; on success we own out.
         check(unsafe { sys::ECDSA_SIG_to_bytes(&mut out, &mut len, sig.as_ptr()) })?;
         // SAFETY: out/len came from ECDSA_SIG_to_bytes.
-        Ok(unsafe { der::take_buffer(out, len) }.to_vec())
+        Ok(unsafe { der::take_buffer(out, len) }.expose().to_vec())
     }
 
     fn to_ecdsa_sig(&self) -> Result<EcdsaSig> {
@@ -189,13 +189,13 @@ impl EcKey {
     }
 
     /// SEC1 DER with the named curve and the public key, as `openssl ec` writes.
-    pub(crate) fn sec1_der(&self) -> Result<Zeroizing<Vec<u8>>> {
+    pub(crate) fn sec1_der(&self) -> Result<SecretBytes> {
         // SAFETY: self is live; the CBB is initialised by `marshal`; flags 0
         // include the curve OID and the public key.
         der::marshal(|cbb| unsafe { sys::EC_KEY_marshal_private_key(cbb, self.ptr(), 0) })
     }
 
-    pub(crate) fn pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>> {
+    pub(crate) fn pkcs8_der(&self) -> Result<SecretBytes> {
         let pkey = Pkey::of_ec(self)?;
         // SAFETY: as above.
         der::marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.as_ptr()) })
@@ -204,7 +204,8 @@ impl EcKey {
     pub(crate) fn spki_der(&self) -> Result<Vec<u8>> {
         let pkey = Pkey::of_ec(self)?;
         // SAFETY: as above.
-        der::marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.as_ptr()) }).map(|v| v.to_vec())
+        der::marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.as_ptr()) })
+            .map(|v| v.expose().to_vec())
     }
 
     /// Whether the key holds a private scalar.

@@ -6,8 +6,8 @@
 use std::os::raw::c_int;
 use std::ptr;
 
+use crate::secret::SecretBytes;
 use aws_lc_sys as sys;
-use zeroize::Zeroizing;
 
 use super::bn::Bn;
 use super::der::{ParseError, Pkey, marshal, parse_all};
@@ -128,17 +128,17 @@ impl RsaKey {
         unsafe { own(sys::RSAPublicKey_dup(self.ptr())) }.ok_or(BackendError)
     }
 
-    pub(crate) fn pkcs1_private_der(&self) -> Result<Zeroizing<Vec<u8>>> {
+    pub(crate) fn pkcs1_private_der(&self) -> Result<SecretBytes> {
         // SAFETY: self is live; the CBB is initialised by `marshal`.
         marshal(|cbb| unsafe { sys::RSA_marshal_private_key(cbb, self.ptr()) })
     }
 
     pub(crate) fn pkcs1_public_der(&self) -> Result<Vec<u8>> {
         // SAFETY: as above.
-        marshal(|cbb| unsafe { sys::RSA_marshal_public_key(cbb, self.ptr()) }).map(|v| v.to_vec())
+        marshal(|cbb| unsafe { sys::RSA_marshal_public_key(cbb, self.ptr()) }).map(|v| v.expose().to_vec())
     }
 
-    pub(crate) fn pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>> {
+    pub(crate) fn pkcs8_der(&self) -> Result<SecretBytes> {
         let pkey = Pkey::of(self)?;
         // SAFETY: as above.
         marshal(|cbb| unsafe { sys::EVP_marshal_private_key(cbb, pkey.as_ptr()) })
@@ -147,7 +147,7 @@ impl RsaKey {
     pub(crate) fn spki_der(&self) -> Result<Vec<u8>> {
         let pkey = Pkey::of(self)?;
         // SAFETY: as above.
-        marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.as_ptr()) }).map(|v| v.to_vec())
+        marshal(|cbb| unsafe { sys::EVP_marshal_public_key(cbb, pkey.as_ptr()) }).map(|v| v.expose().to_vec())
     }
 
     /// Copies of the key's parts.

@@ -51,14 +51,15 @@ impl Ecb {
         data
     }
 
-    /// Decrypts and removes PKCS#7 padding.
+    /// Decrypts and removes PKCS#7 padding, into a new buffer that is
+    /// wiped when dropped (as the buffer of a failed call is).
     ///
     /// # Errors
     /// [`Error::NotBlockAligned`] if the ciphertext is not whole blocks;
     /// [`Error::Decrypt`] for an empty ciphertext or bad padding.
-    pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<Vec<u8>, Error> {
-        let mut data = ciphertext.to_vec();
-        let keep = self.decrypt_in_place(&mut data, par)?.len();
+    pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<SecretBytes, Error> {
+        let mut data = SecretBytes::from(ciphertext);
+        let keep = self.decrypt_in_place(data.expose_mut(), par)?.len();
         data.truncate(keep);
         Ok(data)
     }

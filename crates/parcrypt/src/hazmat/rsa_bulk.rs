@@ -17,6 +17,8 @@
 
 use zeroize::Zeroizing;
 
+use crate::secret::SecretBytes;
+
 use crate::digest::Algorithm;
 use crate::par::{Grain, Parallelism};
 use crate::rsa::{Error, PrivateKey, PublicKey, oaep_capacity};
@@ -62,7 +64,7 @@ pub fn rsa_bulk_blocks(msg_len: usize, key_size: usize) -> usize {
 /// let msg = vec![7u8; 500]; // three 190-byte blocks
 /// let ct = rsa_bulk_encrypt(key.public_key(), &msg, &par)?;
 /// assert_eq!(ct.len(), 3 * key.size());
-/// assert_eq!(&rsa_bulk_decrypt(&key, &ct, &par)?[..], &msg[..]);
+/// assert_eq!(rsa_bulk_decrypt(&key, &ct, &par)?.expose(), &msg[..]);
 /// # Ok::<(), parcrypt::rsa::Error>(())
 /// ```
 ///
@@ -100,7 +102,7 @@ pub fn rsa_bulk_decrypt(
     key: &PrivateKey,
     ciphertext: &[u8],
     par: &Parallelism,
-) -> Result<Zeroizing<Vec<u8>>, Error> {
+) -> Result<SecretBytes, Error> {
     let k = key.size();
     if ciphertext.is_empty() || ciphertext.len() % k != 0 {
         return Err(Error::Decryption);
@@ -118,7 +120,7 @@ pub fn rsa_bulk_decrypt(
             if i + 1 < n && chunk.len() != cap {
                 return Err(Error::Decryption);
             }
-            out.extend_from_slice(&chunk);
+            out.extend_from_slice(chunk.expose());
         }
         Ok(out)
     });
@@ -126,5 +128,5 @@ pub fn rsa_bulk_decrypt(
     for part in parts {
         out.extend_from_slice(&part?);
     }
-    Ok(out)
+    Ok(SecretBytes::new(std::mem::take(&mut *out)))
 }

@@ -644,7 +644,7 @@ fn encrypt_der_with(
 /// As [`encrypt_der`].
 pub fn encrypt_pem(private_key_info: &[u8], password: &[u8], options: &Options) -> Result<String, Error> {
     let der = encrypt_der(private_key_info, password, options)?;
-    Ok(pem::encode(pem::ENCRYPTED_LABEL, &der).to_string())
+    Ok(pem::encode(pem::ENCRYPTED_LABEL, &der).expose().to_owned())
 }
 
 /// Why [`unlock_pem`] failed.

@@ -1,7 +1,5 @@
 //! RSA keys: import and export (PKCS#8, PKCS#1, SPKI; PEM and DER).
 
-use zeroize::Zeroizing;
-
 use super::crt::{Crt, CrtMode};
 use super::{Error, keygen};
 use crate::ffi::der::{ParseError, key_type_name};
@@ -9,6 +7,7 @@ use crate::ffi::rsa::RsaKey;
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
 use crate::pkcs8::{self, UnlockError};
+use crate::secret::{SecretBytes, SecretString};
 
 /// The smallest modulus parcrypt accepts on import (the papers measure
 /// 1024-bit keys; anything smaller is broken).
@@ -209,13 +208,13 @@ impl PrivateKey {
     }
 
     /// PKCS#8 DER.
-    pub fn to_pkcs8_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+    pub fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
         Ok(self.key.pkcs8_der()?)
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), what `openssl genpkey` writes.
-    pub fn to_pkcs8_pem(&self) -> Result<Zeroizing<String>, Error> {
-        Ok(pem::encode(PKCS8_LABEL, &self.to_pkcs8_der()?))
+    pub fn to_pkcs8_pem(&self) -> Result<SecretString, Error> {
+        Ok(pem::encode(PKCS8_LABEL, self.to_pkcs8_der()?.expose()))
     }
 
     /// PKCS#8 `EncryptedPrivateKeyInfo` DER: the key encrypted under
@@ -229,7 +228,11 @@ impl PrivateKey {
         password: &[u8],
         options: &pkcs8::Options,
     ) -> Result<Vec<u8>, Error> {
-        Ok(pkcs8::encrypt_der(&self.to_pkcs8_der()?, password, options)?)
+        Ok(pkcs8::encrypt_der(
+            self.to_pkcs8_der()?.expose(),
+            password,
+            options,
+        )?)
     }
 
     /// PEM `-----BEGIN ENCRYPTED PRIVATE KEY-----`: see [`Self::to_pkcs8_encrypted_der`].
@@ -237,17 +240,21 @@ impl PrivateKey {
     /// # Errors
     /// As [`Self::to_pkcs8_encrypted_der`].
     pub fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
-        Ok(pkcs8::encrypt_pem(&self.to_pkcs8_der()?, password, options)?)
+        Ok(pkcs8::encrypt_pem(
+            self.to_pkcs8_der()?.expose(),
+            password,
+            options,
+        )?)
     }
 
     /// PKCS#1 DER.
-    pub fn to_pkcs1_der(&self) -> Result<Zeroizing<Vec<u8>>, Error> {
+    pub fn to_pkcs1_der(&self) -> Result<SecretBytes, Error> {
         Ok(self.key.pkcs1_private_der()?)
     }
 
     /// PKCS#1 PEM (`-----BEGIN RSA PRIVATE KEY-----`, OpenSSL's "traditional" form).
-    pub fn to_pkcs1_pem(&self) -> Result<Zeroizing<String>, Error> {
-        Ok(pem::encode(PKCS1_PRIVATE_LABEL, &self.to_pkcs1_der()?))
+    pub fn to_pkcs1_pem(&self) -> Result<SecretString, Error> {
+        Ok(pem::encode(PKCS1_PRIVATE_LABEL, self.to_pkcs1_der()?.expose()))
     }
 
     /// The public half.
@@ -362,7 +369,7 @@ impl PublicKey {
 
     /// SPKI PEM (`-----BEGIN PUBLIC KEY-----`), what `openssl pkey -pubout` writes.
     pub fn to_spki_pem(&self) -> Result<String, Error> {
-        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).to_string())
+        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).expose().to_owned())
     }
 
     /// PKCS#1 DER.
@@ -372,7 +379,9 @@ impl PublicKey {
 
     /// PKCS#1 PEM (`-----BEGIN RSA PUBLIC KEY-----`).
     pub fn to_pkcs1_pem(&self) -> Result<String, Error> {
-        Ok(pem::encode(PKCS1_PUBLIC_LABEL, &self.to_pkcs1_der()?).to_string())
+        Ok(pem::encode(PKCS1_PUBLIC_LABEL, &self.to_pkcs1_der()?)
+            .expose()
+            .to_owned())
     }
 
     /// The modulus length in bits.

@@ -26,7 +26,7 @@
 //! key.public_key().verify(Scheme::Pss, Algorithm::Sha256, b"hello", &sig)?;
 //!
 //! let ct = key.public_key().encrypt(b"secret")?;
-//! assert_eq!(&key.decrypt(&ct, &par)?[..], b"secret");
+//! assert_eq!(key.decrypt(&ct, &par)?.expose(), b"secret");
 //! # Ok::<(), parcrypt::rsa::Error>(())
 //! ```
 //!

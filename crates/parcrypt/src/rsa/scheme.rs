@@ -2,6 +2,8 @@
 
 use zeroize::Zeroizing;
 
+use crate::secret::SecretBytes;
+
 use super::{Error, PrivateKey, PublicKey};
 use crate::digest::Algorithm;
 use crate::ffi::rsa as ffi_rsa;
@@ -106,7 +108,7 @@ impl PrivateKey {
     /// # Errors
     /// [`Error::Decryption`] for any bad ciphertext: wrong length, not below
     /// the modulus, bad padding — deliberately not told apart.
-    pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<Zeroizing<Vec<u8>>, Error> {
+    pub fn decrypt(&self, ciphertext: &[u8], par: &Parallelism) -> Result<SecretBytes, Error> {
         self.decrypt_oaep(ciphertext, Algorithm::Sha256, Algorithm::Sha256, &[], par)
     }
 
@@ -122,7 +124,7 @@ impl PrivateKey {
         mgf1: Algorithm,
         label: &[u8],
         par: &Parallelism,
-    ) -> Result<Zeroizing<Vec<u8>>, Error> {
+    ) -> Result<SecretBytes, Error> {
         if ciphertext.len() != self.size() {
             return Err(Error::Decryption);
         }
@@ -132,8 +134,7 @@ impl PrivateKey {
         })?);
         let mut out = Zeroizing::new(vec![0; self.size()]);
         let len = ffi_rsa::oaep_decode(&mut out, &em, label, hash, mgf1).ok_or(Error::Decryption)?;
-        out.truncate(len);
-        Ok(out)
+        Ok(SecretBytes::from(&out[..len]))
     }
 }
 

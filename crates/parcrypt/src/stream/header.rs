@@ -377,7 +377,7 @@ impl Header {
                 (Stanza::Rsa { key_id, wrapped }, Identity::Rsa(k)) if Some(*key_id) == rsa_id => k
                     .decrypt(wrapped, par)
                     .ok()
-                    .and_then(|v| SecretKey::from_slice(&v)),
+                    .and_then(|v| SecretKey::from_slice(v.expose())),
                 _ => None,
             };
             if found.is_some() {

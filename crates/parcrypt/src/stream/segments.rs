@@ -13,7 +13,7 @@ use crate::chunked::buffer::Buffer;
 use crate::chunked::seal::{Plain, Sealed, open_batch, seal_batch};
 use crate::ffi::AeadKey;
 use crate::par::Parallelism;
-use crate::secret::SecretKey;
+use crate::secret::{SecretBytes, SecretKey};
 
 /// Seals and opens runs of one stream's segments.
 ///
@@ -186,7 +186,13 @@ impl Segments {
     /// [`Error::Truncated`] if `last` but the run's last segment was not
     /// sealed as the stream's last, [`Error::Options`] for a part that is not
     /// whole sealed segments and not last.
-    pub fn open(&self, first: u64, sealed: &[u8], last: bool, par: &Parallelism) -> Result<Vec<u8>, Error> {
+    pub fn open(
+        &self,
+        first: u64,
+        sealed: &[u8],
+        last: bool,
+        par: &Parallelism,
+    ) -> Result<SecretBytes, Error> {
         let enc = self.segment_size + TAG;
         if !last && sealed.len() % enc != 0 {
             return Err(Error::Options(
@@ -202,6 +208,6 @@ impl Segments {
             last,
             par,
         )?;
-        Ok(plain.to_vec())
+        Ok(SecretBytes::from(&plain[..]))
     }
 }

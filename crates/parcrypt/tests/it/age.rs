@@ -106,7 +106,7 @@ fn every_schedule_writes_the_same_file_and_reads_it_back() {
                 &par,
             )
             .unwrap();
-            assert!(mem == plain);
+            assert!(mem.expose() == plain);
         }
     }
 }

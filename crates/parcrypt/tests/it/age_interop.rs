@@ -120,7 +120,11 @@ fn ours_decrypt(identities: &[Identity], file: &[u8]) -> Vec<u8> {
 /// An identity file of ours, written where the other side can read it.
 fn identity_file(dir: &Path, name: &str, id: &Identity) -> PathBuf {
     let path = dir.join(name);
-    std::fs::write(&path, id.keygen_file("2026-11-27T06:31:00Z").unwrap().as_bytes()).unwrap();
+    std::fs::write(
+        &path,
+        id.keygen_file("2026-11-27T06:31:00Z").unwrap().expose_bytes(),
+    )
+    .unwrap();
     path
 }
 

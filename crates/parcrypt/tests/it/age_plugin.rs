@@ -122,7 +122,7 @@ fn encrypt(recipients: &[Recipient], plain: &[u8]) -> Result<Vec<u8>, Error> {
 }
 
 fn decrypt(identities: &[Identity], file: &[u8]) -> Result<Vec<u8>, Error> {
-    age::decrypt(identities, file, &DecryptOptions::default(), &par())
+    age::decrypt(identities, file, &DecryptOptions::default(), &par()).map(|p| p.expose().to_vec())
 }
 
 /// A plugin recipient string `age1NAME1…` carrying `data`.
@@ -164,7 +164,9 @@ fn a_toy_plugin_wraps_and_unwraps_through_both_state_machines() {
     // The payload is the same on every schedule: only the file key went through the plugin.
     for p in [Parallelism::sequential(), Parallelism::new(3, Strategy::Static)] {
         assert_eq!(
-            age::decrypt(std::slice::from_ref(&toy), &file, &DecryptOptions::default(), &p).unwrap(),
+            age::decrypt(std::slice::from_ref(&toy), &file, &DecryptOptions::default(), &p)
+                .unwrap()
+                .expose(),
             plain
         );
     }
@@ -332,7 +334,7 @@ fn plugin_keys_parse_as_age_does() {
     let native = Identity::generate(KeyKind::X25519);
     let text = format!(
         "# yubikey\nAGE-PLUGIN-YUBIKEY-1QQQQQQ\n{}\n",
-        &*native.to_secret_string().unwrap()
+        native.to_secret_string().unwrap().expose()
     );
     let err = age::parse_identities(text.as_bytes()).unwrap_err().to_string();
     assert!(
@@ -342,7 +344,7 @@ fn plugin_keys_parse_as_age_does() {
     let good =
         bech32::encode_upper::<bech32::Bech32>(bech32::Hrp::parse("age-plugin-yubikey-").unwrap(), b"slot 1")
             .unwrap();
-    let text = format!("{good}\n{}\n", &*native.to_secret_string().unwrap());
+    let text = format!("{good}\n{}\n", native.to_secret_string().unwrap().expose());
     let ids = age::parse_identities(text.as_bytes()).unwrap();
     assert!(matches!(&ids[0], Identity::Plugin(p) if p.plugin_name() == "yubikey"));
     assert!(!format!("{:?}", ids[0]).contains(&good[20..]), "{:?}", ids[0]);

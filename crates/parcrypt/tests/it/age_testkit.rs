@@ -139,7 +139,7 @@ fn every_vector_of_the_c2sp_age_test_kit() {
             // In memory: all or nothing.
             let mem = age::decrypt(&v.identities, &v.file, &opts(v), par);
             match (want, &mem) {
-                (None, Ok(plain)) => assert_eq!(Some(sha256_hex(plain)), v.payload, "{}", v.name),
+                (None, Ok(plain)) => assert_eq!(Some(sha256_hex(plain.expose())), v.payload, "{}", v.name),
                 (Some(w), Err(e)) => assert_eq!(e.outcome(), w, "{}: {e}", v.name),
                 _ => panic!(
                     "{}: in memory, expected {}, got {:?}",

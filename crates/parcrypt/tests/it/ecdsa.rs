@@ -34,10 +34,10 @@ fn keys_round_trip_through_every_encoding() {
     let public = key.public_key();
     let spki = public.to_spki_der().unwrap();
     for bytes in [
-        key.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
-        key.to_pkcs8_der().unwrap().to_vec(),
-        key.to_sec1_pem().unwrap().as_bytes().to_vec(),
-        key.to_sec1_der().unwrap().to_vec(),
+        key.to_pkcs8_pem().unwrap().expose_bytes().to_vec(),
+        key.to_pkcs8_der().unwrap().expose().to_vec(),
+        key.to_sec1_pem().unwrap().expose_bytes().to_vec(),
+        key.to_sec1_der().unwrap().expose().to_vec(),
     ] {
         let back = PrivateKey::from_bytes(&bytes).unwrap();
         assert_eq!(back.public_key().to_spki_der().unwrap(), spki);
@@ -67,11 +67,13 @@ fn keys_round_trip_through_every_encoding() {
     assert!(
         key.to_pkcs8_pem()
             .unwrap()
+            .expose()
             .starts_with("-----BEGIN PRIVATE KEY-----\n")
     );
     assert!(
         key.to_sec1_pem()
             .unwrap()
+            .expose()
             .starts_with("-----BEGIN EC PRIVATE KEY-----\n")
     );
 }
@@ -89,7 +91,7 @@ fn bad_keys_and_points_are_refused() {
     ));
     assert!(PublicKey::from_sec1_point(&point[..64]).is_err());
     assert!(PublicKey::from_sec1_point(&[0]).is_err());
-    let der = key.to_pkcs8_der().unwrap();
+    let der = key.to_pkcs8_der().unwrap().expose().to_vec();
     for bad in [&der[..der.len() - 1], &[][..], b"junk"] {
         assert!(matches!(PrivateKey::from_bytes(bad), Err(Error::MalformedKey(_))));
     }
@@ -100,7 +102,7 @@ fn bad_keys_and_points_are_refused() {
     );
     let rsa = parcrypt::rsa::PrivateKey::generate(1024, &Parallelism::default()).unwrap();
     let rsa_pem = rsa.to_pkcs8_pem().unwrap();
-    match PrivateKey::from_bytes(rsa_pem.as_bytes()) {
+    match PrivateKey::from_bytes(rsa_pem.expose_bytes()) {
         Err(Error::WrongKeyType(why)) => assert!(why.contains("holds an RSA key"), "{why}"),
         other => panic!("{other:?}"),
     }

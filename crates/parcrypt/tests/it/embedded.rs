@@ -98,11 +98,11 @@ fn refused_keys_with_trailing_bytes_leave_nothing_allocated() {
     let rsa_key = rsa::PrivateKey::generate(2048, &par).unwrap();
     let ec_key = ecdsa::PrivateKey::generate().unwrap();
     let trailing = |der: &[u8]| [der, &[0u8][..]].concat();
-    let rsa_pkcs8 = trailing(&rsa_key.to_pkcs8_der().unwrap());
-    let rsa_pkcs1 = trailing(&rsa_key.to_pkcs1_der().unwrap());
+    let rsa_pkcs8 = trailing(rsa_key.to_pkcs8_der().unwrap().expose());
+    let rsa_pkcs1 = trailing(rsa_key.to_pkcs1_der().unwrap().expose());
     let rsa_spki = trailing(&rsa_key.public_key().to_spki_der().unwrap());
-    let ec_pkcs8 = trailing(&ec_key.to_pkcs8_der().unwrap());
-    let ec_sec1 = trailing(&ec_key.to_sec1_der().unwrap());
+    let ec_pkcs8 = trailing(ec_key.to_pkcs8_der().unwrap().expose());
+    let ec_sec1 = trailing(ec_key.to_sec1_der().unwrap().expose());
     let ec_spki = trailing(&ec_key.public_key().to_spki_der().unwrap());
     let n = scaled(20_000);
     // 41.7 MB leaked per 20,000 RSA keys before (2 KB a load); a flat

@@ -221,7 +221,7 @@ fn parcrypts_encrypted_keys_are_read_by_openssl() {
             true,
         ),
     ];
-    let want = String::from_utf8(ec.to_pkcs8_pem().unwrap().as_bytes().to_vec()).unwrap();
+    let want = String::from_utf8(ec.to_pkcs8_pem().unwrap().expose_bytes().to_vec()).unwrap();
     for (options, der) in cases {
         let bytes = if der {
             ec.to_pkcs8_encrypted_der(PASSWORD, &options).unwrap()
@@ -245,7 +245,7 @@ fn parcrypts_encrypted_keys_are_read_by_openssl() {
     let rsa = rsa_plain();
     let bytes = rsa.to_pkcs8_encrypted_pem(PASSWORD, &Options::default()).unwrap();
     let out = openssl(&["pkey", "-passin", "env:PARCRYPT_TEST_PW"], bytes.as_bytes());
-    assert_eq!(out.as_bytes(), rsa.to_pkcs8_pem().unwrap().as_bytes());
+    assert_eq!(out.as_bytes(), rsa.to_pkcs8_pem().unwrap().expose_bytes());
 }
 
 fn openssl(args: &[&str], input: &[u8]) -> String {

@@ -63,10 +63,10 @@ fn keys_round_trip_through_every_encoding() {
     let key = key2048();
     let public = key.public_key();
     let encodings: Vec<Vec<u8>> = vec![
-        key.to_pkcs8_pem().unwrap().as_bytes().to_vec(),
-        key.to_pkcs8_der().unwrap().to_vec(),
-        key.to_pkcs1_pem().unwrap().as_bytes().to_vec(),
-        key.to_pkcs1_der().unwrap().to_vec(),
+        key.to_pkcs8_pem().unwrap().expose_bytes().to_vec(),
+        key.to_pkcs8_der().unwrap().expose().to_vec(),
+        key.to_pkcs1_pem().unwrap().expose_bytes().to_vec(),
+        key.to_pkcs1_der().unwrap().expose().to_vec(),
     ];
     for bytes in &encodings {
         let back = PrivateKey::from_bytes(bytes).unwrap();
@@ -78,11 +78,13 @@ fn keys_round_trip_through_every_encoding() {
     assert!(
         key.to_pkcs8_pem()
             .unwrap()
+            .expose()
             .starts_with("-----BEGIN PRIVATE KEY-----\n")
     );
     assert!(
         key.to_pkcs1_pem()
             .unwrap()
+            .expose()
             .starts_with("-----BEGIN RSA PRIVATE KEY-----\n")
     );
     for bytes in [
@@ -102,13 +104,13 @@ fn keys_round_trip_through_every_encoding() {
 
 #[test]
 fn malformed_keys_get_clear_errors() {
-    let pem = key2048().to_pkcs8_pem().unwrap();
-    let der = key2048().to_pkcs8_der().unwrap();
+    let pem = key2048().to_pkcs8_pem().unwrap().expose().to_owned();
+    let der = key2048().to_pkcs8_der().unwrap().expose().to_vec();
     let cases: Vec<Vec<u8>> = vec![
         Vec::new(),
         b"hello".to_vec(),
         pem.replace("MII", "!!!").into_bytes(),
-        pem[..pem.len() / 2].as_bytes().to_vec(),
+        pem.as_bytes()[..pem.len() / 2].to_vec(),
         der[..der.len() - 1].to_vec(),
         [&der[..], b"x"].concat(),
     ];
@@ -134,7 +136,7 @@ fn malformed_keys_get_clear_errors() {
         .unwrap()
         .to_pkcs8_der()
         .unwrap();
-    match PrivateKey::from_bytes(&ec_der) {
+    match PrivateKey::from_bytes(ec_der.expose()) {
         Err(Error::WrongKeyType(why)) => assert!(why.contains("holds an EC key"), "{why}"),
         other => panic!("{other:?}"),
     }
@@ -211,7 +213,7 @@ fn oaep_round_trips_up_to_the_limit_and_refuses_beyond() {
         let ct = public.encrypt(&msg).unwrap();
         assert_eq!(ct.len(), k);
         for par in schedules() {
-            assert_eq!(&key.decrypt(&ct, &par).unwrap()[..], &msg[..]);
+            assert_eq!(key.decrypt(&ct, &par).unwrap().expose(), &msg[..]);
         }
     }
     assert_eq!(
@@ -263,15 +265,20 @@ fn bulk_round_trips_at_the_oaep_edges_for_every_strategy() {
             let ct = rsa_bulk_encrypt(public, &msg, &par).unwrap();
             assert_eq!(ct.len(), want_blocks * k, "{len} bytes, {par:?}");
             assert_eq!(
-                &rsa_bulk_decrypt(key, &ct, &Parallelism::new(2, Strategy::WorkStealing)).unwrap()[..],
+                rsa_bulk_decrypt(key, &ct, &Parallelism::new(2, Strategy::WorkStealing))
+                    .unwrap()
+                    .expose(),
                 &msg[..]
             );
-            assert_eq!(&rsa_bulk_decrypt(key, &ct, &par).unwrap()[..], &msg[..]);
+            assert_eq!(rsa_bulk_decrypt(key, &ct, &par).unwrap().expose(), &msg[..]);
         }
         // One block is plain OAEP: the single-block decryption reads it.
         if want_blocks == 1 {
             let ct = rsa_bulk_encrypt(public, &msg, &Parallelism::default()).unwrap();
-            assert_eq!(&key.decrypt(&ct, &Parallelism::default()).unwrap()[..], &msg[..]);
+            assert_eq!(
+                key.decrypt(&ct, &Parallelism::default()).unwrap().expose(),
+                &msg[..]
+            );
         }
     }
 }
@@ -286,7 +293,7 @@ fn bulk_one_million_bytes() {
     let ct = rsa_bulk_encrypt(key.public_key(), &msg, &Parallelism::new(2, Strategy::Static)).unwrap();
     assert_eq!(ct.len(), len.div_ceil(key.size() - 66) * key.size());
     let back = rsa_bulk_decrypt(key, &ct, &Parallelism::new(2, Strategy::WorkStealing)).unwrap();
-    assert!(back[..] == msg[..]);
+    assert!(back.expose() == &msg[..]);
 }
 
 #[test]
@@ -328,7 +335,7 @@ fn one_key_serves_many_threads_at_once() {
                         .verify(Scheme::Pkcs1v15, Algorithm::Sha256, &msg, &sig)
                         .unwrap();
                     let ct = key.public_key().encrypt(&msg).unwrap();
-                    assert_eq!(&key.decrypt(&ct, &par).unwrap()[..], &msg[..]);
+                    assert_eq!(key.decrypt(&ct, &par).unwrap().expose(), &msg[..]);
                 }
             });
         }
@@ -397,7 +404,7 @@ fn generated_keys_pass_openssl_checks_and_interoperate() {
     ];
     for (bits, par) in cases {
         let key = PrivateKey::generate(bits, &par).unwrap();
-        std::fs::write(&key_pem, key.to_pkcs8_pem().unwrap().as_bytes()).unwrap();
+        std::fs::write(&key_pem, key.to_pkcs8_pem().unwrap().expose_bytes()).unwrap();
         std::fs::write(&pub_pem, key.public_key().to_spki_pem().unwrap()).unwrap();
         let check = openssl(&["pkey", "-in", &key_pem, "-check", "-noout"], b"");
         assert!(String::from_utf8_lossy(&check).contains("valid"), "{par:?}");
@@ -440,6 +447,6 @@ fn generated_keys_pass_openssl_checks_and_interoperate() {
             ],
             b"a secret",
         );
-        assert_eq!(&key.decrypt(&ct, &par).unwrap()[..], b"a secret", "{par:?}");
+        assert_eq!(key.decrypt(&ct, &par).unwrap().expose(), b"a secret", "{par:?}");
     }
 }

@@ -265,7 +265,7 @@ fn rsa_integers(pkcs1: &[u8]) -> Vec<Vec<u8>> {
 #[test]
 fn an_rsa_private_key_shows_no_private_value() {
     let key = PrivateKey::generate(1024, &Parallelism::sequential()).unwrap();
-    let ints = rsa_integers(&key.to_pkcs1_der().unwrap());
+    let ints = rsa_integers(key.to_pkcs1_der().unwrap().expose());
     assert_eq!(ints.len(), 9, "version, n, e, d, p, q, dP, dQ, qInv");
     let pkcs8 = key.to_pkcs8_der().unwrap();
     let names = ["d", "p", "q", "dP", "dQ", "qInv"];
@@ -274,7 +274,7 @@ fn an_rsa_private_key_shows_no_private_value() {
         .zip(&ints[3..])
         .map(|(name, v)| (*name, v.as_slice(), true))
         .collect();
-    secrets.push(("PKCS#8 DER", &pkcs8, false));
+    secrets.push(("PKCS#8 DER", pkcs8.expose(), false));
     assert_redacted("rsa::PrivateKey", &key, &secrets);
     assert_eq!(
         format!("{key:?}"),
@@ -295,12 +295,12 @@ fn an_ecdsa_private_key_shows_no_scalar() {
     let key = ecdsa::PrivateKey::from_sec1_der(&sec1).unwrap();
     // It is the key we think: its export carries the scalar.
     let exported = key.to_sec1_der().unwrap();
-    assert!(exported.windows(32).any(|w| w == KEY));
+    assert!(exported.expose().windows(32).any(|w| w == KEY));
     let pkcs8 = key.to_pkcs8_der().unwrap();
     let secrets: &[(&str, &[u8], bool)] = &[
         ("private scalar", &KEY, true),
-        ("PKCS#8 DER", &pkcs8, false),
-        ("SEC1 DER", &exported, false),
+        ("PKCS#8 DER", pkcs8.expose(), false),
+        ("SEC1 DER", exported.expose(), false),
     ];
     assert_redacted("ecdsa::PrivateKey", &key, secrets);
     assert_eq!(format!("{key:?}"), r#"PrivateKey { curve: "P-256", .. }"#);

@@ -113,11 +113,14 @@ fn any_run_of_a_stream_opens_alone_and_misplaced_runs_fail() {
     .expect("header");
     let at = |i: u64| opener.offset(i) as usize;
     assert_eq!(
-        opener.open(2, &file[at(2)..at(5)], false, &par).expect("middle"),
+        opener
+            .open(2, &file[at(2)..at(5)], false, &par)
+            .expect("middle")
+            .expose(),
         &plain[2 * SEG..5 * SEG]
     );
     assert_eq!(
-        opener.open(5, &file[at(5)..], true, &par).expect("end"),
+        opener.open(5, &file[at(5)..], true, &par).expect("end").expose(),
         &plain[5 * SEG..]
     );
     // A run given the wrong index, a middle run flagged last (truncated), and
