@@ -88,6 +88,27 @@ impl AesGcm {
         })
     }
 
+    /// Opens `input` into `out`: read directly when `immutable` (an exact
+    /// `bytes`, which nothing writes meanwhile), else read once through
+    /// the library's copy (another thread may write a bytearray).
+    #[allow(clippy::too_many_arguments)]
+    fn open(
+        &self,
+        nonce: &[u8; GCM_NONCE],
+        aad: &[u8],
+        input: &[u8],
+        immutable: bool,
+        tag: &[u8],
+        out: &mut [u8],
+        par: &Parallelism,
+    ) -> Result<(), parcrypt::aes::Error> {
+        if immutable {
+            self.gcm.open_private_into(nonce, aad, input, tag, out, par)
+        } else {
+            self.gcm.open_into(nonce, aad, input, tag, out, par)
+        }
+    }
+
     fn par_for(&self, threads: Option<i64>, strategy: Option<&str>) -> PyResult<Parallelism> {
         match (threads, strategy) {
             (None, None) => Ok(self.par),
@@ -176,12 +197,13 @@ impl AesGcm {
             ));
         }
         let (body, tag) = sealed.split_at(sealed.len() - GCM_TAG);
+        let immutable = args.data.is_immutable();
         // The result is a new bytes object that nobody can see until it is
-        // returned (and that is dropped on a wrong tag): `open_private_into` may
-        // write plaintext before the tag is known.
+        // returned (and that is dropped on a wrong tag), so plaintext may be
+        // written there before the tag is known. An immutable `bytes` input
+        // is read directly; any other is read once through a copy.
         bytes_from(py, &[], body.len(), &par, |out| {
-            self.gcm
-                .open_private_into(nonce, aad, body, tag, out, &par)
+            self.open(nonce, aad, body, immutable, tag, out, &par)
                 .map_err(|e| Python::attach(|py| errors::aes(py, e)))
         })
     }
@@ -233,7 +255,9 @@ impl AesGcm {
     /// nobody else reads during the call); on a wrong tag, raises InvalidTag
     /// and `buf` is zeroed. `data` is read once, so a call whose `data`
     /// another thread or process writes meanwhile raises InvalidTag or
-    /// returns the plaintext of exactly the bytes authenticated.
+    /// returns the plaintext of exactly the bytes authenticated (an
+    /// immutable `bytes`, which nothing can write, is read directly,
+    /// without that copy: the faster input).
     #[pyo3(signature = (nonce, data, associated_data, buf, *, threads = None, strategy = None))]
     #[allow(clippy::too_many_arguments)]
     fn decrypt_into(
@@ -270,11 +294,13 @@ impl AesGcm {
         } else {
             Some(&data.as_slice()[..n])
         };
+        let immutable = data.is_immutable();
         // `open_into` reads `src` once, piece by piece, on the threads that
-        // decrypt it (no serial copy first), and zeroes `out` on a wrong
-        // tag; in place, a wrong tag leaves the ciphertext, zeroed here.
+        // decrypt it (no serial copy first), an immutable `bytes` is read
+        // directly; both zero `out` on a wrong tag. In place, a wrong tag
+        // leaves the ciphertext, zeroed here.
         let opened = detach_from(py, n, || match src {
-            Some(src) => self.gcm.open_into(nonce, aad, src, &tag, out, &par),
+            Some(src) => self.open(nonce, aad, src, immutable, &tag, out, &par),
             None => {
                 let r = self.gcm.open_in_place(nonce, aad, out, &tag, &par);
                 if r.is_err() {

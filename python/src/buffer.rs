@@ -21,6 +21,9 @@ pub const RELEASE_GIL_FROM: usize = 2048;
 /// result.
 pub struct In {
     buf: PyUntypedBuffer,
+    /// An exact `bytes` object: immutable, so nothing writes it while a
+    /// call reads it (a `bytearray`, a memoryview or an array may change).
+    immutable: bool,
 }
 
 impl In {
@@ -37,7 +40,16 @@ impl In {
                 "{what} must be C-contiguous: copy it first (bytes(view) or numpy.ascontiguousarray)"
             )));
         }
-        Ok(In { buf })
+        Ok(In {
+            buf,
+            immutable: obj.is_exact_instance_of::<PyBytes>(),
+        })
+    }
+
+    /// Whether nobody can write these bytes while a call reads them: an
+    /// exact `bytes` (immutable; a subclass or another buffer may not be).
+    pub fn is_immutable(&self) -> bool {
+        self.immutable
     }
 
     /// The bytes.

@@ -104,3 +104,28 @@ def test_encrypt_into_a_separate_buffer_matches_cryptography_under_every_schedul
         buf = bytearray(b"\xa5" * (size + 16))
         assert AESGCM(key).encrypt_into(nonce, data, b"aad", buf, **par) == size + 16
         assert bytes(buf) == ref, par
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_opening_from_immutable_bytes_and_from_a_bytearray_agree_under_every_schedule(size):
+    """An exact `bytes` is opened straight from its memory (nothing can write
+    it), a bytearray through the library's read-once copy: the same
+    plaintext under every schedule, and a wrong tag zeroes the output of
+    either."""
+    key, nonce, data = AESGCM.generate_key(128), os.urandom(12), pattern(size)
+    sealed = RefAESGCM(key).encrypt(nonce, data, b"aad")
+    bad = bytearray(sealed)
+    bad[-1] ^= 1
+    for par in PARS:
+        aes = AESGCM(key, **par)
+        assert aes.decrypt(nonce, sealed, b"aad") == data, par
+        assert aes.decrypt(nonce, bytearray(sealed), b"aad") == data, par
+        for source in (sealed, bytearray(sealed), memoryview(sealed)):
+            out = bytearray(b"\xa5" * size)
+            assert aes.decrypt_into(nonce, source, b"aad", out) == size, (par, type(source))
+            assert out == data, (par, type(source))
+        for source in (bytes(bad), bad):
+            out = bytearray(b"\xa5" * size)
+            with pytest.raises(InvalidTag):
+                aes.decrypt_into(nonce, source, b"aad", out)
+            assert out == bytearray(size), (par, type(source))

@@ -93,7 +93,7 @@ fn main() {
         println!(
             "parcrypt {name}: seal {:.2} GB/s ({:.2}× one-shot); open in place {:.2} GB/s one pass \
              ({:.2}× seal), {:.2} verify-then-decrypt; into a second buffer: seal {:.2} GB/s, open {:.2} \
-             one pass ({:.2}× seal), {:.2} verify-then-decrypt, open_private {:.2} GB/s",
+             one pass ({:.2}× seal), {:.2} verify-then-decrypt, open_private {:.2} GB/s ({:.2}× seal)",
             gbs(s),
             base.as_secs_f64() / s.as_secs_f64(),
             gbs(o),
@@ -103,7 +103,8 @@ fn main() {
             gbs(oi),
             si.as_secs_f64() / oi.as_secs_f64(),
             gbs(o2i),
-            gbs(p)
+            gbs(p),
+            si.as_secs_f64() / p.as_secs_f64()
         );
     }
 }

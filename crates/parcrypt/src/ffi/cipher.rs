@@ -356,6 +356,20 @@ impl Drop for GcmDecrypter {
 #[repr(C, align(16))]
 struct AlignedAesKey(sys::AES_KEY);
 
+/// Where a part's ciphertext comes from (see [`GcmDecrypter::decrypt_part`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PartInput<'a> {
+    /// The output itself, decrypted in place.
+    InPlace,
+    /// A buffer others may write meanwhile (a shared map, a caller's array):
+    /// each byte is read once, through a copy in the L1 cache.
+    Shared(&'a [u8]),
+    /// A buffer nobody writes until the call returns (Rust-owned, an
+    /// immutable Python `bytes`): AWS-LC reads it directly, as the seal
+    /// reads its plaintext.
+    Private(&'a [u8]),
+}
+
 /// What one part's pass leaves: GHASH over its ciphertext blocks (no
 /// length block), except that a partial last block has been added in but
 /// not yet multiplied by H (`pending`), as AWS-LC leaves it.
@@ -387,25 +401,27 @@ impl GcmDecrypter {
         Some(GcmDecrypter { aes, gcm, ctr })
     }
 
-    /// Decrypts a part (from `input` into `output`, or `output` in place
-    /// when `input` is `None`) as GCM started with `nonce` (12 bytes: the
-    /// message's own, J0 = nonce ‖ 1; 16 bytes: hashed into J0 as GCM
-    /// defines), hashing the ciphertext as it goes.
+    /// Decrypts a part (from `input` into `output`, or `output` in place)
+    /// as GCM started with `nonce` (12 bytes: the message's own, J0 =
+    /// nonce ‖ 1; 16 bytes: hashed into J0 as GCM defines), hashing the
+    /// ciphertext as it goes.
     ///
-    /// Each byte of `input` is read once: a piece of [`COPY_PIECE`] bytes
-    /// is copied into a scratch buffer that stays in the L1 cache, then
-    /// decrypted and hashed from there into `output`. So the hash and the plaintext come
-    /// from the same bytes even if the caller's input changes meanwhile (a
-    /// shared map another process writes): AWS-LC's own pass may read a
-    /// block twice (GHASH, then CTR, outside its stitched loop).
+    /// A [`PartInput::Shared`] input is read once: a piece of
+    /// [`COPY_PIECE`] bytes is copied into a scratch buffer that stays in
+    /// the L1 cache, then decrypted and hashed from there into `output`.
+    /// So the hash and the plaintext come from the same bytes even if the
+    /// caller's input changes meanwhile (a shared map another process
+    /// writes): AWS-LC's own pass may read a block twice (GHASH, then CTR,
+    /// outside its stitched loop). A [`PartInput::Private`] one (and the
+    /// output in place) is handed to AWS-LC whole, in one call.
     ///
     /// # Panics
     /// If `input` and `output` differ in length, or the part is longer than
     /// GCM allows (2³⁶ − 32 bytes; callers pass parts of a message checked
     /// against that).
-    pub(crate) fn decrypt_part(&self, nonce: &[u8], input: Option<&[u8]>, output: &mut [u8]) -> PartHash {
+    pub(crate) fn decrypt_part(&self, nonce: &[u8], input: PartInput<'_>, output: &mut [u8]) -> PartHash {
         use super::internal::{GCM128_KEY_AT, GCM128_MRES, GCM128_XI, Gcm128Context};
-        if let Some(input) = input {
+        if let PartInput::Shared(input) | PartInput::Private(input) = input {
             assert_eq!(input.len(), output.len());
         }
         let mut ctx = Gcm128Context([0; super::internal::GCM128_CONTEXT_SIZE]);
@@ -415,9 +431,14 @@ impl GcmDecrypter {
         unsafe { super::internal::CRYPTO_gcm128_setiv(&mut ctx, &self.aes.0, nonce.as_ptr(), nonce.len()) };
         // Ciphertext only (nothing secret): not wiped.
         let mut scratch = [0u8; COPY_PIECE];
-        for (i, piece) in output.chunks_mut(COPY_PIECE).enumerate() {
+        // One piece, the whole part, unless the input must be copied first.
+        let piece_len = match input {
+            PartInput::Shared(_) => COPY_PIECE,
+            PartInput::InPlace | PartInput::Private(_) => output.len().max(1),
+        };
+        for (i, piece) in output.chunks_mut(piece_len).enumerate() {
             let src = match input {
-                Some(input) => {
+                PartInput::Shared(input) => {
                     let at = i * COPY_PIECE;
                     let copy = &mut scratch[..piece.len()];
                     copy.copy_from_slice(&input[at..at + piece.len()]);
@@ -426,13 +447,14 @@ impl GcmDecrypter {
                     prefetch(input.get(at + COPY_PIECE..).unwrap_or_default());
                     copy.as_ptr()
                 }
-                None => piece.as_ptr(),
+                PartInput::Private(input) => input[i * piece_len..i * piece_len + piece.len()].as_ptr(),
+                PartInput::InPlace => piece.as_ptr(),
             };
             // SAFETY: `ctx` was set up above and carries the message on from
             // the previous piece (every piece but the last is whole blocks);
-            // `src` is `piece.len()` readable bytes: the scratch copy, or
-            // `piece` itself, decrypted in place (AWS-LC reads each block
-            // before writing it).
+            // `src` is `piece.len()` readable bytes: the scratch copy, the
+            // private input's, or `piece` itself, decrypted in place
+            // (AWS-LC reads each block before writing it).
             let ok = unsafe {
                 super::internal::CRYPTO_gcm128_decrypt_ctr32(
                     &mut ctx,

@@ -40,7 +40,7 @@ pub(crate) mod kem;
 mod owned;
 pub(crate) mod rsa;
 
-pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, Rc4State, aes_ecb_in_place};
+pub(crate) use cipher::{AeadKey, Direction, GcmDecrypter, PartInput, Rc4State, aes_ecb_in_place};
 pub(crate) use error::BackendError;
 pub(crate) use kdf::{Md, bytes_to_key, pbkdf2_hmac, scrypt, shake256};
 

@@ -40,7 +40,7 @@ use ghash::GHash;
 use ghash::universal_hash::{KeyInit, UniversalHash};
 
 use super::{BLOCK, Error, GRAIN};
-use crate::ffi::{self, AeadKey, Direction, GcmDecrypter};
+use crate::ffi::{self, AeadKey, Direction, GcmDecrypter, PartInput};
 use crate::par::Parallelism;
 use crate::secret::{SecretKey, wipe};
 use field::{Block, inverse, lengths, mul, pow, xor};
@@ -349,7 +349,7 @@ impl Gcm {
             return Ok(());
         }
         if let Some(decrypter) = self.one_pass() {
-            return self.open_one_pass(decrypter, nonce, aad, None, data, tag, par);
+            return self.open_one_pass(decrypter, nonce, aad, PartInput::InPlace, data, tag, par);
         }
         self.open_two_pass_in_place(nonce, aad, data, tag, par)
     }
@@ -381,29 +381,15 @@ impl Gcm {
         output: &mut [u8],
         par: &Parallelism,
     ) -> Result<(), Error> {
-        assert_eq!(
-            input.len(),
-            output.len(),
-            "GCM output must be as long as the input"
-        );
-        let opened = if input.len() <= SMALL_OPEN {
-            let mut scratch = Scratch::new();
-            self.open_small(nonce, aad, input, tag, &mut scratch)
-                .map(|plain| output.copy_from_slice(plain))
-        } else if let Some(decrypter) = self.one_pass() {
-            self.open_one_pass(decrypter, nonce, aad, Some(input), output, tag, par)
-        } else {
-            self.open_two_pass_into(nonce, aad, input, tag, output, par)
-        };
-        if opened.is_err() {
-            wipe(output);
-        }
-        opened
+        self.open_from(nonce, aad, input, false, tag, output, par)
     }
 
-    /// [`Gcm::open_into`], kept for callers that name an `output` nobody
-    /// else can read until this returns (the Python package's new `bytes`):
-    /// `open_into` now treats every output that way (see its docs).
+    /// [`Gcm::open_into`] for an `input` nobody writes until this returns
+    /// (a buffer your code owns, not a shared map; Python's immutable
+    /// `bytes`): AWS-LC's one-pass open reads it directly, as the seal reads
+    /// its plaintext, without `open_into`'s copy through the L1 cache, and
+    /// may read a block of it twice. `output`, as for `open_into`, must be
+    /// a buffer nobody reads meanwhile.
     ///
     /// # Errors
     /// [`Error::Authentication`] if the tag does not match; `output` is then
@@ -420,7 +406,44 @@ impl Gcm {
         output: &mut [u8],
         par: &Parallelism,
     ) -> Result<(), Error> {
-        self.open_into(nonce, aad, input, tag, output, par)
+        self.open_from(nonce, aad, input, true, tag, output, par)
+    }
+
+    /// [`Gcm::open_into`] (`private` false) / [`Gcm::open_private_into`].
+    #[allow(clippy::too_many_arguments)]
+    fn open_from(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        input: &[u8],
+        private: bool,
+        tag: &[u8],
+        output: &mut [u8],
+        par: &Parallelism,
+    ) -> Result<(), Error> {
+        assert_eq!(
+            input.len(),
+            output.len(),
+            "GCM output must be as long as the input"
+        );
+        let opened = if input.len() <= SMALL_OPEN {
+            let mut scratch = Scratch::new();
+            self.open_small(nonce, aad, input, tag, &mut scratch)
+                .map(|plain| output.copy_from_slice(plain))
+        } else if let Some(decrypter) = self.one_pass() {
+            let from = if private {
+                PartInput::Private(input)
+            } else {
+                PartInput::Shared(input)
+            };
+            self.open_one_pass(decrypter, nonce, aad, from, output, tag, par)
+        } else {
+            self.open_two_pass_into(nonce, aad, input, tag, output, par)
+        };
+        if opened.is_err() {
+            wipe(output);
+        }
+        opened
     }
 }
 

@@ -7,7 +7,7 @@ use aws_lc_rs::cipher::EncryptionContext;
 use super::field::{Block, lengths, mul};
 use super::{Gcm, GcmOpen, NONCE, Part, SMALL_OPEN, TAG};
 use crate::aes::{BLOCK, Error, GRAIN};
-use crate::ffi::GcmDecrypter;
+use crate::ffi::{GcmDecrypter, PartInput};
 use crate::par::Parallelism;
 use crate::secret::wipe;
 
@@ -103,7 +103,7 @@ impl Gcm {
     ) -> Result<(), Error> {
         self.verify(nonce, aad, data, tag, par)?;
         match self.decrypter() {
-            Some(decrypter) => self.open_one_pass(decrypter, nonce, aad, None, data, tag, par),
+            Some(decrypter) => self.open_one_pass(decrypter, nonce, aad, PartInput::InPlace, data, tag, par),
             None => {
                 self.decrypt_parts(nonce, data, par);
                 Ok(())
@@ -111,8 +111,8 @@ impl Gcm {
         }
     }
 
-    /// [`GcmOpen::OnePass`]: each part of `data` (read from `input` when
-    /// there is one, else decrypted in place) decrypted and hashed by
+    /// [`GcmOpen::OnePass`]: each part of `data` (read from `input`, or
+    /// decrypted in place) decrypted and hashed by
     /// AWS-LC in one go from the part's counter; the parts' hashes folded
     /// into the tag; on a mismatch the output wiped, or in place turned
     /// back into the ciphertext, before the error returns.
@@ -122,7 +122,7 @@ impl Gcm {
         decrypter: &GcmDecrypter,
         nonce: &[u8; NONCE],
         aad: &[u8],
-        input: Option<&[u8]>,
+        input: PartInput<'_>,
         data: &mut [u8],
         tag: &[u8],
         par: &Parallelism,
@@ -132,7 +132,11 @@ impl Gcm {
         }
         let h = self.h.expose();
         let parts = par.map_mut(data, &GRAIN, |_, offset, part| {
-            let src = input.map(|input| &input[offset..offset + part.len()]);
+            let src = match input {
+                PartInput::InPlace => PartInput::InPlace,
+                PartInput::Shared(all) => PartInput::Shared(&all[offset..offset + part.len()]),
+                PartInput::Private(all) => PartInput::Private(&all[offset..offset + part.len()]),
+            };
             // The message's own nonce for the first part (J0 = nonce ‖ 1).
             let hashed = if offset == 0 {
                 decrypter.decrypt_part(nonce, src, part)
@@ -156,8 +160,8 @@ impl Gcm {
         match input {
             // CTR is its own inverse: the keystream again gives back the
             // ciphertext the caller handed over.
-            None => self.decrypt_parts(nonce, data, par),
-            Some(_) => wipe(data),
+            PartInput::InPlace => self.decrypt_parts(nonce, data, par),
+            PartInput::Shared(_) | PartInput::Private(_) => wipe(data),
         }
         Err(Error::Authentication)
     }
