@@ -312,7 +312,8 @@ pub(crate) fn emulated() -> bool {
 #[cfg(test)]
 mod layering {
     /// Bottom first. `io` is the plumbing (fill, positional reads, map
-    /// windows, the pipeline), `pipe` the streaming transforms built on it,
+    /// windows, the pipeline), `pipe` the streaming transforms built on it
+    /// (below `digest`, whose `sha256_file` hashes through it),
     /// `ffi` the one door to AWS-LC; `chunked` is the chunk engine every
     /// chunked format sits on; `hazmat` sits above the safe families it
     /// builds on (ECB streams through `aes::Crypter`, bulk RSA is `rsa`'s
@@ -323,10 +324,11 @@ mod layering {
     /// read and write it (`rsa`, `ecdsa`).
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
-    const LAYERS: [&[&str]; 8] = [
+    const LAYERS: [&[&str]; 9] = [
         &["cpu", "io", "name", "secret"],
         &["par", "pem"],
-        &["digest", "pipe"],
+        &["pipe"],
+        &["digest"],
         &["ffi"],
         &["pkcs8"],
         &["aes", "chunked", "ecdsa", "merkle", "rsa"],

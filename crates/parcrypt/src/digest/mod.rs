@@ -17,6 +17,21 @@
 //! type of its own). RSA and ECDSA take an [`Algorithm`] where they ask
 //! which hash.
 //!
+//! They are one idea in two sizes, kept apart on purpose: an [`Output`]
+//! carries its algorithm (a SHA-384 and a SHA-512 digest, or a SHA-256 and
+//! a truncated one, cannot be mistaken for each other) and room for the
+//! longest; a [`Digest`] is the bare 32 bytes Merkle trees keep by the
+//! million (a tree of 2²⁰ leaves holds 64 MiB of nodes as `Digest`s, more
+//! than twice that as `Output`s). `Digest::try_from(&output[..])` converts
+//! one way, [`digest`]`(Algorithm::Sha256, …)` gives the other. What signs
+//! or verifies a digest made elsewhere (`ecdsa::PrivateKey::sign_digest`,
+//! RSA's prehashed signatures, JCA `NONEwithECDSA`, pyca's `Prehashed`)
+//! takes it as `&[u8]` — bytes that arrive from outside carry no algorithm
+//! tag: RSA checks its length against the [`Algorithm`] it is given, ECDSA
+//! uses its leftmost 256 bits as the standard says.
+//! Plain SHA-256 of a file or a reader is [`sha256_file`] /
+//! [`sha256_reader`] (`merkle::Format::Sha256` hashes with them).
+//!
 //! # Examples
 //! ```
 //! use parcrypt::digest::{self, Algorithm};
@@ -65,6 +80,7 @@
 //! chosen per CPU, forced with `PARCRYPT_SHA256_BACKEND` or
 //! [`Backend::force`]): what Merkle trees hash their leaves and levels with.
 //! `README.md` beside this file has the kernels' design and measurements.
+use std::fs::File;
 use std::io::{self, Read};
 use std::str::FromStr;
 
@@ -363,11 +379,110 @@ impl Hasher {
     }
 }
 
+/// SHA-256 of a file from its first byte, as `sha256sum` prints it: one
+/// core hashes (Merkle–Damgård is serial) while a reader thread reads ahead
+/// (the crate's one file pipeline, `pipe::run_file`: a regular file whole,
+/// as long as it is when hashing starts, a file that shrinks meanwhile an
+/// error; a pipe or FIFO as a stream). `progress` gets the bytes of each
+/// batch as it is hashed. What `merkle::Format::Sha256` and `parcrypt hash --format sha256`
+/// run.
+///
+/// # Errors
+/// A read error, or the file shrinking while it is read.
+pub fn sha256_file(file: &File, progress: impl FnMut(u64)) -> io::Result<Digest> {
+    let mut hasher = Hasher::new(Algorithm::Sha256);
+    let one = crate::par::Parallelism::sequential();
+    crate::pipe::run_file(
+        Plain(&mut hasher),
+        &[],
+        file,
+        io::sink(),
+        crate::pipe::MIN_BUFFER,
+        &one,
+        progress,
+    )?;
+    Ok(hasher.sha256())
+}
+
+/// [`sha256_file`] of whatever `reader` yields until its end (standard
+/// input, a socket), read ahead on a thread of its own. Where no read-ahead
+/// is wanted, [`Hasher::update_reader`] reads and hashes in turn.
+///
+/// # Errors
+/// The first read error.
+pub fn sha256_reader(reader: impl Read + Send, progress: impl FnMut(u64)) -> io::Result<Digest> {
+    let mut hasher = Hasher::new(Algorithm::Sha256);
+    let one = crate::par::Parallelism::sequential();
+    crate::pipe::run(
+        Plain(&mut hasher),
+        reader,
+        io::sink(),
+        crate::pipe::MIN_BUFFER,
+        &one,
+        progress,
+    )?;
+    Ok(hasher.sha256())
+}
+
+impl Hasher {
+    /// The SHA-256 digest as the 32-byte [`Digest`] (a SHA-256 hasher).
+    fn sha256(self) -> Digest {
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&self.finish());
+        out
+    }
+}
+
+/// Plain SHA-256 of a stream as a pipeline transform: each buffer is
+/// added to the hasher where it lies (nothing is written).
+struct Plain<'a>(&'a mut Hasher);
+
+impl crate::pipe::Transform for Plain<'_> {
+    type Error = io::Error;
+    fn unit(&self) -> usize {
+        64
+    }
+    fn hold_back(&self, _len: usize) -> usize {
+        0
+    }
+    fn apply(&mut self, data: &mut [u8], _par: &crate::par::Parallelism) {
+        self.0.update(data);
+    }
+    fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
+        Ok(Vec::new())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+
+    #[test]
+    fn sha256_of_a_file_and_a_reader_is_the_one_shot_sha256() {
+        use std::io::Write;
+        let mb = crate::pipe::MIN_BUFFER;
+        let sizes: &[usize] = if crate::emulated() {
+            &[0, 1, 64, 65, mb + 1]
+        } else {
+            &[0, 1, 63, 64, 65, 4096, mb - 1, mb, mb + 1, 2 * mb + 77]
+        };
+        for &len in sizes {
+            let data: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let mut file = tempfile::tempfile().unwrap();
+            file.write_all(&data).unwrap();
+            let mut seen = 0;
+            let got = sha256_file(&file, |n| seen += n).unwrap();
+            assert_eq!(got, sha256(&data), "{len} bytes from a file");
+            assert_eq!(seen, len as u64, "progress of {len} bytes");
+            assert_eq!(
+                sha256_reader(&data[..], |_| {}).unwrap(),
+                sha256(&data),
+                "{len} bytes read"
+            );
+        }
+    }
 
     const ALL: [Algorithm; 4] = [
         Algorithm::Sha1,

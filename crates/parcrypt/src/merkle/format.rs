@@ -35,7 +35,9 @@ use crate::par::Parallelism;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Format {
-    /// Plain SHA-256 of the whole input (serial by nature), like `sha256sum`.
+    /// Plain SHA-256 of the whole input (serial by nature), like `sha256sum`:
+    /// one of the formats `hash` and `sums` choose from, hashed by
+    /// [`crate::digest::sha256_file`] (where plain SHA-256 lives).
     Sha256,
     /// The RFC 6962 tree head over leaves of `leaf_size` bytes.
     Rfc6962 {

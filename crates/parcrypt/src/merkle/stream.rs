@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::{self, Read};
 
 use super::engine::{Builder, Chunks, Rule};
-use crate::digest::{Algorithm, Digest, Hasher};
+use crate::digest::Digest;
 use crate::io::ReadAt;
 use crate::par::Parallelism;
 use crate::pipe::{self, Transform};
@@ -92,40 +92,13 @@ impl<I: Read + Send> Source<'_, I> {
         Ok(out.unwrap_or_default())
     }
 
-    /// Plain SHA-256 of everything (one core: Merkle–Damgård is serial),
-    /// hashed while a reader thread reads ahead (the crate's one pipeline;
-    /// `Hasher::update_reader` would read and hash in turn).
+    /// Plain SHA-256 of everything: [`crate::digest::sha256_file`] /
+    /// [`crate::digest::sha256_reader`], where it lives.
     pub(crate) fn sha256(self, progress: impl FnMut(u64)) -> io::Result<Digest> {
-        let mut hasher = Algorithm::Sha256.hasher();
-        let plain = Plain(&mut hasher);
-        let (one, buffer) = (Parallelism::sequential(), pipe::MIN_BUFFER);
         match self {
-            Source::Reader(input) => pipe::run(plain, input, io::sink(), buffer, &one, progress),
-            Source::File(file) => pipe::run_file(plain, &[], file, io::sink(), buffer, &one, progress),
-        }?;
-        let mut out = [0u8; 32];
-        out.copy_from_slice(&hasher.finish());
-        Ok(out)
-    }
-}
-
-/// Plain SHA-256 of a stream as a pipeline transform: each buffer is
-/// added to the hasher where it lies (nothing is written).
-struct Plain<'a>(&'a mut Hasher);
-
-impl Transform for Plain<'_> {
-    type Error = io::Error;
-    fn unit(&self) -> usize {
-        64
-    }
-    fn hold_back(&self, _len: usize) -> usize {
-        0
-    }
-    fn apply(&mut self, data: &mut [u8], _par: &Parallelism) {
-        self.0.update(data);
-    }
-    fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
-        Ok(Vec::new())
+            Source::Reader(input) => crate::digest::sha256_reader(input, progress),
+            Source::File(file) => crate::digest::sha256_file(file, progress),
+        }
     }
 }
 
