@@ -60,7 +60,7 @@ impl Scheme {
     }
 
     /// [`Scheme::decrypt`] into `out`, which must hold the plaintext
-    /// ([`plain_len`] of the message's length); returns its length. On any
+    /// ([`plain_len`](super::plain_len) of the message's length); returns its length. On any
     /// failure every byte of `out` that could have held plaintext is wiped.
     ///
     /// # Errors
