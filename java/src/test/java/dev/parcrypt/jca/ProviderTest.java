@@ -75,6 +75,42 @@ class ProviderTest {
         assertThrows(IllegalArgumentException.class, () -> new ParcryptProvider(1, "omp"));
     }
 
+    /**
+     * Issue 39: threads 0 means every available core, in the Java provider as on every surface. A
+     * provider and a {@link ParcryptMerkle} built with 0 work (on the parallel path: the inputs are
+     * past the grain where work is cut) and give exactly what one thread gives; a negative count is an
+     * {@code IllegalArgumentException} that names it.
+     */
+    @Test
+    void threadsZeroMeansEveryCoreAndMatchesOneThread() throws Exception {
+        ParcryptProvider every = new ParcryptProvider(0, "steal");
+        ParcryptProvider one = new ParcryptProvider(1, "steal");
+        assertEquals(0, every.threads());
+        SecretKeySpec key = new SecretKeySpec(pattern(32), "AES");
+        GCMParameterSpec spec = new GCMParameterSpec(128, pattern(12));
+        byte[] plain = pattern(4 * TestSupport.MIB + 5);
+        byte[] sealedEvery = gcm(every, Cipher.ENCRYPT_MODE, key, spec, plain);
+        byte[] sealedOne = gcm(one, Cipher.ENCRYPT_MODE, key, spec, plain);
+        assertArrayEquals(sealedOne, sealedEvery);
+        assertArrayEquals(plain, gcm(every, Cipher.DECRYPT_MODE, key, spec, sealedOne));
+
+        byte[] data = pattern(TestSupport.MIB + 1);
+        assertArrayEquals(new ParcryptMerkle(1, "steal").rfc6962Root(data, 4096),
+                new ParcryptMerkle(0, "steal").rfc6962Root(data, 4096));
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ParcryptProvider(-1, "steal"));
+        assertTrue(e.getMessage().contains("-1"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> new ParcryptMerkle(-1, "steal"));
+    }
+
+    private static byte[] gcm(Provider provider, int mode, SecretKeySpec key, GCMParameterSpec spec, byte[] in)
+            throws Exception {
+        Cipher c = Cipher.getInstance("AES/GCM/NoPadding", provider);
+        c.init(mode, key, spec);
+        return c.doFinal(in);
+    }
+
     private static void restore(String key, String value) {
         if (value == null) {
             System.clearProperty(key);
