@@ -370,6 +370,18 @@ pub(crate) enum PartInput<'a> {
     Private(&'a [u8]),
 }
 
+impl<'a> PartInput<'a> {
+    /// The same kind of input for the part `offset .. offset + len` of
+    /// the message.
+    pub(crate) fn part(self, offset: usize, len: usize) -> PartInput<'a> {
+        match self {
+            PartInput::InPlace => PartInput::InPlace,
+            PartInput::Shared(all) => PartInput::Shared(&all[offset..offset + len]),
+            PartInput::Private(all) => PartInput::Private(&all[offset..offset + len]),
+        }
+    }
+}
+
 /// What one part's pass leaves: GHASH over its ciphertext blocks (no
 /// length block), except that a partial last block has been added in but
 /// not yet multiplied by H (`pending`), as AWS-LC leaves it.

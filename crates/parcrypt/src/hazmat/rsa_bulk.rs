@@ -124,9 +124,15 @@ pub fn rsa_bulk_decrypt(
         }
         Ok(out)
     });
-    let mut out = Zeroizing::new(Vec::with_capacity(n * cap));
+    // Room for every block's plaintext, shrunk in place to what the last
+    // block held (no copy the wipe would miss).
+    let mut out = SecretBytes::zeroed(n * cap);
+    let mut len = 0;
     for part in parts {
-        out.extend_from_slice(&part?);
+        let part = part?;
+        out.expose_mut()[len..len + part.len()].copy_from_slice(&part);
+        len += part.len();
     }
-    Ok(SecretBytes::new(std::mem::take(&mut *out)))
+    out.truncate(len);
+    Ok(out)
 }

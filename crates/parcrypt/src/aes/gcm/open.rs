@@ -132,11 +132,7 @@ impl Gcm {
         }
         let h = self.h.expose();
         let parts = par.map_mut(data, &GRAIN, |_, offset, part| {
-            let src = match input {
-                PartInput::InPlace => PartInput::InPlace,
-                PartInput::Shared(all) => PartInput::Shared(&all[offset..offset + part.len()]),
-                PartInput::Private(all) => PartInput::Private(&all[offset..offset + part.len()]),
-            };
+            let src = input.part(offset, part.len());
             // The message's own nonce for the first part (J0 = nonce ‖ 1).
             let hashed = if offset == 0 {
                 decrypter.decrypt_part(nonce, src, part)
