@@ -52,6 +52,15 @@ fn runner() -> Option<(String, String)> {
     (!value.trim().is_empty()).then_some((var, value))
 }
 
+/// Whether the tests run under emulation: `scripts/test-aarch64.sh` sets
+/// `PARCRYPT_EMULATED=1` for its runs under qemu-user, where every start of
+/// the binary is translated anew (about half a second). Tests whose cost is
+/// the number of runs of the binary take a cross-section there (each says
+/// which); the native run does them in full.
+pub fn emulated() -> bool {
+    std::env::var_os("PARCRYPT_EMULATED").is_some()
+}
+
 /// How to bound the address space of the `parcrypt` that [`bin`] runs, when
 /// `RLIMIT_AS` cannot: `Some(variable)` under qemu-user, which ignores a
 /// guest's own memory limits (they would bound the emulator's allocations

@@ -247,12 +247,18 @@ fn reference_vectors_bep52_glacier_rfc6962() {
 /// (`sha_many.rs`).
 pub(crate) fn check_reference_vectors() {
     let text = include_str!("../data/merkle_vectors.txt");
-    let pars = [
+    let mut pars = vec![
         Parallelism::sequential(),
         Parallelism::new(2, Strategy::Static),
         Parallelism::new(3, Strategy::WorkStealing),
         Parallelism::new(8, Strategy::Static),
     ];
+    if emulated() {
+        // Under qemu (each SHA-256 backend's run too, `sha_many.rs`):
+        // sequential and one uneven parallel split check the aarch64
+        // backends on every vector; the native run every schedule.
+        pars.retain(|p| !p.is_parallel() || p.threads().get() == 3);
+    }
     let mut checked = 0;
     for (line, f) in rows(text) {
         let size: usize = f[1].parse().unwrap();
@@ -333,10 +339,10 @@ pub(crate) fn check_reference_vectors() {
                 }
                 other => panic!("unknown format {other}"),
             }
-            checked += 1;
         }
+        checked += 1;
     }
-    assert!(checked > 200, "only {checked} vectors checked");
+    assert!(checked > 50, "only {checked} vectors checked");
 }
 
 #[test]
