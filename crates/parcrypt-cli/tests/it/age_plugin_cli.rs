@@ -14,13 +14,12 @@
 #![allow(clippy::unwrap_used)]
 
 use std::ffi::OsString;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Output};
 
 use crate::age_cli::{Dir, keygen, on_pty, pty_present};
 use crate::age_go_tools::{go_programs, path_with, ptest_keygen};
-use crate::common::{bin, data, fails_in, ok_in, p, require_tool, run, stderr};
+use crate::common::{bin, data, fails_in, ok_in, p, require_tool, run, stderr, write_executable};
 use crate::tools::require;
 
 /// `parcrypt age ARGS` with `PATH` = `path` and extra environment.
@@ -380,8 +379,7 @@ fn age_plugins_missing_or_speaking_garbage_fail_with_a_hint() {
     let bin_dir = dir.path("bin");
     std::fs::create_dir(&bin_dir).unwrap();
     let plugin = bin_dir.join("age-plugin-garbage");
-    std::fs::write(&plugin, "#!/bin/sh\necho 'this is not age'\nexec sleep 600\n").unwrap();
-    std::fs::set_permissions(&plugin, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_executable(&plugin, "#!/bin/sh\necho 'this is not age'\nexec sleep 600\n");
     let path = path_with(&bin_dir);
     let input = dir.write("plain", b"x");
     let out = age_with(

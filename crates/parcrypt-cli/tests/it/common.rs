@@ -32,8 +32,7 @@ pub fn bin() -> &'static str {
         // Written under a name of this process, then renamed: test binaries
         // running side by side never see a half-written script.
         let part = dir.join(format!("parcrypt-via-runner.{}", std::process::id()));
-        std::fs::write(&part, script).unwrap();
-        std::fs::set_permissions(&part, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        write_executable(&part, &script);
         std::fs::rename(&part, &path).unwrap();
         eprintln!("parcrypt under test: {binary} through {var}={runner}");
         path.to_str().unwrap().to_owned()
@@ -50,6 +49,21 @@ fn runner() -> Option<(String, String)> {
     );
     let value = std::env::var(&var).ok()?;
     (!value.trim().is_empty()).then_some((var, value))
+}
+
+/// Writes `text` to `path`, mode 0755, through a child `sh`: this process
+/// never opens an executable for writing, so no child another test forks
+/// meanwhile holds that descriptor when the file is started ("Text file
+/// busy", ETXTBSY, seen once in CI with the library's plugin scripts).
+pub fn write_executable(path: &Path, text: &str) {
+    let mut sh = Command::new("sh")
+        .args(["-c", r#"cat > "$1" && chmod 755 "$1""#, "sh"])
+        .arg(path)
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    sh.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    assert!(sh.wait().unwrap().success(), "writing {}", path.display());
 }
 
 /// Whether the tests run under emulation: `scripts/test-aarch64.sh` sets

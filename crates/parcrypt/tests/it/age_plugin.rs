@@ -17,7 +17,7 @@
 
 #![allow(clippy::unwrap_used)]
 
-use std::os::unix::fs::PermissionsExt;
+use std::io::Write;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -33,10 +33,27 @@ use super::age_go_tools::{go_programs, ptest_keygen};
 use super::common::data;
 
 /// Writes `age-plugin-NAME` into `dir`: a shell script.
+///
+/// The file is written by a child `sh`, never opened for writing by this
+/// process: a child that another test forks meanwhile (they start plugins
+/// and tools in parallel) would inherit that descriptor until it execs, and
+/// starting the script then fails with "Text file busy" (ETXTBSY; seen once
+/// in CI).
 fn script(dir: &Path, name: &str, body: &str) {
     let path = dir.join(format!("age-plugin-{name}"));
-    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    write_executable(&path, &format!("#!/bin/sh\n{body}\n"));
+}
+
+/// Writes `text` to `path`, mode 0755, through a child `sh` (see [`script`]).
+fn write_executable(path: &Path, text: &str) {
+    let mut sh = std::process::Command::new("sh")
+        .args(["-c", r#"cat > "$1" && chmod 755 "$1""#, "sh"])
+        .arg(path)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    sh.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+    assert!(sh.wait().unwrap().success(), "writing {}", path.display());
 }
 
 /// A plugin that "wraps" the file key in the clear (stanza type `toy`,
