@@ -18,7 +18,7 @@ use parcrypt::age::{self, DecryptOptions, Identity, KeyKind, Options, Recipient}
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::secret::SecretBytes;
 
-use super::common::{data, require_tool};
+use super::common::{data, emulated, require_tool};
 use super::tools::require;
 
 const CHUNK: usize = 64 << 10;
@@ -277,7 +277,7 @@ fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
         ssh_keygen(dir.path(), &["-t", "rsa", "-b", "2048"], "rsa"),
         ssh_keygen(dir.path(), &["-t", "rsa", "-b", "3072", "-m", "PEM"], "rsa-pem"),
     ];
-    for (path, public) in &keys {
+    for (k, (path, public)) in keys.iter().enumerate() {
         let recipient = Recipient::parse(public).unwrap();
         assert!(public.starts_with(&recipient.to_string()), "{public}");
         let identity = age::read_identities(path).unwrap();
@@ -286,31 +286,38 @@ fn ssh_keys_both_ways_with_the_age_cli_and_filippo_io_age() {
             identity[0].to_recipient().unwrap().to_string(),
             recipient.to_string()
         );
-        for armor in [false, true] {
-            for len in [0, CHUNK + 1, 3 * CHUNK] {
-                let plain = data(len);
-                let what = format!("{public:.20}, armor {armor}, {len} bytes");
-                let file = ours_encrypt(std::slice::from_ref(&recipient), &plain, armor);
-                let got = run(Path::new("age"), &["-d", "-i", path.to_str().unwrap()], &file);
-                assert!(got == plain, "ours → age: {what}");
-                if let Some(go) = go {
-                    let got = run(go, &["decrypt", "-i", path.to_str().unwrap()], &file);
-                    assert!(got == plain, "ours → Go: {what}");
-                }
-                let mut args = vec!["-e", "-r", public.as_str()];
+        let pairs = [false, true]
+            .into_iter()
+            .flat_map(|armor| [0, CHUNK + 1, 3 * CHUNK].map(|len| (armor, len)));
+        for (j, (armor, len)) in pairs.enumerate() {
+            // Under qemu (`common::emulated`: the RSA private operations
+            // are emulated) each key takes half of the armor × length
+            // pairs, in turns; every pair still meets an RSA key.
+            if emulated() && (j + k) % 2 != 0 {
+                continue;
+            }
+            let plain = data(len);
+            let what = format!("{public:.20}, armor {armor}, {len} bytes");
+            let file = ours_encrypt(std::slice::from_ref(&recipient), &plain, armor);
+            let got = run(Path::new("age"), &["-d", "-i", path.to_str().unwrap()], &file);
+            assert!(got == plain, "ours → age: {what}");
+            if let Some(go) = go {
+                let got = run(go, &["decrypt", "-i", path.to_str().unwrap()], &file);
+                assert!(got == plain, "ours → Go: {what}");
+            }
+            let mut args = vec!["-e", "-r", public.as_str()];
+            if armor {
+                args.push("-a");
+            }
+            let file = run(Path::new("age"), &args, &plain);
+            assert!(ours_decrypt(&identity, &file) == plain, "age → ours: {what}");
+            if let Some(go) = go {
+                let mut args = vec!["encrypt", "-r", public.as_str()];
                 if armor {
                     args.push("-a");
                 }
-                let file = run(Path::new("age"), &args, &plain);
-                assert!(ours_decrypt(&identity, &file) == plain, "age → ours: {what}");
-                if let Some(go) = go {
-                    let mut args = vec!["encrypt", "-r", public.as_str()];
-                    if armor {
-                        args.push("-a");
-                    }
-                    let file = run(go, &args, &plain);
-                    assert!(ours_decrypt(&identity, &file) == plain, "Go → ours: {what}");
-                }
+                let file = run(go, &args, &plain);
+                assert!(ours_decrypt(&identity, &file) == plain, "Go → ours: {what}");
             }
         }
     }
