@@ -305,6 +305,26 @@ pub(crate) fn emulated() -> bool {
     std::env::var_os("PARCRYPT_EMULATED").is_some()
 }
 
+/// Every strategy on 1 to `max_threads` threads; under emulation
+/// ([`emulated`]) the cross-section sequential, static on 3 threads (uneven
+/// parts) and work stealing on `max_threads` (more parts than cores), as
+/// tests/it/common.rs `every_parallelism` for the integration tests.
+#[cfg(test)]
+pub(crate) fn test_schedules(max_threads: usize) -> Vec<par::Parallelism> {
+    use par::{Parallelism, Strategy};
+    if emulated() {
+        return vec![
+            Parallelism::sequential(),
+            Parallelism::new(3, Strategy::Static),
+            Parallelism::new(max_threads, Strategy::WorkStealing),
+        ];
+    }
+    Strategy::ALL
+        .into_iter()
+        .flat_map(|strategy| (1..=max_threads).map(move |threads| Parallelism::new(threads, strategy)))
+        .collect()
+}
+
 /// The module layering, checked on the source tree (CI runs it with the
 /// unit tests) by the workspace's one checker (`crates/layering`, shared
 /// with the lab): every top-level module sits in one layer and imports only

@@ -532,22 +532,11 @@ mod tests {
     #[test]
     fn blocks_and_strategies_match_the_definitions() {
         // Every strategy on 1 to 8 threads; under emulation
-        // (`crate::emulated`: the aarch64 run checks the hash backend, the
-        // native run this schedule logic) the cross-section sequential,
-        // static on 3 threads, work stealing on 8 (it was a fifth of the
-        // emulated unit tests' time on all three strategies on 2, 3 and 8).
-        let schedules: Vec<Parallelism> = if crate::emulated() {
-            vec![
-                Parallelism::sequential(),
-                Parallelism::new(3, Strategy::Static),
-                Parallelism::new(8, Strategy::WorkStealing),
-            ]
-        } else {
-            Strategy::ALL
-                .into_iter()
-                .flat_map(|strategy| (1..=8).map(move |threads| Parallelism::new(threads, strategy)))
-                .collect()
-        };
+        // (`crate::test_schedules`: the aarch64 run checks the hash backend,
+        // the native run this schedule logic) a cross-section of three (it
+        // was a fifth of the emulated unit tests' time on all three
+        // strategies on 2, 3 and 8).
+        let schedules = crate::test_schedules(8);
         for n in 0..=70 {
             let l = leaves(n);
             let want_split = split_reference(&Plain::<false>, &l);

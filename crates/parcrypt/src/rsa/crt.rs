@@ -268,21 +268,10 @@ mod tests {
     #[test]
     fn crt_equals_direct_exponentiation_for_every_strategy() {
         // Every strategy on 1 to 4 threads; under emulation
-        // (`crate::emulated`: the aarch64 run checks AWS-LC's arithmetic
-        // there, the native run the schedules) sequential, static on 3 and
-        // work stealing on 4, a quarter of the emulated private operations.
-        let schedules: Vec<Parallelism> = if crate::emulated() {
-            vec![
-                Parallelism::sequential(),
-                Parallelism::new(3, Strategy::Static),
-                Parallelism::new(4, Strategy::WorkStealing),
-            ]
-        } else {
-            Strategy::ALL
-                .into_iter()
-                .flat_map(|strategy| (1..=4).map(move |threads| Parallelism::new(threads, strategy)))
-                .collect()
-        };
+        // (`crate::test_schedules`: the aarch64 run checks AWS-LC's
+        // arithmetic there, the native run the schedules) a cross-section
+        // of three, a quarter of the emulated private operations.
+        let schedules = crate::test_schedules(4);
         for bits in [1024, 2048, 3072] {
             let key = PrivateKey::generate(bits, &Parallelism::default()).unwrap();
             let k = key.size();
