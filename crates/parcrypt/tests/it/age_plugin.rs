@@ -41,17 +41,13 @@ use super::common::data;
 /// in CI).
 fn script(dir: &Path, name: &str, body: &str) {
     let path = dir.join(format!("age-plugin-{name}"));
-    write_executable(&path, &format!("#!/bin/sh\n{body}\n"));
-}
-
-/// Writes `text` to `path`, mode 0755, through a child `sh` (see [`script`]).
-fn write_executable(path: &Path, text: &str) {
     let mut sh = std::process::Command::new("sh")
         .args(["-c", r#"cat > "$1" && chmod 755 "$1""#, "sh"])
-        .arg(path)
+        .arg(&path)
         .stdin(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let text = format!("#!/bin/sh\n{body}\n");
     sh.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
     assert!(sh.wait().unwrap().success(), "writing {}", path.display());
 }
