@@ -72,21 +72,29 @@ where
         }
     };
     let finished = AtomicUsize::new(0);
+    // One job per helper that has a piece to run, not a broadcast to every
+    // worker: a broadcast needs every worker scheduled once per run, which
+    // beside busy neighbours (rayon's idle workers yield their core 32
+    // times before sleeping) made many small runs crawl.
+    let jobs = helpers.min(n.saturating_sub(1));
     pool.in_place_scope(|scope| {
-        scope.spawn_broadcast(|_, ctx| {
-            // Counted even if the piece panics, so the caller never waits forever.
-            let _done = Finished(&finished);
-            match run {
-                // Helper k runs part k + 1; the caller runs part 0.
-                Run::Team(_) => run_piece(ctx.index() + 1),
-                _ => take_tasks(),
-            }
-        });
+        for k in 0..jobs {
+            let (finished, run_piece, take_tasks) = (&finished, &run_piece, &take_tasks);
+            scope.spawn(move |_| {
+                // Counted even if the piece panics, so the caller never waits forever.
+                let _done = Finished(finished);
+                match run {
+                    // Job k runs part k + 1; the caller runs part 0.
+                    Run::Team(_) => run_piece(k + 1),
+                    _ => take_tasks(),
+                }
+            });
+        }
         match run {
             Run::Team(_) => run_piece(0),
             _ => take_tasks(),
         }
-        await_helpers(&finished, helpers, threads);
+        await_helpers(&finished, jobs, threads);
     });
     results
         .into_iter()
