@@ -292,6 +292,7 @@ mod pipe;
 pub mod pkcs8;
 pub mod rsa;
 pub mod secret;
+pub mod slhdsa;
 pub mod stream;
 
 pub use name::UnknownName;
@@ -351,7 +352,7 @@ mod layering {
         &["digest"],
         &["ffi"],
         &["pkcs8"],
-        &["aes", "chunked", "ecdsa", "merkle", "rsa"],
+        &["aes", "chunked", "ecdsa", "merkle", "rsa", "slhdsa"],
         &["hazmat"],
         &["age", "cobblestone", "stream"],
     ];

@@ -1,0 +1,221 @@
+//! The hashing seam: every hash SLH-DSA computes goes through [`Hashes`].
+//!
+//! Millions of the hashes of a signature are the tweakable hashes F, H, T
+//! and the PRF, each `Hash(PK.seed-block ‖ ADRS ‖ M)` with the same
+//! `PK.seed` block in front (FIPS 205 §11). Callers hand them over in
+//! **batches** of independent inputs of one length — every chain of a
+//! WOTS+ step, every leaf of a FORS level, every pair of a tree level — so
+//! that the SHA-2 path can run a batch in the lanes of the many-message
+//! SHA-256 kernels from the cached `PK.seed` midstate, and SHAKE and
+//! SHA-512 one at a time from the vetted backends (RustCrypto `sha2`,
+//! `sha3`; HMAC from AWS-LC). Nothing here is a home-made primitive: the
+//! seam only arranges inputs and reads outputs (Botan's `Hash_Engine` has
+//! the same shape).
+//!
+//! Nodes and messages are flat byte strings of `n`-byte nodes, so a level
+//! of a tree is also its list of pairs (stride `2n`) and a key's chain ends
+//! are its T message (stride `len·n`).
+//!
+//! This module uses `sha2` and `sha3` itself rather than through
+//! [`crate::digest`]: it needs a hasher cloned after absorbing the
+//! `PK.seed` block (SHA-256 and SHA-512) and the SHAKE XOF, neither of
+//! which `digest`'s one-shot API has.
+
+use sha2::Digest as _;
+use sha3::digest::{ExtendableOutput, Update};
+
+use super::address::Adrs;
+use super::params::Params;
+
+/// Which tweakable hash: `F` (and the PRF: one n-byte block of message) or
+/// `H`/`T` (two or more). They differ only for the SHA-2 sets of security
+/// category 3 and 5, where H and T use SHA-512 (FIPS 205 §11.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Tweak {
+    F,
+    H,
+}
+
+/// The hashes of one key (one `PK.seed`).
+pub(super) struct Hashes {
+    n: usize,
+    m: usize,
+    pk_seed: [u8; 32],
+    engine: Engine,
+}
+
+enum Engine {
+    /// SHA-256 (and, when n > 16, SHA-512) states that have absorbed
+    /// `PK.seed ‖ toByte(0, 64 − n)` (resp. `128 − n`): one compression
+    /// saved on every call.
+    Sha2 {
+        mid256: sha2::Sha256,
+        mid512: Option<sha2::Sha512>,
+    },
+    Shake,
+}
+
+impl Hashes {
+    pub(super) fn new(p: &Params, pk_seed: &[u8]) -> Hashes {
+        let n = p.n;
+        let mut seed = [0u8; 32];
+        seed[..n].copy_from_slice(&pk_seed[..n]);
+        let engine = if p.sha2 {
+            let mut block = [0u8; 128];
+            block[..n].copy_from_slice(&seed[..n]);
+            let mid256 = sha2::Sha256::new_with_prefix(&block[..64]);
+            let mid512 = (n > 16).then(|| sha2::Sha512::new_with_prefix(&block[..128]));
+            Engine::Sha2 { mid256, mid512 }
+        } else {
+            Engine::Shake
+        };
+        Hashes {
+            n,
+            m: p.m,
+            pk_seed: seed,
+            engine,
+        }
+    }
+
+    pub(super) fn n(&self) -> usize {
+        self.n
+    }
+
+    /// `out[i] = tweak(PK.seed, adrs[i], msgs[i])` for every i, where `msgs`
+    /// is `adrs.len()` messages of equal length side by side and `out` is
+    /// `adrs.len()` n-byte nodes.
+    pub(super) fn many_into(&self, tweak: Tweak, adrs: &[Adrs], msgs: &[u8], out: &mut [u8]) {
+        let n = self.n;
+        debug_assert_eq!(out.len(), adrs.len() * n);
+        if adrs.is_empty() {
+            return;
+        }
+        let len = msgs.len() / adrs.len();
+        debug_assert_eq!(msgs.len(), len * adrs.len());
+        for (i, a) in adrs.iter().enumerate() {
+            self.one_into(
+                tweak,
+                a,
+                &msgs[i * len..(i + 1) * len],
+                &mut out[i * n..(i + 1) * n],
+            );
+        }
+    }
+
+    /// `PRF(PK.seed, SK.seed, adrs[i])` for every i: F with SK.seed as the
+    /// message (FIPS 205 §11.1, §11.2).
+    pub(super) fn prf_many_into(&self, adrs: &[Adrs], sk_seed: &[u8], out: &mut [u8]) {
+        let n = self.n;
+        for (i, a) in adrs.iter().enumerate() {
+            self.one_into(Tweak::F, a, sk_seed, &mut out[i * n..(i + 1) * n]);
+        }
+    }
+
+    /// One tweakable hash into `out` (n bytes).
+    pub(super) fn one_into(&self, tweak: Tweak, adrs: &Adrs, msg: &[u8], out: &mut [u8]) {
+        let n = self.n;
+        match &self.engine {
+            Engine::Sha2 { mid256, mid512 } => match (tweak, mid512) {
+                (Tweak::H, Some(mid512)) => {
+                    let mut h = mid512.clone();
+                    sha2::Digest::update(&mut h, adrs.compressed());
+                    sha2::Digest::update(&mut h, msg);
+                    out.copy_from_slice(&h.finalize()[..n]);
+                }
+                _ => {
+                    let mut h = mid256.clone();
+                    sha2::Digest::update(&mut h, adrs.compressed());
+                    sha2::Digest::update(&mut h, msg);
+                    out.copy_from_slice(&h.finalize()[..n]);
+                }
+            },
+            Engine::Shake => {
+                let mut h = sha3::Shake256::default();
+                h.update(&self.pk_seed[..n]);
+                h.update(adrs.bytes());
+                h.update(msg);
+                h.finalize_xof_into(out);
+            }
+        }
+    }
+
+    /// `PRF_msg(SK.prf, opt_rand, M)` (n bytes), M given in parts.
+    pub(super) fn prf_msg(&self, sk_prf: &[u8], opt_rand: &[u8], msg: &[&[u8]]) -> [u8; 32] {
+        let n = self.n;
+        let mut r = [0u8; 32];
+        match &self.engine {
+            Engine::Sha2 { mid512, .. } => {
+                let alg = if mid512.is_some() {
+                    aws_lc_rs::hmac::HMAC_SHA512
+                } else {
+                    aws_lc_rs::hmac::HMAC_SHA256
+                };
+                let key = aws_lc_rs::hmac::Key::new(alg, sk_prf);
+                let mut ctx = aws_lc_rs::hmac::Context::with_key(&key);
+                ctx.update(opt_rand);
+                for part in msg {
+                    ctx.update(part);
+                }
+                r[..n].copy_from_slice(&ctx.sign().as_ref()[..n]);
+            }
+            Engine::Shake => {
+                let mut h = sha3::Shake256::default();
+                h.update(sk_prf);
+                h.update(opt_rand);
+                for part in msg {
+                    h.update(part);
+                }
+                h.finalize_xof_into(&mut r[..n]);
+            }
+        }
+        r
+    }
+
+    /// `H_msg(R, PK.seed, PK.root, M)`: the m-byte message digest.
+    pub(super) fn h_msg(&self, r: &[u8], pk_root: &[u8], msg: &[&[u8]]) -> Vec<u8> {
+        let n = self.n;
+        let seed = &self.pk_seed[..n];
+        let mut out = vec![0u8; self.m];
+        match &self.engine {
+            Engine::Sha2 { mid512: None, .. } => {
+                let mut h = sha2::Sha256::new();
+                for part in [r, seed, pk_root].into_iter().chain(msg.iter().copied()) {
+                    sha2::Digest::update(&mut h, part);
+                }
+                let inner = h.finalize();
+                mgf1::<sha2::Sha256>(&[r, seed, &inner], &mut out);
+            }
+            Engine::Sha2 { mid512: Some(_), .. } => {
+                let mut h = sha2::Sha512::new();
+                for part in [r, seed, pk_root].into_iter().chain(msg.iter().copied()) {
+                    sha2::Digest::update(&mut h, part);
+                }
+                let inner = h.finalize();
+                mgf1::<sha2::Sha512>(&[r, seed, &inner], &mut out);
+            }
+            Engine::Shake => {
+                let mut h = sha3::Shake256::default();
+                for part in [r, seed, pk_root].into_iter().chain(msg.iter().copied()) {
+                    h.update(part);
+                }
+                h.finalize_xof_into(&mut out);
+            }
+        }
+        out
+    }
+}
+
+/// MGF1 (RFC 8017 B.2.1) over `seed` (in parts) into `out`.
+fn mgf1<D: sha2::Digest + Clone>(seed: &[&[u8]], out: &mut [u8]) {
+    let mut base = D::new();
+    for part in seed {
+        base.update(part);
+    }
+    let mut counter = 0u32;
+    for chunk in out.chunks_mut(<D as sha2::digest::OutputSizeUser>::output_size()) {
+        let mut h = base.clone();
+        h.update(counter.to_be_bytes());
+        chunk.copy_from_slice(&h.finalize()[..chunk.len()]);
+        counter += 1;
+    }
+}
