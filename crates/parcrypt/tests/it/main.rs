@@ -30,6 +30,7 @@ mod rsa;
 mod rsa_wycheproof;
 mod secrets;
 mod sha_many;
+mod slhdsa;
 mod slhdsa_acvp;
 mod stream;
 mod stream_kat;
