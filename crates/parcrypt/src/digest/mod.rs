@@ -79,6 +79,8 @@
 //! independent messages side by side (SHA-NI ×2/×4, AVX2 ×8, AVX-512 ×16,
 //! chosen per CPU, forced with `PARCRYPT_SHA256_BACKEND` or
 //! [`Backend::force`]): what Merkle trees hash their leaves and levels with.
+//! [`sha256_many_from_into`] starts every message from a cached [`Midstate`]
+//! (SLH-DSA-SHA2's `PK.seed` block, hashed once per key).
 //! `README.md` beside this file has the kernels' design and measurements.
 use std::fs::File;
 use std::io::{self, Read};
@@ -87,8 +89,8 @@ use std::str::FromStr;
 mod many;
 
 pub use many::{
-    BACKEND_ENV, Backend, Digest, EnvError, Unavailable, sha256_many_into, sha256_many_prefixed_into,
-    sha256_pairs_into, sha256_prefixed,
+    BACKEND_ENV, Backend, Digest, EnvError, Midstate, Unavailable, sha256_many_from_into, sha256_many_into,
+    sha256_many_prefixed_into, sha256_pairs_into, sha256_prefixed,
 };
 
 /// A hash algorithm.

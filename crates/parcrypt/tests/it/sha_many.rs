@@ -10,7 +10,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use parcrypt::digest::{self, Backend, Unavailable};
+use parcrypt::digest::{self, Backend, Midstate, Unavailable};
 use sha2::Digest as _;
 
 /// The available backends, after checking `PARCRYPT_REQUIRE_SHA256_BACKENDS`.
@@ -249,4 +249,296 @@ fn merkle_vectors_under_every_backend() {
         crate::merkle::check_transparency_dev_consistency();
         crate::merkle::check_reference_vectors();
     });
+}
+
+/// SHA-256 of `parts` concatenated, one-shot, from AWS-LC: independent of
+/// RustCrypto `sha2`, whose compression function builds [`Midstate`]s and
+/// whose hasher is the `sha2` backend.
+fn one_shot(parts: &[&[u8]]) -> [u8; 32] {
+    let digest = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &parts.concat());
+    digest.as_ref().try_into().unwrap()
+}
+
+/// Hashes `messages` from the midstate of `blocks` with `backend` and checks
+/// every digest against [`one_shot`].
+fn check_from(backend: Backend, blocks: &[u8], prefix: &[u8], messages: &[&[u8]], what: &str) {
+    let mid = Midstate::new(blocks);
+    assert_eq!(mid.blocks(), (blocks.len() / 64) as u64);
+    let mut out = vec![[0xEEu8; 32]; messages.len()];
+    backend
+        .sha256_many_from_into(&mid, prefix, messages, &mut out)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (i, (m, got)) in messages.iter().zip(&out).enumerate() {
+        assert_eq!(
+            *got,
+            one_shot(&[blocks, prefix, m]),
+            "{backend}: {what}: message {i} of {} ({} bytes) after {} midstate blocks and a {}-byte prefix",
+            messages.len(),
+            m.len(),
+            blocks.len() / 64,
+            prefix.len()
+        );
+    }
+}
+
+/// Midstates of 0, 1 and 2 random blocks; every prefix length 0..=64
+/// crossed with every message length 0..=200 (1 to 5 blocks after the
+/// midstate: every padding case across the boundaries), on every backend.
+/// Each (midstate, prefix) is one batch of the 201 lengths, rotated so that
+/// lanes of a pass hold different mixtures of lengths and every backend
+/// runs full passes and a tail; messages start unaligned. Under emulation
+/// (`sha2` alone) prefix lengths in steps of 3 and the boundaries.
+#[test]
+fn midstate_every_prefix_and_message_length_on_every_backend() {
+    let mut rng = Rng(5);
+    let blocks = rng.bytes(128);
+    let prefixes = rng.bytes(64);
+    let data = rng.bytes(201 + 300);
+    let prefix_lens: Vec<usize> = (0..=64)
+        .filter(|p| !crate::common::emulated() || p % 3 == 0 || [1, 22, 55, 56, 63, 64].contains(p))
+        .collect();
+    for backend in backends_under_test("midstate_every_prefix_and_message_length_on_every_backend") {
+        for mid_blocks in 0..=2 {
+            for &p in &prefix_lens {
+                let messages: Vec<&[u8]> = (0..=200)
+                    .map(|i| {
+                        let len = (i + 7 * p + 50 * mid_blocks) % 201;
+                        &data[1 + (i * 3) % 300..][..len]
+                    })
+                    .collect();
+                check_from(
+                    backend,
+                    &blocks[..64 * mid_blocks],
+                    &prefixes[..p],
+                    &messages,
+                    "every length",
+                );
+            }
+        }
+    }
+}
+
+/// The shapes SLH-DSA-SHA2 hashes after its `PK.seed` block, in batches of
+/// 1 to 40 (every lane count and tail of every backend, the AVX-512 pair of
+/// groups included): `ADRSc ‖ M` with M of n = 16, 24, 32 bytes (F, PRF),
+/// 2n (H), and len·n (T_l: 35·16, 67·32); the 22-byte ADRSc as the prefix
+/// and as part of the message; ragged batches of all of them.
+#[test]
+fn midstate_slh_dsa_shapes_in_batches_of_1_to_40_on_every_backend() {
+    let mut rng = Rng(6);
+    let data = rng.bytes(40 * (22 + 67 * 32) + 64);
+    let adrs = rng.bytes(22);
+    let shapes = [16, 24, 32, 48, 64, 35 * 16, 67 * 32];
+    for backend in backends_under_test("midstate_slh_dsa_shapes_in_batches_of_1_to_40_on_every_backend") {
+        for n in [16usize, 24, 32] {
+            let mut seed_block = rng.bytes(n);
+            seed_block.resize(64, 0);
+            for count in 1..=40 {
+                for m in shapes {
+                    let stride = 22 + m + 1;
+                    let whole: Vec<&[u8]> = (0..count).map(|i| &data[i * stride + 1..][..22 + m]).collect();
+                    check_from(
+                        backend,
+                        &seed_block,
+                        &[],
+                        &whole,
+                        &format!("{count} × ADRSc ‖ {m} bytes"),
+                    );
+                    let bodies: Vec<&[u8]> = (0..count).map(|i| &data[i * stride..][..m]).collect();
+                    check_from(
+                        backend,
+                        &seed_block,
+                        &adrs,
+                        &bodies,
+                        &format!("{count} × {m} bytes"),
+                    );
+                }
+                let ragged: Vec<&[u8]> = (0..count)
+                    .map(|_| {
+                        let len = 22 + shapes[rng.below(shapes.len())];
+                        let start = rng.below(data.len() - len);
+                        &data[start..start + len]
+                    })
+                    .collect();
+                check_from(backend, &seed_block, &[], &ragged, &format!("{count} ragged"));
+            }
+        }
+    }
+}
+
+/// Random midstates (0 to 3 blocks), prefixes (0 to 100 bytes) and message
+/// lengths up to 4 KiB, in batches of two passes and one message.
+#[test]
+fn midstate_random_lengths_to_4_kib_on_every_backend() {
+    let mut rng = Rng(7);
+    let data = rng.bytes(4096 + 64);
+    for backend in backends_under_test("midstate_random_lengths_to_4_kib_on_every_backend") {
+        for round in 0..8 {
+            let (mid_blocks, prefix_len) = (rng.below(4), rng.below(101));
+            let blocks = rng.bytes(64 * mid_blocks);
+            let prefix = rng.bytes(prefix_len);
+            let count = 2 * backend.lanes() + 1;
+            let messages: Vec<&[u8]> = (0..count)
+                .map(|_| {
+                    let (start, len) = (rng.below(64), rng.below(4097));
+                    &data[start..][..len]
+                })
+                .collect();
+            check_from(backend, &blocks, &prefix, &messages, &format!("round {round}"));
+        }
+    }
+}
+
+/// The midstate's blocks and the hashed bytes split anywhere between them
+/// give SHA-256 of the whole; an empty batch writes nothing.
+#[test]
+fn midstate_splits_and_empty_batches() {
+    let data = Rng(8).bytes(64 * 3 + 100);
+    for backend in backends_under_test("midstate_splits_and_empty_batches") {
+        let want = one_shot(&[&data]);
+        for mid_blocks in 0..=3 {
+            let (blocks, rest) = data.split_at(64 * mid_blocks);
+            let mid = Midstate::new(blocks);
+            for cut in 0..=rest.len() {
+                let mut out = [[0u8; 32]; 1];
+                backend
+                    .sha256_many_from_into(&mid, &rest[..cut], &[&rest[cut..]], &mut out)
+                    .unwrap();
+                assert_eq!(out[0], want, "{backend}: {mid_blocks} blocks, cut at {cut}");
+            }
+        }
+        backend
+            .sha256_many_from_into(&Midstate::new(&data[..64]), b"x", &[], &mut [])
+            .unwrap();
+    }
+    assert_eq!(Midstate::new(&[]), Midstate::new(&[]));
+    assert_ne!(Midstate::new(&data[..64]), Midstate::new(&data[64..128]));
+}
+
+/// A midstate of a partial block is refused.
+#[test]
+#[should_panic(expected = "whole 64-byte blocks")]
+fn midstate_of_a_partial_block_panics() {
+    let _ = Midstate::new(&[0; 63]);
+}
+
+/// The free function follows the forced backend; a midstate of no blocks
+/// is plain SHA-256, as `sha256_many_prefixed_into` hashes.
+#[test]
+fn midstate_free_function_follows_the_forced_backend() {
+    let data = Rng(9).bytes(64 + 40 * 60);
+    let mid = Midstate::new(&data[..64]);
+    let messages: Vec<&[u8]> = (0..40).map(|i| &data[64 + i * 60..][..38 + i % 20]).collect();
+    under_every_backend("midstate_free_function_follows_the_forced_backend", || {
+        let mut out = vec![[0u8; 32]; 40];
+        digest::sha256_many_from_into(&mid, &[], &messages, &mut out);
+        for (m, got) in messages.iter().zip(&out) {
+            assert_eq!(*got, one_shot(&[&data[..64], m]));
+        }
+        let mut plain = vec![[0u8; 32]; 40];
+        digest::sha256_many_from_into(&Midstate::new(&[]), &[0], &messages, &mut out);
+        digest::sha256_many_prefixed_into(&[0], &messages, &mut plain);
+        assert_eq!(out, plain);
+    });
+}
+
+/// Set in the child processes of [`midstate_under_environment_and_mask`]:
+/// `backend|mask` the child was started with.
+const MIDSTATE_CHILD: &str = "PARCRYPT_TEST_MIDSTATE_CHILD";
+
+/// `PARCRYPT_SHA256_BACKEND` and `PARCRYPT_CPU_MASK` in a real process (both
+/// are read once per process): this test binary runs
+/// [`midstate_child`] again with every available backend named in the
+/// environment, and with masks that take kernels away; each child checks
+/// that the active backend is the one asked for (or, masked, one that
+/// remains) and hashes SLH-DSA-shaped batches through the free function.
+#[test]
+fn midstate_under_environment_and_mask() {
+    if std::env::var_os(MIDSTATE_CHILD).is_some() {
+        return;
+    }
+    let mut runs: Vec<(String, String)> = backends_under_test("midstate_under_environment_and_mask")
+        .into_iter()
+        .map(|b| (b.name().to_owned(), String::new()))
+        .collect();
+    if cfg!(target_arch = "x86_64") {
+        for mask in ["avx512", "shani", "avx2,shani", "x86-64-v3"] {
+            runs.push((String::new(), mask.to_owned()));
+        }
+    }
+    for (backend, mask) in runs {
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap());
+        child
+            .args(["sha_many::midstate_child", "--exact", "--nocapture"])
+            .env(MIDSTATE_CHILD, format!("{backend}|{mask}"));
+        if mask.is_empty() {
+            // This process's own mask, if any (CI's masked pass), stays.
+            child.env("PARCRYPT_SHA256_BACKEND", &backend);
+        } else {
+            child
+                .env("PARCRYPT_CPU_MASK", &mask)
+                .env_remove("PARCRYPT_SHA256_BACKEND");
+        }
+        let out = child.output().unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            out.status.success() && text.contains("1 passed"),
+            "backend {backend:?}, mask {mask:?}: {}\n{text}",
+            out.status
+        );
+        eprintln!("midstate_under_environment_and_mask: backend {backend:?}, mask {mask:?}: passed");
+    }
+}
+
+/// The child of [`midstate_under_environment_and_mask`] (does nothing in a
+/// plain test run).
+#[test]
+fn midstate_child() {
+    let Some(asked) = std::env::var_os(MIDSTATE_CHILD) else {
+        return;
+    };
+    let asked = asked.to_string_lossy().into_owned();
+    let (backend, mask) = asked.split_once('|').unwrap();
+    let active = Backend::active();
+    if backend.is_empty() {
+        assert_eq!(active, Backend::detected());
+    } else {
+        assert_eq!(active, backend.parse::<Backend>().unwrap(), "{asked}");
+    }
+    for masked in mask.split(',').filter(|m| !m.is_empty()) {
+        let gone: &[Backend] = match masked {
+            "avx512" => &[Backend::Avx512X16],
+            "shani" => &[Backend::ShaNiX2, Backend::ShaNiX4],
+            "avx2" => &[Backend::Avx2X8, Backend::Avx512X16],
+            "x86-64-v3" => &[Backend::Avx512X16, Backend::ShaNiX2, Backend::ShaNiX4],
+            other => panic!("mask {other}"),
+        };
+        for b in gone {
+            assert!(!b.is_available(), "{b} available under mask {mask}");
+        }
+    }
+    eprintln!(
+        "midstate child: {asked}: active {active}, available {:?}",
+        Backend::available()
+    );
+    let mut rng = Rng(10);
+    let data = rng.bytes(40 * 100 + 64);
+    for mid_blocks in 0..=2 {
+        let blocks = rng.bytes(64 * mid_blocks);
+        let mid = Midstate::new(&blocks);
+        for count in 1..=40 {
+            for len in [38, 54, 86, 150] {
+                let messages: Vec<&[u8]> = (0..count).map(|i| &data[i * 100 + 1..][..len]).collect();
+                let mut out = vec![[0u8; 32]; count];
+                digest::sha256_many_from_into(&mid, b"p", &messages, &mut out);
+                for (m, got) in messages.iter().zip(&out) {
+                    assert_eq!(*got, one_shot(&[&blocks, b"p", m]), "{asked}: {count} × {len}");
+                }
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{BLOCK, Batch, Bodies, Digest, H0, K, finish_lanes, gather, lanes};
+use super::{BLOCK, Batch, Bodies, Digest, K, finish_lanes, gather, lanes};
 
 const N: usize = 8;
 
@@ -34,8 +34,8 @@ unsafe fn group<B: Bodies + ?Sized>(batch: &Batch<'_, B>, first: usize, out: &mu
     // `gather` is valid for 64 bytes while `batch` and `bufs` live.
     unsafe {
         let mut state = [_mm256_setzero_si256(); 8];
-        for (s, h) in state.iter_mut().zip(H0) {
-            *s = _mm256_set1_epi32(h as i32);
+        for (s, h) in state.iter_mut().zip(batch.initial_state()) {
+            *s = _mm256_set1_epi32(*h as i32);
         }
         for b in 0..steps {
             let ptrs = gather::<B, N>(batch, first, &blocks, b, &mut bufs);

@@ -20,7 +20,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{BLOCK, Batch, Bodies, Digest, H0, K, finish_lanes, gather, lanes};
+use super::{BLOCK, Batch, Bodies, Digest, K, finish_lanes, gather, lanes};
 
 /// Messages per group.
 const N: usize = 16;
@@ -62,8 +62,8 @@ unsafe fn group<B: Bodies + ?Sized, const L: usize, const G: usize>(
     unsafe {
         let mut state = [[_mm512_setzero_si512(); 8]; G];
         for group in &mut state {
-            for (s, h) in group.iter_mut().zip(H0) {
-                *s = _mm512_set1_epi32(h as i32);
+            for (s, h) in group.iter_mut().zip(batch.initial_state()) {
+                *s = _mm512_set1_epi32(*h as i32);
             }
         }
         for b in 0..steps {

@@ -1,6 +1,7 @@
 //! The batch driver: messages `prefix ‖ body` as padded blocks, run on a backend's kernel.
 
 use super::Digest;
+use super::Midstate;
 #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 use super::avx512;
 use super::backend::{Backend, Unavailable};
@@ -40,6 +41,29 @@ impl Backend {
     ) -> Result<(), Unavailable> {
         assert_eq!(out.len(), messages.len(), "one output per message");
         self.run(&Batch::new(prefix, messages), out)
+    }
+
+    /// `out[i]` = SHA-256(the blocks of `mid` ‖ `prefix ‖ messages[i]`): each
+    /// message starts from the cached state instead of hashing the shared
+    /// blocks again (SLH-DSA-SHA2: `mid` holds `PK.seed ‖ 0^(64−n)`, the
+    /// prefix or the message `ADRSc ‖ M`). The padding's length field
+    /// counts the midstate's blocks.
+    ///
+    /// # Errors
+    /// [`Unavailable`] if this CPU cannot run this backend; `out` is
+    /// untouched then.
+    ///
+    /// # Panics
+    /// If `out.len() != messages.len()`.
+    pub fn sha256_many_from_into(
+        self,
+        mid: &Midstate,
+        prefix: &[u8],
+        messages: &[&[u8]],
+        out: &mut [Digest],
+    ) -> Result<(), Unavailable> {
+        assert_eq!(out.len(), messages.len(), "one output per message");
+        self.run(&Batch::from_midstate(mid, prefix, messages), out)
     }
 
     /// `out[i]` = SHA-256(`prefix ‖ nodes[2i] ‖ nodes[2i + 1]`): a level of
@@ -83,9 +107,9 @@ impl Backend {
         if lanes > 4 && tail != 0 && tail < lanes / 2 {
             let main = n - tail;
             let (head, rest) = out.split_at_mut(main);
-            self.kernel(&Batch::new(batch.prefix, &Sub(batch.bodies, 0, main)), head);
+            self.kernel(&batch.with_bodies(&Sub(batch.bodies, 0, main)), head);
             let narrower = self.narrower();
-            narrower.kernel(&Batch::new(batch.prefix, &Sub(batch.bodies, main, tail)), rest);
+            narrower.kernel(&batch.with_bodies(&Sub(batch.bodies, main, tail)), rest);
         } else {
             self.kernel(batch, out);
         }
@@ -175,15 +199,36 @@ pub(super) const BLOCK: usize = 64;
 #[cfg(target_arch = "x86_64")]
 static IDLE: [u8; BLOCK] = [0; BLOCK];
 
-/// Messages `prefix ‖ body(i)`.
+/// Messages `prefix ‖ body(i)`, each hashed on from `mid` (the initial
+/// state for plain SHA-256).
 pub(super) struct Batch<'a, B: ?Sized> {
+    mid: &'a Midstate,
     prefix: &'a [u8],
     bodies: &'a B,
 }
 
 impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
     pub(super) fn new(prefix: &'a [u8], bodies: &'a B) -> Self {
-        Batch { prefix, bodies }
+        Batch::from_midstate(&Midstate::INITIAL, prefix, bodies)
+    }
+
+    pub(super) fn from_midstate(mid: &'a Midstate, prefix: &'a [u8], bodies: &'a B) -> Self {
+        Batch { mid, prefix, bodies }
+    }
+
+    /// The same midstate and prefix before other bodies.
+    fn with_bodies<'b, C: Bodies + ?Sized>(&self, bodies: &'b C) -> Batch<'b, C>
+    where
+        'a: 'b,
+    {
+        Batch::from_midstate(self.mid, self.prefix, bodies)
+    }
+
+    /// The state every message starts from.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) fn initial_state(&self) -> &[u32; 8] {
+        &self.mid.state
     }
 
     pub(super) fn count(&self) -> usize {
@@ -220,7 +265,8 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
         buf.as_ptr()
     }
 
-    /// Bytes `[start, start + 64)` of `prefix ‖ body ‖ padding` into `buf`.
+    /// Bytes `[start, start + 64)` of `prefix ‖ body ‖ padding` into `buf`
+    /// (the length field counts the midstate's blocks too).
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     fn assemble(&self, body: &[u8], start: usize, buf: &mut [u8; BLOCK]) {
@@ -251,15 +297,34 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
             buf[at] = 0x80;
         }
         if start + BLOCK == (len + 9).div_ceil(BLOCK) * BLOCK {
-            buf[BLOCK - 8..].copy_from_slice(&((len as u64) * 8).to_be_bytes());
+            let bits = self
+                .mid
+                .blocks
+                .wrapping_mul(64)
+                .wrapping_add(len as u64)
+                .wrapping_mul(8);
+            buf[BLOCK - 8..].copy_from_slice(&bits.to_be_bytes());
         }
     }
 }
 
-/// The one-at-a-time backend.
+/// The one-at-a-time backend: the crate's SHA-256 (`sha2`, or AWS-LC where
+/// SHA-NI is missing or masked) for plain messages; RustCrypto `sha2`
+/// resumed from the midstate otherwise (AWS-LC's API has no way in).
 pub(super) fn single<B: Bodies + ?Sized>(batch: &Batch<'_, B>, out: &mut [Digest]) {
+    if *batch.mid == Midstate::INITIAL {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = crate::digest::sha256_parts(&[batch.prefix, batch.bodies.body(i)]);
+        }
+        return;
+    }
+    use sha2::Digest as _;
+    let start = batch.mid.sha2_hasher();
     for (i, o) in out.iter_mut().enumerate() {
-        *o = crate::digest::sha256_parts(&[batch.prefix, batch.bodies.body(i)]);
+        let mut h = start.clone();
+        h.update(batch.prefix);
+        h.update(batch.bodies.body(i));
+        *o = h.finalize().into();
     }
 }
 
@@ -277,7 +342,6 @@ pub(super) const K: [u32; 64] = [
 ];
 
 /// The SHA-256 initial state.
-#[cfg(target_arch = "x86_64")]
 pub(super) const H0: [u32; 8] = [
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
 ];

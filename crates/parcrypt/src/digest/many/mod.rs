@@ -28,7 +28,9 @@
 //! Messages are `prefix ‖ body`: the prefix (RFC 6962's `0x00` leaf byte,
 //! `0x01` node byte) is never copied in front of the body; blocks that lie
 //! inside a body are read where they are, only the first and the padding
-//! blocks are assembled on the stack.
+//! blocks are assembled on the stack. Messages that share whole first
+//! blocks (SLH-DSA-SHA2's `PK.seed` block) start from a cached
+//! [`Midstate`] instead of the initial state.
 #![allow(unsafe_code)]
 #![allow(clippy::needless_range_loop)] // lane loops read best indexed
 
@@ -39,14 +41,16 @@ mod avx2;
 mod avx512;
 mod backend;
 mod driver;
+mod midstate;
 #[cfg(target_arch = "x86_64")]
 mod shani;
 
 pub use self::backend::{BACKEND_ENV, Backend, EnvError, Unavailable};
 use self::driver::{Batch, Pairs, single};
+pub use self::midstate::Midstate;
 // What the kernels share with the driver (`super::…` in each kernel).
 #[cfg(target_arch = "x86_64")]
-use self::driver::{BLOCK, Bodies, H0, K, finish_lanes, gather, lanes};
+use self::driver::{BLOCK, Bodies, K, finish_lanes, gather, lanes};
 
 /// A SHA-256 digest.
 pub type Digest = [u8; 32];
@@ -68,6 +72,21 @@ pub fn sha256_many_prefixed_into(prefix: &[u8], messages: &[&[u8]], out: &mut [D
     if backend.sha256_many_prefixed_into(prefix, messages, out).is_err() {
         // Unreachable: `active` only returns available backends.
         single(&Batch::new(prefix, messages), out);
+    }
+}
+
+/// `out[i]` = SHA-256(the blocks of `mid` ‖ `prefix ‖ messages[i]`) on the
+/// active backend: messages that share their first blocks (SLH-DSA-SHA2's
+/// `PK.seed ‖ 0^(64−n)`) hash on from the cached state, one compression per
+/// 64 bytes of the rest (`ADRSc ‖ M` of 22 + 16 or 22 + 32 bytes: one).
+///
+/// # Panics
+/// If `out.len() != messages.len()`.
+pub fn sha256_many_from_into(mid: &Midstate, prefix: &[u8], messages: &[&[u8]], out: &mut [Digest]) {
+    let backend = Backend::active();
+    if backend.sha256_many_from_into(mid, prefix, messages, out).is_err() {
+        // Unreachable: `active` only returns available backends.
+        single(&Batch::from_midstate(mid, prefix, messages), out);
     }
 }
 

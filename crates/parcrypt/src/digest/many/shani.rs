@@ -10,7 +10,7 @@
 
 use std::arch::x86_64::*;
 
-use super::{BLOCK, Batch, Bodies, Digest, H0, K, finish_lanes, gather, lanes};
+use super::{BLOCK, Batch, Bodies, Digest, K, finish_lanes, gather, lanes};
 
 /// Hashes every message of `batch` into `out`, `N` at a time; a remainder
 /// of 1 or 2 messages runs 1 or 2 wide instead of leaving lanes idle.
@@ -46,7 +46,7 @@ unsafe fn group<B: Bodies + ?Sized, const W: usize>(batch: &Batch<'_, B>, first:
     // pointer `gather` returns is valid for 64 bytes while `batch` and
     // `bufs` live, which is the whole loop.
     unsafe {
-        let (abef0, cdgh0) = to_abef_cdgh(&H0);
+        let (abef0, cdgh0) = to_abef_cdgh(batch.initial_state());
         let mut abef = [abef0; W];
         let mut cdgh = [cdgh0; W];
         for b in 0..steps {
