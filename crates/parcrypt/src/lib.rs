@@ -18,6 +18,9 @@
 //! - [`merkle`]: RFC 6962/9162 trees and proofs, BitTorrent v2, Glacier.
 //! - [`ecdsa`]: P-256 keys and signatures; joint, split (the JCE paper's) and
 //!   batch verification.
+//! - [`slhdsa`]: SLH-DSA (FIPS 205), all twelve parameter sets; a
+//!   signature's FORS and XMSS trees built on all cores, the SHA2 sets'
+//!   hashes in the lanes of the many-message SHA-256 kernels.
 //! - [`stream`]: the authenticated, segmented, seekable file format, sealed
 //!   and opened on all cores.
 //! - [`age`]: C2SP age v1 files, byte-compatible with the age CLI, rage and
@@ -130,11 +133,14 @@
 //!   `to_pkcs8_encrypted_pem`/`_der`. RSA's
 //!   `generate(bits, &par)` searches for primes on the threads of `par`;
 //!   ECDSA's `generate()` takes no `par`, having nothing to split.
+//!   [`slhdsa`]'s keys have the same names over raw FIPS 205 encodings
+//!   (`from_bytes(set, bytes, &par)`: a private key's root is rebuilt on
+//!   `par` and checked).
 //! - **One error type per family**, `Error` in the family's module:
 //!   [`aes::Error`] for every AES mode (hazmat's ECB and unpadded CBC
 //!   included), [`rsa::Error`] (hazmat's bulk RSA included),
 //!   [`ecdsa::Error`], [`stream::Error`], [`merkle::Error`], [`age::Error`],
-//!   [`cobblestone::Error`].
+//!   [`cobblestone::Error`], [`slhdsa::Error`].
 //!   RC4 and PARC4 live in [`hazmat`] beside AES and RSA items, so theirs is
 //!   named for the family: [`hazmat::Rc4Error`].
 //! - **`par: &Parallelism` comes last** among the data arguments: input

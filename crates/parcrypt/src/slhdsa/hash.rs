@@ -16,16 +16,20 @@
 //! of a tree is also its list of pairs (stride `2n`) and a key's chain ends
 //! are its T message (stride `len·n`).
 //!
-//! This module uses `sha2` and `sha3` itself rather than through
-//! [`crate::digest`]: it needs a hasher cloned after absorbing the
-//! `PK.seed` block (SHA-256 and SHA-512) and the SHAKE XOF, neither of
-//! which `digest`'s one-shot API has.
+//! SHA-256 goes through [`crate::digest::sha256_many_from_into`] (the
+//! lanes of the SHA-NI/AVX2/AVX-512 kernels, or one at a time on `sha2`,
+//! as [`crate::digest::Backend::active`] chooses, `PARCRYPT_CPU_MASK`
+//! included) from a [`Midstate`] of the `PK.seed` block. SHA-512 and SHAKE
+//! use `sha2` and `sha3` here directly: `digest` has no SHA-512 midstate
+//! and no XOF.
 
 use sha2::Digest as _;
 use sha3::digest::{ExtendableOutput, Update};
 
 use super::address::Adrs;
 use super::params::Params;
+use crate::digest::{self, Midstate};
+use crate::secret::wipe;
 
 /// Which tweakable hash: `F` (and the PRF: one n-byte block of message) or
 /// `H`/`T` (two or more). They differ only for the SHA-2 sets of security
@@ -49,7 +53,7 @@ enum Engine {
     /// `PK.seed ‖ toByte(0, 64 − n)` (resp. `128 − n`): one compression
     /// saved on every call.
     Sha2 {
-        mid256: sha2::Sha256,
+        mid256: Midstate,
         mid512: Option<sha2::Sha512>,
     },
     Shake,
@@ -63,7 +67,7 @@ impl Hashes {
         let engine = if p.sha2 {
             let mut block = [0u8; 128];
             block[..n].copy_from_slice(&seed[..n]);
-            let mid256 = sha2::Sha256::new_with_prefix(&block[..64]);
+            let mid256 = Midstate::new(&block[..64]);
             let mid512 = (n > 16).then(|| sha2::Sha512::new_with_prefix(&block[..128]));
             Engine::Sha2 { mid256, mid512 }
         } else {
@@ -85,56 +89,73 @@ impl Hashes {
     /// is `adrs.len()` messages of equal length side by side and `out` is
     /// `adrs.len()` n-byte nodes.
     pub(super) fn many_into(&self, tweak: Tweak, adrs: &[Adrs], msgs: &[u8], out: &mut [u8]) {
-        let n = self.n;
-        debug_assert_eq!(out.len(), adrs.len() * n);
-        if adrs.is_empty() {
-            return;
-        }
-        let len = msgs.len() / adrs.len();
-        debug_assert_eq!(msgs.len(), len * adrs.len());
-        for (i, a) in adrs.iter().enumerate() {
-            self.one_into(
-                tweak,
-                a,
-                &msgs[i * len..(i + 1) * len],
-                &mut out[i * n..(i + 1) * n],
-            );
-        }
+        let len = msgs.len().checked_div(adrs.len()).unwrap_or(0);
+        self.batch_into(tweak, adrs, |i| &msgs[i * len..(i + 1) * len], out, false);
     }
 
     /// `PRF(PK.seed, SK.seed, adrs[i])` for every i: F with SK.seed as the
-    /// message (FIPS 205 §11.1, §11.2).
+    /// message (FIPS 205 §11.1, §11.2). The scratch that held SK.seed and
+    /// the outputs is wiped.
     pub(super) fn prf_many_into(&self, adrs: &[Adrs], sk_seed: &[u8], out: &mut [u8]) {
-        let n = self.n;
-        for (i, a) in adrs.iter().enumerate() {
-            self.one_into(Tweak::F, a, sk_seed, &mut out[i * n..(i + 1) * n]);
-        }
+        self.batch_into(Tweak::F, adrs, |_| sk_seed, out, true);
     }
 
     /// One tweakable hash into `out` (n bytes).
     pub(super) fn one_into(&self, tweak: Tweak, adrs: &Adrs, msg: &[u8], out: &mut [u8]) {
+        self.batch_into(tweak, std::slice::from_ref(adrs), |_| msg, out, false);
+    }
+
+    /// The one place a batch is hashed: SHA-256 in lanes from the cached
+    /// midstate, SHA-512 and SHAKE one by one.
+    fn batch_into<'m>(
+        &self,
+        tweak: Tweak,
+        adrs: &[Adrs],
+        msg: impl Fn(usize) -> &'m [u8],
+        out: &mut [u8],
+        secret: bool,
+    ) {
         let n = self.n;
+        debug_assert_eq!(out.len(), adrs.len() * n);
         match &self.engine {
-            Engine::Sha2 { mid256, mid512 } => match (tweak, mid512) {
-                (Tweak::H, Some(mid512)) => {
+            Engine::Sha2 {
+                mid512: Some(mid512), ..
+            } if tweak == Tweak::H => {
+                for (i, a) in adrs.iter().enumerate() {
                     let mut h = mid512.clone();
-                    sha2::Digest::update(&mut h, adrs.compressed());
-                    sha2::Digest::update(&mut h, msg);
-                    out.copy_from_slice(&h.finalize()[..n]);
+                    sha2::Digest::update(&mut h, a.compressed());
+                    sha2::Digest::update(&mut h, msg(i));
+                    out[i * n..][..n].copy_from_slice(&h.finalize()[..n]);
                 }
-                _ => {
-                    let mut h = mid256.clone();
-                    sha2::Digest::update(&mut h, adrs.compressed());
-                    sha2::Digest::update(&mut h, msg);
-                    out.copy_from_slice(&h.finalize()[..n]);
+            }
+            Engine::Sha2 { mid256, .. } => {
+                // Each lane's message is ADRS^c ‖ M, side by side in one buffer.
+                let len = adrs.first().map_or(0, |_| msg(0).len());
+                let stride = 22 + len;
+                let mut scratch = vec![0u8; adrs.len() * stride];
+                for (i, (a, slot)) in adrs.iter().zip(scratch.chunks_exact_mut(stride)).enumerate() {
+                    slot[..22].copy_from_slice(&a.compressed());
+                    slot[22..].copy_from_slice(msg(i));
                 }
-            },
+                let messages: Vec<&[u8]> = scratch.chunks_exact(stride).collect();
+                let mut digests = vec![[0u8; 32]; adrs.len()];
+                digest::sha256_many_from_into(mid256, &[], &messages, &mut digests);
+                for (d, o) in digests.iter().zip(out.chunks_exact_mut(n)) {
+                    o.copy_from_slice(&d[..n]);
+                }
+                if secret {
+                    wipe(&mut scratch);
+                    wipe(digests.as_flattened_mut());
+                }
+            }
             Engine::Shake => {
-                let mut h = sha3::Shake256::default();
-                h.update(&self.pk_seed[..n]);
-                h.update(adrs.bytes());
-                h.update(msg);
-                h.finalize_xof_into(out);
+                for (i, a) in adrs.iter().enumerate() {
+                    let mut h = sha3::Shake256::default();
+                    h.update(&self.pk_seed[..n]);
+                    h.update(a.bytes());
+                    h.update(msg(i));
+                    h.finalize_xof_into(&mut out[i * n..][..n]);
+                }
             }
         }
     }

@@ -98,3 +98,35 @@ fn same_keys_and_signatures_as_rustcrypto_slh_dsa() {
     compare::<Sha2_256s>(ParameterSet::Sha2_256s);
     compare::<Shake256s>(ParameterSet::Shake256s);
 }
+
+/// The SHA-2 sets hash F, H and T in the lanes of whichever many-message
+/// SHA-256 kernel is active: each kernel this CPU has signs the same bytes
+/// as RustCrypto (SHA2-128f: SHA-256 throughout; SHA2-192f: SHA-512 for H
+/// and T beside it).
+#[test]
+fn every_sha256_kernel_signs_the_same_bytes() {
+    use parcrypt::digest::Backend;
+    fn one<P: slh_dsa::ParameterSet>(set: ParameterSet, backend: Backend) {
+        let n = set.n();
+        let seeds: Vec<Vec<u8>> = (0..3u8)
+            .map(|t| (0..n as u8).map(|i| i ^ (t << 6)).collect())
+            .collect();
+        let theirs = slh_dsa::SigningKey::<P>::slh_keygen_internal(&seeds[0], &seeds[1], &seeds[2]);
+        let want = theirs
+            .try_sign_with_context(b"kernels", b"", None)
+            .expect("ctx")
+            .to_vec();
+        let par = Parallelism::default();
+        let ours = PrivateKey::from_seeds(set, &seeds[0], &seeds[1], &seeds[2], &par).expect("seeds");
+        let sig = ours.sign_deterministic(&Message::pure(b"kernels", b"").expect("ctx"), &par);
+        assert!(sig == want, "{set} on {backend}");
+    }
+    let backends = Backend::available();
+    eprintln!("SLH-DSA SHA-256 kernels run: {backends:?}");
+    for backend in backends {
+        Backend::force(Some(backend)).expect("available");
+        one::<slh_dsa::Sha2_128f>(ParameterSet::Sha2_128f, backend);
+        one::<slh_dsa::Sha2_192f>(ParameterSet::Sha2_192f, backend);
+    }
+    Backend::force(None).expect("back to the default");
+}
