@@ -54,7 +54,8 @@ enum Engine {
     /// saved on every call.
     Sha2 {
         mid256: Midstate,
-        mid512: Option<sha2::Sha512>,
+        /// Boxed: 200 bytes of state beside the SHAKE variant's none.
+        mid512: Option<Box<sha2::Sha512>>,
     },
     Shake,
 }
@@ -68,7 +69,7 @@ impl Hashes {
             let mut block = [0u8; 128];
             block[..n].copy_from_slice(&seed[..n]);
             let mid256 = Midstate::new(&block[..64]);
-            let mid512 = (n > 16).then(|| sha2::Sha512::new_with_prefix(&block[..128]));
+            let mid512 = (n > 16).then(|| Box::new(sha2::Sha512::new_with_prefix(&block[..128])));
             Engine::Sha2 { mid256, mid512 }
         } else {
             Engine::Shake
@@ -122,7 +123,7 @@ impl Hashes {
                 mid512: Some(mid512), ..
             } if tweak == Tweak::H => {
                 for (i, a) in adrs.iter().enumerate() {
-                    let mut h = mid512.clone();
+                    let mut h = sha2::Sha512::clone(mid512);
                     sha2::Digest::update(&mut h, a.compressed());
                     sha2::Digest::update(&mut h, msg(i));
                     out[i * n..][..n].copy_from_slice(&h.finalize()[..n]);
@@ -232,11 +233,10 @@ fn mgf1<D: sha2::Digest + Clone>(seed: &[&[u8]], out: &mut [u8]) {
     for part in seed {
         base.update(part);
     }
-    let mut counter = 0u32;
-    for chunk in out.chunks_mut(<D as sha2::digest::OutputSizeUser>::output_size()) {
+    let size = <D as sha2::digest::OutputSizeUser>::output_size();
+    for (counter, chunk) in (0u32..).zip(out.chunks_mut(size)) {
         let mut h = base.clone();
         h.update(counter.to_be_bytes());
         chunk.copy_from_slice(&h.finalize()[..chunk.len()]);
-        counter += 1;
     }
 }

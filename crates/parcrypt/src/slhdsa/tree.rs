@@ -86,21 +86,20 @@ pub(super) fn fors_sk_adrs(p: &Params, tree: u64, keypair: u32, i: u32, t: u32) 
         .set_word3((i << p.a) + t)
 }
 
-/// Climbs `levels` levels from `nodes`, the nodes at height `z` numbered
-/// from `first`, and returns the root of the part climbed. Where the
-/// target leaf's path passes through, its sibling at each level is copied
-/// into `auth` (n bytes per level, level z at `z·n`).
+/// Climbs `levels` levels of `job`'s tree from `nodes`, the nodes at
+/// height `z` numbered from `first`, and returns the root of the part
+/// climbed. Where the target leaf's path passes through, its sibling at
+/// each level is copied into `auth` (n bytes per level, level z at `z·n`).
 fn climb(
     p: &Params,
     h: &Hashes,
-    tree: &Tree,
-    mut z: u32,
-    mut first: u32,
+    job: &Job,
+    (mut z, mut first): (u32, u32),
     mut nodes: Vec<u8>,
     levels: u32,
-    target: Option<u32>,
     auth: &mut [u8],
 ) -> [u8; 32] {
+    let (tree, target) = (&job.tree, job.target);
     let n = p.n;
     for _ in 0..levels {
         let count = (nodes.len() / n) as u32;
@@ -199,7 +198,7 @@ pub(super) fn build(p: &Params, h: &Hashes, sk_seed: &[u8], jobs: &[Job], par: &
                 let mut leaves = vec![0u8; n << c];
                 job.tree.leaves_into(p, h, sk_seed, first, 1 << c, &mut leaves);
                 let mut auth = vec![0u8; job.tree.height(p) as usize * n];
-                let root = climb(p, h, &job.tree, 0, first, leaves, c, job.target, &mut auth);
+                let root = climb(p, h, job, (0, first), leaves, c, &mut auth);
                 let inside = job.target.is_some_and(|t| t >> c == s);
                 (u, root, inside.then_some(auth))
             })
@@ -230,7 +229,7 @@ pub(super) fn build(p: &Params, h: &Hashes, sk_seed: &[u8], jobs: &[Job], par: &
         .map(|(j, ((job, tops), mut auth))| {
             let height = job.tree.height(p);
             let c = cuts[j];
-            let root = climb(p, h, &job.tree, c, 0, tops, height - c, job.target, &mut auth);
+            let root = climb(p, h, job, (c, 0), tops, height - c, &mut auth);
             if job.target.is_none() {
                 auth.clear();
             }
