@@ -7,6 +7,10 @@
 //! run (`parcrypt::digest::Backend`), one thread, on 4 MiB (or MIB) of leaves of
 //! 64 B, 1 KiB and 4 KiB (each with RFC 6962's `0x00` prefix byte) and on
 //! 65-byte node pairs. The choice is recorded in `src/digest/README.md`.
+//! Part 3, SLH-DSA-SHA2's shapes: `ADRSc ‖ M` (22 + 16 and 22 + 32 bytes)
+//! hashed on from a cached `PK.seed` midstate (`sha256_many_from_into`), in
+//! batches of 35 (a WOTS+ chain step of the 128 sets) and of 4096 (FORS
+//! leaves), beside `sha2` hashing the whole `PK.seed` block every time.
 //!
 //! Contestants run alternately, round after round, so that load from other
 //! processes on a shared machine falls on all alike; each is timed by the
@@ -15,7 +19,7 @@
 //! cell gives the median and the best of the rounds.
 use std::hint::black_box;
 
-use parcrypt::digest::Backend;
+use parcrypt::digest::{Backend, Midstate};
 use sha2::Digest as _;
 
 /// This thread's CPU time, in seconds.
@@ -152,6 +156,61 @@ fn many(rounds: usize, data: &[u8]) {
     }
 }
 
+/// SLH-DSA-SHA2's F/PRF/H calls: `SHA-256(PK.seed ‖ 0^(64−n) ‖ ADRSc ‖ M)`,
+/// ns per hash.
+fn slh_dsa_shapes(rounds: usize, data: &[u8]) {
+    let backends = Backend::available();
+    println!();
+    println!("SLH-DSA-SHA2 shapes after a PK.seed midstate, one thread");
+    print!("{:26} {:>17}", "ns/hash median (best)", "sha2 whole");
+    for b in &backends {
+        print!(" {:>17}", b.name());
+    }
+    println!();
+    let mut seed_block = data[..16].to_vec();
+    seed_block.resize(64, 0);
+    let mid = Midstate::new(&seed_block);
+    for (len, count) in [(38usize, 35usize), (38, 4096), (54, 35), (54, 4096)] {
+        let messages: Vec<&[u8]> = data.chunks_exact(len).take(count).collect();
+        // Enough calls per round to be timed: about 64k hashes.
+        let repeat = (65_536 / count).max(1);
+        let mut outs: Vec<Vec<[u8; 32]>> = (0..=backends.len()).map(|_| vec![[0; 32]; count]).collect();
+        let (whole, rest) = outs.split_first_mut().expect("one per contestant");
+        let mut contestants: Vec<Box<dyn FnMut() + '_>> = Vec::new();
+        let (messages, seed_block) = (&messages, &seed_block);
+        contestants.push(Box::new(move || {
+            for _ in 0..repeat {
+                for (m, o) in messages.iter().zip(whole.iter_mut()) {
+                    let mut h = sha2::Sha256::new();
+                    h.update(seed_block);
+                    h.update(m);
+                    *o = h.finalize().into();
+                }
+            }
+            black_box(&whole);
+        }));
+        for (b, out) in backends.iter().zip(rest.iter_mut()) {
+            let mid = &mid;
+            contestants.push(Box::new(move || {
+                for _ in 0..repeat {
+                    b.sha256_many_from_into(mid, &[], messages, out)
+                        .expect("available");
+                }
+                black_box(&out);
+            }));
+        }
+        let r = race(rounds, &mut contestants);
+        drop(contestants);
+        assert!(outs.windows(2).all(|w| w[0] == w[1]), "backends disagree");
+        print!("{:26}", format!("{len} bytes, batches of {count}"));
+        for (median, best) in r {
+            let ns = |t: f64| t / (repeat * count) as f64 * 1e9;
+            print!(" {:>9.1} ({:>5.1})", ns(median), ns(best));
+        }
+        println!();
+    }
+}
+
 fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(21);
     // A second argument: MiB of messages per round (default 4, in cache;
@@ -160,4 +219,5 @@ fn main() {
     let data: Vec<u8> = (0..mib << 20).map(|i| (i % 251) as u8).collect();
     single_buffer(rounds, &data);
     many(rounds, &data);
+    slh_dsa_shapes(rounds, &data);
 }

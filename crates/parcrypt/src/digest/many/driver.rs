@@ -250,6 +250,18 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
     pub(super) fn block(&self, i: usize, b: usize, buf: &mut [u8; BLOCK]) -> *const u8 {
         let body = self.bodies.body(i);
         let p = self.prefix.len();
+        let len = p + body.len();
+        if len < BLOCK - 8 {
+            // The whole padded message in one block (`b` is 0): SLH-DSA's
+            // `ADRSc ‖ M` of 38 or 54 bytes after its `PK.seed` midstate,
+            // most of its hashes; no block-boundary arithmetic.
+            *buf = [0; BLOCK];
+            buf[..p].copy_from_slice(self.prefix);
+            buf[p..len].copy_from_slice(body);
+            buf[len] = 0x80;
+            buf[BLOCK - 8..].copy_from_slice(&self.bit_len(len).to_be_bytes());
+            return buf.as_ptr();
+        }
         let start = b * BLOCK;
         if start >= p && start - p + BLOCK <= body.len() {
             return body[start - p..].as_ptr();
@@ -297,14 +309,20 @@ impl<'a, B: Bodies + ?Sized> Batch<'a, B> {
             buf[at] = 0x80;
         }
         if start + BLOCK == (len + 9).div_ceil(BLOCK) * BLOCK {
-            let bits = self
-                .mid
-                .blocks
-                .wrapping_mul(64)
-                .wrapping_add(len as u64)
-                .wrapping_mul(8);
-            buf[BLOCK - 8..].copy_from_slice(&bits.to_be_bytes());
+            buf[BLOCK - 8..].copy_from_slice(&self.bit_len(len).to_be_bytes());
         }
+    }
+
+    /// The padding's length field for a message of `len` bytes after the
+    /// midstate: the midstate's bytes count too.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn bit_len(&self, len: usize) -> u64 {
+        self.mid
+            .blocks
+            .wrapping_mul(64)
+            .wrapping_add(len as u64)
+            .wrapping_mul(8)
     }
 }
 
@@ -416,28 +434,31 @@ mod tests {
     #[test]
     fn blocks_are_the_padded_message() {
         let data: Vec<u8> = (0..300usize).map(|i| (i % 251) as u8).collect();
-        for prefix in [&[][..], &[0], &[1, 2, 3]] {
-            for len in 0..200 {
-                let body = &data[..len];
-                let bodies: [&[u8]; 1] = [body];
-                let batch = Batch::new(prefix, &bodies[..]);
-                let total = prefix.len() + len;
-                let mut want = [prefix, body].concat();
-                want.push(0x80);
-                while want.len() % 64 != 56 {
-                    want.push(0);
+        // The length field counts a midstate's blocks.
+        for (mid, before) in [(Midstate::INITIAL, 0), (Midstate::new(&data[..128]), 128)] {
+            for prefix in [&[][..], &[0], &[1, 2, 3], &data[..22], &data[..64]] {
+                for len in 0..200 {
+                    let body = &data[..len];
+                    let bodies: [&[u8]; 1] = [body];
+                    let batch = Batch::from_midstate(&mid, prefix, &bodies[..]);
+                    let total = before + prefix.len() + len;
+                    let mut want = [prefix, body].concat();
+                    want.push(0x80);
+                    while want.len() % 64 != 56 {
+                        want.push(0);
+                    }
+                    want.extend_from_slice(&(total as u64 * 8).to_be_bytes());
+                    assert_eq!(batch.blocks(0), want.len() / 64);
+                    let mut got = Vec::new();
+                    for b in 0..batch.blocks(0) {
+                        let mut buf = [0xAA; 64];
+                        let ptr = batch.block(0, b, &mut buf);
+                        // SAFETY: `block` returns a pointer to 64 readable
+                        // bytes inside `body` or `buf`, both alive here.
+                        got.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr, 64) });
+                    }
+                    assert_eq!(got, want, "{before} bytes before, prefix {prefix:?}, len {len}");
                 }
-                want.extend_from_slice(&(total as u64 * 8).to_be_bytes());
-                assert_eq!(batch.blocks(0), want.len() / 64);
-                let mut got = Vec::new();
-                for b in 0..batch.blocks(0) {
-                    let mut buf = [0xAA; 64];
-                    let ptr = batch.block(0, b, &mut buf);
-                    // SAFETY: `block` returns a pointer to 64 readable bytes
-                    // inside `body` or `buf`, both alive here.
-                    got.extend_from_slice(unsafe { std::slice::from_raw_parts(ptr, 64) });
-                }
-                assert_eq!(got, want, "prefix {prefix:?} len {len}");
             }
         }
     }

@@ -16,7 +16,7 @@
 //!
 //! Every backend hashes the same messages to the same digests (proved
 //! against `sha2` for every length 0..=1100 and random lengths up to 1 MiB,
-//! in `tests/it/sha_many.rs`). Which one runs is chosen once per process
+//! and from midstates against AWS-LC, in `tests/it/sha_many.rs`). Which one runs is chosen once per process
 //! (`README.md` beside this file has the measurements behind the choice),
 //! can be forced with the environment variable `PARCRYPT_SHA256_BACKEND`,
 //! and can be switched at run time with [`Backend::force`]. No backend ever
