@@ -12,8 +12,8 @@ use std::io::{self, Read, Write};
 use super::buffer::Buffer;
 use super::seal::{Plain, Scratch, Sealed, open_batch, seal_batch};
 use super::{Budget, Chunks, Error};
-use crate::io::{Input, ReadAt};
 use crate::io::pipeline::{self, Sink};
+use crate::io::{Input, ReadAt};
 use crate::par::Parallelism;
 
 /// Seals everything `input` yields as chunks `0 ..` to `output`, a batch at

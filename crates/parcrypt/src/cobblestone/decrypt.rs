@@ -6,9 +6,9 @@ use std::fs::File;
 use std::io::{Read, Write};
 
 use super::{CHUNK, Decryptor, Error, HEADER, Keys, Layout, SEALED_CHUNK, Scheme, Source, budget, layout};
+use crate::chunked::buffer::Buffer;
 use crate::chunked::flow::{self, Stored};
 use crate::chunked::seal::{Scratch, Sealed, open_batch, open_into};
-use crate::chunked::buffer::Buffer;
 use crate::io::{Input, read_exact_at};
 use crate::par::Parallelism;
 use crate::secret::{SecretBytes, wipe};
