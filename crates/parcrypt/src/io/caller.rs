@@ -25,7 +25,7 @@ use std::slice::SliceIndex;
 /// Python `bytearray`, `memoryview` or map, a Java array or `ByteBuffer`,
 /// a shared file mapping — must be handed over as `Shared` unless it is
 /// immutable (Python's `bytes`) or a private copy (a JNI copy).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub enum Input<'a> {
     /// Nobody writes these bytes until the call returns: read in place.
     Private(&'a [u8]),
@@ -83,6 +83,14 @@ impl<'a> Input<'a> {
     /// The first `N` bytes, copied (each read once), if there are as many.
     pub fn head<const N: usize>(self) -> Option<[u8; N]> {
         self.bytes().get(..N)?.try_into().ok()
+    }
+}
+
+/// The kind and the length only: the bytes may be anything.
+impl std::fmt::Debug for Input<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = if self.is_shared() { "Shared" } else { "Private" };
+        write!(f, "Input::{kind}({} bytes)", self.len())
     }
 }
 
@@ -153,5 +161,6 @@ mod tests {
         assert!(!Input::from(&bytes).slice(..2).is_shared());
         assert_eq!(shared.head::<2>(), Some([1, 2]));
         assert_eq!(shared.head::<5>(), None);
+        assert_eq!(format!("{shared:?}"), "Input::Shared(4 bytes)");
     }
 }
