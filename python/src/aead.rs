@@ -2,6 +2,7 @@
 //! message cut across cores ([`parcrypt::aes::Gcm`]).
 
 use parcrypt::aes::{GCM_NONCE, GCM_TAG, Gcm};
+use parcrypt::io::Input;
 use parcrypt::par::Parallelism;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -88,24 +89,21 @@ impl AesGcm {
         })
     }
 
-    /// Opens `input` into `out`: read directly when `immutable` (an exact
+    /// Opens `input` into `out`: read directly when private (an exact
     /// `bytes`, which nothing writes meanwhile), else read once through
     /// the library's copy (another thread may write a bytearray).
-    #[allow(clippy::too_many_arguments)]
     fn open(
         &self,
         nonce: &[u8; GCM_NONCE],
         aad: &[u8],
-        input: &[u8],
-        immutable: bool,
+        input: Input<'_>,
         tag: &[u8],
         out: &mut [u8],
         par: &Parallelism,
     ) -> Result<(), parcrypt::aes::Error> {
-        if immutable {
-            self.gcm.open_private_into(nonce, aad, input, tag, out, par)
-        } else {
-            self.gcm.open_into(nonce, aad, input, tag, out, par)
+        match input {
+            Input::Private(b) => self.gcm.open_private_into(nonce, aad, b, tag, out, par),
+            Input::Shared(b) => self.gcm.open_into(nonce, aad, b, tag, out, par),
         }
     }
 
@@ -196,14 +194,14 @@ impl AesGcm {
                 "the data is shorter than a tag".into(),
             ));
         }
-        let (body, tag) = sealed.split_at(sealed.len() - GCM_TAG);
-        let immutable = args.data.is_immutable();
+        let tag = &sealed[sealed.len() - GCM_TAG..];
+        let body = args.data.input().slice(..sealed.len() - GCM_TAG);
         // The result is a new bytes object that nobody can see until it is
         // returned (and that is dropped on a wrong tag), so plaintext may be
         // written there before the tag is known. An immutable `bytes` input
         // is read directly; any other is read once through a copy.
         bytes_from(py, &[], body.len(), &par, |out| {
-            self.open(nonce, aad, body, immutable, tag, out, &par)
+            self.open(nonce, aad, body, tag, out, &par)
                 .map_err(|e| Python::attach(|py| errors::aes(py, e)))
         })
     }
@@ -292,15 +290,14 @@ impl AesGcm {
         let src = if in_place {
             None
         } else {
-            Some(&data.as_slice()[..n])
+            Some(data.input().slice(..n))
         };
-        let immutable = data.is_immutable();
         // `open_into` reads `src` once, piece by piece, on the threads that
         // decrypt it (no serial copy first), an immutable `bytes` is read
         // directly; both zero `out` on a wrong tag. In place, a wrong tag
         // leaves the ciphertext, zeroed here.
         let opened = detach_from(py, n, || match src {
-            Some(src) => self.open(nonce, aad, src, immutable, &tag, out, &par),
+            Some(src) => self.open(nonce, aad, src, &tag, out, &par),
             None => {
                 let r = self.gcm.open_in_place(nonce, aad, out, &tag, &par);
                 if r.is_err() {

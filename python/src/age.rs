@@ -332,7 +332,8 @@ fn age_decrypt<'py>(
     let par = par::parallelism(threads, strategy)?;
     let ids = identities_of(identities, passphrase)?;
     let data = In::get(data, "data")?;
-    let sealed = data.as_slice();
+    // Read once (each chunk copied before it is opened) unless immutable.
+    let sealed = data.input();
     let opts = DecryptOptions {
         max_work_factor,
         ..DecryptOptions::default()

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::mem::MaybeUninit;
 
+use parcrypt::io::Input;
 use parcrypt::par::{Grain, Parallelism};
 
 /// Inputs from this many bytes on are processed with the GIL released (as
@@ -18,7 +19,8 @@ pub const RELEASE_GIL_FROM: usize = 2048;
 /// Like `hashlib` and `cryptography`, a call reads the caller's memory while
 /// the GIL is released: another Python thread writing into the same
 /// bytearray at that moment gets an unspecified (but memory-safe for Python)
-/// result.
+/// result, except that an authenticated decryption given [`In::input`]
+/// returns only what it authenticated (or raises).
 pub struct In {
     buf: PyUntypedBuffer,
     /// An exact `bytes` object: immutable, so nothing writes it while a
@@ -46,10 +48,12 @@ impl In {
         })
     }
 
-    /// Whether nobody can write these bytes while a call reads them: an
-    /// exact `bytes` (immutable; a subclass or another buffer may not be).
-    pub fn is_immutable(&self) -> bool {
-        self.immutable
+    /// The bytes as the library's [`Input`]: private for an exact `bytes`,
+    /// shared for anything another thread or process may write during the
+    /// call (a `bytearray`, a `memoryview`, a map, a numpy array), which
+    /// every authenticated decryption then reads once, through a copy.
+    pub fn input(&self) -> Input<'_> {
+        Input::new(self.as_slice(), self.immutable)
     }
 
     /// The bytes.
@@ -96,28 +100,13 @@ impl AsRef<[u8]> for In {
     }
 }
 
-/// How an input and an output buffer share memory.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Sharing {
-    /// No byte in common.
-    Disjoint,
-    /// Both start at the same address: in-place processing.
-    InPlace,
-    /// Any other overlap, which no call accepts.
-    Overlapping,
-}
+pub use parcrypt::io::Sharing;
 
 /// Whether `input` and `output` share memory, decided from addresses alone
-/// (before any Rust reference to either exists).
+/// (before any Rust reference to either exists), by the library's rule
+/// ([`parcrypt::io::sharing`], which the Java binding follows too).
 pub fn sharing(input: &In, output: &Out) -> Sharing {
-    let (a, b) = (input.span(), output.span());
-    if a.is_empty() || b.is_empty() || a.end <= b.start || b.end <= a.start {
-        Sharing::Disjoint
-    } else if a.start == b.start {
-        Sharing::InPlace
-    } else {
-        Sharing::Overlapping
-    }
+    parcrypt::io::sharing(input.span(), output.span())
 }
 
 /// A writable view of a C-contiguous, writable buffer (`update_into`'s

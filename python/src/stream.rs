@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 
+use parcrypt::io::Input;
 use parcrypt::par::Parallelism;
 use parcrypt::secret::{SecretBytes, SecretKey};
 use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
@@ -327,17 +328,18 @@ pub struct PySegments {
 
 impl PySegments {
     /// Runs `f` (a seal or an open) on the segments over the bytes of
-    /// `data` (named `what`), without the GIL when they are many.
+    /// `data` (named `what`: shared unless immutable, see `In::input`),
+    /// without the GIL when they are many.
     fn run<T: Send>(
         &self,
         py: Python<'_>,
         (data, what): (&Bound<'_, PyAny>, &str),
         (threads, strategy): (Option<i64>, &str),
-        f: impl FnOnce(&stream::Segments, &[u8], &Parallelism) -> Result<T, stream::Error> + Send,
+        f: impl FnOnce(&stream::Segments, Input<'_>, &Parallelism) -> Result<T, stream::Error> + Send,
     ) -> PyResult<T> {
         let par = par::parallelism(threads, strategy)?;
         let data = In::get(data, what)?;
-        let src = data.as_slice();
+        let src = data.input();
         crate::buffer::detach_from(py, src.len(), || f(&self.inner, src, &par)).map_err(|e| err(py, e))
     }
 }
@@ -436,7 +438,7 @@ impl PySegments {
         strategy: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let sealed = self.run(py, (data, "data"), (threads, strategy), |s, src, par| {
-            s.seal(first, src, last, par)
+            s.seal(first, src.bytes(), last, par)
         })?;
         Ok(PyBytes::new(py, &sealed))
     }

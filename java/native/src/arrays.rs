@@ -8,6 +8,7 @@ use std::ops::Range;
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JObject, JObjectArray};
 use jni::sys::{jbyte, jint, jlong};
+use parcrypt::io::Input;
 use parcrypt::secret::SecretBytes;
 
 use crate::*;
@@ -137,6 +138,10 @@ pub struct Pinned<'a> {
     len: usize,
     /// Whether a copy (if the JVM made one) is written back on release.
     write_back: bool,
+    /// Whether the JVM handed over a copy of its own (then nobody else
+    /// writes these bytes) rather than the array itself (which other Java
+    /// threads may write while native code reads it).
+    copied: bool,
     _array: std::marker::PhantomData<&'a ()>,
 }
 
@@ -168,6 +173,7 @@ impl<'a> Pinned<'a> {
                     ptr: std::ptr::NonNull::dangling().as_ptr(),
                     len,
                     write_back: false,
+                    copied: true,
                     _array: std::marker::PhantomData,
                 });
             }
@@ -181,6 +187,7 @@ impl<'a> Pinned<'a> {
             ptr: ptr.cast(),
             len,
             write_back: false,
+            copied: is_copy != 0,
             _array: std::marker::PhantomData,
         })
     }
@@ -192,6 +199,20 @@ impl<'a> Pinned<'a> {
         // aligned, which an empty slice allows); `new`'s contract makes this
         // the only view of them, and the `&mut self` borrow keeps it so.
         unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+
+    /// The elements `range` as a call's input, as the library's rule
+    /// wants it said ([`Input`]): shared when the JVM pinned the array
+    /// itself (HotSpot does), since another Java thread may write it while
+    /// the call reads it; private for a copy the JVM made for this call.
+    /// An authenticated decryption reads a shared input once, through a
+    /// private copy.
+    ///
+    /// # Panics
+    /// If `range` is outside the array.
+    pub fn input(&mut self, range: Range<usize>) -> Input<'_> {
+        let copied = self.copied;
+        Input::new(&self.bytes()[range], copied)
     }
 
     /// Writes a copy back to the Java array on release (a no-op when the

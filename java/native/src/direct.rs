@@ -78,28 +78,13 @@ impl<'b> Direct<'b> {
     }
 }
 
-/// How an input and an output range share memory.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Sharing {
-    /// No byte in common (or one of them empty).
-    Disjoint,
-    /// Both start at the same address: in-place processing.
-    InPlace,
-    /// Any other overlap, which no call accepts.
-    Overlapping,
-}
+pub use parcrypt::io::Sharing;
 
 /// Whether `input` and `output` share memory, decided from addresses alone
-/// (before any Rust reference to either exists).
+/// (before any Rust reference to either exists), by the library's rule
+/// ([`parcrypt::io::sharing`], which the Python binding follows too).
 pub fn sharing(input: &Direct<'_>, output: &Direct<'_>) -> Sharing {
-    let (a, b) = (input.span(), output.span());
-    if a.is_empty() || b.is_empty() || a.end <= b.start || b.end <= a.start {
-        Sharing::Disjoint
-    } else if a.start == b.start {
-        Sharing::InPlace
-    } else {
-        Sharing::Overlapping
-    }
+    parcrypt::io::sharing(input.span(), output.span())
 }
 
 /// A call's input and output, as Rust references that never alias.

@@ -3,6 +3,7 @@
 //! `Cobblestone256Decryptor`, over one encryptor and one decryptor state.
 
 use parcrypt::cobblestone::{Decryptor, Encryptor, Error, Scheme};
+use parcrypt::io::Input;
 use parcrypt::par::Parallelism;
 use parcrypt::secret::{SecretBytes, wipe};
 use pyo3::prelude::*;
@@ -13,15 +14,16 @@ use super::{already_finalized, err, key_bytes, mixing};
 use crate::buffer::{In, Out, Sharing, bytes_from, detach_from, sharing};
 use crate::par;
 
-/// The input to `update_into`, as a slice the output does not overlap:
-/// pyca accepts a `buf` that overlaps `data` (it works serially), so an
-/// overlapping input is copied first rather than refused.
-fn separate<'a>(data: &'a In, buf: &Out, copy: &'a mut Vec<u8>) -> &'a [u8] {
+/// The input to `update_into`, as one the output does not overlap: pyca
+/// accepts a `buf` that overlaps `data` (it works serially), so an
+/// overlapping input is copied first rather than refused (the copy is
+/// private).
+fn separate<'a>(data: &'a In, buf: &Out, copy: &'a mut Vec<u8>) -> Input<'a> {
     match sharing(data, buf) {
-        Sharing::Disjoint => data.as_slice(),
+        Sharing::Disjoint => data.input(),
         Sharing::InPlace | Sharing::Overlapping => {
             copy.extend_from_slice(data.as_slice());
-            copy
+            Input::Private(copy)
         }
     }
 }
@@ -92,7 +94,7 @@ impl EncryptorState {
                 },
             ));
         }
-        let written = detach_from(py, src.len(), || enc.update_into(src, dst));
+        let written = detach_from(py, src.len(), || enc.update_into(src.bytes(), dst));
         wipe(&mut copy);
         written.map_err(|e| err(py, e))
     }
@@ -161,7 +163,7 @@ impl DecryptorState {
         let data = In::get(data, "data")?;
         let par = self.par;
         let dec = self.streaming(py)?;
-        let src = data.as_slice();
+        let src = data.input();
         let len = dec.update_len(src.len());
         // The result is seen by no one unless every chunk in it verified
         // (and the library wipes it on a failure).

@@ -190,14 +190,15 @@ impl PyScheme {
             In::get(ciphertext, "ciphertext")?,
             In::get(context, "context")?,
         );
-        let (key, sealed, context) = (key.as_slice(), sealed.as_slice(), context.as_slice());
+        let (key, sealed, context) = (key.as_slice(), sealed.input(), context.as_slice());
         self.check_key(py, key)?;
         let len = cobblestone::plain_len(sealed.len() as u64)
             .and_then(|n| usize::try_from(n).map_err(|_| Error::TooLarge))
             .map_err(|e| err(py, e))?;
         let scheme = self.scheme;
         // A fresh bytes object nobody sees unless every chunk verified (the
-        // library wipes it on a failure, and it is dropped).
+        // library wipes it on a failure, and it is dropped). A buffer others
+        // may write is read once (`In::input`).
         bytes_from(py, &[], len, &par, |out| {
             scheme
                 .decrypt_into(key, context, sealed, out, &par)
@@ -349,7 +350,7 @@ impl PyParts {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let par = par::parallelism(threads, strategy)?;
         let sealed = In::get(sealed, "sealed")?;
-        let src = sealed.as_slice();
+        let src = sealed.input();
         let len = Parts::plain_len(first, src.len(), last).map_err(|e| err(py, e))?;
         let inner = &self.inner;
         bytes_from(py, &[], len, &par, |out| {

@@ -46,7 +46,8 @@ impl RangeSource {
 
     fn source(&self) -> Where<'_> {
         match self {
-            RangeSource::Bytes(b) => Where::Bytes(b.as_slice()),
+            // Read once, chunk by chunk, unless nothing can write it.
+            RangeSource::Bytes(b) => Where::from(b.input()),
             RangeSource::File(f) => Where::File(f),
             RangeSource::Read(v) => Where::Bytes(v),
         }

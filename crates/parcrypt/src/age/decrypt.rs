@@ -10,6 +10,7 @@ use super::{
     Armor, ArmoredReader, DETECT_LEN, DecryptOptions, Error, Format, Header, Identity, OptionsError, Source,
     detect, payload, scrypt,
 };
+use crate::io::Input;
 use crate::par::Parallelism;
 use crate::secret::SecretBytes;
 
@@ -204,35 +205,40 @@ pub fn decrypt_file(
 /// Decrypts an age file held in memory (armored or binary) into a new
 /// buffer, opening the chunks on `par`'s threads straight into it. All or
 /// nothing: on any failure no plaintext is returned (what verified is wiped).
+/// A `&[u8]` is read in place; an [`Input::Shared`] (a buffer others may
+/// write meanwhile) is read once: the header and the armor are copied as
+/// they are parsed, each payload chunk before it is opened.
 ///
 /// # Errors
 /// As [`decrypt_stream`].
-pub fn decrypt(
+pub fn decrypt<'a>(
     identities: &[Identity],
-    data: &[u8],
+    data: impl Into<Input<'a>>,
     opts: &DecryptOptions,
     par: &Parallelism,
 ) -> Result<SecretBytes, Error> {
-    let armored = is_armored(opts.armor, data);
+    let data = data.into();
+    let armored = is_armored(opts.armor, data.bytes());
     let dearmored;
     let data = if armored {
         let mut bin = Vec::with_capacity(data.len() / 4 * 3);
-        ArmoredReader::new(data)
+        ArmoredReader::new(data.bytes())
             .read_to_end(&mut bin)
             .map_err(Error::from_io)?;
         dearmored = bin;
-        &dearmored[..]
+        Input::Private(&dearmored[..])
     } else {
         data
     };
-    let mut input = data;
+    let mut input = data.bytes();
     let header = Header::read(&mut input)?;
     let file_key = unwrap_file_key(&header, identities, opts)?;
     let nonce = read_nonce(&mut input)?;
     let key = payload_key(&file_key, &nonce);
+    let payload = data.slice(data.len() - input.len()..);
     // Wiped when dropped: on a failure here, or by the caller.
-    let mut plain = SecretBytes::zeroed(payload::opened_len(input.len()));
-    match payload::open_chunks(&key, input, plain.expose_mut(), 0, true, par) {
+    let mut plain = SecretBytes::zeroed(payload::opened_len(payload.len()));
+    match payload::open_chunks(&key, payload, plain.expose_mut(), 0, true, par) {
         Ok(_) => Ok(plain),
         Err((e, _)) => Err(e),
     }
@@ -262,7 +268,10 @@ pub fn decrypt_range<'a>(
             file.seek(SeekFrom::Start(0))?;
             range_of(identities, file, start, len, output, opts, par)
         }
-        Source::Bytes(bytes) => range_of(identities, io::Cursor::new(bytes), start, len, output, opts, par),
+        // Read through a cursor: each chunk copied once into private buffers.
+        Source::Bytes(bytes) | Source::Shared(bytes) => {
+            range_of(identities, io::Cursor::new(bytes), start, len, output, opts, par)
+        }
     }
 }
 

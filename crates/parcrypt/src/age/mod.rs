@@ -70,7 +70,7 @@ pub use ssh::{EncryptedSshIdentity, PassphraseSource, SshIdentity, SshRecipient}
 pub use tag::TagRecipient;
 pub use x25519::{X25519Identity, X25519Recipient};
 
-pub use crate::io::Source;
+pub use crate::io::{Input, Source};
 pub use decrypt::{Decryptor, decrypt, decrypt_file, decrypt_range, decrypt_stream};
 pub use encrypt::{Encryptor, encrypt, encrypt_file, encrypt_stream};
 

@@ -19,9 +19,10 @@ use std::io::{self, Read, Seek, SeekFrom, Write};
 use super::{Error, OptionsError};
 use crate::chunked::buffer::Buffer;
 use crate::chunked::flow::{self, pipelined};
-use crate::chunked::seal::{Plain, Sealed, open_into, seal_into};
+use crate::chunked::seal::{Plain, Scratch, Sealed, open_into, seal_into};
 use crate::chunked::{self, Budget, Chunks, Framing, TAG};
 use crate::ffi::AeadKey;
+use crate::io::Input;
 use crate::par::Parallelism;
 
 /// Plaintext bytes per chunk.
@@ -111,15 +112,19 @@ pub(super) fn seal_all(key: &AeadKey, plain: &[u8], sealed: &mut [u8], par: &Par
 /// Opens chunks `base..` of `sealed` into `plain` (sized for them by the
 /// caller: [`opened_len`]); `last` if they end the payload. On failure,
 /// returns the error and how many leading bytes of `plain` verified (and
-/// may be released).
+/// may be released). A shared input is read once, each chunk copied
+/// before it is opened; after a failure, the chunk that failed is opened
+/// again in place only to tell which error it is (the caller of a shared
+/// input releases nothing on an error).
 pub(super) fn open_chunks(
     key: &AeadKey,
-    sealed: &[u8],
+    input: Input<'_>,
     plain: &mut [u8],
     base: u64,
     last: bool,
     par: &Parallelism,
 ) -> Result<u64, (Error, usize)> {
+    let sealed = input.bytes();
     let count = sealed.len().div_ceil(SEALED_CHUNK);
     if count == 0 {
         return Err((
@@ -140,7 +145,7 @@ pub(super) fn open_chunks(
             let full = (count - 1) * SEALED_CHUNK;
             open_chunks(
                 key,
-                &sealed[..full],
+                input.slice(..full),
                 &mut plain[..(count - 1) * CHUNK],
                 base,
                 false,
@@ -154,7 +159,8 @@ pub(super) fn open_chunks(
         };
         return Err((err, (count - 1) * CHUNK));
     }
-    match open_into(&chunks(key), Sealed::Memory(sealed), plain, base, last, par) {
+    let scratch = Scratch::default();
+    match open_into(&chunks(key), Sealed::of(input, &scratch), plain, base, last, par) {
         Ok(n) => Ok(n),
         Err(chunked::Error::Authentication { chunk: segment }) => {
             // Every chunk before `segment` verified. A full chunk that
@@ -212,7 +218,7 @@ pub(super) fn open_stream(
                 return Err(e);
             }
             plain.sized(opened_len(sealed.len()));
-            match open_chunks(key, sealed, plain, index, !more, par) {
+            match open_chunks(key, sealed.into(), plain, index, !more, par) {
                 Ok(n) => index += n,
                 Err((e, verified)) => {
                     plain.sized(verified);
@@ -292,7 +298,7 @@ pub(super) fn open_range(
         (layout.sealed - at) as usize,
     )?;
     plain.sized(opened_len(sealed.len()));
-    open_chunks(key, &sealed, &mut plain, last, true, par).map_err(|(e, _)| e)?;
+    open_chunks(key, (&sealed).into(), &mut plain, last, true, par).map_err(|(e, _)| e)?;
     let end = start
         .checked_add(len)
         .filter(|&e| e <= total)
@@ -309,7 +315,7 @@ pub(super) fn open_range(
         read_at(input, layout.start + at, &mut sealed, n)?;
         plain.sized(opened_len(n));
         let ends = index + count == chunks;
-        open_chunks(key, &sealed, &mut plain, index, ends, par).map_err(|(e, _)| e)?;
+        open_chunks(key, (&sealed).into(), &mut plain, index, ends, par).map_err(|(e, _)| e)?;
         let from = start.saturating_sub(index * CHUNK as u64) as usize;
         let to = (end - index * CHUNK as u64).min(plain.len() as u64) as usize;
         output.write_all(&plain[from..to])?;

@@ -12,8 +12,8 @@ use std::io::{self, Read, Write};
 use super::buffer::Buffer;
 use super::seal::{Plain, Scratch, Sealed, open_batch, seal_batch};
 use super::{Budget, Chunks, Error};
-use crate::io::ReadAt;
 use crate::io::pipeline::{self, Sink};
+use crate::io::{Input, ReadAt};
 use crate::par::Parallelism;
 
 /// Seals everything `input` yields as chunks `0 ..` to `output`, a batch at
@@ -163,8 +163,9 @@ fn ends_short(chunks: &Chunks<'_>, body: u64, end: u64) -> Result<(), Error> {
 /// Where a message's sealed chunks are stored, for random access.
 #[derive(Clone, Copy)]
 pub(crate) enum Stored<'a> {
-    /// In memory: the sealed chunks, from the first.
-    Memory(&'a [u8]),
+    /// In memory: the sealed chunks, from the first (each chunk of a
+    /// shared input copied before it is opened: [`Sealed::of`]).
+    Memory(Input<'a>),
     /// In a regular file, the first chunk at byte `at`; each worker reads
     /// the chunks it opens into a private buffer with positional reads
     /// (AES-GCM reads its input twice, so it never opens bytes that another
@@ -181,9 +182,9 @@ impl<'a> Stored<'a> {
     /// `len` sealed bytes from `from` (relative to chunk 0).
     fn slice(self, from: u64, len: usize, scratch: &'a Scratch) -> Sealed<'a> {
         match self {
-            Stored::Memory(bytes) => {
+            Stored::Memory(input) => {
                 let from = from as usize;
-                Sealed::Memory(&bytes[from..from + len])
+                Sealed::of(input.slice(from..from + len), scratch)
             }
             Stored::File { file, at } => Sealed::File {
                 file,

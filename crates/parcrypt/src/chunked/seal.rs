@@ -9,7 +9,7 @@ use std::io;
 
 use super::buffer::Buffer;
 use super::{Chunks, Error, TAG};
-use crate::io::read_exact_at;
+use crate::io::{Input, read_exact_at};
 use crate::par::{Grain, Parallelism};
 
 /// Cuts work into whole encrypted chunks, at least 1 MiB a part.
@@ -114,8 +114,14 @@ pub(crate) fn seal_into(
 /// Where the sealed chunks of a batch come from.
 #[derive(Clone, Copy)]
 pub(crate) enum Sealed<'a> {
-    /// Bytes already in this process's private memory (read from a pipe).
+    /// Bytes nobody writes while they are opened (read from a pipe into
+    /// our buffers, a Rust caller's slice, an immutable Python `bytes`).
     Memory(&'a [u8]),
+    /// A caller's bytes that others may write meanwhile
+    /// ([`Input::Shared`]): each chunk copied into a private buffer from
+    /// `scratch` by the worker that opens it, once, and opened there (the
+    /// AEAD reads its input twice: to authenticate it, then to decrypt it).
+    Shared { bytes: &'a [u8], scratch: &'a Scratch },
     /// `len` bytes of `file` from `at`, read chunk by chunk into
     /// private buffers from `scratch` by the worker that opens them.
     File {
@@ -126,21 +132,38 @@ pub(crate) enum Sealed<'a> {
     },
 }
 
-impl Sealed<'_> {
+impl<'a> Sealed<'a> {
+    /// A caller's sealed chunks: opened in place if private, else each
+    /// chunk through a copy in a buffer from `scratch`.
+    pub(crate) fn of(input: Input<'a>, scratch: &'a Scratch) -> Sealed<'a> {
+        match input {
+            Input::Private(bytes) => Sealed::Memory(bytes),
+            Input::Shared(bytes) => Sealed::Shared { bytes, scratch },
+        }
+    }
+
     fn len(&self) -> usize {
         match *self {
-            Sealed::Memory(bytes) => bytes.len(),
+            Sealed::Memory(bytes) | Sealed::Shared { bytes, .. } => bytes.len(),
             Sealed::File { len, .. } => len,
         }
     }
 
     /// Runs `f` on the stored bytes of chunk `i` (stride `enc`), read
-    /// into a private buffer first if they are in a file.
+    /// into a private buffer first if they are in a file or shared.
     fn with_chunk<R>(&self, i: usize, enc: usize, f: impl FnOnce(&[u8]) -> R) -> io::Result<R> {
         let start = i * enc;
         let end = start.saturating_add(enc).min(self.len());
         match *self {
             Sealed::Memory(bytes) => Ok(f(&bytes[start..end])),
+            Sealed::Shared { bytes, scratch } => {
+                let mut buf = scratch.take(end - start);
+                let copy = &mut buf[..end - start];
+                copy.copy_from_slice(&bytes[start..end]);
+                let result = f(copy);
+                scratch.give(buf);
+                Ok(result)
+            }
             Sealed::File {
                 file, at, scratch, ..
             } => {
@@ -154,9 +177,10 @@ impl Sealed<'_> {
     }
 }
 
-/// Private buffers for chunks read from a file, reused across the
-/// workers of one call: at most one per chunk being opened at a time, so
-/// they never hold more than a batch. They hold only ciphertext.
+/// Private buffers for chunks read from a file or copied from shared
+/// memory, reused across the workers of one call: at most one per chunk
+/// being opened at a time, so they never hold more than a batch. They hold
+/// only ciphertext.
 #[derive(Default)]
 pub(crate) struct Scratch(std::sync::Mutex<Vec<Vec<u8>>>);
 

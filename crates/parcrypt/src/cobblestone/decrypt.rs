@@ -6,10 +6,10 @@ use std::fs::File;
 use std::io::{Read, Write};
 
 use super::{CHUNK, Decryptor, Error, HEADER, Keys, Layout, SEALED_CHUNK, Scheme, Source, budget, layout};
+use crate::chunked::buffer::Buffer;
 use crate::chunked::flow::{self, Stored};
-use crate::chunked::seal::{Sealed, open_batch, open_into};
-use crate::chunked::{self, buffer::Buffer};
-use crate::io::read_exact_at;
+use crate::chunked::seal::{Scratch, Sealed, open_batch, open_into};
+use crate::io::{Input, read_exact_at};
 use crate::par::Parallelism;
 use crate::secret::{SecretBytes, wipe};
 
@@ -31,26 +31,30 @@ impl Scheme {
 
     /// Decrypts the message `sealed` into a new buffer, opening its chunks
     /// on `par`'s threads straight into it. All or nothing: on any failure
-    /// no plaintext is returned (what was opened is wiped).
+    /// no plaintext is returned (what was opened is wiped). A `&[u8]` is
+    /// read in place; an [`Input::Shared`] (a buffer others may write
+    /// meanwhile) is read once, each chunk copied before it is opened.
     ///
     /// # Errors
     /// [`Error::KeyLength`], [`Error::TooShort`], [`Error::Commitment`]
     /// (checked first), [`Error::Truncated`], [`Error::ChunkAuthentication`],
     /// [`Error::TooLarge`].
-    pub fn decrypt(
+    pub fn decrypt<'a>(
         self,
         key: &[u8],
         context: &[u8],
-        sealed: &[u8],
+        sealed: impl Into<Input<'a>>,
         par: &Parallelism,
     ) -> Result<SecretBytes, Error> {
+        let sealed = sealed.into();
         let (keys, layout) = self.open_memory(key, context, sealed)?;
         let len = usize::try_from(layout.plain).map_err(|_| Error::TooLarge)?;
         // Wiped when dropped: on a failure here, or by the caller.
         let mut plain = SecretBytes::zeroed(len);
+        let scratch = Scratch::default();
         open_into(
             &keys.chunks(),
-            Sealed::Memory(&sealed[HEADER..]),
+            Sealed::of(sealed.slice(HEADER..), &scratch),
             plain.expose_mut(),
             0,
             true,
@@ -65,14 +69,15 @@ impl Scheme {
     ///
     /// # Errors
     /// As [`Scheme::decrypt`]; [`Error::BufferTooSmall`].
-    pub fn decrypt_into(
+    pub fn decrypt_into<'a>(
         self,
         key: &[u8],
         context: &[u8],
-        sealed: &[u8],
+        sealed: impl Into<Input<'a>>,
         out: &mut [u8],
         par: &Parallelism,
     ) -> Result<usize, Error> {
+        let sealed = sealed.into();
         let (keys, layout) = self.open_memory(key, context, sealed)?;
         let len = usize::try_from(layout.plain).map_err(|_| Error::TooLarge)?;
         if out.len() < len {
@@ -82,9 +87,10 @@ impl Scheme {
             });
         }
         let out = &mut out[..len];
+        let scratch = Scratch::default();
         match open_into(
             &keys.chunks(),
-            Sealed::Memory(&sealed[HEADER..]),
+            Sealed::of(sealed.slice(HEADER..), &scratch),
             out,
             0,
             true,
@@ -99,16 +105,13 @@ impl Scheme {
     }
 
     /// The keys (commitment checked) and layout of a message in memory.
-    fn open_memory(self, key: &[u8], context: &[u8], sealed: &[u8]) -> Result<(Keys, Layout), Error> {
+    fn open_memory(self, key: &[u8], context: &[u8], sealed: Input<'_>) -> Result<(Keys, Layout), Error> {
         self.check_key(key)?;
-        let header: &[u8; HEADER] =
-            sealed
-                .get(..HEADER)
-                .and_then(|h| h.try_into().ok())
-                .ok_or(Error::TooShort {
-                    len: sealed.len() as u64,
-                })?;
-        let keys = self.open_header(key, context, header)?;
+        // Copied: the salt and the commitment are each read once.
+        let header: [u8; HEADER] = sealed.head().ok_or(Error::TooShort {
+            len: sealed.len() as u64,
+        })?;
+        let keys = self.open_header(key, context, &header)?;
         let layout = layout((sealed.len() - HEADER) as u64)?;
         Ok((keys, layout))
     }
@@ -216,12 +219,12 @@ impl Scheme {
         output: impl Write + Send,
         par: &Parallelism,
     ) -> Result<u64, Error> {
-        let (keys, layout, stored) = match source.into() {
-            Source::Bytes(bytes) => {
-                let (keys, layout) = self.open_memory(key, context, bytes)?;
-                (keys, layout, Stored::Memory(&bytes[HEADER..]))
+        let (keys, layout, stored) = match source.into().in_memory() {
+            Ok(input) => {
+                let (keys, layout) = self.open_memory(key, context, input)?;
+                (keys, layout, Stored::Memory(input.slice(HEADER..)))
             }
-            Source::File(file) => {
+            Err(file) => {
                 let (keys, layout) = self.open_file(key, context, file)?;
                 let at = HEADER as u64;
                 (keys, layout, Stored::File { file, at })
@@ -237,9 +240,9 @@ impl Scheme {
         if !covers_final {
             let at = last * SEALED_CHUNK as u64;
             let n = (layout.body - at) as usize;
-            let scratch = chunked::seal::Scratch::default();
+            let scratch = Scratch::default();
             let sealed = match stored {
-                Stored::Memory(bytes) => Sealed::Memory(&bytes[at as usize..]),
+                Stored::Memory(input) => Sealed::of(input.slice(at as usize..), &scratch),
                 Stored::File { file, at: base } => Sealed::File {
                     file,
                     at: base + at,

@@ -61,7 +61,7 @@ mod streaming;
 use aws_lc_rs::hkdf;
 
 /// Where a message to decrypt a range of is (the one type of every format's `decrypt_range`).
-pub use crate::io::Source;
+pub use crate::io::{Input, Source};
 pub use error::Error;
 pub use parts::Parts;
 pub use sealer::Sealer;

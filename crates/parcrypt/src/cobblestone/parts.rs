@@ -6,7 +6,8 @@
 
 use super::{CHUNK, Error, HEADER, Keys, SALT, SEALED_CHUNK, Scheme};
 use crate::chunked::TAG;
-use crate::chunked::seal::{Plain, Sealed, open_into, seal_into};
+use crate::chunked::seal::{Plain, Scratch, Sealed, open_into, seal_into};
+use crate::io::Input;
 use crate::par::Parallelism;
 use crate::secret::{SecretBytes, wipe};
 
@@ -213,7 +214,9 @@ impl Parts {
     /// [`Parts::plain_len`] bytes) on `par`'s threads; `last` if the run
     /// ends the message (its final chunk is opened as the final one).
     /// Returns the plaintext length. All or nothing: on any failure every
-    /// byte of `out` that could have held plaintext is wiped.
+    /// byte of `out` that could have held plaintext is wiped. An
+    /// [`Input::Shared`] (a buffer others may write meanwhile) is read once,
+    /// each chunk copied before it is opened.
     ///
     /// # Errors
     /// [`Error::ChunkAuthentication`] (modified, moved, or sealed as final
@@ -221,14 +224,15 @@ impl Parts {
     /// `last` run ending in a full chunk), [`Error::Part`] (a run that is
     /// not whole sealed chunks and not last), [`Error::TooLarge`],
     /// [`Error::BufferTooSmall`] (nothing done).
-    pub fn open_into(
+    pub fn open_into<'a>(
         &self,
         first: u64,
-        sealed: &[u8],
+        sealed: impl Into<Input<'a>>,
         last: bool,
         out: &mut [u8],
         par: &Parallelism,
     ) -> Result<usize, Error> {
+        let sealed = sealed.into();
         let len = Self::plain_len(first, sealed.len(), last)?;
         let chunks = self.keys.chunks();
         chunks.check_limit(first, sealed.len().div_ceil(SEALED_CHUNK) as u64)?;
@@ -239,7 +243,8 @@ impl Parts {
             });
         }
         let out = &mut out[..len];
-        match open_into(&chunks, Sealed::Memory(sealed), out, first, last, par) {
+        let scratch = Scratch::default();
+        match open_into(&chunks, Sealed::of(sealed, &scratch), out, first, last, par) {
             Ok(_) => Ok(len),
             Err(e) => {
                 wipe(out);
@@ -253,13 +258,14 @@ impl Parts {
     ///
     /// # Errors
     /// As [`Parts::open_into`].
-    pub fn open(
+    pub fn open<'a>(
         &self,
         first: u64,
-        sealed: &[u8],
+        sealed: impl Into<Input<'a>>,
         last: bool,
         par: &Parallelism,
     ) -> Result<SecretBytes, Error> {
+        let sealed = sealed.into();
         let mut out = SecretBytes::zeroed(Self::plain_len(first, sealed.len(), last)?);
         self.open_into(first, sealed, last, out.expose_mut(), par)?;
         Ok(out)

@@ -7,7 +7,8 @@
 
 use super::{CHUNK, Error, HEADER, Keys, SEALED_CHUNK, Scheme, Sealer};
 use crate::chunked::TAG;
-use crate::chunked::seal::{Plain, Sealed, open_into, seal_into};
+use crate::chunked::seal::{Plain, Scratch, Sealed, open_into, seal_into};
+use crate::io::Input;
 use crate::par::Parallelism;
 use crate::secret::{SecretBytes, wipe};
 
@@ -232,7 +233,8 @@ impl Decryptor {
     /// # Errors
     /// [`Error::Commitment`] (once the header is in),
     /// [`Error::ChunkAuthentication`], [`Error::TooLarge`], [`Error::Failed`].
-    pub fn update(&mut self, data: &[u8]) -> Result<SecretBytes, Error> {
+    pub fn update<'a>(&mut self, data: impl Into<Input<'a>>) -> Result<SecretBytes, Error> {
+        let data = data.into();
         let mut out = SecretBytes::zeroed(self.update_len(data.len()));
         let n = self.update_into(data, out.expose_mut())?;
         debug_assert_eq!(n, out.len());
@@ -242,10 +244,13 @@ impl Decryptor {
     /// [`Decryptor::update`] into `out` (at least
     /// [`Decryptor::update_len`] bytes); returns the bytes written. On a
     /// failure the bytes of `out` this call could have written are wiped.
+    /// An [`Input::Shared`] `data` (a buffer others may write meanwhile) is
+    /// read once: each chunk copied before it is opened.
     ///
     /// # Errors
     /// As [`Decryptor::update`]; [`Error::BufferTooSmall`] (nothing done).
-    pub fn update_into(&mut self, data: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    pub fn update_into<'a>(&mut self, data: impl Into<Input<'a>>, out: &mut [u8]) -> Result<usize, Error> {
+        let data = data.into();
         if self.failed {
             return Err(Error::Failed);
         }
@@ -265,7 +270,8 @@ impl Decryptor {
         result
     }
 
-    fn update_inner(&mut self, mut data: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn update_inner(&mut self, input: Input<'_>, out: &mut [u8]) -> Result<usize, Error> {
+        let mut data = input.bytes();
         if self.keys.is_none() {
             let take = (HEADER - self.header_len).min(data.len());
             self.header[self.header_len..self.header_len + take].copy_from_slice(&data[..take]);
@@ -309,7 +315,11 @@ impl Decryptor {
         }
         let k = data.len() / SEALED_CHUNK;
         if k > 0 {
-            let sealed = Sealed::Memory(&data[..k * SEALED_CHUNK]);
+            // The whole chunks of this call's input, as the caller gave it
+            // (the partial ones around them are copied into `pending`).
+            let from = input.len() - data.len();
+            let scratch = Scratch::default();
+            let sealed = Sealed::of(input.slice(from..from + k * SEALED_CHUNK), &scratch);
             open_into(
                 &chunks,
                 sealed,

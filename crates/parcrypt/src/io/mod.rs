@@ -13,7 +13,11 @@
 //!   input (`poll`), without closing it in between;
 //! - [`Source`]: where a sealed message is held for random access (memory
 //!   or a regular file), the one input of every chunked format's
-//!   `decrypt_range`.
+//!   `decrypt_range`;
+//! - [`Input`] and [`sharing`] (`caller.rs`): a caller's buffer, whether
+//!   others may write it during a call (then every authenticated
+//!   decryption reads it once, through a private copy), and how an input
+//!   and an output share memory: the rules both bindings follow.
 //!
 //! Unix only, like the rest of the crate: positional reads go through
 //! `std::os::unix::fs::FileExt`. Nothing maps files: a map of a file
@@ -23,6 +27,7 @@
 //! and measured as fast for hashing (`merkle/stream.rs`).
 
 mod at;
+mod caller;
 mod pipe_size;
 pub(crate) mod pipeline;
 mod wait;
@@ -31,18 +36,23 @@ use std::fs::File;
 use std::io::{self, Read};
 
 pub(crate) use at::{ReadAt, read_exact_at};
+pub use caller::{Input, Sharing, sharing};
 pub use pipe_size::grow_pipe;
 pub(crate) use wait::wait_then_block;
 
 /// Where a whole sealed message is held, for random access: what every
 /// chunked format's `decrypt_range` reads (`stream`, `age`,
-/// `cobblestone`). A `&File` or a `&[u8]` converts into it, so
-/// `decrypt_range(…, &file, …)` and `decrypt_range(…, &bytes[..], …)` both
-/// read.
+/// `cobblestone`). A `&File`, a `&[u8]` or an [`Input`] converts into it,
+/// so `decrypt_range(…, &file, …)` and `decrypt_range(…, &bytes[..], …)`
+/// both read.
 #[derive(Clone, Copy, Debug)]
 pub enum Source<'a> {
-    /// A whole message in memory.
+    /// A whole message in memory nobody writes during the call.
     Bytes(&'a [u8]),
+    /// A whole message in memory others may write during the call (see
+    /// [`Input::Shared`]): each chunk is read once, into a private copy,
+    /// and opened there.
+    Shared(&'a [u8]),
     /// A whole message in a regular file, from its first byte (read with
     /// positional reads; the file's cursor is left alone).
     File(&'a File),
@@ -57,6 +67,26 @@ impl<'a> From<&'a File> for Source<'a> {
 impl<'a> From<&'a [u8]> for Source<'a> {
     fn from(bytes: &'a [u8]) -> Self {
         Source::Bytes(bytes)
+    }
+}
+
+impl<'a> From<Input<'a>> for Source<'a> {
+    fn from(input: Input<'a>) -> Self {
+        match input {
+            Input::Private(bytes) => Source::Bytes(bytes),
+            Input::Shared(bytes) => Source::Shared(bytes),
+        }
+    }
+}
+
+impl<'a> Source<'a> {
+    /// The message in memory as an [`Input`], or else its file.
+    pub(crate) fn in_memory(self) -> Result<Input<'a>, &'a File> {
+        match self {
+            Source::Bytes(bytes) => Ok(Input::Private(bytes)),
+            Source::Shared(bytes) => Ok(Input::Shared(bytes)),
+            Source::File(file) => Err(file),
+        }
     }
 }
 

@@ -148,12 +148,13 @@ impl<'a> Sealed<'a> {
         opts: &DecryptOptions,
         par: &Parallelism,
     ) -> Result<Self, Error> {
-        let (len, (header, header_len)) = match source {
-            Source::File(file) => (
+        // The header is read (copied) once, either way.
+        let (len, (header, header_len)) = match source.in_memory() {
+            Err(file) => (
                 file.metadata()?.len(),
                 Header::read(&mut io::BufReader::new(ReadAt::new(file, 0)))?,
             ),
-            Source::Bytes(bytes) => (bytes.len() as u64, Header::read(&mut &bytes[..])?),
+            Ok(input) => (input.len() as u64, Header::read(&mut input.bytes())?),
         };
         let keys = header.open(identities, opts, par)?;
         let body = len
@@ -162,9 +163,9 @@ impl<'a> Sealed<'a> {
         if body == 0 {
             return Err(Error::Truncated { segment: None });
         }
-        let stored = match source {
-            Source::File(file) => Stored::File { file, at: header_len },
-            Source::Bytes(bytes) => Stored::Memory(&bytes[header_len as usize..]),
+        let stored = match source.in_memory() {
+            Err(file) => Stored::File { file, at: header_len },
+            Ok(input) => Stored::Memory(input.slice(header_len as usize..)),
         };
         Ok(Sealed {
             keys,

@@ -37,7 +37,7 @@ mod header;
 mod pipe;
 mod segments;
 
-pub use crate::io::Source;
+pub use crate::io::{Input, Source};
 pub use error::Error;
 pub use file::{decrypt_file, decrypt_range, encrypt_file};
 pub use header::{DEFAULT_MAX_WORK_FACTOR, DEFAULT_SCRYPT_LOG2_N, MAX_SCRYPT_LOG2_N};

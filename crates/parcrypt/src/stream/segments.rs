@@ -10,8 +10,9 @@ use super::header::{Header, payload_key};
 use super::{DecryptOptions, Error, Identity, MAX_SEGMENT, MIN_SEGMENT, Options, Recipient, chunks};
 use crate::chunked::TAG;
 use crate::chunked::buffer::Buffer;
-use crate::chunked::seal::{Plain, Sealed, open_batch, seal_batch};
+use crate::chunked::seal::{Plain, Scratch, Sealed, open_batch, seal_batch};
 use crate::ffi::AeadKey;
+use crate::io::Input;
 use crate::par::Parallelism;
 use crate::secret::{SecretBytes, SecretKey};
 
@@ -179,20 +180,23 @@ impl Segments {
 
     /// Opens sealed segments `first ..` (as [`Segments::seal`] wrote them, or
     /// cut from a stream file at [`Segments::offset`]); `last` if they end
-    /// the stream. Returns the plaintext, or the first failing segment's error.
+    /// the stream. Returns the plaintext, or the first failing segment's
+    /// error. An [`Input::Shared`] (a buffer others may write meanwhile) is
+    /// read once, each segment copied before it is opened.
     ///
     /// # Errors
     /// [`Error::SegmentAuthentication`] (modified or misplaced),
     /// [`Error::Truncated`] if `last` but the run's last segment was not
     /// sealed as the stream's last, [`Error::Options`] for a part that is not
     /// whole sealed segments and not last.
-    pub fn open(
+    pub fn open<'a>(
         &self,
         first: u64,
-        sealed: &[u8],
+        sealed: impl Into<Input<'a>>,
         last: bool,
         par: &Parallelism,
     ) -> Result<SecretBytes, Error> {
+        let sealed = sealed.into();
         let enc = self.segment_size + TAG;
         if !last && sealed.len() % enc != 0 {
             return Err(Error::Options(
@@ -200,9 +204,10 @@ impl Segments {
             ));
         }
         let mut plain = Buffer::new(true);
+        let scratch = Scratch::default();
         open_batch(
             &chunks(&self.key, self.segment_size),
-            Sealed::Memory(sealed),
+            Sealed::of(sealed, &scratch),
             &mut plain,
             first,
             last,

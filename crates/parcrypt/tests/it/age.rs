@@ -107,6 +107,15 @@ fn every_schedule_writes_the_same_file_and_reads_it_back() {
             )
             .unwrap();
             assert!(mem.expose() == plain);
+            // A buffer others may write: each chunk copied before it is opened.
+            let shared = age::decrypt(
+                std::slice::from_ref(&id),
+                age::Input::Shared(&reference),
+                &DecryptOptions::default(),
+                &par,
+            )
+            .unwrap();
+            assert!(shared.expose() == plain, "shared, {len} bytes, {par:?}");
         }
     }
 }

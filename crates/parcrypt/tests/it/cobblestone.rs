@@ -6,7 +6,9 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use base64::Engine as _;
-use parcrypt::cobblestone::{self, Aead, CHUNK, Error, HEADER, KdfHash, SALT, SEALED_CHUNK, Scheme, Source};
+use parcrypt::cobblestone::{
+    self, Aead, CHUNK, Error, HEADER, Input, KdfHash, SALT, SEALED_CHUNK, Scheme, Source,
+};
 use parcrypt::digest::{Algorithm, digest};
 use parcrypt::par::Parallelism;
 use serde_json::Value;
@@ -77,6 +79,41 @@ fn decrypt_every_way(
             .map_err(|e| e.to_string()),
     );
     results.push(push_decrypt(scheme, key, context, sealed, 7919).map_err(|e| e.to_string()));
+    // As a buffer others may write (`Input::Shared`, what the bindings hand
+    // over for a bytearray or a pinned Java array): each chunk copied
+    // before it is opened, with the same results.
+    let shared = Input::Shared(sealed);
+    results.push(
+        scheme
+            .decrypt(key, context, shared, &par)
+            .map(|p| p.expose().to_vec())
+            .map_err(|e| e.to_string()),
+    );
+    let mut buf = vec![0u8; sealed.len()];
+    results.push(
+        scheme
+            .decrypt_into(key, context, shared, &mut buf, &par)
+            .map(|n| buf[..n].to_vec())
+            .map_err(|e| e.to_string()),
+    );
+    let pushed = (|| {
+        let mut d = scheme.decryptor(key, context, &par)?;
+        let mut plain = Vec::new();
+        for part in sealed.chunks(3 * SEALED_CHUNK + 5) {
+            plain.extend_from_slice(d.update(Input::Shared(part))?.expose());
+        }
+        plain.extend_from_slice(d.finalize()?.expose());
+        Ok::<_, Error>(plain)
+    })();
+    results.push(pushed.map_err(|e| e.to_string()));
+    let mut out = Vec::new();
+    let total = cobblestone::plain_len(sealed.len() as u64).unwrap_or(0);
+    results.push(
+        scheme
+            .decrypt_range(key, context, Source::from(shared), 0, total, &mut out, &par)
+            .map(|_| out)
+            .map_err(|e| e.to_string()),
+    );
     results
 }
 
@@ -432,8 +469,10 @@ fn hostile_messages_are_refused_on_every_path() {
         }
         // The whole plaintext as a range: every chunk read, the length checked.
         let all = (4 * CHUNK + 1000) as u64;
-        let r = s.decrypt_range(&KEY16, b"ctx", Source::Bytes(m), 0, all, std::io::sink(), &par());
-        assert!(r.is_err(), "{name}: a range accepted it");
+        for source in [Source::Bytes(m), Source::Shared(m)] {
+            let r = s.decrypt_range(&KEY16, b"ctx", source, 0, all, std::io::sink(), &par());
+            assert!(r.is_err(), "{name}: a range accepted it ({source:?})");
+        }
     }
     // The errors say what happened.
     let err = |m: &[u8]| s.decrypt(&KEY16, b"ctx", m, &par()).expect_err("refused");

@@ -6,7 +6,7 @@ use std::io::Write;
 
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::secret::SecretKey;
-use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient, Segments};
+use parcrypt::stream::{self, DecryptOptions, Error, Identity, Input, Options, Recipient, Segments};
 
 const SEG: usize = 4096;
 
@@ -123,6 +123,14 @@ fn any_run_of_a_stream_opens_alone_and_misplaced_runs_fail() {
         opener.open(5, &file[at(5)..], true, &par).expect("end").expose(),
         &plain[5 * SEG..]
     );
+    // A buffer others may write: each segment copied before it is opened.
+    assert_eq!(
+        opener
+            .open(2, Input::Shared(&file[at(2)..]), true, &par)
+            .expect("shared")
+            .expose(),
+        &plain[2 * SEG..]
+    );
     // A run given the wrong index, a middle run flagged last (truncated), and
     // a flipped byte fail with the segment named; the stream's end not flagged last is
     // refused too (here its short last segment makes it a misuse).
@@ -146,6 +154,10 @@ fn any_run_of_a_stream_opens_alone_and_misplaced_runs_fail() {
     bad[SEG + 20] ^= 1;
     assert!(matches!(
         opener.open(1, &bad, false, &par),
+        Err(Error::SegmentAuthentication { segment: 2 })
+    ));
+    assert!(matches!(
+        opener.open(1, Input::Shared(&bad), false, &par),
         Err(Error::SegmentAuthentication { segment: 2 })
     ));
     // Misuse is an error, not a malformed stream.

@@ -10,7 +10,9 @@
 //! One-shot calls and stream updates work on the pinned Java arrays
 //! ([`Pinned`]), as AES-GCM's `doFinal` does: a message's plaintext is
 //! never copied into native memory, and the chunks are sealed or opened
-//! straight between the arrays on all cores. Every failure to authenticate
+//! straight between the arrays on all cores. A sealed input is handed to
+//! the library as shared ([`Pinned::input`]: another Java thread may write
+//! the array meanwhile), which copies each chunk once before opening it. Every failure to authenticate
 //! (the key commitment, a chunk, a truncated or too short message) is an
 //! `AEADBadTagException`.
 
@@ -19,7 +21,9 @@ mod push;
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass, JString};
 use jni::sys::{jbyteArray, jint, jlong};
-use parcrypt::cobblestone::{Aead, Error, KdfHash, SALT, Scheme, Sealer, Source, plain_len, sealed_len};
+use parcrypt::cobblestone::{
+    Aead, Error, Input, KdfHash, SALT, Scheme, Sealer, Source, plain_len, sealed_len,
+};
 use parcrypt::par::Parallelism;
 use parcrypt::secret::{SecretBytes, wipe};
 
@@ -191,8 +195,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecrypt<'l>(
         let par = par(threads, strategy)?;
         let k = Keyed::read(env, kdf, aead, &key, &context)?;
         let n = array_len(env, &input)?;
-        let decrypt =
-            |src: &[u8], dst: &mut [u8]| k.scheme.decrypt_into(k.key.expose(), &k.context, src, dst, &par);
+        let decrypt = |src: Input<'_>, dst: &mut [u8]| {
+            k.scheme.decrypt_into(k.key.expose(), &k.context, src, dst, &par)
+        };
         let len = match plain_len(n as u64) {
             Ok(len) => len,
             Err(_) => {
@@ -200,7 +205,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecrypt<'l>(
                 // its own order (the key commitment first).
                 // SAFETY: the array's own length; its only pin.
                 let mut src = unsafe { Pinned::new(env, &input, n)? };
-                decrypt(src.bytes(), &mut [])?;
+                decrypt(src.input(0..n), &mut [])?;
                 return fail(PROVIDER, "a message of impossible length was accepted");
             }
         };
@@ -216,7 +221,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecrypt<'l>(
                 )
             };
             // On a failure the library wiped `dst`; nothing is written back.
-            decrypt(src.bytes(), dst.bytes())?;
+            // Another Java thread may write `input` meanwhile: the library
+            // reads it once, each chunk copied before it is opened.
+            decrypt(src.input(0..n), dst.bytes())?;
             dst.write_back();
         }
         Ok(out.into_raw())
@@ -336,7 +343,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptRangeBytes<'l>(
         let mut src = unsafe { Pinned::new(env, &input, n)? };
         Ok(range(
             &k,
-            Source::Bytes(src.bytes()),
+            Source::from(src.input(0..n)),
             n as u64,
             offset,
             length,

@@ -7,6 +7,7 @@ use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{jbyteArray, jint, jlong};
 use parcrypt::cobblestone::{Decryptor, Encryptor};
+use parcrypt::io::Input;
 
 use super::Keyed;
 use crate::{
@@ -64,13 +65,15 @@ impl Update<'_, '_> {
     }
 
     /// Checks the ranges (`needed` bytes of output),
-    /// pins both arrays and runs `f` on the ranges; the output is written
-    /// back only if `f` succeeds. The two must be different arrays.
+    /// pins both arrays and runs `f` on the ranges (the input as
+    /// [`Pinned::input`] says: shared, read once by a decryption); the
+    /// output is written back only if `f` succeeds. The two must be
+    /// different arrays.
     fn run(
         &self,
         env: &JNIEnv<'_>,
         needed: usize,
-        f: impl FnOnce(&[u8], &mut [u8]) -> Res<usize>,
+        f: impl FnOnce(Input<'_>, &mut [u8]) -> Res<usize>,
     ) -> Res<usize> {
         let len = self.len()?;
         let (in_len, out_len) = (env.get_array_length(self.input)?, env.get_array_length(self.out)?);
@@ -90,7 +93,7 @@ impl Update<'_, '_> {
                 Pinned::new(env, self.out, out_len as usize)?,
             )
         };
-        let n = f(&src.bytes()[input], &mut dst.bytes()[output])?;
+        let n = f(src.input(input), &mut dst.bytes()[output])?;
         dst.write_back();
         Ok(n)
     }
@@ -160,7 +163,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorUpdate<'l>(
         };
         with_handle(handle, |e: &mut Encryptor| {
             let needed = e.update_len(io.len()?);
-            io.run(env, needed, |src, dst| Ok(e.update_into(src, dst)?))
+            io.run(env, needed, |src, dst| Ok(e.update_into(src.bytes(), dst)?))
         })
     })
 }

@@ -161,7 +161,7 @@ pub(super) fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> 
             max_work_factor,
             ..DecryptOptions::default()
         };
-        let plain = match age::decrypt(&[Identity::Passphrase(passphrase)], &bytes, &opts, par) {
+        let plain = match age::decrypt(&[Identity::Passphrase(passphrase)], &bytes[..], &opts, par) {
             Ok(plain) => plain,
             Err(Error::NoMatchingIdentity { stanzas }) if stanzas.iter().any(|s| s == "scrypt") => {
                 return fail(
