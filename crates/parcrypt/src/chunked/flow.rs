@@ -10,8 +10,8 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 
 use super::buffer::Buffer;
-use super::seal::{Plain, Scratch, Sealed, open_batch, seal_batch};
-use super::{Budget, Chunks, Error};
+use super::seal::{Plain, Scratch, Sealed, open_batch, open_into, plain_len, seal_batch};
+use super::{Budget, Chunks, Error, TAG};
 use crate::io::ReadAt;
 use crate::io::pipeline::{self, Sink};
 use crate::par::Parallelism;
@@ -197,9 +197,15 @@ impl<'a> Stored<'a> {
 
 /// Opens all `body` sealed bytes of the chunks in `stored` to `output`, a
 /// batch at a time on `par`'s threads (a writer thread overlaps); returns
-/// the plaintext length. Same guarantees as [`open_reader`]: a batch is
-/// written only once all its chunks verified. With a short-final framing, a
-/// message ending with a full chunk is refused before anything is opened.
+/// the plaintext length. Same guarantees as [`open_reader`] (a batch is
+/// written only once all its chunks verified), and one more, since stored
+/// chunks can be read in any order: **the length is proved before the first
+/// byte is released**. A message of more than one batch has its final chunk
+/// opened first ([`open_final`]: one positional read, one chunk held) and
+/// put in place when its batch comes, so a truncated or extended message
+/// writes nothing at all; a message of one batch is opened whole before it
+/// is written anyway. With a short-final framing, a message ending with a
+/// full chunk is refused before anything is opened.
 ///
 /// # Errors
 /// As [`open_reader`]; an I/O error if the file shrinks while it is read.
@@ -219,6 +225,13 @@ pub(crate) fn open_stored(
     ends_short(chunks, body, body.div_ceil(enc))?;
     chunks.check_limit(0, body.div_ceil(enc))?;
     let batch = budget.bytes(enc as usize)? as u64;
+    // Checked ahead, unless the first batch is the whole message.
+    let held = if body > batch {
+        Some(open_final(chunks, stored, body, par)?)
+    } else {
+        None
+    };
+    let final_at = (body.div_ceil(enc) - 1) * enc;
     let scratch = Scratch::default();
     let mut total = 0u64;
     with_writer(output, budget.depth, true, |sink| {
@@ -227,8 +240,26 @@ pub(crate) fn open_stored(
             let n = (body - offset).min(batch) as usize;
             let last = offset + n as u64 == body;
             let mut plain = sink.take()?;
-            let sealed = stored.slice(offset, n, &scratch);
-            index += open_batch(chunks, sealed, &mut plain, index, last, par)?;
+            match held.as_deref().filter(|_| last) {
+                None => {
+                    let sealed = stored.slice(offset, n, &scratch);
+                    index += open_batch(chunks, sealed, &mut plain, index, last, par)?;
+                }
+                Some(tail) => {
+                    // The chunks before the final one, opened as middle
+                    // chunks; the final one's plaintext, verified ahead,
+                    // after them.
+                    let before = (final_at - offset) as usize;
+                    let opened = plain_len(before, chunks.size);
+                    plain.sized(opened + tail.len());
+                    if before > 0 {
+                        let sealed = stored.slice(offset, before, &scratch);
+                        index += open_into(chunks, sealed, &mut plain[..opened], index, false, par)?;
+                    }
+                    plain[opened..].copy_from_slice(tail);
+                    index += 1;
+                }
+            }
             total += plain.len() as u64;
             progress(plain.len() as u64);
             sink.send(plain)?;
@@ -237,6 +268,71 @@ pub(crate) fn open_stored(
         Ok(())
     })?;
     Ok(total)
+}
+
+/// Opens the final chunk of the message whose `body` sealed bytes are in
+/// `stored`, as the final one, into a private buffer (wiped when dropped)
+/// that it returns: the check ahead that proves the message's length before
+/// anything of it is released (a regular file's decryption, a range). It
+/// reads only that chunk (one positional read from a file). STREAM framing
+/// tells a genuine middle chunk at the end (truncation) from damage, as
+/// [`open_batch`] does.
+///
+/// # Errors
+/// [`Error::Truncated`] (no chunk at all; a middle chunk last; with a
+/// short-final framing, a full chunk last), [`Error::Authentication`] (the
+/// final chunk damaged, cut inside, or extended), [`Error::TooManyChunks`],
+/// read errors.
+pub(crate) fn open_final(
+    chunks: &Chunks<'_>,
+    stored: Stored<'_>,
+    body: u64,
+    par: &Parallelism,
+) -> Result<Buffer, Error> {
+    let enc = chunks.sealed_size() as u64;
+    if body == 0 {
+        return Err(Error::Truncated { chunk: None });
+    }
+    let count = body.div_ceil(enc);
+    ends_short(chunks, body, count)?;
+    chunks.check_limit(0, count)?;
+    let at = (count - 1) * enc;
+    let scratch = Scratch::default();
+    let sealed = stored.slice(at, (body - at) as usize, &scratch);
+    let mut plain = Buffer::new(true);
+    open_batch(chunks, sealed, &mut plain, count - 1, true, par)?;
+    Ok(plain)
+}
+
+/// Proves the length of the message in `stored` before plaintext bytes
+/// `start .. start + len` of it are opened: opens its final chunk
+/// ([`open_final`]) unless that range holds it, when opening the range
+/// proves it anyway. A truncated or extended message is then refused
+/// whatever the range, before anything of it is written. (A range past the
+/// end is the caller's to refuse, after this.)
+///
+/// # Errors
+/// As [`open_final`].
+pub(crate) fn prove_length(
+    chunks: &Chunks<'_>,
+    stored: Stored<'_>,
+    body: u64,
+    start: u64,
+    len: u64,
+    par: &Parallelism,
+) -> Result<(), Error> {
+    let (seg, enc) = (chunks.size as u64, chunks.sealed_size() as u64);
+    let count = body.div_ceil(enc);
+    let plain = body.saturating_sub(count.saturating_mul(TAG as u64));
+    let covers_final = len > 0
+        && count > 0
+        && start
+            .checked_add(len)
+            .is_some_and(|end| end <= plain && (end - 1) / seg == count - 1);
+    if !covers_final {
+        open_final(chunks, stored, body, par)?;
+    }
+    Ok(())
 }
 
 /// Opens only the chunks holding plaintext bytes `start .. end` of the
