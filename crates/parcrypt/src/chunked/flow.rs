@@ -445,3 +445,144 @@ pub(crate) fn pipelined<R: Read + Send, W: Write + Send, E: From<io::Error>>(
         Buffer::recycle,
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write as _;
+
+    use super::*;
+    use crate::chunked::Framing;
+    use crate::ffi::AeadKey;
+    use crate::par::Strategy;
+
+    /// 16-byte chunks, batches of 3 chunks: a few hundred bytes span many.
+    const SIZE: usize = 16;
+    const BUDGET: Budget = Budget { batch: 3, depth: 2 };
+
+    fn sealed(chunks: &Chunks<'_>, plain: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        let par = Parallelism::sequential();
+        seal_reader(chunks, plain, &mut out, BUDGET, &par, |_| {}).unwrap();
+        out
+    }
+
+    fn file_of(bytes: &[u8]) -> File {
+        let mut f = tempfile::tempfile().unwrap();
+        f.write_all(bytes).unwrap();
+        f
+    }
+
+    fn pars() -> [Parallelism; 3] {
+        [
+            Parallelism::sequential(),
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(3, Strategy::WorkStealing),
+        ]
+    }
+
+    fn each_framing(mut test: impl FnMut(&Chunks<'_>, &str)) {
+        let key = AeadKey::new(&[3u8; 16]).unwrap();
+        for (framing, name) in [(Framing::Stream, "stream"), (Framing::Xor([5; 12]), "xor")] {
+            let chunks = Chunks {
+                key: &key,
+                size: SIZE,
+                framing,
+                max_chunks: u64::MAX,
+            };
+            test(&chunks, name);
+        }
+    }
+
+    #[test]
+    fn stored_messages_open_whole_at_every_batch_boundary() {
+        // Lengths whose final batch is the final chunk alone, ends with a
+        // full chunk, or is one batch in all; in memory and in a file.
+        each_framing(|chunks, name| {
+            for len in [0, 1, 15, 16, 17, 47, 48, 49, 95, 96, 97, 200, 300] {
+                let plain: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+                let sealed = sealed(chunks, &plain);
+                let file = file_of(&sealed);
+                let body = sealed.len() as u64;
+                for par in &pars() {
+                    for stored in [Stored::Memory(&sealed), Stored::File { file: &file, at: 0 }] {
+                        let mut out = Vec::new();
+                        let n = open_stored(chunks, stored, body, &mut out, BUDGET, par, |_| {});
+                        assert_eq!(n.unwrap(), len as u64, "{name} {len}");
+                        assert_eq!(out, plain, "{name} {len}");
+                    }
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn a_stored_message_with_a_bad_end_releases_nothing() {
+        each_framing(|chunks, name| {
+            let plain: Vec<u8> = (0..300).map(|i| (i % 251) as u8).collect();
+            let good = sealed(chunks, &plain);
+            let n = good.len();
+            let mut flipped = good.clone();
+            flipped[n - 1] ^= 1;
+            let cases = [
+                ("cut by 1", good[..n - 1].to_vec()),
+                ("cut by a chunk", good[..n - SIZE - TAG].to_vec()),
+                ("cut by 40", good[..n - 40].to_vec()),
+                ("extended by 1", [&good[..], b"x"].concat()),
+                ("extended by a chunk", [&good[..], &good[..SIZE + TAG]].concat()),
+                ("last tag flipped", flipped),
+            ];
+            for (case, bad) in &cases {
+                let file = file_of(bad);
+                for par in &pars() {
+                    let stored = Stored::File { file: &file, at: 0 };
+                    let mut out = Vec::new();
+                    let got = open_stored(chunks, stored, bad.len() as u64, &mut out, BUDGET, par, |_| {});
+                    assert!(
+                        matches!(got, Err(Error::Truncated { .. } | Error::Authentication { .. })),
+                        "{name} {case}: {got:?}"
+                    );
+                    assert!(out.is_empty(), "{name} {case}: {} bytes released", out.len());
+                    // The check alone says the same.
+                    assert!(open_final(chunks, stored, bad.len() as u64, par).is_err());
+                }
+                // From a reader the end is found last: the batches before it went out.
+                let mut out = Vec::new();
+                let got = open_reader(chunks, &bad[..], &mut out, BUDGET, &pars()[0], |_| {});
+                assert!(got.is_err(), "{name} {case}");
+                assert!(!out.is_empty() && plain.starts_with(&out), "{name} {case}");
+            }
+            // Damage in the middle: the batches before it, and only those.
+            let mut bad = good.clone();
+            bad[4 * (SIZE + TAG) + 3] ^= 1;
+            let mut out = Vec::new();
+            let stored = Stored::Memory(&bad);
+            let got = open_stored(chunks, stored, n as u64, &mut out, BUDGET, &pars()[1], |_| {});
+            assert!(
+                matches!(got, Err(Error::Authentication { chunk: 4 })),
+                "{name}: {got:?}"
+            );
+            assert_eq!(out, plain[..3 * SIZE], "{name}");
+        });
+    }
+
+    #[test]
+    fn prove_length_opens_the_final_chunk_unless_the_range_holds_it() {
+        each_framing(|chunks, name| {
+            let plain: Vec<u8> = (0..100).map(|i| (i % 251) as u8).collect();
+            let good = sealed(chunks, &plain);
+            let cut = &good[..good.len() - 1];
+            let par = Parallelism::sequential();
+            for (start, len) in [(0, 0), (0, 1), (17, 20), (90, 9), (99, 1), (0, 100), (200, 5)] {
+                let body = good.len() as u64;
+                let ok = prove_length(chunks, Stored::Memory(&good), body, start, len, &par);
+                assert!(ok.is_ok(), "{name} {start}+{len}");
+                let body = cut.len() as u64;
+                let bad = prove_length(chunks, Stored::Memory(cut), body, start, len, &par);
+                // The cut message claims 99 bytes; a range holding its
+                // final chunk (96..99) is proved by opening that range.
+                let holds_final = len > 0 && start + len <= 99 && (start + len - 1) / 16 == 6;
+                assert_eq!(bad.is_ok(), holds_final, "{name} {start}+{len}");
+            }
+        });
+    }
+}
