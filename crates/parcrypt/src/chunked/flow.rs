@@ -4,6 +4,9 @@
 //! last; a writer thread drains), regular files (each worker reads the
 //! chunks it seals or opens with positional reads; one worker: a reader
 //! thread instead), and byte ranges (only the chunks that hold them).
+//! Stored chunks (a file, memory) can be read in any order, so their
+//! final chunk, which proves the length, is opened before anything is
+//! released ([`open_final`]); a reader's end is found last.
 //! Every format's streaming and file paths are these loops.
 
 use std::fs::File;
