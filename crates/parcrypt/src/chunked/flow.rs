@@ -279,7 +279,9 @@ pub(crate) fn open_stored(
 /// anything of it is released (a regular file's decryption, a range). It
 /// reads only that chunk (one positional read from a file). STREAM framing
 /// tells a genuine middle chunk at the end (truncation) from damage, as
-/// [`open_batch`] does.
+/// [`open_batch`] does; a final chunk that fails has the first chunk
+/// tried too, so that a message none of whose chunks opens is reported
+/// from chunk 0, as in order.
 ///
 /// # Errors
 /// [`Error::Truncated`] (no chunk at all; a middle chunk last; with a
@@ -303,8 +305,20 @@ pub(crate) fn open_final(
     let scratch = Scratch::default();
     let sealed = stored.slice(at, (body - at) as usize, &scratch);
     let mut plain = Buffer::new(true);
-    open_batch(chunks, sealed, &mut plain, count - 1, true, par)?;
-    Ok(plain)
+    match open_batch(chunks, sealed, &mut plain, count - 1, true, par) {
+        Ok(_) => Ok(plain),
+        // When every chunk fails (another stream's header, so another
+        // payload key), the error names the first, as reading in order
+        // would: chunk 0 is tried too, on this failure path only.
+        Err(Error::Authentication { chunk }) if chunk > 0 => {
+            let first = stored.slice(0, enc as usize, &scratch);
+            match open_batch(chunks, first, &mut plain, 0, false, par) {
+                Ok(_) => Err(Error::Authentication { chunk }),
+                Err(_) => Err(Error::Authentication { chunk: 0 }),
+            }
+        }
+        Err(e) => Err(e),
+    }
 }
 
 /// Proves the length of the message in `stored` before plaintext bytes
@@ -554,6 +568,17 @@ mod tests {
                 assert!(got.is_err(), "{name} {case}");
                 assert!(!out.is_empty() && plain.starts_with(&out), "{name} {case}");
             }
+            // Every chunk failing (another key): named from the first.
+            let other = AeadKey::new(&[4u8; 16]).unwrap();
+            let wrong = Chunks {
+                key: &other,
+                ..*chunks
+            };
+            let got = open_final(&wrong, Stored::Memory(&good), n as u64, &pars()[0]).map(drop);
+            assert!(
+                matches!(got, Err(Error::Authentication { chunk: 0 })),
+                "{name}: {got:?}"
+            );
             // Damage in the middle: the batches before it, and only those.
             let mut bad = good.clone();
             bad[4 * (SIZE + TAG) + 3] ^= 1;
