@@ -14,7 +14,7 @@ use parcrypt::secret::SecretBytes;
 use super::files::read_small;
 use crate::cli::{DecryptArgs, EncryptArgs, FileFormat, FormatArgs};
 use crate::error::Hint;
-use crate::io::{Output, Policy, Source as Input, open_input_file, transfer};
+use crate::io::{Output, Policy, Released, Source as Input, open_input_file, transfer};
 
 /// The chunked scheme `--format` asks for, or `None` for the `stream`
 /// format (whose flags then must not include the chunked ones).
@@ -86,17 +86,10 @@ pub fn decrypt(scheme: Scheme, args: &DecryptArgs, par: &Parallelism) -> Result<
                 .usage();
         };
         let mut output = Output::create(args.io.output.as_deref(), Policy::refuse_unless(args.force))?;
-        scheme
-            .decrypt_range(
-                key.expose(),
-                &context,
-                Source::File(&file),
-                start,
-                len,
-                &mut output,
-                par,
-            )
-            .map_err(explain)?;
+        let source = Source::File(&file);
+        if let Err(e) = scheme.decrypt_range(key.expose(), &context, source, start, len, &mut output, par) {
+            return Err(explain(e, output.released()));
+        }
         return output.commit();
     }
     transfer(
@@ -161,20 +154,25 @@ fn read_context(args: &FormatArgs) -> Result<Vec<u8>> {
     Ok(args.context.clone().unwrap_or_default().into_bytes())
 }
 
-fn explain(e: Error) -> anyhow::Error {
+/// The command's error for a library error, with a hint; `released` is
+/// what the output had let out (a damaged chunk is found after the
+/// verified ones before it went out, unless the input was a regular file
+/// whose end was checked first).
+fn explain(e: Error, released: Released) -> anyhow::Error {
     let hint = match &e {
         Error::Commitment => {
             "check the key file, --context and --format (the key commitment does not match); nothing was written"
+                .to_owned()
         }
         Error::Truncated { .. } => {
-            "the file was cut short (an interrupted copy or download?); nothing was written"
+            format!("the file was cut short (an interrupted copy or download?); {released}")
         }
-        Error::ChunkAuthentication { .. } => "the file was modified or damaged; nothing was written",
-        Error::TooShort { .. } => "is this a Cobblestone / C2SP chunked-encryption file?",
-        Error::Range { .. } => "the range must lie inside the plaintext",
-        Error::KeyLength { .. } => "the key file must hold the scheme's key length",
-        Error::TooLarge => "chunked-encryption messages hold at most 4 PiB here",
-        _ => "see the message above",
+        Error::ChunkAuthentication { .. } => format!("the file was modified or damaged; {released}"),
+        Error::TooShort { .. } => "is this a Cobblestone / C2SP chunked-encryption file?".to_owned(),
+        Error::Range { .. } => "the range must lie inside the plaintext".to_owned(),
+        Error::KeyLength { .. } => "the key file must hold the scheme's key length".to_owned(),
+        Error::TooLarge => "chunked-encryption messages hold at most 4 PiB here".to_owned(),
+        _ => "see the message above".to_owned(),
     };
     let err: Result<()> = Err(anyhow!(e)).hint(hint);
     err.expect_err("an error")

@@ -27,7 +27,7 @@ pub fn run_rc4(args: &Rc4Args) -> Result<()> {
             Source::File(file) => rc4.process_file_with(file, out, buffer, tick),
             Source::Reader(input) => rc4.process_with(input, out, buffer, tick),
         },
-        explain,
+        |e, _| explain(e),
     )
 }
 
@@ -51,7 +51,7 @@ pub fn run_parc4(args: &Parc4Args, par: &Parallelism) -> Result<()> {
             Source::File(file) => parc4.process_file_with(file, out, buffer, par, tick),
             Source::Reader(input) => parc4.process_with(input, out, buffer, par, tick),
         },
-        explain,
+        |e, _| explain(e),
     )
 }
 

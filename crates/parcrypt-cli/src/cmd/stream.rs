@@ -14,7 +14,7 @@ use parcrypt::stream::{self, DecryptOptions, Error, Identity, Options, Recipient
 use super::files::read_small;
 use crate::cli::{DecryptArgs, EncryptArgs};
 use crate::error::Hint;
-use crate::io::{Output, Policy, Source, open_input_file, transfer};
+use crate::io::{Output, Policy, Released, Source, open_input_file, transfer};
 
 pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     let mut recipients = Vec::new();
@@ -80,7 +80,9 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
                 .usage();
         };
         let mut output = Output::create(args.io.output.as_deref(), Policy::refuse_unless(args.force))?;
-        stream::decrypt_range(&identities, &file, start, len, &mut output, &opts, par).map_err(explain)?;
+        if let Err(e) = stream::decrypt_range(&identities, &file, start, len, &mut output, &opts, par) {
+            return Err(explain(e, output.released()));
+        }
         return output.commit();
     }
     // The first bytes read, kept to tell an age file from a damaged stream.
@@ -110,12 +112,12 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
                 r
             }
         },
-        |e| match e {
+        |e, released| match e {
             Error::WrongFormat if looks_like_age(&seen.borrow()) => with_hint(
                 e,
                 "this is an age file: decrypt it with `parcrypt age -d -i KEY` (or `parcrypt age -d` for a passphrase)",
             ),
-            e => explain(e),
+            e => explain(e, released),
         },
     )
 }
@@ -196,15 +198,22 @@ fn read_passphrase(path: &Path) -> Result<SecretBytes> {
     Ok(SecretBytes::from(line))
 }
 
-fn explain(e: Error) -> anyhow::Error {
+/// The command's error for a library error, with a hint; `released` is
+/// what the output had let out (a damaged segment is found after the
+/// verified ones before it went out, unless the input was a regular file
+/// whose end was checked first).
+fn explain(e: Error, released: Released) -> anyhow::Error {
     let hint = match &e {
         Error::NoMatchingIdentity => {
             "check the key file, passphrase or --identity; the stream was encrypted to others"
         }
         Error::Truncated { .. } => {
-            "the file was cut short (an interrupted copy or download?); nothing was written"
+            let hint = format!("the file was cut short (an interrupted copy or download?); {released}");
+            return with_hint(e, hint);
         }
-        Error::SegmentAuthentication { .. } => "the file was modified or damaged; nothing was written",
+        Error::SegmentAuthentication { .. } => {
+            return with_hint(e, format!("the file was modified or damaged; {released}"));
+        }
         Error::HeaderAuthentication => "the header was modified; nothing was written",
         Error::WrongFormat | Error::UnsupportedVersion(_) | Error::MalformedHeader(_) => {
             "is this a file written by `parcrypt encrypt`?"

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::{Output, Policy, progress_bar};
+use super::{Output, Policy, Released, progress_bar};
 use crate::cli::InOut;
 use crate::error::Hint;
 
@@ -56,12 +56,13 @@ pub enum Source<'a> {
 /// redirected from a file at its start) as [`Source::File`], so that it can
 /// be read in parallel (memory maps, positional reads), any other input as
 /// [`Source::Reader`]; `explain` turns the operation's error into the
-/// command's.
+/// command's, told what the output had let out by then ([`Released`]: a
+/// decryption's hint says it).
 pub fn transfer<E>(
     io: &InOut,
     policy: Policy,
     op: impl FnOnce(Source<'_>, &mut Output, &mut dyn FnMut(u64)) -> Result<u64, E>,
-    explain: impl FnOnce(E) -> anyhow::Error,
+    explain: impl FnOnce(E, Released) -> anyhow::Error,
 ) -> Result<()> {
     let file = match open_input_file(io.input.as_deref())? {
         Some(f) => Some(f),
@@ -87,7 +88,9 @@ pub fn transfer<E>(
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    result.map_err(explain)?;
+    if let Err(e) = result {
+        return Err(explain(e, output.released()));
+    }
     output.commit()
 }
 

@@ -12,7 +12,7 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub use input::{Input, Source, open_input_file, transfer};
-pub use output::{Output, Policy, names_stdout, take_write_failure, write_error};
+pub use output::{Output, Policy, Released, names_stdout, take_write_failure, write_error};
 
 /// Prints `text` and a newline on standard output, through [`Output`].
 pub fn println(text: impl std::fmt::Display) -> Result<()> {

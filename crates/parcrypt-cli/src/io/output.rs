@@ -38,6 +38,27 @@ pub struct Output {
     /// The output as messages name it: the `-o` path as given, or
     /// "standard output".
     name: String,
+    /// Bytes handed to standard output or a device (never to a temporary
+    /// file): what a failed command has let out ([`Output::released`]).
+    direct: u64,
+}
+
+/// What a failed command's output had received: the bytes that went out to
+/// standard output or a device or descriptor. A `-o` file is written
+/// through a temporary one, which the failure removes: nothing. Its
+/// `Display` ends a decryption's hint ("nothing was written", or how many
+/// verified bytes went out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Released(pub u64);
+
+impl std::fmt::Display for Released {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            0 => f.write_str("nothing was written"),
+            1 => f.write_str("1 verified byte went out before this was found"),
+            n => write!(f, "{n} verified bytes went out before this was found"),
+        }
+    }
 }
 
 enum Sink {
@@ -146,6 +167,7 @@ impl Output {
         Output {
             sink: Sink::Stdout(io::stdout()),
             name: "standard output".to_owned(),
+            direct: 0,
         }
     }
 
@@ -166,6 +188,7 @@ impl Output {
             Ok(Output {
                 sink: Sink::Direct(file),
                 name: name.clone(),
+                direct: 0,
             })
         };
         if descriptor(target).is_some() {
@@ -237,14 +260,27 @@ impl Output {
         Ok(Output {
             sink: Sink::Temp(temp),
             name,
+            direct: 0,
         })
+    }
+
+    /// What this output has let out so far ([`Released`]): the bytes
+    /// written to standard output or a device, flushed first (best effort)
+    /// so that the count is what the reader got; nothing for a `-o` file,
+    /// which stays temporary until [`Output::commit`].
+    pub fn released(&mut self) -> Released {
+        if matches!(self.sink, Sink::Temp(_)) {
+            return Released(0);
+        }
+        let _ = self.flush();
+        Released(self.direct)
     }
 
     /// Makes the output final: flushes standard output or the device, or
     /// syncs the temporary file to disk and gives it the target's name.
     pub fn commit(mut self) -> Result<()> {
         self.flush()?;
-        let Output { sink, name } = self;
+        let Output { sink, name, .. } = self;
         let Sink::Temp(mut temp) = sink else {
             return Ok(());
         };
@@ -390,7 +426,9 @@ impl Write for Output {
             Sink::Direct(f) => f.write(buf),
             Sink::Temp(t) => temp_file(t)?.write(buf),
         };
-        r.map_err(|e| failed(&self.name, e))
+        let n = r.map_err(|e| failed(&self.name, e))?;
+        self.direct += n as u64;
+        Ok(n)
     }
 
     fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
@@ -399,7 +437,9 @@ impl Write for Output {
             Sink::Direct(f) => f.write_all(buf),
             Sink::Temp(t) => temp_file(t)?.write_all(buf),
         };
-        r.map_err(|e| failed(&self.name, e))
+        r.map_err(|e| failed(&self.name, e))?;
+        self.direct += buf.len() as u64;
+        Ok(())
     }
 
     fn flush(&mut self) -> io::Result<()> {

@@ -21,6 +21,7 @@ mod age_go_tools;
 
 mod age_cli;
 mod age_plugin_cli;
+mod check_ahead_cli;
 mod cli_errors;
 mod cobblestone_cli;
 mod ecdsa_cli;

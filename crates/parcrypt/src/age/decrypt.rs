@@ -86,6 +86,9 @@ pub struct Decryptor<'a> {
     header: Header,
     armored: bool,
     opts: DecryptOptions,
+    /// The regular file being read, when it is one
+    /// ([`Decryptor::from_file`]): its payload is checked ahead.
+    file: Option<&'a File>,
 }
 
 impl std::fmt::Debug for Decryptor<'_> {
@@ -120,7 +123,25 @@ impl<'a> Decryptor<'a> {
             header,
             armored,
             opts: *opts,
+            file: None,
         })
+    }
+
+    /// [`Decryptor::new`] for the age file in the regular file `file`, read
+    /// from its start. Unless it is armored (armor is decoded from its
+    /// start, as from a pipe), [`Decryptor::decrypt_stream`] then opens the
+    /// payload's last chunk, which proves its length, with a positional
+    /// read before it writes anything: a truncated or extended file writes
+    /// nothing at all.
+    ///
+    /// # Errors
+    /// As [`Decryptor::new`].
+    pub fn from_file(file: &'a File, opts: &DecryptOptions) -> Result<Decryptor<'a>, Error> {
+        let mut cursor = file;
+        cursor.seek(SeekFrom::Start(0))?;
+        let mut decryptor = Decryptor::new(cursor, opts)?;
+        decryptor.file = Some(file);
+        Ok(decryptor)
     }
 
     /// The parsed header.
@@ -141,6 +162,9 @@ impl<'a> Decryptor<'a> {
     /// Only plaintext that verified is written; on a failure, the chunks
     /// that verified before it have been written (as age does), so callers
     /// writing a file write to a temporary one and keep it only on `Ok`.
+    /// From a regular file ([`Decryptor::from_file`], not armored) the last
+    /// chunk is checked first, so a truncated or extended file writes
+    /// nothing; damage inside still releases the chunks before it.
     ///
     /// # Errors
     /// [`Error::NoMatchingIdentity`], [`Error::HeaderAuthentication`], [`Error::MalformedHeader`] (a
@@ -157,7 +181,19 @@ impl<'a> Decryptor<'a> {
         let file_key = unwrap_file_key(&self.header, identities, &self.opts)?;
         let nonce = read_nonce(&mut self.input)?;
         let key = payload_key(&file_key, &nonce);
-        payload::open_stream(&key, self.input, output, par, progress).map_err(|e| match e {
+        let input: Box<dyn Read + Send + 'a> = match self.file.filter(|_| !self.armored) {
+            Some(file) => {
+                // The payload after the header and nonce just read: its
+                // length proved first, then read through the cursor up to
+                // that length.
+                let start = (self.header.len() + NONCE) as u64;
+                let sealed = file.metadata()?.len().saturating_sub(start);
+                payload::check_last(&key, file, start, sealed, par)?;
+                Box::new(self.input.take(sealed))
+            }
+            None => Box::new(self.input),
+        };
+        payload::open_stream(&key, input, output, par, progress).map_err(|e| match e {
             Error::Io(e) => Error::from_io(e),
             e => e,
         })
@@ -183,9 +219,11 @@ pub fn decrypt_stream(
 
 /// [`decrypt_stream`] for the age file in the regular file `file` (read
 /// from its start): the entry point the `stream` format and Cobblestone
-/// have too. The payload is read through the file's cursor (age's chunk
-/// checks, its empty-last-chunk and trailing-data rules, run on the one
-/// path that every reader takes).
+/// have too. The payload's last chunk, which proves its length, is opened
+/// first with a positional read ([`Decryptor::from_file`]), so a truncated
+/// or extended file writes nothing; then the payload is read through the
+/// file's cursor (age's chunk checks, its empty-last-chunk and
+/// trailing-data rules, run on the one path that every reader takes).
 ///
 /// # Errors
 /// As [`decrypt_stream`].
@@ -197,9 +235,7 @@ pub fn decrypt_file(
     par: &Parallelism,
     progress: impl FnMut(u64),
 ) -> Result<u64, Error> {
-    let mut file = file;
-    file.seek(SeekFrom::Start(0))?;
-    decrypt_stream(identities, file, output, opts, par, progress)
+    Decryptor::from_file(file, opts)?.decrypt_stream(identities, output, par, progress)
 }
 
 /// Decrypts an age file held in memory (armored or binary) into a new

@@ -192,6 +192,36 @@ pub(super) fn open_chunks(
     }
 }
 
+/// The check ahead of a payload stored in the regular file `file` (its
+/// `sealed` bytes from byte `start`), before anything of it is released:
+/// opens the last chunk, which proves the payload's length, with the
+/// engine's positional read ([`flow::open_final`]), under age's rule that a
+/// last chunk is empty only when it is the only one. A truncated or
+/// extended file then fails here, having written nothing; damage elsewhere
+/// is still found in order by [`open_stream`], which releases the chunks
+/// before it as age does.
+///
+/// # Errors
+/// [`Error::Truncated`], [`Error::ChunkAuthentication`],
+/// [`Error::EmptyLastChunk`], I/O errors.
+pub(super) fn check_last(
+    key: &AeadKey,
+    file: &std::fs::File,
+    start: u64,
+    sealed: u64,
+    par: &Parallelism,
+) -> Result<(), Error> {
+    let enc = SEALED_CHUNK as u64;
+    let count = sealed.div_ceil(enc);
+    if count > 1 && sealed - (count - 1) * enc == TAG as u64 {
+        return Err(Error::EmptyLastChunk { chunk: count - 1 });
+    }
+    let stored = flow::Stored::File { file, at: start };
+    flow::open_final(&chunks(key), stored, sealed, par)
+        .map(drop)
+        .map_err(from_engine)
+}
+
 /// Opens the payload read from `input` (after its nonce) to `output`, a
 /// batch at a time on `par`'s threads, reading and writing on threads of
 /// their own; returns the plaintext length. On a failure, everything that

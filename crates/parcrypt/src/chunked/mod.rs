@@ -12,7 +12,9 @@
 //! - `flow`: the reader/writer pipeline (a reader thread reading ahead,
 //!   a writer thread draining, the batch in between), the regular-file
 //!   paths (every worker reading its own chunks with `pread`; one worker:
-//!   a reader thread instead), and byte ranges;
+//!   a reader thread instead; the final chunk opened first, so a stored
+//!   message's length is proved before anything is released), and byte
+//!   ranges;
 //! - `buffer`: the batch buffers (sized to their data, wiped if they may
 //!   hold plaintext, recycled between calls).
 //!

@@ -5,10 +5,9 @@
 use std::fs::File;
 use std::io::{Read, Write};
 
-use super::{CHUNK, Decryptor, Error, HEADER, Keys, Layout, SEALED_CHUNK, Scheme, Source, budget, layout};
-use crate::chunked::buffer::Buffer;
+use super::{Decryptor, Error, HEADER, Keys, Layout, Scheme, Source, budget, layout};
 use crate::chunked::flow::{self, Stored};
-use crate::chunked::seal::{Scratch, Sealed, open_batch, open_into};
+use crate::chunked::seal::{Scratch, Sealed, open_into};
 use crate::io::{Input, read_exact_at};
 use crate::par::Parallelism;
 use crate::secret::{SecretBytes, wipe};
@@ -153,9 +152,11 @@ impl Scheme {
     }
 
     /// [`Scheme::decrypt_stream`] for a regular file: its structure is
-    /// checked from its length first, then each worker reads the chunks it
-    /// opens with positional reads into a private buffer and opens them
-    /// there; a writer thread overlaps.
+    /// checked from its length first and its final chunk (which proves the
+    /// length) opened before the first byte is written, so a truncated or
+    /// extended file writes nothing at all; then each worker reads the
+    /// chunks it opens with positional reads into a private buffer and
+    /// opens them there; a writer thread overlaps.
     ///
     /// # Errors
     /// As [`Scheme::decrypt_stream`]; an I/O error if the file shrinks
@@ -231,33 +232,16 @@ impl Scheme {
             }
         };
         let chunks = keys.chunks();
-        let end = start.checked_add(len);
-        let last = layout.chunks - 1;
-        // The final chunk proves the length; opened here unless the range
-        // opens it anyway.
-        let covers_final =
-            len > 0 && end.is_some_and(|e| e <= layout.plain && (e - 1) / CHUNK as u64 == last);
-        if !covers_final {
-            let at = last * SEALED_CHUNK as u64;
-            let n = (layout.body - at) as usize;
-            let scratch = Scratch::default();
-            let sealed = match stored {
-                Stored::Memory(input) => Sealed::of(input.slice(at as usize..), &scratch),
-                Stored::File { file, at: base } => Sealed::File {
-                    file,
-                    at: base + at,
-                    len: n,
-                    scratch: &scratch,
-                },
-            };
-            let mut plain = Buffer::new(true);
-            open_batch(&chunks, sealed, &mut plain, last, true, par)?;
-        }
-        let end = end.filter(|&e| e <= layout.plain).ok_or(Error::Range {
-            start,
-            len,
-            total: layout.plain,
-        })?;
+        // The final chunk proves the length, whatever the range.
+        flow::prove_length(&chunks, stored, layout.body, start, len, par)?;
+        let end = start
+            .checked_add(len)
+            .filter(|&e| e <= layout.plain)
+            .ok_or(Error::Range {
+                start,
+                len,
+                total: layout.plain,
+            })?;
         if len == 0 {
             return Ok(0);
         }

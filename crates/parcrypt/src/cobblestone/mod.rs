@@ -269,8 +269,6 @@ pub fn plain_len(sealed: u64) -> Result<u64, Error> {
 struct Layout {
     /// Sealed bytes after the header.
     body: u64,
-    /// Chunks (the final one included).
-    chunks: u64,
     /// Plaintext bytes.
     plain: u64,
 }
@@ -295,7 +293,6 @@ fn layout(body: u64) -> Result<Layout, Error> {
     }
     Ok(Layout {
         body,
-        chunks,
         plain: body - chunks * TAG as u64,
     })
 }

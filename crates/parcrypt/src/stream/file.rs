@@ -54,7 +54,11 @@ pub fn encrypt_file(
 /// there: AES-GCM reads its input twice (GHASH, then CTR), so it must never
 /// open bytes that another process could change in between, as it could in
 /// a shared memory map. Writing overlaps opening. Same guarantees as
-/// [`decrypt_stream`](super::decrypt_stream): nothing of a segment is written before it verifies.
+/// [`decrypt_stream`](super::decrypt_stream) (nothing of a segment is written before it verifies),
+/// and one a pipe cannot give: the final segment, which proves the
+/// stream's length, is opened before the first byte is written (one more
+/// positional read, no second pass), so a truncated or extended file
+/// writes nothing at all.
 ///
 /// # Errors
 /// As [`decrypt_stream`](super::decrypt_stream); an I/O error if the file shrinks while it is read.
@@ -81,11 +85,13 @@ pub fn decrypt_file(
 }
 
 /// Decrypts `len` plaintext bytes from `start` of a stream held in
-/// `source` (a `&File` or a `&[u8]`: [`Source`]), reading only the header
-/// and the segments holding that range, a batch at a time (memory as for
-/// [`decrypt_file`], whatever the range's length). Each batch is written
-/// once its segments verified; a failure stops before anything of the
-/// failing segment is written.
+/// `source` (a `&File` or a `&[u8]`: [`Source`]), reading only the header,
+/// the final segment (first: it proves the stream's length, so a truncated
+/// or extended stream is refused whatever the range, before anything is
+/// written) and the segments holding that range, a batch at a time (memory
+/// as for [`decrypt_file`], whatever the range's length). Each batch is
+/// written once its segments verified; a failure stops before anything of
+/// the failing segment is written.
 ///
 /// # Errors
 /// [`Error::Range`] beyond the end of the plaintext; as [`decrypt_stream`](super::decrypt_stream).
@@ -115,6 +121,9 @@ pub fn decrypt_range<'a>(
         });
     }
     let total = body - segments * TAG as u64;
+    let chunks = chunks(&keys.payload, seg as usize);
+    // The final segment proves the length, whatever the range.
+    flow::prove_length(&chunks, stored, body, start, len, par)?;
     let end = start
         .checked_add(len)
         .filter(|&e| e <= total)
@@ -122,7 +131,6 @@ pub fn decrypt_range<'a>(
     if len == 0 {
         return Ok(0);
     }
-    let chunks = chunks(&keys.payload, seg as usize);
     flow::open_range(&chunks, stored, body, start, end, output, budget, par)?;
     Ok(len)
 }

@@ -61,7 +61,7 @@ pub fn run(args: &AesArgs, par: &Parallelism) -> Result<()> {
         &args.io,
         Policy::REPLACE,
         |source, out, tick| plan.transfer(source, out, tick, buffer, par),
-        |e| e,
+        |e, _| e,
     )
 }
 

@@ -10,10 +10,11 @@ use parcrypt::age::{self, DecryptOptions, Error, Identity, PluginClient, PluginI
 use parcrypt::secret::SecretBytes;
 use zeroize::Zeroizing;
 
-use super::{Ctx, Out, explain};
+use super::{Ctx, explain};
 use crate::cli::AgeArgs;
 use crate::cmd::files::read_small;
 use crate::error::{Hint, fail, warn};
+use crate::io::Released;
 use crate::tty;
 
 /// The largest recipients file read (as age: 16 MiB).
@@ -178,7 +179,7 @@ pub(super) fn identity_file(path: &Path, ctx: &Ctx<'_>, max_work_factor: u8) -> 
                 );
             }
             Err(e) => {
-                return Err(explain(e, &Out::new(None)))
+                return Err(explain(e, Released(0)))
                     .context(format!("failed to decrypt identity file {name:?}"));
             }
         };

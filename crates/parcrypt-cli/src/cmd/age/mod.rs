@@ -23,7 +23,7 @@ mod keys;
 
 use std::cell::Cell;
 use std::collections::HashSet;
-use std::io::{self, IsTerminal, Read, Seek, Write};
+use std::io::{self, IsTerminal, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -35,7 +35,7 @@ use zeroize::Zeroizing;
 
 use crate::cli::{AgeArgs, AgeCommand, InOut};
 use crate::error::{Hint, fail, warn};
-use crate::io::{Output, Policy, Source, names_stdout, open_input_file, transfer};
+use crate::io::{Output, Policy, Released, Source, names_stdout, open_input_file, transfer};
 use crate::tty;
 use keys::{
     IdentityFlag, identity_file, identity_flags, passphrase_for_encryption, plugin_identity, recipients,
@@ -217,11 +217,11 @@ fn encrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> 
         );
     }
     let recipients = if args.passphrase {
-        vec![Recipient::passphrase(passphrase_for_encryption()?).map_err(|e| explain(e, out))?]
+        vec![Recipient::passphrase(passphrase_for_encryption()?).map_err(|e| explain(e, Released(0)))?]
     } else {
         recipients(args, ctx)?
     };
-    let encryptor = Encryptor::new(&recipients).map_err(|e| explain(e, out))?;
+    let encryptor = Encryptor::new(&recipients).map_err(|e| explain(e, Released(0)))?;
     let opts = Options { armor: args.armor };
     let io = InOut {
         input,
@@ -234,7 +234,7 @@ fn encrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> 
             Source::File(file) => encryptor.encrypt_file(file, output, &opts, par, tick),
             Source::Reader(reader) => encryptor.encrypt_stream(reader, output, &opts, par, tick),
         },
-        |e| explain(e, out),
+        explain,
     )
 }
 
@@ -269,29 +269,31 @@ fn decrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> 
         &io,
         Policy::refuse_unless(args.force),
         |source, output, tick| -> Result<u64> {
-            let reader: Box<dyn Read + Send + '_> = match (typed, source) {
-                (Some(text), _) => Box::new(io::Cursor::new(text)),
-                (None, Source::File(file)) => Box::new(file),
-                (None, Source::Reader(reader)) => Box::new(reader),
-            };
-            let decryptor = Decryptor::new(reader, &opts).map_err(|e| explain(e, out))?;
+            // A regular file is read with its payload's end checked first
+            // (`Decryptor::from_file`): a truncated or extended file then
+            // writes nothing.
+            let decryptor = match (typed, source) {
+                (Some(text), _) => Decryptor::new(io::Cursor::new(text), &opts),
+                (None, Source::File(file)) => Decryptor::from_file(file, &opts),
+                (None, Source::Reader(reader)) => Decryptor::new(reader, &opts),
+            }
+            .map_err(|e| explain(e, Released(0)))?;
             let (identities, asked) = choose_identities(decryptor.header(), identities)?;
             let passphrase = decryptor.header().is_passphrase();
-            let explain = |e| match e {
+            let explain = |e, released| match e {
                 Error::NoMatchingIdentity { .. } if passphrase && asked => incorrect_passphrase(),
                 Error::NoMatchingIdentity { .. } if passphrase => passphrase_file_with_identities(),
-                e => explain(e, out),
+                e => explain(e, released),
             };
             if !out.terminal() {
-                return decryptor
-                    .decrypt_stream(&identities, output, par, tick)
-                    .map_err(explain);
+                let decrypted = decryptor.decrypt_stream(&identities, &mut *output, par, tick);
+                return decrypted.map_err(|e| explain(e, output.released()));
             }
             // To a terminal: all of it, checked to be text first (age 1.3).
             let mut plain = Zeroizing::new(Vec::new());
             let n = decryptor
                 .decrypt_stream(&identities, &mut *plain, par, tick)
-                .map_err(explain)?;
+                .map_err(|e| explain(e, Released(0)))?;
             let text = String::from_utf8_lossy(&plain);
             if text
                 .chars()
@@ -305,7 +307,7 @@ fn decrypt(args: &AgeArgs, input: Option<PathBuf>, out: &Out, ctx: &Ctx<'_>) -> 
             output.write_all(&plain)?;
             Ok(n)
         },
-        |e| e,
+        |e, _| e,
     )
 }
 
@@ -362,16 +364,17 @@ fn decrypt_range(
         .usage();
     };
     let header = Decryptor::new(&file, opts)
-        .map_err(|e| explain(e, out))?
+        .map_err(|e| explain(e, Released(0)))?
         .header()
         .clone();
     file.rewind().context("cannot read the input")?;
     let (identities, asked) = choose_identities(&header, identities)?;
     let mut output = Output::create(out.path.as_deref(), Policy::refuse_unless(args.force))?;
-    age::decrypt_range(&identities, &file, start, len, &mut output, opts, par).map_err(|e| match e {
+    let range = age::decrypt_range(&identities, &file, start, len, &mut output, opts, par);
+    range.map_err(|e| match e {
         Error::NoMatchingIdentity { .. } if header.is_passphrase() && asked => incorrect_passphrase(),
         Error::NoMatchingIdentity { .. } if header.is_passphrase() => passphrase_file_with_identities(),
-        e => explain(e, out),
+        e => explain(e, output.released()),
     })?;
     output.commit()
 }
@@ -403,13 +406,11 @@ fn incorrect_passphrase() -> anyhow::Error {
     .expect_err("an error")
 }
 
-/// The command's error for a library error, with a hint.
-fn explain(e: Error, out: &Out) -> anyhow::Error {
-    let damaged = if out.path.is_some() {
-        "nothing was written"
-    } else {
-        "standard output got only the plaintext that verified before it"
-    };
+/// The command's error for a library error, with a hint; `released` is
+/// what the output had let out (age releases the chunks that verified
+/// before a damaged one; from a regular file the last chunk is checked
+/// first, so a truncated or extended file lets out nothing).
+fn explain(e: Error, released: Released) -> anyhow::Error {
     let hint = match &e {
         Error::WrongFormat => {
             "is this an age file? (`parcrypt encrypt` files are read by `parcrypt decrypt`)".to_owned()
@@ -427,10 +428,10 @@ fn explain(e: Error, out: &Out) -> anyhow::Error {
             "the file's writer chose this cost; if you trust the file, allow it with --max-work-factor {log2_n}"
         ),
         Error::Truncated { .. } => {
-            format!("the file was cut short (an interrupted copy or download?); {damaged}")
+            format!("the file was cut short (an interrupted copy or download?); {released}")
         }
         Error::ChunkAuthentication { .. } | Error::EmptyLastChunk { .. } | Error::TrailingData { .. } => {
-            format!("the file was modified or damaged; {damaged}")
+            format!("the file was modified or damaged; {released}")
         }
         Error::Range { .. } => "the range must lie inside the plaintext".to_owned(),
         Error::Options(_) => "see `parcrypt age --help`".to_owned(),
