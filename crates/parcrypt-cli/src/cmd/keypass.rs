@@ -83,6 +83,20 @@ pub fn password_for(passin: &PassIn, key: &[u8], name: &str) -> Result<Option<Se
     Ok(Some(password))
 }
 
+/// `error`, a key whose password derivation asks for more than
+/// `passin`'s limits, with the hint that fits them.
+pub fn too_costly(error: impl Into<anyhow::Error>, passin: &PassIn) -> anyhow::Error {
+    let hint = if passin.allow_costly_kdf {
+        "this is above even --allow-costly-kdf's limits (10000000 PBKDF2 iterations, 1 GiB and \
+         N·r·p = 2^27 of scrypt); re-encrypt the key where it was made, with cheaper parameters"
+    } else {
+        "refused before any work: a wrong password would pay it all; if you trust the file, \
+         give --allow-costly-kdf (up to 10000000 PBKDF2 iterations, 1 GiB and N·r·p = 2^27 of scrypt)"
+    };
+    let err: Result<()> = Err(error.into()).hint(hint);
+    err.expect_err("an error")
+}
+
 /// The password and options to encrypt a new private key with, if the
 /// command line asks for encryption (`--passout`, `--cipher`, `--iter` or
 /// `--scrypt`); without `--passout`, the password is asked twice on the

@@ -9,7 +9,7 @@ use std::ffi::{OsStr, OsString};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::*;
 
@@ -303,33 +303,6 @@ fn check_flags_are_checked() {
     ] {
         usage_in(&format!("{args:?}"), &parcrypt(args, b""), "");
     }
-}
-
-/// Runs `cmd` without input, as [`answer_within`].
-fn within(cmd: &mut Command, secs: u64) -> Output {
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    answer_within(child, secs)
-}
-
-/// Waits for `child`: a hang watchdog, not a speed goal — after `secs`
-/// (far above any normal run, emulated ones included) the child is killed
-/// and the test fails, instead of waiting for ever.
-fn answer_within(mut child: std::process::Child, secs: u64) -> Output {
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(secs) {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!("no answer within {secs} s; stderr: {}", stderr(&out));
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    child.wait_with_output().unwrap()
 }
 
 #[test]
