@@ -161,6 +161,14 @@ impl std::fmt::Debug for PassSource {
     }
 }
 
+impl PassSource {
+    /// Whether the password would be read from standard input (`stdin`, or
+    /// `fd:0`, the same descriptor).
+    pub fn reads_stdin(&self) -> bool {
+        matches!(self, PassSource::Stdin | PassSource::Fd(0))
+    }
+}
+
 pub(super) fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible> {
     if let Some(text) = s.strip_prefix("pass:") {
         Ok(PassSource::Text(zeroize::Zeroizing::new(text.to_owned())))

@@ -33,7 +33,7 @@ pub fn read_private(
 
 /// A key read from standard input cannot have its new password there too.
 pub fn check_passout_stdin(path: Option<&Path>, encryption: &KeyEncryption) -> Result<()> {
-    if is_stdin(path) && matches!(encryption.passout, Some(PassSource::Stdin)) {
+    if is_stdin(path) && encryption.passout.as_ref().is_some_and(PassSource::reads_stdin) {
         return Err(anyhow!(
             "the key and its new password cannot both come from standard input"
         ))
@@ -45,7 +45,7 @@ pub fn check_passout_stdin(path: Option<&Path>, encryption: &KeyEncryption) -> R
 
 /// The key and its password cannot both be standard input.
 pub fn check_stdin(path: Option<&Path>, passin: &PassIn) -> Result<()> {
-    if is_stdin(path) && matches!(passin.passin, Some(PassSource::Stdin)) {
+    if is_stdin(path) && passin.passin.as_ref().is_some_and(PassSource::reads_stdin) {
         return Err(anyhow!(
             "the key and its password cannot both come from standard input"
         ))

@@ -607,3 +607,86 @@ fn costly_kdf_parameters_are_refused_before_any_work_unless_allowed() {
         }
     }
 }
+
+/// `fd:1` and `fd:2` are refused (reopened for reading, an output pipe
+/// waited for ever), and `fd:0` is refused where the key or the data is on
+/// standard input, as `stdin` is (it read the key's first line as the
+/// password). The watchdog keeps the old hang from hanging the suite.
+#[test]
+fn password_descriptors_that_cannot_be_the_password_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = vector("ec-pbkdf2-sha256-aes256.pem");
+    let out_key = dir.path().join("new.pem");
+    for (flag, n) in [
+        ("--passin", 1),
+        ("--passin", 2),
+        ("--passout", 1),
+        ("--passout", 2),
+    ] {
+        let source = format!("fd:{n}");
+        let args: Vec<&str> = if flag == "--passin" {
+            vec!["ecdsa", "pubkey", "-i", p(&key), "--passin", &source]
+        } else {
+            vec!["ecdsa", "keygen", "--passout", &source, "-o", p(&out_key)]
+        };
+        let out = within(Command::new(bin()).args(&args), 30);
+        usage_in(
+            &format!("{flag} {source}"),
+            &out,
+            &format!("{flag} fd:{n} is standard"),
+        );
+        assert!(out.stdout.is_empty() && !out_key.exists(), "{flag} {source}");
+    }
+    let out = within(
+        Command::new(bin()).args([
+            "aes",
+            "decrypt",
+            "--cipher",
+            "aes-256-cbc",
+            "--pbkdf2",
+            "-i",
+            p(&key),
+            "--pass",
+            "fd:2",
+        ]),
+        30,
+    );
+    usage_in("aes --pass fd:2", &out, "--pass fd:2 is standard error");
+    // fd:0 beside a key, or data, on standard input.
+    let pem = std::fs::read(&key).unwrap();
+    usage_in(
+        "--passin fd:0",
+        &parcrypt(&["ecdsa", "pubkey", "--passin", "fd:0"], &pem),
+        "cannot both come from standard input",
+    );
+    usage_in(
+        "--passout fd:0",
+        &parcrypt(
+            &["ecdsa", "convert", "--passin", "pass:x", "--passout", "fd:0"],
+            &pem,
+        ),
+        "cannot both come from standard input",
+    );
+    usage_in(
+        "aes --pass fd:0",
+        &parcrypt(
+            &[
+                "aes",
+                "encrypt",
+                "--cipher",
+                "aes-256-cbc",
+                "--pbkdf2",
+                "--pass",
+                "fd:0",
+            ],
+            b"data",
+        ),
+        "--pass fd:0 and the data cannot both come from standard input",
+    );
+    // fd:0 with the key in a file is a password on standard input, as before.
+    let out = parcrypt(
+        &["ecdsa", "pubkey", "-i", p(&key), "--passin", "fd:0"],
+        format!("{PASSWORD}\n").as_bytes(),
+    );
+    ok_in("--passin fd:0 with -i", &out);
+}
