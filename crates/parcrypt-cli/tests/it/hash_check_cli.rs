@@ -358,6 +358,30 @@ fn hostile_lists_end_with_a_clear_answer() {
     let err = stderr(&out);
     assert!(err.starts_with("parcrypt: fifo: a FIFO, not read"), "{err}");
     assert!(err.contains("WARNING: 1 listed file could not be read"), "{err}");
+    // A character device listed: refused as a FIFO is (sha256sum reads
+    // /dev/zero for ever); /dev/null too, though it would end.
+    std::fs::write(
+        d.join("dev.sums"),
+        format!("{H_ABC}  /dev/zero\n{H_ABC}  abc\n{ZERO}  /dev/null\n"),
+    )
+    .unwrap();
+    let out = within(
+        Command::new(bin())
+            .args(["hash", "-c", "dev.sums"])
+            .current_dir(d),
+        60,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "/dev/zero: FAILED open or read\nabc: OK\n/dev/null: FAILED open or read\n"
+    );
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("parcrypt: /dev/zero: a character device, not read"),
+        "{err}"
+    );
+    assert!(err.contains("WARNING: 2 listed files could not be read"), "{err}");
     // A line longer than 16 MiB is read through, not held: malformed.
     let huge = d.join("huge.sums");
     let mut text = vec![b'x'; (16 << 20) + 10];
