@@ -633,7 +633,7 @@ fn password_descriptors_that_cannot_be_the_password_are_refused() {
         usage_in(
             &format!("{flag} {source}"),
             &out,
-            &format!("{flag} fd:{n} is standard"),
+            &format!("'fd:{n}' for '{flag} <SOURCE>': fd:{n} is standard"),
         );
         assert!(out.stdout.is_empty() && !out_key.exists(), "{flag} {source}");
     }
@@ -651,7 +651,7 @@ fn password_descriptors_that_cannot_be_the_password_are_refused() {
         ]),
         30,
     );
-    usage_in("aes --pass fd:2", &out, "--pass fd:2 is standard error");
+    usage_in("aes --pass fd:2", &out, "fd:2 is standard error");
     // fd:0 beside a key, or data, on standard input.
     let pem = std::fs::read(&key).unwrap();
     usage_in(

@@ -56,23 +56,6 @@ pub fn from_source(source: &PassSource, flag: &str) -> Result<SecretBytes> {
                 .hint(format!("check the path given to {flag} file:"))?;
             first_line(file, &format!("the password file {}", path.display()))?
         }
-        PassSource::Fd(n @ (1 | 2)) => {
-            // Reopened for reading, the write end of an output pipe would
-            // wait for ever, and a terminal would be read as if it were
-            // standard input.
-            let which = if *n == 1 {
-                "standard output"
-            } else {
-                "standard error"
-            };
-            return Err(anyhow!(
-                "{flag} fd:{n} is {which}: a password cannot be read from it"
-            ))
-            .hint(format!(
-                "give a descriptor open for reading, e.g. `{flag} fd:3 3< FILE`, or env:VAR, file:PATH, stdin"
-            ))
-            .usage();
-        }
         PassSource::Fd(n) => {
             // Opened anew through /dev/fd (no unsafe descriptor adoption); a
             // pipe is the same pipe, read a byte at a time as openssl does.
