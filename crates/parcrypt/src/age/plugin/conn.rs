@@ -108,11 +108,15 @@ impl<'a> Conn<'a> {
     }
 
     /// Kills the plugin's process group: the plugin, if it still runs, and
-    /// whatever it started and left behind. Called only while the plugin is
-    /// not yet reaped, so the group's ID is still this plugin's.
+    /// whatever it started and left behind. Only while the plugin is not
+    /// yet reaped (running, or a zombie: `waitid` answers for it), so that
+    /// the group's ID is still this plugin's and cannot name a stranger's.
     fn kill_group(&self) {
-        // ESRCH (the group is already empty) is the common, harmless answer.
-        let _ = kill_process_group(self.pid, Signal::KILL);
+        let how = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        if waitid(WaitId::Pid(self.pid), how).is_ok() {
+            // ESRCH (the group is already empty) is harmless.
+            let _ = kill_process_group(self.pid, Signal::KILL);
+        }
     }
 
     pub(super) fn send(&self, kind: &str, args: &[&str], body: &[u8]) {
