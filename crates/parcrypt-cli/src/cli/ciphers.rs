@@ -185,7 +185,11 @@ pub(super) fn parse_pass(s: &str) -> Result<PassSource, String> {
             Ok(n @ (1 | 2)) => Err(format!(
                 "fd:{n} is {}: a password cannot be read from it (give a descriptor open for \
                  reading, e.g. fd:3 with `3< FILE`, or env:VAR, file:PATH, stdin)",
-                if n == 1 { "standard output" } else { "standard error" }
+                if n == 1 {
+                    "standard output"
+                } else {
+                    "standard error"
+                }
             )),
             Ok(n) => Ok(PassSource::Fd(n)),
             Err(_) => Ok(PassSource::Unknown),
