@@ -77,6 +77,13 @@ pub fn password_for(passin: &PassIn, key: &[u8], name: &str) -> Result<Option<Se
     if !pkcs8::is_encrypted(key) {
         return Ok(None);
     }
+    // A key that would be refused is refused before its password is asked.
+    pkcs8::check_cost(key, &passin.kdf_limits()).map_err(|e| {
+        too_costly(
+            anyhow::Error::new(e).context(format!("cannot use {name} as a private key")),
+            passin,
+        )
+    })?;
     let password = tty::read_secret(&format!("Enter pass phrase for {name}:"))
         .map_err(|e| anyhow!("{name} is an encrypted private key, and no password was given ({e})"))
         .hint("give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)")?;

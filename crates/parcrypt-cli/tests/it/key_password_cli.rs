@@ -581,6 +581,13 @@ fn costly_kdf_parameters_are_refused_before_any_work_unless_allowed() {
             stderr(&out)
         );
     }
+    // Without --passin, refused before the password is asked (here there
+    // is no terminal to ask on: that would be a different error).
+    for (path, needle) in [(&hostile, "scrypt memory"), (&many, "2000001 PBKDF2 iterations")] {
+        let out = within(Command::new(bin()).args(["ecdsa", "convert", "-i", p(path)]), 60);
+        fails_with_no_output_in("no --passin", &out, 1, needle);
+        assert!(stderr(&out).contains("--allow-costly-kdf"), "{}", stderr(&out));
+    }
     // What the default allows, and what the flag allows, runs (and a
     // wrong password is then a bad decrypt, not a backend error).
     for (case, path, extra) in [

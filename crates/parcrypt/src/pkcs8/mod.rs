@@ -151,6 +151,34 @@ pub fn is_encrypted(bytes: &[u8]) -> bool {
     alg.peek() == Some(OID) && info.peek() == Some(OCTET_STRING)
 }
 
+/// Checks, without a password and before any work, that the encrypted key
+/// in `bytes` (an `ENCRYPTED PRIVATE KEY` PEM block or DER) asks for no
+/// more key derivation than `limits` allow, so that a caller can refuse it
+/// before asking anyone for a password. Anything else (a key that is not
+/// encrypted, OpenSSL's legacy PEM, whose derivation costs one hash,
+/// bytes that do not parse) passes: reading the key says what is wrong.
+///
+/// # Errors
+/// [`Error::TooCostly`] with the parameter and the limit.
+pub fn check_cost(bytes: &[u8], limits: &KdfLimits) -> Result<(), Error> {
+    let block;
+    let der = if pem::is_pem(bytes) {
+        match pem::decode_private(bytes, &[pem::ENCRYPTED_LABEL]) {
+            Ok(b) if b.label == pem::ENCRYPTED_LABEL => {
+                block = b;
+                block.der.expose()
+            }
+            _ => return Ok(()),
+        }
+    } else {
+        bytes
+    };
+    match parse(der) {
+        Ok(parsed) => parsed.options.kdf.check_cost(limits),
+        Err(_) => Ok(()),
+    }
+}
+
 /// The options an `EncryptedPrivateKeyInfo` (DER) was written with,
 /// whatever their cost.
 ///
