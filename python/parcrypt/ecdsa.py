@@ -25,13 +25,14 @@ def generate_private_key() -> ECPrivateKey:
     return _parcrypt.ec_generate_private_key()
 
 
-def load_private_key(data, password: Optional[bytes] = None) -> ECPrivateKey:
+def load_private_key(data, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False) -> ECPrivateKey:
     """A private key from PEM (``PRIVATE KEY``, ``EC PRIVATE KEY``, ``ENCRYPTED
     PRIVATE KEY``) or DER (PKCS#8, SEC1, encrypted PKCS#8). An encrypted key
     needs its ``password``, as with ``cryptography``: a missing password, or
     one given for a key that is not encrypted, is a ``TypeError``; a wrong
-    one a ``ValueError``."""
-    return _parcrypt.ec_load_private_key(data, password)
+    one a ``ValueError``, as is a key whose password derivation costs more
+    than ``allow_costly_kdf`` allows (see ``parcrypt.serialization``)."""
+    return _parcrypt.ec_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
 
 
 def load_public_key(data) -> ECPublicKey:

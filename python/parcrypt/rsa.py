@@ -27,13 +27,15 @@ def generate_private_key(key_size: int = 3072, *, threads: Optional[int] = None,
     return _parcrypt.rsa_generate_private_key(key_size, threads=threads, strategy=strategy)
 
 
-def load_private_key(data, password: Optional[bytes] = None) -> RSAPrivateKey:
+def load_private_key(data, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False) -> RSAPrivateKey:
     """A private key from PEM (``PRIVATE KEY``, ``RSA PRIVATE KEY`` or
     ``ENCRYPTED PRIVATE KEY``) or DER (PKCS#8, PKCS#1 or encrypted PKCS#8).
     An encrypted key needs its ``password``, as with ``cryptography``: a
     missing password, or one given for a key that is not encrypted, is a
-    ``TypeError``; a wrong one a ``ValueError``."""
-    return _parcrypt.rsa_load_private_key(data, password)
+    ``TypeError``; a wrong one a ``ValueError``, as is a key whose password
+    derivation costs more than ``allow_costly_kdf`` allows (see
+    ``parcrypt.serialization``)."""
+    return _parcrypt.rsa_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
 
 
 def load_public_key(data) -> RSAPublicKey:

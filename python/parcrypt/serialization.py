@@ -16,7 +16,11 @@ legacy ``Proc-Type: 4,ENCRYPTED`` PEM (AES-CBC) is read too.
 
 The loaders raise as ``cryptography``'s do: ``TypeError`` for a password
 given for a key that is not encrypted, or none for one that is;
-``ValueError`` for a wrong password or a key that cannot be read.
+``ValueError`` for a wrong password or a key that cannot be read, and for
+a key whose password derivation costs more than OpenSSL 3 allows (scrypt
+over 32 MiB, N·r·p over 2^21, PBKDF2 over 2 000 000 iterations: about a
+second of one core at most, refused before any work) unless
+``allow_costly_kdf=True`` (up to 1 GiB, 2^27, 10 000 000).
 ``private_bytes`` takes ``cryptography``'s own ``BestAvailableEncryption``
 and ``NoEncryption`` as well as these.
 """
@@ -51,25 +55,29 @@ class BestAvailableEncryption(KeySerializationEncryption):
         return "BestAvailableEncryption(<redacted>)"
 
 
-def _load(data: bytes, password: Optional[bytes]) -> Union[RSAPrivateKey, ECPrivateKey]:
+def _load(data: bytes, password: Optional[bytes], allow_costly_kdf: bool) -> Union[RSAPrivateKey, ECPrivateKey]:
     try:
-        return _parcrypt.rsa_load_private_key(data, password)
+        return _parcrypt.rsa_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
     except ValueError as e:
         # Another kind of key: try P-256 (a wrong password fails the same for both).
         if not str(e).startswith("not an RSA key"):
             raise
-    return _parcrypt.ec_load_private_key(data, password)
+    return _parcrypt.ec_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
 
 
-def load_pem_private_key(data: bytes, password: Optional[bytes] = None) -> Union[RSAPrivateKey, ECPrivateKey]:
+def load_pem_private_key(
+    data: bytes, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False
+) -> Union[RSAPrivateKey, ECPrivateKey]:
     """An RSA or P-256 private key from PEM: ``PRIVATE KEY``, ``ENCRYPTED
     PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
     if b"-----BEGIN " not in bytes(data):
         raise ValueError("Could not deserialize key data: no PEM block")
-    return _load(data, password)
+    return _load(data, password, allow_costly_kdf)
 
 
-def load_der_private_key(data: bytes, password: Optional[bytes] = None) -> Union[RSAPrivateKey, ECPrivateKey]:
+def load_der_private_key(
+    data: bytes, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False
+) -> Union[RSAPrivateKey, ECPrivateKey]:
     """An RSA or P-256 private key from DER: PKCS#8 (encrypted or not),
     PKCS#1 or SEC1."""
-    return _load(data, password)
+    return _load(data, password, allow_costly_kdf)

@@ -83,17 +83,24 @@ fn rsa_generate_private_key(
 
 /// A private key from PEM (`PRIVATE KEY`, `RSA PRIVATE KEY`, `ENCRYPTED
 /// PRIVATE KEY`) or DER (PKCS#8, PKCS#1, encrypted PKCS#8), decrypted with
-/// `password` as `cryptography`'s loaders do.
+/// `password` as `cryptography`'s loaders do. The password's key
+/// derivation may cost at most `pkcs8::KdfLimits::DEFAULT` (about a second
+/// of one core and 32 MiB), or `COSTLY` with `allow_costly_kdf`.
 #[pyfunction]
-#[pyo3(signature = (data, password = None))]
+#[pyo3(signature = (data, password = None, *, allow_costly_kdf = false))]
 fn rsa_load_private_key(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     password: Option<&Bound<'_, PyAny>>,
+    allow_costly_kdf: bool,
 ) -> PyResult<RsaPrivateKey> {
     let data = In::get(data, "data")?;
     let key = match load_password(data.as_slice(), password)? {
-        Some(password) => PrivateKey::from_bytes_with_password(data.as_slice(), password.expose()),
+        Some(password) => PrivateKey::from_bytes_with_password_and_limits(
+            data.as_slice(),
+            password.expose(),
+            &crate::serialization::kdf_limits(allow_costly_kdf),
+        ),
         None => PrivateKey::from_bytes(data.as_slice()),
     }
     .map_err(|e| err(py, e))?;

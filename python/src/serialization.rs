@@ -72,6 +72,15 @@ pub fn load_password(data: &[u8], password: Option<&Bound<'_, PyAny>>) -> PyResu
     }
 }
 
+/// The key-derivation limits a loader's `allow_costly_kdf` chooses.
+pub fn kdf_limits(allow_costly_kdf: bool) -> pkcs8::KdfLimits {
+    if allow_costly_kdf {
+        pkcs8::KdfLimits::COSTLY
+    } else {
+        pkcs8::KdfLimits::DEFAULT
+    }
+}
+
 /// The password of `private_bytes`'s `encryption_algorithm`: `None` or a
 /// `NoEncryption` give none; an object with a `password` attribute
 /// (`parcrypt.serialization.BestAvailableEncryption`, or

@@ -345,6 +345,53 @@ def test_plugins_run_from_path_with_callbacks(tmp_path, monkeypatch):
         age.encrypt(b"x", [age.Identity.default_for_plugin("nothere").to_public()])
 
 
+# A plugin that exits at once, leaving a child that holds its output open
+# (issue #48): the call must fail at once, saying the plugin exited, and
+# end with no child and no helper thread left behind.
+STRAY_PLUGIN = r"""#!/bin/sh
+sleep 100 &
+echo $! >> "$STRAY_PIDS"
+exit 0
+"""
+
+
+def _running(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def _threads():
+    return len(os.listdir("/proc/self/task"))
+
+
+def test_a_plugin_that_exits_leaving_a_child_is_not_waited_for(tmp_path, monkeypatch):
+    plugin = tmp_path / "age-plugin-stray"
+    plugin.write_text(STRAY_PLUGIN)
+    plugin.chmod(0o755)
+    pids = tmp_path / "pids"
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("STRAY_PIDS", str(pids))
+    sealed = age.encrypt(b"secret", [age.Identity.generate().to_public()])
+    stray = age.Identity.default_for_plugin("stray")
+
+    def attempt():
+        with pytest.raises(AgeError, match=r"stray plugin: the plugin exited \(exit status: 0\)"):
+            age.decrypt(sealed, [stray])
+
+    attempt()  # the first call also starts the thread pools
+    before = _threads()
+    for _ in range(3):
+        attempt()
+    # Each call's reader and writer threads ended with it (they stayed
+    # blocked on the child's pipe before), and every child is gone.
+    assert _threads() == before
+    for pid in pids.read_text().split():
+        assert not _running(pid), f"the plugin's child {pid} still runs"
+
+
 def _toy_identity_line():
     """AGE-PLUGIN-TOY-1… (no data) as an identity file holds it: Bech32 of
     the human-readable part alone, computed here (BIP 173's checksum)."""

@@ -3,6 +3,10 @@ keys ``cryptography`` encrypts (PKCS#8 PBES2, and its legacy PEM) read by
 parcrypt, keys parcrypt encrypts read by ``cryptography``; and the
 exceptions raised as ``cryptography`` raises them."""
 
+import base64
+import hashlib
+import os
+
 import pytest
 from cryptography.hazmat.primitives import serialization as ref
 from cryptography.hazmat.primitives.asymmetric import ec as ref_ec
@@ -115,3 +119,59 @@ def test_openssl_vectors(data_dir):
         assert spki(ecdsa.load_private_key((d / name).read_bytes(), PASSWORD)) == want, name
     want = spki(rsa.load_private_key((d / "rsa-plain.pem").read_bytes()))
     assert spki(serialization.load_der_private_key((d / "rsa-scrypt-aes256.der").read_bytes(), PASSWORD)) == want
+
+
+def _pbes2(pkcs8_der: bytes, password: bytes, iterations: int) -> bytes:
+    """An EncryptedPrivateKeyInfo (DER) as OpenSSL 3 writes it, with any
+    PBKDF2 count: PBKDF2-HMAC-SHA256 (hashlib) and AES-256-CBC (cryptography)."""
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    def tlv(tag: int, body: bytes) -> bytes:
+        n = len(body)
+        if n < 0x80:
+            return bytes([tag, n]) + body
+        size = n.to_bytes((n.bit_length() + 7) // 8, "big")
+        return bytes([tag, 0x80 | len(size)]) + size + body
+
+    def oid(hexed: str) -> bytes:
+        return tlv(0x06, bytes.fromhex(hexed))
+
+    def uint(v: int) -> bytes:
+        return tlv(0x02, v.to_bytes(v.bit_length() // 8 + 1, "big"))
+
+    salt, iv = os.urandom(8), os.urandom(16)
+    kek = hashlib.pbkdf2_hmac("sha256", password, salt, iterations, 32)
+    padder = padding.PKCS7(128).padder()
+    encryptor = Cipher(algorithms.AES(kek), modes.CBC(iv)).encryptor()
+    ct = encryptor.update(padder.update(pkcs8_der) + padder.finalize()) + encryptor.finalize()
+    prf = tlv(0x30, oid("2a864886f70d0209") + b"\x05\x00")
+    kdf = tlv(0x30, oid("2a864886f70d01050c") + tlv(0x30, tlv(0x04, salt) + uint(iterations) + prf))
+    enc = tlv(0x30, oid("60864801650304012a") + tlv(0x04, iv))
+    alg = tlv(0x30, oid("2a864886f70d01050d") + tlv(0x30, kdf + enc))
+    return tlv(0x30, alg + tlv(0x04, ct))
+
+
+def test_a_costly_password_derivation_is_refused_unless_allowed():
+    """Issue #48: a key whose PBKDF2 count is above 2 000 000 (about a
+    second of one core) is refused before any work; allow_costly_kdf reads
+    it (up to 10 000 000)."""
+    key = ref_ec.generate_private_key(ref_ec.SECP256R1())
+    plain = key.private_bytes(ref.Encoding.DER, ref.PrivateFormat.PKCS8, ref.NoEncryption())
+    der = _pbes2(plain, PASSWORD, 2_000_001)
+    body = base64.encodebytes(der).decode().replace("\n", "")
+    lines = "\n".join(body[i : i + 64] for i in range(0, len(body), 64))
+    pem = f"-----BEGIN ENCRYPTED PRIVATE KEY-----\n{lines}\n-----END ENCRYPTED PRIVATE KEY-----\n".encode()
+    for load, data in (
+        (serialization.load_pem_private_key, pem),
+        (serialization.load_der_private_key, der),
+        (ecdsa.load_private_key, pem),
+    ):
+        with pytest.raises(ValueError, match="2000001 PBKDF2 iterations"):
+            load(data, PASSWORD)
+        assert spki(load(data, PASSWORD, allow_costly_kdf=True)) == ref_spki(key)
+    rkey = ref_rsa.generate_private_key(65537, 2048)
+    rder = _pbes2(rkey.private_bytes(ref.Encoding.DER, ref.PrivateFormat.PKCS8, ref.NoEncryption()), PASSWORD, 2_000_001)
+    with pytest.raises(ValueError, match="2000001 PBKDF2 iterations"):
+        rsa.load_private_key(rder, PASSWORD)
+    assert spki(rsa.load_private_key(rder, PASSWORD, allow_costly_kdf=True)) == ref_spki(rkey)

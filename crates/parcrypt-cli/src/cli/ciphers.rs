@@ -161,7 +161,19 @@ impl std::fmt::Debug for PassSource {
     }
 }
 
-pub(super) fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible> {
+impl PassSource {
+    /// Whether the password would be read from standard input (`stdin`, or
+    /// `fd:0`, the same descriptor).
+    pub fn reads_stdin(&self) -> bool {
+        matches!(self, PassSource::Stdin | PassSource::Fd(0))
+    }
+}
+
+/// A password source as openssl's `-pass`/`-passin`/`-passout` spell it.
+/// Anything unknown parses (the command refuses it without repeating it: it
+/// may be a password); `fd:1` and `fd:2` do not: reopened for reading, an
+/// output pipe would wait for ever and a terminal would be read as input.
+pub(super) fn parse_pass(s: &str) -> Result<PassSource, String> {
     if let Some(text) = s.strip_prefix("pass:") {
         Ok(PassSource::Text(zeroize::Zeroizing::new(text.to_owned())))
     } else if let Some(var) = s.strip_prefix("env:") {
@@ -169,7 +181,19 @@ pub(super) fn parse_pass(s: &str) -> Result<PassSource, std::convert::Infallible
     } else if let Some(path) = s.strip_prefix("file:") {
         Ok(PassSource::File(path.into()))
     } else if let Some(fd) = s.strip_prefix("fd:") {
-        Ok(fd.parse().map_or(PassSource::Unknown, PassSource::Fd))
+        match fd.parse() {
+            Ok(n @ (1 | 2)) => Err(format!(
+                "fd:{n} is {}: a password cannot be read from it (give a descriptor open for \
+                 reading, e.g. fd:3 with `3< FILE`, or env:VAR, file:PATH, stdin)",
+                if n == 1 {
+                    "standard output"
+                } else {
+                    "standard error"
+                }
+            )),
+            Ok(n) => Ok(PassSource::Fd(n)),
+            Err(_) => Ok(PassSource::Unknown),
+        }
     } else if s == "stdin" {
         Ok(PassSource::Stdin)
     } else {

@@ -270,6 +270,22 @@ pub struct PassIn {
     /// terminal when the key is encrypted]
     #[arg(long, value_name = "SOURCE", value_parser = parse_pass)]
     pub passin: Option<PassSource>,
+    /// Read an encrypted key whose password derivation costs more than openssl allows (up to
+    /// 10000000 PBKDF2 iterations, 1 GiB and N·r·p = 2^27 of scrypt, ~40 s) [default: at most
+    /// 2000000 iterations, 32 MiB and N·r·p = 2^21 of scrypt, ~1 s]
+    #[arg(long)]
+    pub allow_costly_kdf: bool,
+}
+
+impl PassIn {
+    /// The key-derivation limits `--allow-costly-kdf` chooses.
+    pub fn kdf_limits(&self) -> pkcs8::KdfLimits {
+        if self.allow_costly_kdf {
+            pkcs8::KdfLimits::COSTLY
+        } else {
+            pkcs8::KdfLimits::DEFAULT
+        }
+    }
 }
 
 // How a private key being written is encrypted.
@@ -283,8 +299,9 @@ pub struct KeyEncryption {
     /// The cipher of an encrypted key [default: aes-256-cbc]
     #[arg(long, value_name = "NAME", value_parser = library_enum::<pkcs8::Cipher>(KEY_CIPHERS))]
     pub cipher: Option<pkcs8::Cipher>,
-    /// PBKDF2-HMAC-SHA256 iterations of an encrypted key, 1 to 10000000 [default: 2048, openssl's]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    /// PBKDF2-HMAC-SHA256 iterations of an encrypted key, 1 to 2000000 (what a reader allows
+    /// without --allow-costly-kdf) [default: 2048, openssl's]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=pkcs8::MAX_ITERATIONS as i64))]
     pub iter: Option<u32>,
     /// Derive the encrypted key's key with scrypt (N = 2^14, r = 8, p = 1, as openssl pkcs8 -scrypt)
     /// instead of PBKDF2

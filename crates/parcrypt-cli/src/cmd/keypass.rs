@@ -33,7 +33,7 @@ pub fn read_private(
 
 /// A key read from standard input cannot have its new password there too.
 pub fn check_passout_stdin(path: Option<&Path>, encryption: &KeyEncryption) -> Result<()> {
-    if is_stdin(path) && matches!(encryption.passout, Some(PassSource::Stdin)) {
+    if is_stdin(path) && encryption.passout.as_ref().is_some_and(PassSource::reads_stdin) {
         return Err(anyhow!(
             "the key and its new password cannot both come from standard input"
         ))
@@ -45,7 +45,7 @@ pub fn check_passout_stdin(path: Option<&Path>, encryption: &KeyEncryption) -> R
 
 /// The key and its password cannot both be standard input.
 pub fn check_stdin(path: Option<&Path>, passin: &PassIn) -> Result<()> {
-    if is_stdin(path) && matches!(passin.passin, Some(PassSource::Stdin)) {
+    if is_stdin(path) && passin.passin.as_ref().is_some_and(PassSource::reads_stdin) {
         return Err(anyhow!(
             "the key and its password cannot both come from standard input"
         ))
@@ -77,10 +77,31 @@ pub fn password_for(passin: &PassIn, key: &[u8], name: &str) -> Result<Option<Se
     if !pkcs8::is_encrypted(key) {
         return Ok(None);
     }
+    // A key that would be refused is refused before its password is asked.
+    pkcs8::check_cost(key, &passin.kdf_limits()).map_err(|e| {
+        too_costly(
+            anyhow::Error::new(e).context(format!("cannot use {name} as a private key")),
+            passin,
+        )
+    })?;
     let password = tty::read_secret(&format!("Enter pass phrase for {name}:"))
         .map_err(|e| anyhow!("{name} is an encrypted private key, and no password was given ({e})"))
         .hint("give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)")?;
     Ok(Some(password))
+}
+
+/// `error`, a key whose password derivation asks for more than
+/// `passin`'s limits, with the hint that fits them.
+pub fn too_costly(error: impl Into<anyhow::Error>, passin: &PassIn) -> anyhow::Error {
+    let hint = if passin.allow_costly_kdf {
+        "this is above even --allow-costly-kdf's limits (10000000 PBKDF2 iterations, 1 GiB and \
+         N·r·p = 2^27 of scrypt); re-encrypt the key where it was made, with cheaper parameters"
+    } else {
+        "refused before any work: a wrong password would pay it all; if you trust the file, \
+         give --allow-costly-kdf (up to 10000000 PBKDF2 iterations, 1 GiB and N·r·p = 2^27 of scrypt)"
+    };
+    let err: Result<()> = Err(error.into()).hint(hint);
+    err.expect_err("an error")
 }
 
 /// The password and options to encrypt a new private key with, if the

@@ -54,7 +54,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             let public = if pkcs8::is_encrypted(&bytes) {
                 let name = keypass::key_name(io.input.as_deref());
                 let password = keypass::password_for(passin, &bytes, &name)?;
-                private = open_private(&bytes, password.as_ref(), &name)?;
+                private = open_private(&bytes, password.as_ref(), passin, &name)?;
                 private.public_key()
             } else {
                 owned = PublicKey::from_bytes(&bytes).map_err(key_error)?;
@@ -215,16 +215,27 @@ fn key_error(e: rsa::Error) -> anyhow::Error {
 /// `--passin` (or a password asked on the terminal) if it is encrypted.
 fn load_private(path: Option<&Path>, passin: &PassIn) -> Result<PrivateKey> {
     let (bytes, password, name) = keypass::read_private(path, passin)?;
-    open_private(&bytes, password.as_ref(), &name)
+    open_private(&bytes, password.as_ref(), passin, &name)
 }
 
-/// The private key in `bytes`, decrypted with `password` if it is encrypted.
-fn open_private(bytes: &[u8], password: Option<&SecretBytes>, name: &str) -> Result<PrivateKey> {
+/// The private key in `bytes`, decrypted with `password` if it is
+/// encrypted, within the KDF limits `passin` chooses.
+fn open_private(
+    bytes: &[u8],
+    password: Option<&SecretBytes>,
+    passin: &PassIn,
+    name: &str,
+) -> Result<PrivateKey> {
     match password {
-        Some(password) => PrivateKey::from_bytes_with_password(bytes, password.expose()),
+        Some(password) => {
+            PrivateKey::from_bytes_with_password_and_limits(bytes, password.expose(), &passin.kdf_limits())
+        }
         None => PrivateKey::from_bytes(bytes),
     }
-    .map_err(key_error)
+    .map_err(|e| match e {
+        rsa::Error::KeyEncryption(pkcs8::Error::TooCostly(_)) => keypass::too_costly(e, passin),
+        e => key_error(e),
+    })
     .with_context(|| format!("cannot use {name} as a private key"))
 }
 

@@ -19,7 +19,7 @@ use std::process::{Command, Output};
 
 use crate::age_cli::{Dir, keygen, on_pty, pty_present};
 use crate::age_go_tools::{go_programs, path_with, ptest_keygen};
-use crate::common::{bin, data, fails_in, ok_in, p, require_tool, run, stderr, write_executable};
+use crate::common::{bin, data, fails_in, ok_in, p, require_tool, run, stderr, within, write_executable};
 use crate::tools::require;
 
 /// `parcrypt age ARGS` with `PATH` = `path` and extra environment.
@@ -652,4 +652,84 @@ fn age_passphrase_protected_ssh_keys_ask_on_the_terminal_only_when_needed() {
             );
         }
     }
+}
+
+/// Whether process `pid` still runs (a zombie waiting for a parent that
+/// does not reap counts as gone: it holds nothing open).
+fn running(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) => false,
+    }
+}
+
+/// A plugin that exits at once but leaves a child holding its standard
+/// output (issue #48): `age -d` stops waiting as soon as the plugin has
+/// exited, says so, kills the child with the plugin's process group, and
+/// escapes the plugin's bidirectional overrides like its controls. The
+/// plugin timeout (30 s) and the watchdog (60 s) only keep a regression
+/// from hanging the suite: the old client waited for the timeout, then
+/// said "no answer from the plugin", and left the child running.
+#[test]
+fn age_plugin_that_exits_leaving_a_child_on_its_output_is_not_waited_for() {
+    if !require_tool("sh") || !require_tool("sleep") {
+        return;
+    }
+    let dir = Dir::new();
+    let bin_dir = dir.path("bin");
+    std::fs::create_dir(&bin_dir).unwrap();
+    let pid_file = dir.path("stray.pid");
+    // The stray's stdout is the plugin's (the pipe to parcrypt); its
+    // stderr goes elsewhere so that only stdout is held.
+    write_executable(
+        &bin_dir.join("age-plugin-stray"),
+        &format!(
+            "#!/bin/sh\nsleep 100 2>/dev/null &\necho $! > '{}'\nprintf 'look: \\342\\200\\256exe.txt\\n' >&2\nexit 0\n",
+            p(&pid_file)
+        ),
+    );
+    let path = path_with(&bin_dir);
+    let (_, native) = keygen(&dir, "native.txt", false);
+    let sealed = {
+        let out = age_with(&path, &[], &["-r", &native], b"secret");
+        ok_in("encrypt", &out);
+        dir.write("sealed.age", &out.stdout)
+    };
+    let mut cmd = Command::new(bin());
+    cmd.env("PATH", &path).args([
+        "age",
+        "-d",
+        "--plugin-timeout",
+        "30",
+        "-j",
+        "stray",
+        "-o",
+        p(&dir.out("x")),
+        p(&sealed),
+    ]);
+    let out = within(&mut cmd, 60);
+    fails_in(
+        "stray",
+        &out,
+        1,
+        "stray plugin: the plugin exited (exit status: 0)",
+    );
+    let err = stderr(&out);
+    assert!(err.contains("look: \\u{202e}exe.txt"), "{err}");
+    assert!(!err.contains('\u{202e}'), "{err}");
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    let pid = pid.trim();
+    // The group was killed before parcrypt returned; a moment for the
+    // kernel to finish the kill is all that is allowed.
+    let start = std::time::Instant::now();
+    while running(pid) && start.elapsed() < std::time::Duration::from_secs(5) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!running(pid), "the plugin's child {pid} is still running");
+    assert!(dir.out_entries().is_empty(), "{:?}", dir.out_entries());
 }

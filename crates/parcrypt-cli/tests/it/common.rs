@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// The `parcrypt` binary under test, as a program to run.
 ///
@@ -283,4 +284,31 @@ pub fn usage_in(case: &str, out: &Output, needle: &str) {
     assert!(err.contains(needle), "{case}wanted {needle:?} in {err}");
     assert!(!err.contains("panicked"), "{case}{err}");
     assert!(out.stdout.is_empty(), "{case}output on stdout");
+}
+
+/// Runs `cmd` without input, as [`answer_within`].
+pub fn within(cmd: &mut Command, secs: u64) -> Output {
+    let child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    answer_within(child, secs)
+}
+
+/// Waits for `child`: a hang watchdog, not a speed goal — after `secs`
+/// (far above any normal run, emulated ones included) the child is killed
+/// and the test fails, instead of waiting for ever.
+pub fn answer_within(mut child: std::process::Child, secs: u64) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(secs) {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!("no answer within {secs} s; stderr: {}", stderr(&out));
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.wait_with_output().unwrap()
 }

@@ -388,6 +388,29 @@ fn hostile_counts_and_ranges_fail_cleanly_everywhere() {
             2,
         ),
         (vec!["lab", "--repeats", "0", "--sizes", "10"], 2),
+        // Issue #48: a PBKDF2 count above what a reader allows; password
+        // descriptors that are outputs (standard output is /dev/full here,
+        // which read as zeros for a password before).
+        (
+            vec!["ecdsa", "keygen", "--passout", "pass:x", "--iter", "2000001"],
+            2,
+        ),
+        (vec!["ecdsa", "pubkey", "-i", "@ec.pem", "--passin", "fd:1"], 2),
+        (vec!["rsa", "pubkey", "-i", "@rsa.pem", "--passin", "fd:2"], 2),
+        (
+            vec![
+                "aes",
+                "encrypt",
+                "--cipher",
+                "aes-128-cbc",
+                "--pbkdf2",
+                "--pass",
+                "fd:1",
+                "-i",
+                "@msg",
+            ],
+            2,
+        ),
     ];
     for (args, status) in cases.into_iter().filter(|(args, _)| has(args)) {
         let args = fx.args(&args);

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use crate::common::{
-    bin, fails_with_no_output_in, ok_in, openssl, p, parcrypt, require_tool, run, stderr, usage_in,
+    bin, fails_with_no_output_in, ok_in, openssl, p, parcrypt, require_tool, run, stderr, usage_in, within,
 };
 use crate::enc_password_cli::{on_pty, pty_present};
 
@@ -491,4 +491,209 @@ fn without_passin_the_password_is_asked_on_the_terminal() {
     ok_in("keygen prompt", &out);
     let out = parcrypt(&["ecdsa", "pubkey", "--passin", "pass:typed", "-i", p(&new)], b"");
     ok_in("read back", &out);
+}
+
+/// The hex of a minimal DER INTEGER.
+fn der_uint(v: u64) -> String {
+    let mut bytes = v.to_be_bytes().to_vec();
+    while bytes.len() > 1 && bytes[0] == 0 && bytes[1] < 0x80 {
+        bytes.remove(0);
+    }
+    if bytes[0] >= 0x80 {
+        bytes.insert(0, 0);
+    }
+    format!("02{:02x}{}", bytes.len(), hex::encode(bytes))
+}
+
+/// The hex of a DER KDF `AlgorithmIdentifier`: `oid` (hex) over an 8-byte
+/// salt and `ints`.
+fn kdf_hex(oid: &str, ints: &[u64]) -> String {
+    let params: String = std::iter::once("04080102030405060708".to_owned())
+        .chain(ints.iter().map(|&v| der_uint(v)))
+        .collect();
+    let params = format!("30{:02x}{params}", params.len() / 2);
+    let body = format!("0609{oid}{params}");
+    format!("30{:02x}{body}", body.len() / 2)
+}
+
+/// The hex of a DER scrypt `AlgorithmIdentifier` with N, r, p.
+fn scrypt_kdf(n: u64, r: u64, p: u64) -> String {
+    kdf_hex("2b06010401da47040b", &[n, r, p])
+}
+
+/// The hex of a DER PBKDF2 (HMAC-SHA1) `AlgorithmIdentifier` with `iterations`.
+fn pbkdf2_kdf(iterations: u64) -> String {
+    kdf_hex("2a864886f70d01050c", &[iterations])
+}
+
+#[test]
+fn costly_kdf_parameters_are_refused_before_any_work_unless_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = |name: &str, kdf: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, crafted(kdf)).unwrap();
+        path
+    };
+    // The hostile key of issue #48: N = 2^20, r = 8, p = 16 cost a minute
+    // and 1 GiB before "bad decrypt". Refused at once, also with the flag;
+    // the watchdog only keeps a regression from hanging the suite.
+    let hostile = key("hostile.der", &scrypt_kdf(1 << 20, 8, 16));
+    let n18 = key("n18.der", &scrypt_kdf(1 << 18, 8, 1));
+    let n16 = key("n16.der", &scrypt_kdf(1 << 16, 8, 1));
+    let edge = key("edge.der", &scrypt_kdf(1 << 14, 8, 16));
+    let many = key("many.der", &pbkdf2_kdf(2_000_001));
+    let too_many = key("too-many.der", &pbkdf2_kdf(10_000_001));
+    let convert = |path: &Path, extra: &[&str]| {
+        let mut cmd = Command::new(bin());
+        cmd.args(["ecdsa", "convert", "--passin", "env:PW", "-i", p(path)])
+            .args(extra)
+            .env("PW", "wrong");
+        within(&mut cmd, 60)
+    };
+    for (case, path, extra, needle) in [
+        ("hostile", &hostile, &[][..], "scrypt memory"),
+        (
+            "hostile, allowed",
+            &hostile,
+            &["--allow-costly-kdf"][..],
+            "scrypt memory",
+        ),
+        (
+            "N = 2^18, r = 8",
+            &n18,
+            &[][..],
+            "268438528 bytes of scrypt memory",
+        ),
+        ("N = 2^16, r = 8", &n16, &[][..], "scrypt memory"),
+        ("2000001 iterations", &many, &[][..], "2000001 PBKDF2 iterations"),
+        (
+            "10000001 iterations, allowed",
+            &too_many,
+            &["--allow-costly-kdf"][..],
+            "10000001 PBKDF2 iterations",
+        ),
+    ] {
+        let out = convert(path, extra);
+        fails_with_no_output_in(case, &out, 1, needle);
+        assert!(
+            stderr(&out).contains("--allow-costly-kdf"),
+            "{case}: {}",
+            stderr(&out)
+        );
+    }
+    // Without --passin, refused before the password is asked (here there
+    // is no terminal to ask on: that would be a different error).
+    for (path, needle) in [(&hostile, "scrypt memory"), (&many, "2000001 PBKDF2 iterations")] {
+        let out = within(Command::new(bin()).args(["ecdsa", "convert", "-i", p(path)]), 60);
+        fails_with_no_output_in("no --passin", &out, 1, needle);
+        assert!(stderr(&out).contains("--allow-costly-kdf"), "{}", stderr(&out));
+    }
+    // What the default allows, and what the flag allows, runs (and a
+    // wrong password is then a bad decrypt, not a backend error).
+    for (case, path, extra) in [
+        ("N = 2^14, r = 8, p = 16", &edge, &[][..]),
+        ("N = 2^16, r = 8, allowed", &n16, &["--allow-costly-kdf"][..]),
+        ("2000001 iterations, allowed", &many, &["--allow-costly-kdf"][..]),
+    ] {
+        fails_with_no_output_in(case, &convert(path, extra), 1, "bad decrypt");
+    }
+    // Keys written keep to what a reader allows by default.
+    usage_in(
+        "--iter above the limit",
+        &parcrypt(
+            &["ecdsa", "keygen", "--passout", "pass:x", "--iter", "2000001"],
+            b"",
+        ),
+        "2000001",
+    );
+    // openssl 3 refuses the same scrypt memory (its 32 MiB).
+    if require_tool("openssl") {
+        for path in [&hostile, &n18] {
+            let out = openssl(&["pkey", "-inform", "DER", "-in", p(path), "-passin", "pass:wrong"]);
+            assert!(!out.status.success(), "openssl read {}", p(path));
+        }
+    }
+}
+
+/// `fd:1` and `fd:2` are refused (reopened for reading, an output pipe
+/// waited for ever), and `fd:0` is refused where the key or the data is on
+/// standard input, as `stdin` is (it read the key's first line as the
+/// password). The watchdog keeps the old hang from hanging the suite.
+#[test]
+fn password_descriptors_that_cannot_be_the_password_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = vector("ec-pbkdf2-sha256-aes256.pem");
+    let out_key = dir.path().join("new.pem");
+    for (flag, n) in [
+        ("--passin", 1),
+        ("--passin", 2),
+        ("--passout", 1),
+        ("--passout", 2),
+    ] {
+        let source = format!("fd:{n}");
+        let args: Vec<&str> = if flag == "--passin" {
+            vec!["ecdsa", "pubkey", "-i", p(&key), "--passin", &source]
+        } else {
+            vec!["ecdsa", "keygen", "--passout", &source, "-o", p(&out_key)]
+        };
+        let out = within(Command::new(bin()).args(&args), 30);
+        usage_in(
+            &format!("{flag} {source}"),
+            &out,
+            &format!("'fd:{n}' for '{flag} <SOURCE>': fd:{n} is standard"),
+        );
+        assert!(out.stdout.is_empty() && !out_key.exists(), "{flag} {source}");
+    }
+    let out = within(
+        Command::new(bin()).args([
+            "aes",
+            "decrypt",
+            "--cipher",
+            "aes-256-cbc",
+            "--pbkdf2",
+            "-i",
+            p(&key),
+            "--pass",
+            "fd:2",
+        ]),
+        30,
+    );
+    usage_in("aes --pass fd:2", &out, "fd:2 is standard error");
+    // fd:0 beside a key, or data, on standard input.
+    let pem = std::fs::read(&key).unwrap();
+    usage_in(
+        "--passin fd:0",
+        &parcrypt(&["ecdsa", "pubkey", "--passin", "fd:0"], &pem),
+        "cannot both come from standard input",
+    );
+    usage_in(
+        "--passout fd:0",
+        &parcrypt(
+            &["ecdsa", "convert", "--passin", "pass:x", "--passout", "fd:0"],
+            &pem,
+        ),
+        "cannot both come from standard input",
+    );
+    usage_in(
+        "aes --pass fd:0",
+        &parcrypt(
+            &[
+                "aes",
+                "encrypt",
+                "--cipher",
+                "aes-256-cbc",
+                "--pbkdf2",
+                "--pass",
+                "fd:0",
+            ],
+            b"data",
+        ),
+        "--pass fd:0 and the data cannot both come from standard input",
+    );
+    // fd:0 with the key in a file is a password on standard input, as before.
+    let out = parcrypt(
+        &["ecdsa", "pubkey", "-i", p(&key), "--passin", "fd:0"],
+        format!("{PASSWORD}\n").as_bytes(),
+    );
+    ok_in("--passin fd:0 with -i", &out);
 }

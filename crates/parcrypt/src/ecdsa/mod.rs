@@ -292,7 +292,7 @@ impl PrivateKey {
     /// key: see [`Self::from_bytes_with_password`]), [`Error::WrongKeyType`]
     /// (an RSA key, another curve, a public key).
     pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, None)
+        Self::read(bytes, None, &pkcs8::KdfLimits::DEFAULT)
     }
 
     /// As [`Self::from_bytes`], and also a password-protected key:
@@ -305,13 +305,29 @@ impl PrivateKey {
     /// As [`Self::from_bytes`], and [`Error::KeyEncryption`] with
     /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
     pub fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, Some(password))
+        Self::read(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT)
     }
 
-    fn read(bytes: &[u8], password: Option<&[u8]>) -> Result<PrivateKey, Error> {
+    /// As [`Self::from_bytes_with_password`], with the key derivation's
+    /// cost bounded by `limits` instead of [`pkcs8::KdfLimits::DEFAULT`]
+    /// (e.g. [`pkcs8::KdfLimits::COSTLY`] for a file that needs more).
+    ///
+    /// # Errors
+    /// As [`Self::from_bytes_with_password`]; [`Error::KeyEncryption`] with
+    /// [`pkcs8::Error::TooCostly`] is decided by `limits`.
+    pub fn from_bytes_with_password_and_limits(
+        bytes: &[u8],
+        password: &[u8],
+        limits: &pkcs8::KdfLimits,
+    ) -> Result<PrivateKey, Error> {
+        Self::read(bytes, Some(password), limits)
+    }
+
+    fn read(bytes: &[u8], password: Option<&[u8]>, limits: &pkcs8::KdfLimits) -> Result<PrivateKey, Error> {
         if pem::is_pem(bytes) {
-            let (label, der) = pkcs8::unlock_pem(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL], password)
-                .map_err(unlock_error)?;
+            let (label, der) =
+                pkcs8::unlock_pem(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL], password, limits)
+                    .map_err(unlock_error)?;
             match label {
                 PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
                 SEC1_LABEL => Self::from_sec1_der(der.expose()),
@@ -319,7 +335,7 @@ impl PrivateKey {
                     "a public key where a private key is needed".into(),
                 )),
             }
-        } else if let Some(der) = pkcs8::unlock_der(bytes, password)? {
+        } else if let Some(der) = pkcs8::unlock_der(bytes, password, limits)? {
             Self::from_pkcs8_der(der.expose())
         } else {
             Self::from_pkcs8_der(bytes).or_else(|e| Self::from_sec1_der(bytes).map_err(|_| e))

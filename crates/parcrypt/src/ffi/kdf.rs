@@ -10,15 +10,20 @@ use aws_lc_sys as sys;
 use super::owned::{MdCtx, Owned, own};
 
 /// scrypt (RFC 7914) from AWS-LC: `out` ← scrypt(password, salt, N = 2^log2_n, r, p).
-/// False if AWS-LC refuses the parameters (its memory cap is raised to what
-/// they need, which callers bound first).
+/// False if AWS-LC refuses the parameters or cannot allocate. Its memory
+/// cap is raised to exactly what they need, so callers bound the memory
+/// first; they also check RFC 7914's rules, which AWS-LC refuses the same
+/// way (r, p > 0, p·r < 2^30, N < 2^(16·r)), so that false here means only
+/// an allocation that failed.
 pub(crate) fn scrypt(password: &[u8], salt: &[u8], log2_n: u8, r: u32, p: u32, out: &mut [u8]) -> bool {
     if log2_n >= 64 {
         return false;
     }
     let n = 1u64 << log2_n;
-    // N·r·128 bytes of memory (plus a little); AWS-LC rejects anything over max_mem.
-    let mem = (n as u128) * u128::from(r) * 128 + (1 << 20);
+    // AWS-LC allocates 128·r bytes for each of N + p + 1 blocks (V, the p
+    // lanes of B, and T) and refuses unless
+    // max_mem / (128·r) ≥ N + p + 1.
+    let mem = 128 * u128::from(r) * (u128::from(n) + u128::from(p) + 1);
     let Ok(max_mem) = usize::try_from(mem) else {
         return false;
     };

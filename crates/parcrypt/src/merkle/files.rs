@@ -99,14 +99,28 @@ where
     hash_files_with(format, inputs, stdin, par, Fifos::Read, each)
 }
 
-/// What [`hash_files_with`] does with a FIFO.
+/// What [`hash_files_with`] does with a FIFO or a character device.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Fifos {
-    /// Waits for its writer in its turn ([`hash_files`]).
+    /// Reads it: a FIFO waits for its writer in its turn ([`hash_files`]).
     Read,
-    /// Refuses it: an error, never a wait (a checksum list names files,
-    /// and a FIFO without a writer would wait forever).
+    /// Refuses it: an error, never a wait (a checksum list names files; a
+    /// FIFO without a writer would wait forever, and so would `/dev/zero`
+    /// or a terminal). A character device is refused before it is opened:
+    /// opening one can act on its own (a tape rewinds, a watchdog starts).
     Refuse,
+}
+
+/// Why a checksum list's entry of type `kind` is not read, if it is not.
+fn refused(kind: std::fs::FileType) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        Some("a FIFO, not read: a checksum list names files")
+    } else if kind.is_char_device() {
+        Some("a character device, not read: a checksum list names files")
+    } else {
+        None
+    }
 }
 
 /// [`hash_files`], with what to do with FIFOs.
@@ -162,12 +176,25 @@ fn hash_here<P: AsRef<Path>>(
     par: &Parallelism,
     fifos: Fifos,
 ) -> Step<FileHash<P>, (Input<P>, Later)> {
-    use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
+    use std::os::unix::fs::OpenOptionsExt;
     let path = match &input {
         Input::File(p) => p.as_ref(),
         Input::Stdin => return Step::Heavy((input, Later::Stdin)),
     };
     let done = |input, hash| Step::Done(FileHash { input, hash });
+    let refuse = |input, why: &str| {
+        let e = io::Error::new(io::ErrorKind::Unsupported, why);
+        Step::Done(FileHash {
+            input,
+            hash: Err(Error::Io(e)),
+        })
+    };
+    if fifos == Fifos::Refuse {
+        // Looked at before the open (see `Fifos::Refuse`), and again after.
+        if let Some(why) = std::fs::metadata(path).ok().and_then(|m| refused(m.file_type())) {
+            return refuse(input, why);
+        }
+    }
     // Non-blocking, so that opening a FIFO without a writer does not stall
     // this thread (and the results it holds back); it changes nothing for a
     // regular file.
@@ -180,12 +207,8 @@ fn hash_here<P: AsRef<Path>>(
         Ok(x) => x,
         Err(e) => return done(input, Err(Error::Io(e))),
     };
-    if fifos == Fifos::Refuse && meta.file_type().is_fifo() {
-        let e = io::Error::new(
-            io::ErrorKind::Unsupported,
-            "a FIFO, not read: a checksum list names files",
-        );
-        return done(input, Err(Error::Io(e)));
+    if let Some(why) = refused(meta.file_type()).filter(|_| fifos == Fifos::Refuse) {
+        return refuse(input, why);
     }
     if !meta.is_file() {
         return Step::Heavy((input, Later::Stream(file)));

@@ -13,9 +13,12 @@
 //! The primitives are the backend's (AWS-LC's PBKDF2, scrypt, AES-CBC);
 //! this module parses and writes the DER around them, strictly (definite
 //! minimal lengths, no trailing data, known OIDs only) and with limits on
-//! the work a file may ask for: at most [`MAX_ITERATIONS`] PBKDF2
-//! iterations and [`MAX_SCRYPT_MEMORY`] bytes of scrypt memory, so that a
-//! hostile key file cannot make a reader spin for hours or exhaust memory.
+//! the work a file may ask for, checked before any of it runs
+//! ([`KdfLimits`]): by default at most [`MAX_ITERATIONS`] PBKDF2
+//! iterations, [`MAX_SCRYPT_MEMORY`] bytes of scrypt memory (OpenSSL 3's
+//! own cap, counted as OpenSSL counts it) and [`MAX_SCRYPT_WORK`] scrypt
+//! work, so that a hostile key file costs a reader with a wrong password
+//! at most about a second of one core and 32 MiB.
 //! AWS-LC's own `PKCS8_decrypt` reads neither scrypt nor the SHA-2 PRFs
 //! for every cipher, and writes HMAC-SHA1, which is why the DER is here.
 //!
@@ -51,7 +54,7 @@ use crate::ffi;
 use crate::pem::{self, PemError};
 use crate::secret::{SecretBytes, wipe};
 
-pub use params::{Cipher, Kdf, Options, Prf};
+pub use params::{Cipher, Kdf, KdfLimits, Options, Prf};
 use params::{PBES2, PBKDF2, SCRYPT, parse};
 pub(crate) use unlock::{UnlockError, unlock_der, unlock_pem};
 
@@ -73,8 +76,9 @@ pub enum Error {
     /// A well-formed scheme parcrypt does not read (PBES1, 3DES, …).
     #[error("unsupported key encryption: {0}")]
     Unsupported(String),
-    /// The file asks for more key-derivation work than the reader allows.
-    #[error("the encrypted key asks for {0}, above parcrypt's limit")]
+    /// The file asks for more key-derivation work than the reader's
+    /// [`KdfLimits`] allow (nothing was computed).
+    #[error("the encrypted key asks for {0}")]
     TooCostly(String),
     /// Options that cannot be written (zero iterations, bad scrypt values).
     #[error("invalid key encryption options: {0}")]
@@ -84,18 +88,25 @@ pub enum Error {
     Backend,
 }
 
-/// The most PBKDF2 iterations a key file may ask for: 10 million, about
-/// five seconds of HMAC-SHA256 on one core (OpenSSL writes 2048, pyca
-/// and the JDK fewer than a million).
-pub const MAX_ITERATIONS: u64 = 10_000_000;
+/// The most PBKDF2 iterations a key file may ask for by default
+/// ([`KdfLimits::DEFAULT`]): 2 000 000, about a second on one core with
+/// the slowest PRF for a 256-bit key (HMAC-SHA1, two output blocks, or
+/// HMAC-SHA512; 0.4 s with HMAC-SHA256 and SHA-NI). OpenSSL writes 2048;
+/// OWASP's 2023 advice (600 000 for HMAC-SHA256, 1 300 000 for HMAC-SHA1)
+/// fits.
+pub const MAX_ITERATIONS: u64 = 2_000_000;
 
-/// The most memory a key file's scrypt parameters may ask for (128·N·r
-/// bytes): 1 GiB. OpenSSL writes N = 2^14, r = 8 (16 MiB).
-pub const MAX_SCRYPT_MEMORY: u64 = 1 << 30;
+/// The most scrypt memory a key file may ask for by default, as
+/// [`Kdf::scrypt_memory`] counts it: 32 MiB, OpenSSL 3's
+/// `SCRYPT_MAX_MEM`. OpenSSL writes N = 2^14, r = 8 (16 MiB); it, and
+/// parcrypt, refuse N = 2^15, r = 8 (32 MiB and 3 KiB).
+pub const MAX_SCRYPT_MEMORY: u64 = 32 << 20;
 
-/// The most scrypt work (N·r·p) a key file may ask for: 2^27, 1024 times
-/// OpenSSL's N = 2^14, r = 8, p = 1.
-pub const MAX_SCRYPT_WORK: u64 = 1 << 27;
+/// The most scrypt work (N·r·p) a key file may ask for by default: 2^21,
+/// 16 times OpenSSL's N = 2^14, r = 8, p = 1 (about 0.6 s on one core).
+/// OpenSSL bounds only the memory, where p costs little: N = 2^14, r = 8,
+/// p = 16 000 fits its 32 MiB and runs for minutes.
+pub const MAX_SCRYPT_WORK: u64 = 1 << 21;
 
 /// OpenSSL 3's PBKDF2 iteration count for encrypted keys (`PKCS5_DEFAULT_ITER`).
 pub const DEFAULT_ITERATIONS: u32 = 2048;
@@ -110,7 +121,9 @@ fn malformed(why: &str) -> Error {
     Error::Malformed(why.to_owned())
 }
 
-/// The key-encryption key: `out` (the cipher's key length) from the password.
+/// The key-encryption key: `out` (the cipher's key length) from the
+/// password. `kdf` has passed [`Kdf::check_valid`] and a cost check, so the
+/// backend refuses nothing but an allocation it cannot make.
 fn derive(kdf: Kdf, password: &[u8], salt: &[u8], out: &mut [u8]) -> Result<(), Error> {
     let ok = match kdf {
         Kdf::Pbkdf2 { prf, iterations } => ffi::pbkdf2_hmac(prf.md(), password, salt, iterations, out),
@@ -138,23 +151,67 @@ pub fn is_encrypted(bytes: &[u8]) -> bool {
     alg.peek() == Some(OID) && info.peek() == Some(OCTET_STRING)
 }
 
-/// The options an `EncryptedPrivateKeyInfo` (DER) was written with.
+/// Checks, without a password and before any work, that the encrypted key
+/// in `bytes` (an `ENCRYPTED PRIVATE KEY` PEM block or DER) asks for no
+/// more key derivation than `limits` allow, so that a caller can refuse it
+/// before asking anyone for a password. Anything else (a key that is not
+/// encrypted, OpenSSL's legacy PEM, whose derivation costs one hash,
+/// bytes that do not parse) passes: reading the key says what is wrong.
 ///
 /// # Errors
-/// As [`decrypt_der`], less [`Error::BadDecrypt`].
+/// [`Error::TooCostly`] with the parameter and the limit.
+pub fn check_cost(bytes: &[u8], limits: &KdfLimits) -> Result<(), Error> {
+    let block;
+    let der = if pem::is_pem(bytes) {
+        match pem::decode_private(bytes, &[pem::ENCRYPTED_LABEL]) {
+            Ok(b) if b.label == pem::ENCRYPTED_LABEL => {
+                block = b;
+                block.der.expose()
+            }
+            _ => return Ok(()),
+        }
+    } else {
+        bytes
+    };
+    match parse(der) {
+        Ok(parsed) => parsed.options.kdf.check_cost(limits),
+        Err(_) => Ok(()),
+    }
+}
+
+/// The options an `EncryptedPrivateKeyInfo` (DER) was written with,
+/// whatever their cost.
+///
+/// # Errors
+/// As [`decrypt_der`], less [`Error::BadDecrypt`] and [`Error::TooCostly`].
 pub fn options_of(encrypted: &[u8]) -> Result<Options, Error> {
     parse(encrypted).map(|p| p.options)
 }
 
 /// Decrypts a DER `EncryptedPrivateKeyInfo` with `password`: the DER
-/// `PrivateKeyInfo` inside.
+/// `PrivateKeyInfo` inside. The key derivation may cost at most
+/// [`KdfLimits::DEFAULT`]; [`decrypt_der_with_limits`] chooses.
 ///
 /// # Errors
 /// [`Error::BadDecrypt`] for a wrong password (or a modified file);
 /// [`Error::Malformed`], [`Error::Unsupported`], [`Error::TooCostly`] for
 /// what cannot be read (before any key derivation runs).
 pub fn decrypt_der(encrypted: &[u8], password: &[u8]) -> Result<SecretBytes, Error> {
+    decrypt_der_with_limits(encrypted, password, &KdfLimits::DEFAULT)
+}
+
+/// [`decrypt_der`] with the key derivation's cost bounded by `limits`
+/// instead of the default.
+///
+/// # Errors
+/// As [`decrypt_der`]; [`Error::TooCostly`] is decided by `limits`.
+pub fn decrypt_der_with_limits(
+    encrypted: &[u8],
+    password: &[u8],
+    limits: &KdfLimits,
+) -> Result<SecretBytes, Error> {
     let parsed = parse(encrypted)?;
+    parsed.options.kdf.check_cost(limits)?;
     let cipher = parsed.options.cipher;
     let mut kek = SecretBytes::zeroed(cipher.key_len());
     derive(parsed.options.kdf, password, parsed.salt, kek.expose_mut())?;
@@ -184,11 +241,17 @@ fn cbc_decrypt(cipher: Cipher, key: &[u8], iv: &[u8; 16], data: &mut [u8]) -> Re
 /// `EncryptedPrivateKeyInfo` with a random salt and IV.
 ///
 /// # Errors
-/// [`Error::Options`] for options above the limits a reader here accepts
-/// (zero or more than [`MAX_ITERATIONS`] iterations, scrypt beyond
-/// [`MAX_SCRYPT_MEMORY`]); [`Error::Backend`].
+/// [`Error::Options`] for options that cannot be computed or that a
+/// reader here refuses by default (zero or more than [`MAX_ITERATIONS`]
+/// iterations, scrypt beyond [`KdfLimits::DEFAULT`]): every key written
+/// here can be read back without raising a limit; [`Error::Backend`].
 pub fn encrypt_der(private_key_info: &[u8], password: &[u8], options: &Options) -> Result<Vec<u8>, Error> {
-    options.kdf.check().map_err(Error::Options)?;
+    let refused = |e: Error| match e {
+        Error::Malformed(why) | Error::TooCostly(why) => Error::Options(why),
+        other => other,
+    };
+    options.kdf.check_valid().map_err(refused)?;
+    options.kdf.check_cost(&KdfLimits::DEFAULT).map_err(refused)?;
     let mut salt = [0u8; SALT_LEN];
     let mut iv = [0u8; 16];
     getrandom::fill(&mut salt).map_err(|_| Error::Backend)?;
@@ -381,12 +444,7 @@ mod tests {
                 ]),
             ])
         };
-        for (n, r, p) in [
-            (1 << 30, 8, 1),
-            (1 << 20, 1 << 20, 1),
-            (1 << 14, 8, 1 << 20),
-            (1 << 14, 1 << 40, 1),
-        ] {
+        for (n, r, p) in [(1 << 30, 8, 1), (1 << 20, 1 << 20, 1), (1 << 14, 8, 1 << 20)] {
             assert!(
                 matches!(
                     decrypt_der(&build(scrypt(n, r, p)), b"pw"),
@@ -395,10 +453,18 @@ mod tests {
                 "{n} {r} {p}"
             );
         }
-        assert!(matches!(
-            decrypt_der(&build(scrypt(1000, 8, 1)), b"pw"),
-            Err(Error::Malformed(_))
-        ));
+        // What RFC 7914 (and so AWS-LC) refuses is malformed, named.
+        for (n, r, p, named) in [
+            (1000, 8, 1, "power of two"),
+            (1 << 16, 1, 1, "2^(16·r)"),
+            (1 << 14, 1 << 40, 1, "r = 1099511627776"),
+            (2, 1 << 15, 1 << 15, "p·r"),
+        ] {
+            match decrypt_der(&build(scrypt(n, r, p)), b"pw") {
+                Err(Error::Malformed(why)) => assert!(why.contains(named), "{n} {r} {p}: {why}"),
+                other => panic!("{n} {r} {p}: {other:?}"),
+            }
+        }
         // Writing refuses what reading would.
         let too_many = Options {
             cipher: Cipher::Aes128Cbc,
@@ -411,5 +477,126 @@ mod tests {
             encrypt_der(&info(1), b"pw", &too_many),
             Err(Error::Options(_))
         ));
+    }
+
+    /// A PBES2 `EncryptedPrivateKeyInfo` with `kdf` and 32 bytes of zero
+    /// ciphertext: whatever the password, a derivation that runs ends in
+    /// `BadDecrypt`.
+    fn with_kdf(kdf: Kdf) -> Vec<u8> {
+        let params = match kdf {
+            Kdf::Pbkdf2 { iterations, .. } => der::sequence(&[
+                &der::tlv(OID, PBKDF2),
+                &der::sequence(&[
+                    &der::tlv(OCTET_STRING, &[1; 8]),
+                    &der::uint(u64::from(iterations)),
+                ]),
+            ]),
+            Kdf::Scrypt { log2_n, r, p } => der::sequence(&[
+                &der::tlv(OID, SCRYPT),
+                &der::sequence(&[
+                    &der::tlv(OCTET_STRING, &[1; 8]),
+                    &der::uint(1 << log2_n),
+                    &der::uint(u64::from(r)),
+                    &der::uint(u64::from(p)),
+                ]),
+            ]),
+        };
+        let enc = der::sequence(&[
+            &der::tlv(OID, Cipher::Aes256Cbc.oid()),
+            &der::tlv(OCTET_STRING, &[0; 16]),
+        ]);
+        let alg = der::sequence(&[&der::tlv(OID, PBES2), &der::sequence(&[&params, &enc])]);
+        der::sequence(&[&alg, &der::tlv(OCTET_STRING, &[0; 32])])
+    }
+
+    fn scrypt(log2_n: u8, r: u32, p: u32) -> Kdf {
+        Kdf::Scrypt { log2_n, r, p }
+    }
+
+    #[test]
+    fn default_limits_are_openssl3s_scrypt_memory_and_about_a_second() {
+        // The issue's hostile key: N = 2^20, r = 8, p = 16 (1 GiB, a minute
+        // of CPU) is refused before any work, by default and even with the
+        // costly limits (OpenSSL's count puts it 16 KiB over 1 GiB).
+        for limits in [KdfLimits::DEFAULT, KdfLimits::COSTLY] {
+            match decrypt_der_with_limits(&with_kdf(scrypt(20, 8, 16)), b"wrong", &limits) {
+                Err(Error::TooCostly(why)) => {
+                    assert!(why.contains("memory") && why.contains("p = 16"), "{why}")
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // OpenSSL 3 refuses N = 2^18, r = 8 (256 MiB) and N = 2^15, r = 8
+        // (32 MiB + 3 KiB by its count), and so does the default here.
+        for kdf in [
+            scrypt(18, 8, 1),
+            scrypt(15, 8, 1),
+            scrypt(14, 16, 1),
+            scrypt(17, 2, 1),
+        ] {
+            assert!(
+                matches!(decrypt_der(&with_kdf(kdf), b"pw"), Err(Error::TooCostly(_))),
+                "{kdf:?}"
+            );
+        }
+        assert_eq!(scrypt(15, 8, 1).scrypt_memory(), Some((32 << 20) + 3 * 1024));
+        // Work above 2^21 (16 times OpenSSL's default) is refused even
+        // within 32 MiB: p costs time, not memory.
+        assert!(matches!(
+            decrypt_der(&with_kdf(scrypt(14, 8, 17)), b"pw"),
+            Err(Error::TooCostly(why)) if why.contains("N·r·p")
+        ));
+        assert!(matches!(
+            decrypt_der(&with_kdf(Kdf::Pbkdf2 { prf: Prf::HmacSha1, iterations: 2_000_001 }), b"pw"),
+            Err(Error::TooCostly(why)) if why.contains("2000001 PBKDF2 iterations")
+        ));
+        // The boundary set that is allowed runs, and the backend refuses
+        // none of it (an AWS-LC refusal would be `Backend`): OpenSSL's
+        // default; the most r, N and p within 32 MiB and 2^21; many lanes
+        // with a small N (p·r·128 = 2 MiB, once over AWS-LC's cap here).
+        for kdf in [
+            Kdf::SCRYPT_DEFAULT,
+            scrypt(14, 15, 1),
+            scrypt(16, 2, 1),
+            scrypt(15, 1, 1),
+            scrypt(14, 8, 16),
+            scrypt(4, 8, 2048),
+            scrypt(1, 1, 1),
+            Kdf::Pbkdf2 {
+                prf: Prf::HmacSha256,
+                iterations: 2_000_000,
+            },
+        ] {
+            assert_eq!(
+                decrypt_der(&with_kdf(kdf), b"pw").unwrap_err(),
+                Error::BadDecrypt,
+                "{kdf:?}"
+            );
+        }
+        // The one wider setting reads what needs more (here 64 MiB).
+        assert!(matches!(
+            decrypt_der(&with_kdf(scrypt(16, 8, 1)), b"pw"),
+            Err(Error::TooCostly(_))
+        ));
+        assert_eq!(
+            decrypt_der_with_limits(&with_kdf(scrypt(16, 8, 1)), b"pw", &KdfLimits::COSTLY).unwrap_err(),
+            Error::BadDecrypt
+        );
+        // What is refused can still be described.
+        assert_eq!(
+            options_of(&with_kdf(scrypt(20, 8, 16))).unwrap().kdf,
+            scrypt(20, 8, 16)
+        );
+        // Writing keeps to what a default reader reads.
+        for kdf in [scrypt(15, 8, 1), scrypt(16, 1, 1), scrypt(20, 8, 16)] {
+            let options = Options {
+                cipher: Cipher::Aes256Cbc,
+                kdf,
+            };
+            assert!(
+                matches!(encrypt_der(&info(1), b"pw", &options), Err(Error::Options(_))),
+                "{kdf:?}"
+            );
+        }
     }
 }

@@ -170,7 +170,7 @@ pub enum Kdf {
     Pbkdf2 {
         /// The PRF.
         prf: Prf,
-        /// The iteration count, 1 to [`MAX_ITERATIONS`].
+        /// The iteration count, 1 to [`MAX_ITERATIONS`] (to read more, see [`KdfLimits`]).
         iterations: u32,
     },
     /// scrypt (RFC 7914).
@@ -192,39 +192,138 @@ impl Kdf {
         p: 1,
     };
 
-    /// Refuses work above the limits (and zero or impossible values).
-    pub(super) fn check(self) -> Result<(), String> {
+    /// Refuses what RFC 8018/7914 or the backend cannot compute: zero
+    /// iterations; scrypt N below 2, r or p zero, p·r of 2^30 or more, N of
+    /// 2^(16·r) or more. Named in a [`Error::Malformed`].
+    pub(super) fn check_valid(self) -> Result<(), Error> {
         match self {
             Kdf::Pbkdf2 { iterations, .. } => {
                 if iterations == 0 {
-                    return Err("zero PBKDF2 iterations".into());
-                }
-                if u64::from(iterations) > MAX_ITERATIONS {
-                    return Err(format!(
-                        "{iterations} PBKDF2 iterations (the limit is {MAX_ITERATIONS})"
-                    ));
+                    return Err(malformed("zero PBKDF2 iterations"));
                 }
             }
             Kdf::Scrypt { log2_n, r, p } => {
                 if log2_n == 0 || r == 0 || p == 0 {
-                    return Err("scrypt N, r and p must be above 1, 0 and 0".into());
+                    return Err(Error::Malformed(format!(
+                        "scrypt N = 2^{log2_n}, r = {r}, p = {p}: N must be above 1, r and p above 0"
+                    )));
                 }
-                let n = 1u128.checked_shl(u32::from(log2_n)).unwrap_or(u128::MAX);
-                let memory = n.saturating_mul(128 * u128::from(r));
-                if memory > u128::from(MAX_SCRYPT_MEMORY) {
-                    return Err(format!(
-                        "{memory} bytes of scrypt memory (N = 2^{log2_n}, r = {r}; the limit is {MAX_SCRYPT_MEMORY})"
-                    ));
+                // RFC 7914: p ≤ (2^32 − 1)·32 / (128·r), i.e. p·r < 2^30
+                // (AWS-LC's SCRYPT_PR_MAX); N < 2^(128·r/8).
+                if u64::from(p) * u64::from(r) >= 1 << 30 {
+                    return Err(Error::Malformed(format!(
+                        "scrypt p·r = {} (p = {p}, r = {r}) is not below 2^30 (RFC 7914)",
+                        u64::from(p) * u64::from(r)
+                    )));
                 }
-                let work = n.saturating_mul(u128::from(r)).saturating_mul(u128::from(p));
-                if work > u128::from(MAX_SCRYPT_WORK) {
-                    return Err(format!(
-                        "scrypt work N·r·p = {work} (N = 2^{log2_n}, r = {r}, p = {p}; the limit is {MAX_SCRYPT_WORK})"
-                    ));
+                if u64::from(r) * 16 <= u64::from(log2_n) {
+                    return Err(Error::Malformed(format!(
+                        "scrypt N = 2^{log2_n} is not below 2^(16·r) = 2^{} (RFC 7914)",
+                        u64::from(r) * 16
+                    )));
                 }
             }
         }
         Ok(())
+    }
+
+    /// The bytes of memory scrypt needs, counted as OpenSSL 3 counts them
+    /// against its 32 MiB default (`EVP_PBE_scrypt_ex`): the V array and
+    /// two blocks of scratch, 128·r·(N + 2), and the p lanes, 128·r·p.
+    /// `None` for PBKDF2.
+    pub fn scrypt_memory(self) -> Option<u128> {
+        match self {
+            Kdf::Pbkdf2 { .. } => None,
+            Kdf::Scrypt { log2_n, r, p } => {
+                let n = 1u128.checked_shl(u32::from(log2_n)).unwrap_or(u128::MAX);
+                Some(
+                    (128 * u128::from(r))
+                        .saturating_mul(n.saturating_add(2))
+                        .saturating_add(128 * u128::from(r) * u128::from(p)),
+                )
+            }
+        }
+    }
+
+    /// Refuses work above `limits` (after [`Self::check_valid`]), naming the
+    /// parameter and the limit in a [`Error::TooCostly`].
+    pub(super) fn check_cost(self, limits: &KdfLimits) -> Result<(), Error> {
+        match self {
+            Kdf::Pbkdf2 { iterations, .. } => {
+                if u64::from(iterations) > limits.max_iterations {
+                    return Err(Error::TooCostly(format!(
+                        "{iterations} PBKDF2 iterations (the limit is {})",
+                        limits.max_iterations
+                    )));
+                }
+            }
+            Kdf::Scrypt { log2_n, r, p } => {
+                let memory = self.scrypt_memory().unwrap_or(u128::MAX);
+                if memory > u128::from(limits.max_scrypt_memory) {
+                    return Err(Error::TooCostly(format!(
+                        "{memory} bytes of scrypt memory (N = 2^{log2_n}, r = {r}, p = {p}: \
+                         128·r·(N + 2 + p); the limit is {} bytes)",
+                        limits.max_scrypt_memory
+                    )));
+                }
+                let n = 1u128.checked_shl(u32::from(log2_n)).unwrap_or(u128::MAX);
+                let work = n.saturating_mul(u128::from(r)).saturating_mul(u128::from(p));
+                if work > u128::from(limits.max_scrypt_work) {
+                    return Err(Error::TooCostly(format!(
+                        "scrypt work N·r·p = {work} (N = 2^{log2_n}, r = {r}, p = {p}; the limit is {})",
+                        limits.max_scrypt_work
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// How much key-derivation work reading an encrypted key may ask for,
+/// checked before any of it runs: a wrong password pays all of it, and
+/// anyone can write a key file that asks for minutes of CPU and gigabytes
+/// of memory.
+///
+/// [`KdfLimits::DEFAULT`] is no looser than OpenSSL 3's own defaults
+/// (scrypt's 32 MiB, counted as OpenSSL counts it) and bounds the time to
+/// about a second on one core; [`KdfLimits::COSTLY`] is the one wider
+/// setting, for a file that needs it (the CLI's `--allow-costly-kdf`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KdfLimits {
+    /// The most PBKDF2 iterations.
+    pub max_iterations: u64,
+    /// The most scrypt memory in bytes, as [`Kdf::scrypt_memory`] counts it.
+    pub max_scrypt_memory: u64,
+    /// The most scrypt work N·r·p (its time).
+    pub max_scrypt_work: u64,
+}
+
+impl KdfLimits {
+    /// [`MAX_ITERATIONS`], [`MAX_SCRYPT_MEMORY`], [`MAX_SCRYPT_WORK`]:
+    /// what every reader here allows unless told otherwise, and what every
+    /// key written here keeps to.
+    pub const DEFAULT: KdfLimits = KdfLimits {
+        max_iterations: MAX_ITERATIONS,
+        max_scrypt_memory: MAX_SCRYPT_MEMORY,
+        max_scrypt_work: MAX_SCRYPT_WORK,
+    };
+
+    /// The wider limits a caller may choose for a file that needs them:
+    /// 10 000 000 PBKDF2 iterations (about 5 s of HMAC-SHA256, 10 s of
+    /// HMAC-SHA512), 1 GiB of scrypt memory and N·r·p up to 2^27 (about
+    /// 40 s on one core).
+    pub const COSTLY: KdfLimits = KdfLimits {
+        max_iterations: 10_000_000,
+        max_scrypt_memory: 1 << 30,
+        max_scrypt_work: 1 << 27,
+    };
+}
+
+impl Default for KdfLimits {
+    /// [`KdfLimits::DEFAULT`].
+    fn default() -> Self {
+        KdfLimits::DEFAULT
     }
 }
 
@@ -357,18 +456,12 @@ pub(super) fn parse(der: &[u8]) -> Result<Parsed<'_>, Error> {
             })?
         };
         kp.finish().map_err(m)?;
-        if iterations == 0 {
-            return Err(malformed("zero PBKDF2 iterations"));
-        }
-        if iterations > MAX_ITERATIONS {
-            return Err(Error::TooCostly(format!(
-                "{iterations} PBKDF2 iterations (at most {MAX_ITERATIONS})"
-            )));
-        }
-        Kdf::Pbkdf2 {
-            prf,
-            iterations: iterations as u32,
-        }
+        // More than 2^32 − 1 is above every limit (and AWS-LC's `unsigned`).
+        let iterations = u32::try_from(iterations)
+            .map_err(|_| Error::TooCostly(format!("{iterations} PBKDF2 iterations")))?;
+        let kdf = Kdf::Pbkdf2 { prf, iterations };
+        kdf.check_valid()?;
+        kdf
     } else if kdf_oid == SCRYPT {
         let n = kp.uint().map_err(m)?;
         let r = kp.uint().map_err(m)?;
@@ -379,14 +472,16 @@ pub(super) fn parse(der: &[u8]) -> Result<Parsed<'_>, Error> {
             return Err(malformed("scrypt N is not a power of two above 1"));
         }
         let (Ok(r), Ok(p)) = (u32::try_from(r), u32::try_from(p)) else {
-            return Err(Error::TooCostly(format!("scrypt r = {r}, p = {p}")));
+            return Err(Error::Malformed(format!(
+                "scrypt r = {r}, p = {p}: p·r is not below 2^30 (RFC 7914)"
+            )));
         };
         let kdf = Kdf::Scrypt {
             log2_n: n.trailing_zeros() as u8,
             r,
             p,
         };
-        kdf.check().map_err(Error::TooCostly)?;
+        kdf.check_valid()?;
         kdf
     } else {
         return Err(Error::Unsupported("a KDF other than PBKDF2 and scrypt".into()));

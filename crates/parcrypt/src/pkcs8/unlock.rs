@@ -2,7 +2,9 @@
 //! `ecdsa`), and OpenSSL's legacy encrypted PEM (`Proc-Type: 4,ENCRYPTED`).
 
 use super::der::Reader;
-use super::{Cipher, Error, MAX_ENCRYPTED, cbc_decrypt, decrypt_der, is_encrypted, malformed};
+use super::{
+    Cipher, Error, KdfLimits, MAX_ENCRYPTED, cbc_decrypt, decrypt_der_with_limits, is_encrypted, malformed,
+};
 use crate::ffi;
 use crate::pem::{self, PemError};
 use crate::secret::SecretBytes;
@@ -20,18 +22,21 @@ pub(crate) const PKCS8_LABEL: &str = "PRIVATE KEY";
 /// Decodes the first PEM block of `text` with one of `labels`, decrypting
 /// it with `password` when it is encrypted (PKCS#8 `ENCRYPTED PRIVATE KEY`
 /// or legacy `Proc-Type: 4,ENCRYPTED`). A password given for a key that is
-/// not encrypted is ignored, as OpenSSL ignores `-passin`. Returns the
-/// label (one of `labels`, or `PRIVATE KEY` for a decrypted `ENCRYPTED
-/// PRIVATE KEY`) and the DER.
+/// not encrypted is ignored, as OpenSSL ignores `-passin`. The key
+/// derivation may cost at most `limits`. Returns the label (one of
+/// `labels`, or `PRIVATE KEY` for a decrypted `ENCRYPTED PRIVATE KEY`) and
+/// the DER.
 pub(crate) fn unlock_pem(
     text: &[u8],
     labels: &[&'static str],
     password: Option<&[u8]>,
+    limits: &KdfLimits,
 ) -> Result<(&'static str, SecretBytes), UnlockError> {
     let block = pem::decode_private(text, labels).map_err(UnlockError::Pem)?;
     if block.label == pem::ENCRYPTED_LABEL {
         let password = password.ok_or(UnlockError::Pkcs8(Error::PasswordNeeded))?;
-        let der = decrypt_der(block.der.expose(), password).map_err(UnlockError::Pkcs8)?;
+        let der =
+            decrypt_der_with_limits(block.der.expose(), password, limits).map_err(UnlockError::Pkcs8)?;
         return Ok((PKCS8_LABEL, der));
     }
     let Some(dek_info) = block.dek_info else {
@@ -43,13 +48,18 @@ pub(crate) fn unlock_pem(
 }
 
 /// `Some` decrypted `PrivateKeyInfo` if `der` is an encrypted key, `None`
-/// if it is not (the caller parses it as it is).
-pub(crate) fn unlock_der(der: &[u8], password: Option<&[u8]>) -> Result<Option<SecretBytes>, Error> {
+/// if it is not (the caller parses it as it is); the key derivation may
+/// cost at most `limits`.
+pub(crate) fn unlock_der(
+    der: &[u8],
+    password: Option<&[u8]>,
+    limits: &KdfLimits,
+) -> Result<Option<SecretBytes>, Error> {
     if !is_encrypted(der) {
         return Ok(None);
     }
     let password = password.ok_or(Error::PasswordNeeded)?;
-    decrypt_der(der, password).map(Some)
+    decrypt_der_with_limits(der, password, limits).map(Some)
 }
 
 /// OpenSSL's legacy PEM encryption (`openssl rsa -aes256`): the key is

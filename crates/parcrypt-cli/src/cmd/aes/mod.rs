@@ -25,7 +25,7 @@ use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 
 use self::base64::{Base64Error, Base64Reader, Base64Writer};
-use crate::cli::{AesArgs, AesMode, CipherName, Direction, PassSource};
+use crate::cli::{AesArgs, AesMode, CipherName, Direction};
 use crate::error::{Hint, HintMsg, warn};
 use crate::hex_args::{hex_arg, hex_key};
 use crate::io::{Input, Output, Policy, Source, transfer};
@@ -159,9 +159,13 @@ impl<'a> Plan<'a> {
             .usage();
         };
         let pass = &args.password;
-        if matches!(pass.pass, Some(PassSource::Stdin)) && reads_stdin(args) {
+        if let Some(source) = pass
+            .pass
+            .as_ref()
+            .filter(|s| s.reads_stdin() && reads_stdin(args))
+        {
             return Err(anyhow!(
-                "--pass stdin and the data cannot both come from standard input"
+                "--pass {source:?} and the data cannot both come from standard input"
             ))
             .hint("give the data with -i FILE, or the password another way (env:VAR, file:PATH, fd:N)")
             .usage();

@@ -1,13 +1,23 @@
 //! A running plugin process: the threads that feed its input and read its
 //! output and standard error, the timeout, the interactive commands handed
 //! to the [`PluginUi`](super::PluginUi), and killing and reaping it.
+//!
+//! The plugin runs in a process group of its own, so that what it starts
+//! goes with it: a child it leaves behind could hold its output open and
+//! keep the reader waiting for the whole timeout (for ever without one).
+//! The client watches the plugin process itself; once it has exited, its
+//! group is killed and what is left in the pipe is read to its end. The
+//! group is killed on every way out (done, error, timeout), before the
+//! plugin is reaped, so that its process-group ID cannot have been reused.
 
 use std::io::{BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rustix::process::{Pid, Signal, WaitId, WaitIdOptions, kill_process_group, waitid};
 use zeroize::Zeroizing;
 
 use super::wire::{Msg, encode, printable, read_msg};
@@ -16,18 +26,32 @@ use crate::age::Error;
 use crate::age::format::b64_decode;
 use crate::age::primitives::os_random;
 
-/// A running plugin: its process, a thread writing to its standard input,
-/// a thread reading stanzas from its output, one keeping the start of its
-/// standard error. Dropping it closes the plugin's input, gives a plugin
-/// that finished a moment to exit, kills any other, and reaps it.
+/// How often [`Conn::recv`] looks whether the plugin process has exited.
+const EXIT_POLL: Duration = Duration::from_millis(50);
+/// Once the plugin has exited and its group is killed, how long the rest of
+/// its output may take to arrive (a process that left the group could
+/// still hold the pipe).
+const AFTER_EXIT: Duration = Duration::from_secs(1);
+/// How long dropping a connection waits for its threads to end.
+const THREADS_END: Duration = Duration::from_secs(1);
+
+/// A running plugin: its process (the leader of its own process group), a
+/// thread writing to its standard input, a thread reading stanzas from its
+/// output, one keeping the start of its standard error. Dropping it closes
+/// the plugin's input, gives a plugin that finished a moment to exit,
+/// kills its group, reaps it, and waits (briefly) for the threads to end.
 pub(super) struct Conn<'a> {
     name: &'a str,
     client: &'a PluginClient,
     child: Child,
+    pid: Pid,
     to_plugin: Option<Sender<Zeroizing<Vec<u8>>>>,
     from_plugin: Receiver<Result<Msg, String>>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    threads: Vec<std::thread::JoinHandle<()>>,
     stderr_thread: Option<std::thread::JoinHandle<()>>,
+    /// When the plugin process was seen to have exited (its group then killed).
+    exited_at: Option<Instant>,
     done: bool,
 }
 
@@ -42,17 +66,20 @@ impl<'a> Conn<'a> {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if debug { Stdio::inherit() } else { Stdio::piped() })
+            // A group of its own: killed as one, whatever it forks.
+            .process_group(0)
             .spawn()
             .map_err(|e| Error::Plugin {
                 name: name.to_owned(),
                 message: format!("couldn't start plugin {}: {e}", program.display()),
             })?;
+        let pid = Pid::from_child(&child);
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let (to_plugin, for_writer) = mpsc::channel::<Zeroizing<Vec<u8>>>();
-        std::thread::spawn(move || write_all(stdin, &for_writer));
+        let writer = std::thread::spawn(move || write_all(stdin, &for_writer));
         let (from_reader, from_plugin) = mpsc::channel();
-        std::thread::spawn(move || read_all(stdout, &from_reader));
+        let reader = std::thread::spawn(move || read_all(stdout, &from_reader));
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let stderr_thread = child.stderr.take().map(|err| {
             let kept = Arc::clone(&stderr);
@@ -62,12 +89,34 @@ impl<'a> Conn<'a> {
             name,
             client,
             child,
+            pid,
             to_plugin: Some(to_plugin),
             from_plugin,
             stderr,
+            threads: vec![writer, reader],
             stderr_thread,
+            exited_at: None,
             done: false,
         })
+    }
+
+    /// Whether the plugin process itself has exited. It is left waitable
+    /// (`WNOWAIT`): reaped only after its group is killed.
+    fn plugin_exited(&self) -> bool {
+        let how = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        matches!(waitid(WaitId::Pid(self.pid), how), Ok(Some(_)))
+    }
+
+    /// Kills the plugin's process group: the plugin, if it still runs, and
+    /// whatever it started and left behind. Only while the plugin is not
+    /// yet reaped (running, or a zombie: `waitid` answers for it), so that
+    /// the group's ID is still this plugin's and cannot name a stranger's.
+    fn kill_group(&self) {
+        let how = WaitIdOptions::EXITED | WaitIdOptions::NOHANG | WaitIdOptions::NOWAIT;
+        if waitid(WaitId::Pid(self.pid), how).is_ok() {
+            // ESRCH (the group is already empty) is harmless.
+            let _ = kill_process_group(self.pid, Signal::KILL);
+        }
     }
 
     pub(super) fn send(&self, kind: &str, args: &[&str], body: &[u8]) {
@@ -123,11 +172,20 @@ impl<'a> Conn<'a> {
                 }
                 wait = wait.min(WAIT_NOTICE - elapsed);
             }
-            match self.from_plugin.recv_timeout(wait) {
+            match self.from_plugin.recv_timeout(wait.min(EXIT_POLL)) {
                 Ok(Ok(msg)) => return Ok(msg),
                 Ok(Err(why)) => return Err(self.fail(&why)),
                 Err(RecvTimeoutError::Disconnected) => return Err(self.exited()),
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => match self.exited_at {
+                    // What it wrote before exiting is still read; the end
+                    // of the pipe comes once nothing of its group holds it.
+                    None if self.plugin_exited() => {
+                        self.kill_group();
+                        self.exited_at = Some(Instant::now());
+                    }
+                    Some(at) if at.elapsed() >= AFTER_EXIT => return Err(self.exited()),
+                    _ => {}
+                },
             }
         }
     }
@@ -136,12 +194,17 @@ impl<'a> Conn<'a> {
     /// said on standard error.
     fn exited(&mut self) -> Error {
         let deadline = Instant::now() + Duration::from_secs(1);
-        let status = loop {
-            match self.child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(10)),
-                _ => break None,
-            }
+        while !self.plugin_exited() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let exited = self.plugin_exited();
+        // Its group goes before it is reaped: also a plugin that closed its
+        // output but did not exit, and what either left running.
+        self.kill_group();
+        let status = if exited {
+            self.child.try_wait().ok().flatten()
+        } else {
+            None
         };
         let how = match status {
             Some(s) => format!("the plugin exited ({s}) before finishing"),
@@ -238,15 +301,25 @@ impl Drop for Conn<'_> {
         self.to_plugin.take();
         if self.done {
             let deadline = Instant::now() + EXIT_GRACE;
-            while Instant::now() < deadline {
-                match self.child.try_wait() {
-                    Ok(Some(_)) | Err(_) => break,
-                    Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-                }
+            while !self.plugin_exited() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(5));
             }
         }
+        self.kill_group();
+        // The plugin itself, had it left its group.
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // With the group gone, the pipes close and the threads end; one
+        // held up by a process that left the group is left to end alone.
+        let mut threads = std::mem::take(&mut self.threads);
+        threads.extend(self.stderr_thread.take());
+        let deadline = Instant::now() + THREADS_END;
+        while threads.iter().any(|t| !t.is_finished()) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        for t in threads.into_iter().filter(std::thread::JoinHandle::is_finished) {
+            let _ = t.join();
+        }
     }
 }
 

@@ -149,12 +149,15 @@ pub(super) fn read_msg(input: &mut impl BufRead, total: &mut usize) -> Result<Op
 }
 
 /// Text from a plugin, fit to show: invalid UTF-8 replaced, control
-/// characters escaped (a plugin cannot drive the terminal), at most 4 KiB.
+/// characters escaped (a plugin cannot drive the terminal) and so are the
+/// bidirectional embeddings, overrides and isolates (U+202A–U+202E,
+/// U+2066–U+2069: a plugin cannot make its text read in another order
+/// than it is written), at most 4 KiB.
 pub(super) fn printable(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(&bytes[..bytes.len().min(MAX_STDERR)]);
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_control() {
+        if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
             out.extend(c.escape_default());
         } else {
             out.push(c);
@@ -210,6 +213,13 @@ mod tests {
     #[test]
     fn printable_escapes_control_characters() {
         assert_eq!(printable(b"ok \x1b[2J\n"), "ok \\u{1b}[2J\\n");
+        // C1 and the bidirectional controls, as written in the source.
+        assert_eq!(printable("a\u{9b}b".as_bytes()), "a\\u{9b}b");
+        for c in ('\u{202a}'..='\u{202e}').chain('\u{2066}'..='\u{2069}') {
+            let shown = printable(format!("txt.{c}exe").as_bytes());
+            assert_eq!(shown, format!("txt.\\u{{{:x}}}exe", u32::from(c)));
+        }
+        assert_eq!(printable("é ✓ \u{200f}".as_bytes()), "é ✓ \u{200f}");
         assert!(printable(&[b'a'; MAX_STDERR + 5]).ends_with('…'));
     }
 }

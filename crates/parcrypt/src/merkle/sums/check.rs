@@ -38,8 +38,9 @@ pub enum Outcome {
     Ok,
     /// Its hash differs (`FAILED`).
     Mismatch,
-    /// It could not be opened or read, or is a FIFO (`FAILED open or
-    /// read`). A FIFO is not read: nothing guarantees a writer, and a
+    /// It could not be opened or read, or is a FIFO or a character device
+    /// (`FAILED open or read`). Neither is read: nothing guarantees a
+    /// FIFO a writer or a device an end (`/dev/zero`, a terminal), and a
     /// checksum list names files.
     Unreadable(Error),
     /// It does not exist, and [`CheckOptions::ignore_missing`] is set.

@@ -29,6 +29,11 @@ import javax.crypto.EncryptedPrivateKeyInfo;
  * {@code EncryptedPrivateKeyInfo.getKeySpec(Cipher)} under
  * {@code PBEWithHmacSHA256AndAES_256}. The password is taken as UTF-8, as
  * the JDK's PBKDF2 takes it; its bytes are wiped after use.
+ *
+ * <p>A key whose password derivation costs more than OpenSSL 3 allows
+ * (scrypt memory over 32 MiB, N·r·p over 2^21, PBKDF2 over 2,000,000
+ * iterations: about a second of one core at most) is refused before any
+ * work with an {@code InvalidKeyException}, and no more is written.
  */
 public final class ParcryptKeys {
     private ParcryptKeys() {}
@@ -77,7 +82,8 @@ public final class ParcryptKeys {
     /**
      * {@code key} (any provider's, whose {@code getEncoded()} is PKCS#8) as a
      * DER {@code EncryptedPrivateKeyInfo}: AES-{@code keyBits}-CBC (128, 192
-     * or 256), PBKDF2-HMAC-SHA256 with {@code iterations} (0: OpenSSL's 2048).
+     * or 256), PBKDF2-HMAC-SHA256 with {@code iterations} (0: OpenSSL's 2048;
+     * at most 2,000,000, what a reader here allows).
      */
     public static byte[] encryptPrivateKey(PrivateKey key, char[] password, int keyBits, int iterations)
             throws InvalidKeyException, InvalidAlgorithmParameterException {
