@@ -82,6 +82,17 @@ pub trait KemPrivateKey: Sized + Send + Sync {
     /// The backend's failure only.
     fn to_pkcs8_pem(&self) -> Result<SecretString, Self::Error>;
 
+    /// Password-protected PKCS#8 DER (`EncryptedPrivateKeyInfo`),
+    /// encrypted as `options` say.
+    ///
+    /// # Errors
+    /// Options beyond the readers' limits.
+    fn to_pkcs8_encrypted_der(
+        &self,
+        password: &[u8],
+        options: &pkcs8::Options,
+    ) -> Result<Vec<u8>, Self::Error>;
+
     /// Password-protected PKCS#8 PEM (`-----BEGIN ENCRYPTED PRIVATE
     /// KEY-----`), encrypted as `options` say.
     ///

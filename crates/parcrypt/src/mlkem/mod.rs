@@ -566,6 +566,10 @@ impl KemPrivateKey for PrivateKey {
         PrivateKey::to_pkcs8_pem(self)
     }
 
+    fn to_pkcs8_encrypted_der(&self, password: &[u8], options: &pkcs8::Options) -> Result<Vec<u8>, Error> {
+        PrivateKey::to_pkcs8_encrypted_der(self, password, options)
+    }
+
     fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
         PrivateKey::to_pkcs8_encrypted_pem(self, password, options)
     }
