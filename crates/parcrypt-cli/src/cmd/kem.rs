@@ -158,9 +158,10 @@ fn encap<K: Family>(public: &Path, output: Option<&Path>, secret: &Path) -> Resu
     let mut ct_out = Output::create(output, Policy::REPLACE)?;
     ct_out.write_all(&ciphertext)?;
     secret_out.write_all(shared.expose())?;
-    // The secret first: a ciphertext is never left without its secret.
-    secret_out.commit()?;
-    ct_out.commit()
+    // The ciphertext first: when it cannot be written (a full disk, a
+    // closed pipe) no secret is left behind.
+    ct_out.commit()?;
+    secret_out.commit()
 }
 
 fn decap<K: Family>(key: &Path, passin: &PassIn, input: Option<&Path>, secret: &Path) -> Result<()> {
