@@ -39,6 +39,10 @@
 //!   `Debug`; the crate's one wipe function.
 //! - [`rsa`]: parallel key generation, CRT halves on two threads, PSS/PKCS#1
 //!   signatures, OAEP.
+//! - [`mlkem`]: ML-KEM-512/768/1024 (FIPS 203) key encapsulation: keys
+//!   from a seed or at random, PKCS#8 (seed, expanded and both forms) and
+//!   SPKI, as pyca and OpenSSL 3.5 write them; [`kem`]: the traits every
+//!   KEM's keys answer.
 //! - [`pkcs8`]: password-protected private keys (`ENCRYPTED PRIVATE KEY`,
 //!   PBES2 with PBKDF2 or scrypt and AES-CBC), as OpenSSL 3 writes them.
 //!
@@ -290,7 +294,9 @@ pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
 pub mod io;
+pub mod kem;
 pub mod merkle;
+pub mod mlkem;
 mod name;
 pub mod par;
 mod pem;
@@ -348,17 +354,20 @@ mod layering {
     /// the chunked formats (`stream`, `age`, `cobblestone`) sit side by
     /// side on the engine, and none imports another. `pkcs8` (encrypted
     /// private keys) sits on `ffi`'s KDFs and under the key families that
-    /// read and write it (`rsa`, `ecdsa`).
+    /// read and write it (`rsa`, `ecdsa`, `mlkem`); `kem`, the KEM family's
+    /// traits, sits above it (its methods name `pkcs8::Options`) and under
+    /// the KEMs that implement it (`mlkem`).
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
-    const LAYERS: [&[&str]; 9] = [
+    const LAYERS: [&[&str]; 10] = [
         &["cpu", "io", "name", "secret"],
         &["par", "pem"],
         &["pipe"],
         &["digest"],
         &["ffi"],
         &["pkcs8"],
-        &["aes", "chunked", "ecdsa", "merkle", "rsa", "slhdsa"],
+        &["kem"],
+        &["aes", "chunked", "ecdsa", "merkle", "mlkem", "rsa", "slhdsa"],
         &["hazmat"],
         &["age", "cobblestone", "stream"],
     ];
@@ -374,7 +383,8 @@ mod layering {
                 && graph["stream"].contains("chunked")
                 && graph["cobblestone"].contains("chunked")
                 && graph["rsa"].contains("pkcs8")
-                && graph["ecdsa"].contains("pkcs8"),
+                && graph["ecdsa"].contains("pkcs8")
+                && graph["mlkem"].contains("kem"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
@@ -696,7 +706,7 @@ mod names {
 
     #[test]
     fn every_from_str_answers_with_unknown_name() {
-        let errors: [UnknownName; 11] = [
+        let errors: [UnknownName; 12] = [
             "x".parse::<Strategy>().unwrap_err(),
             "x".parse::<Scheme>().unwrap_err(),
             "x".parse::<Algorithm>().unwrap_err(),
@@ -708,6 +718,7 @@ mod names {
             "x".parse::<Aead>().unwrap_err(),
             "x".parse::<KdfHash>().unwrap_err(),
             "x".parse::<KdfDigest>().unwrap_err(),
+            "x".parse::<crate::mlkem::Params>().unwrap_err(),
         ];
         let kinds = errors.iter().map(|e| e.kind).collect::<Vec<_>>();
         assert_eq!(
@@ -723,7 +734,8 @@ mod names {
                 "hash format",
                 "AEAD",
                 "KDF hash",
-                "KDF digest"
+                "KDF digest",
+                "ML-KEM parameter set"
             ]
         );
         for e in &errors {

@@ -15,11 +15,13 @@ use parcrypt::rsa::Scheme;
 mod ciphers;
 mod files;
 mod hash;
+mod kem;
 mod keys;
 
 pub use ciphers::*;
 pub use files::*;
 pub use hash::*;
+pub use kem::*;
 pub use keys::*;
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
@@ -127,6 +129,9 @@ pub enum Command {
     /// ECDSA P-256 / SHA-256 keys and signatures; batch verification on all cores
     #[command(subcommand)]
     Ecdsa(EcdsaCommand),
+    /// ML-KEM (FIPS 203) key encapsulation: keys, encap and decap as openssl pkeyutl 3.5 does them
+    #[command(subcommand)]
+    MlKem(KemCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
     #[cfg_attr(not(feature = "lab"), command(hide = true))]

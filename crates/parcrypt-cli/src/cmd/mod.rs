@@ -10,6 +10,7 @@ mod ecdsa;
 mod files;
 mod generate;
 mod hash;
+mod kem;
 mod keypass;
 mod lab;
 mod rc4;
@@ -48,6 +49,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merkle(MerkleGroup::Tiles(cmd)) => tiles::run(&cmd, &par),
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
+        Command::MlKem(cmd) => kem::run(&cmd),
         Command::Lab(args) => lab::run(&args),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.out.as_deref()),

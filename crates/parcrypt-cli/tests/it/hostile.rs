@@ -50,7 +50,7 @@ impl Fixture {
         // 200 lines naming `ec.sig`, which the setup below makes.
         let list = format!("{} {}\n", fx.arg("msg"), fx.arg("ec.sig")).repeat(200);
         std::fs::write(fx.path("list"), list).unwrap();
-        let setup: [&[&str]; 12] = [
+        let setup: [&[&str]; 14] = [
             &["encrypt", "--key-file", "@key32", "-i", "@plain", "-o", "@ct"],
             &[
                 "aes", "encrypt", "--mode", "ctr", "--key", AES_KEY, "--iv", IV16, "-i", "@plain", "-o",
@@ -65,6 +65,8 @@ impl Fixture {
             &["ecdsa", "keygen", "-o", "@ec.pem"],
             &["ecdsa", "pubkey", "-i", "@ec.pem", "-o", "@ec.pub"],
             &["ecdsa", "sign", "--key", "@ec.pem", "-i", "@msg", "-o", "@ec.sig"],
+            &["ml-kem", "keygen", "-o", "@kem.pem"],
+            &["ml-kem", "pubkey", "-i", "@kem.pem", "-o", "@kem.pub"],
             &[
                 "merkle", "prove", "--index", "1", "-o", "@proof", "--leaves", "@a", "@b", "@c",
             ],
@@ -166,6 +168,9 @@ impl Fixture {
                 "ecdsa", "verify", "--pub", "@ec.pub", "--sig", "@ec.sig", "-i", "@msg",
             ],
             vec!["ecdsa", "verify-batch", "--pub", "@ec.pub", "--list", "@list"],
+            vec!["ml-kem", "keygen"],
+            vec!["ml-kem", "pubkey", "-i", "@kem.pem"],
+            vec!["ml-kem", "encap", "--pub", "@kem.pub", "--secret", "@kem.ss"],
             vec!["lab", "compare", "@lab", "@lab"],
             [&LAB_TINY[..], &["--out", "@lab2"]].concat(),
             vec!["--help"],

@@ -85,7 +85,11 @@ fn encrypt_and_decrypt_to_dev_stdout_redirected_to_a_file() {
 fn keygen_refuses_an_existing_key_without_force() {
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("k.pem");
-    for keygen in [&["rsa", "keygen", "--bits", "2048"][..], &["ecdsa", "keygen"]] {
+    for keygen in [
+        &["rsa", "keygen", "--bits", "2048"][..],
+        &["ecdsa", "keygen"],
+        &["ml-kem", "keygen"],
+    ] {
         std::fs::write(&key, b"the only copy of an old key").unwrap();
         let out = parcrypt(&[keygen, &["-o", p(&key)]].concat(), b"");
         let case = keygen[0];

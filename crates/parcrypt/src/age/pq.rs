@@ -18,7 +18,9 @@ use zeroize::Zeroizing;
 use super::format::{Stanza, b64_decode, b64_encode};
 use super::primitives::{FILE_KEY, FileKey, Random, WRAPPED, random_scalar, x25519, x25519_base};
 use super::{Error, bech};
-use crate::ffi::kem::{MLKEM768_CIPHERTEXT, MLKEM768_PUBLIC, MlKem768, mlkem768_encapsulate};
+use crate::ffi::kem::{
+    DecapsulationKey, ML_KEM_768, MLKEM768_CIPHERTEXT, MLKEM768_PUBLIC, mlkem768_encapsulate,
+};
 use crate::secret::{SecretKey, SecretString, wipe};
 
 const TYPE: &str = "mlkem768x25519";
@@ -194,7 +196,7 @@ impl FromStr for HybridRecipient {
 /// ML-KEM key), redacted in `Debug`.
 pub struct HybridIdentity {
     seed: SecretKey<32>,
-    mlkem: MlKem768,
+    mlkem: DecapsulationKey,
     x25519: SecretKey<32>,
     public: HybridRecipient,
 }
@@ -225,14 +227,16 @@ impl HybridIdentity {
         );
         let mut mlkem_seed = Zeroizing::new([0u8; 64]);
         mlkem_seed.copy_from_slice(&expanded[..64]);
-        let mlkem = MlKem768::from_seed(&mlkem_seed).expect("ML-KEM-768 key generation from a seed");
+        let mlkem = DecapsulationKey::from_seed(ML_KEM_768, &mlkem_seed)
+            .expect("ML-KEM-768 key generation from a seed");
         let x25519 = SecretKey::from_slice(&expanded[64..]).expect("32 bytes");
         let public = HybridRecipient {
-            mlkem: Box::new(
-                mlkem
-                    .public_key()
-                    .expect("the public key of a fresh ML-KEM-768 key"),
-            ),
+            mlkem: mlkem
+                .public_key()
+                .and_then(|ek| ek.raw())
+                .ok()
+                .and_then(|raw| raw.into_boxed_slice().try_into().ok())
+                .expect("the public key of a fresh ML-KEM-768 key"),
             x25519: x25519_base(x25519.expose()),
         };
         HybridIdentity {

@@ -33,6 +33,7 @@ pub(crate) fn key_type_name(id: c_int) -> String {
         sys::EVP_PKEY_ED25519 => "an Ed25519 key",
         sys::EVP_PKEY_X25519 => "an X25519 key",
         sys::EVP_PKEY_ED448 => "an Ed448 key",
+        sys::EVP_PKEY_KEM => "an ML-KEM key",
         other => return format!("a key of type #{other}"),
     };
     name.to_owned()

@@ -19,8 +19,10 @@
 //!   6.8 GB/s), RC4, AES-GCM with 16-byte nonces;
 //! - [`kdf`], key derivation: scrypt, SHAKE256, and `openssl enc`'s
 //!   PBKDF2-HMAC and EVP_BytesToKey;
-//! - [`kem`]: ML-KEM-768 key pairs from their seed and encapsulation with
-//!   given randomness (age's post-quantum recipients);
+//! - [`kem`]: ML-KEM-512/768/1024 key pairs (random or from their seed),
+//!   encapsulation (random or with given randomness, for age's
+//!   post-quantum recipients and the known answers), decapsulation, and
+//!   the three PKCS#8 forms of RFC 9935;
 //!
 //! This layer sits below the algorithm families and imports none of them
 //! (only [`crate::digest`], for the hash names the padding functions take,

