@@ -57,12 +57,18 @@ pub trait KemPrivateKey: Sized + Send + Sync {
 
     /// A private key from PEM or DER PKCS#8 (also password-protected
     /// PKCS#8, with `password`; a password given for a plain key is
-    /// ignored, as OpenSSL ignores `-passin`).
+    /// ignored, as OpenSSL ignores `-passin`), its key derivation costing
+    /// at most `limits`.
     ///
     /// # Errors
     /// A malformed or invalid key, a key of another family, a
-    /// password-protected key without a (right) password.
-    fn from_bytes_with_password(bytes: &[u8], password: Option<&[u8]>) -> Result<Self, Self::Error>;
+    /// password-protected key without a (right) password or asking for
+    /// more than `limits`.
+    fn from_bytes_with_password(
+        bytes: &[u8],
+        password: Option<&[u8]>,
+        limits: &crate::pkcs8::KdfLimits,
+    ) -> Result<Self, Self::Error>;
 
     /// The parameter set.
     fn params(&self) -> Self::Params;

@@ -132,9 +132,13 @@ fn pubkey<K: Family>(input: Option<&Path>, passin: &PassIn, der: bool, output: O
 /// asked on the terminal) if it is encrypted.
 fn open_private<K: Family>(bytes: &[u8], passin: &PassIn, name: &str) -> Result<K> {
     let password = keypass::password_for(passin, bytes, name)?;
-    K::from_bytes_with_password(bytes, password.as_ref().map(SecretBytes::expose))
-        .map_err(key_error::<K>)
-        .with_context(|| format!("cannot use {name} as a private key"))
+    K::from_bytes_with_password(
+        bytes,
+        password.as_ref().map(SecretBytes::expose),
+        &passin.kdf_limits(),
+    )
+    .map_err(key_error::<K>)
+    .with_context(|| format!("cannot use {name} as a private key"))
 }
 
 /// The output for a shared secret: a file (mode 0600, atomic, replaced as

@@ -522,7 +522,10 @@ mod tests {
                 let file = file_of(&sealed);
                 let body = sealed.len() as u64;
                 for par in &pars() {
-                    for stored in [Stored::Memory((&sealed).into()), Stored::File { file: &file, at: 0 }] {
+                    for stored in [
+                        Stored::Memory((&sealed).into()),
+                        Stored::File { file: &file, at: 0 },
+                    ] {
                         let mut out = Vec::new();
                         let n = open_stored(chunks, stored, body, &mut out, BUDGET, par, |_| {});
                         assert_eq!(n.unwrap(), len as u64, "{name} {len}");

@@ -279,7 +279,7 @@ impl PrivateKey {
     /// (see [`Self::from_bytes_with_password`]), [`Error::WrongKeyType`]
     /// (another algorithm, a public key).
     pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, None)
+        Self::read(bytes, None, &pkcs8::KdfLimits::DEFAULT)
     }
 
     /// As [`Self::from_bytes`], and also a password-protected key
@@ -290,13 +290,27 @@ impl PrivateKey {
     /// As [`Self::from_bytes`], and [`Error::KeyEncryption`] with
     /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
     pub fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, Some(password))
+        Self::read(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT)
     }
 
-    fn read(bytes: &[u8], password: Option<&[u8]>) -> Result<PrivateKey, Error> {
+    /// As [`Self::from_bytes_with_password`], with the key derivation's
+    /// cost bounded by `limits` instead of [`pkcs8::KdfLimits::DEFAULT`].
+    ///
+    /// # Errors
+    /// As [`Self::from_bytes_with_password`]; [`Error::KeyEncryption`] with
+    /// [`pkcs8::Error::TooCostly`] is decided by `limits`.
+    pub fn from_bytes_with_password_and_limits(
+        bytes: &[u8],
+        password: &[u8],
+        limits: &pkcs8::KdfLimits,
+    ) -> Result<PrivateKey, Error> {
+        Self::read(bytes, Some(password), limits)
+    }
+
+    fn read(bytes: &[u8], password: Option<&[u8]>, limits: &pkcs8::KdfLimits) -> Result<PrivateKey, Error> {
         if pem::is_pem(bytes) {
-            let (label, der) =
-                pkcs8::unlock_pem(bytes, &[PKCS8_LABEL, SPKI_LABEL], password).map_err(|e| match e {
+            let (label, der) = pkcs8::unlock_pem(bytes, &[PKCS8_LABEL, SPKI_LABEL], password, limits)
+                .map_err(|e| match e {
                     UnlockError::Pem(e) => pem_error(e),
                     UnlockError::Pkcs8(e) => e.into(),
                 })?;
@@ -304,7 +318,7 @@ impl PrivateKey {
                 PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
                 _ => Err(public_where_private()),
             }
-        } else if let Some(der) = pkcs8::unlock_der(bytes, password)? {
+        } else if let Some(der) = pkcs8::unlock_der(bytes, password, limits)? {
             Self::from_pkcs8_der(der.expose())
         } else {
             Self::from_pkcs8_der(bytes).map_err(|e| match e {
@@ -546,8 +560,12 @@ impl KemPrivateKey for PrivateKey {
         PrivateKey::generate(params)
     }
 
-    fn from_bytes_with_password(bytes: &[u8], password: Option<&[u8]>) -> Result<Self, Error> {
-        PrivateKey::read(bytes, password)
+    fn from_bytes_with_password(
+        bytes: &[u8],
+        password: Option<&[u8]>,
+        limits: &pkcs8::KdfLimits,
+    ) -> Result<Self, Error> {
+        PrivateKey::read(bytes, password, limits)
     }
 
     fn params(&self) -> Params {
