@@ -284,7 +284,9 @@ pub mod ecdsa;
 mod ffi;
 pub mod hazmat;
 pub mod io;
+pub mod keys;
 pub mod merkle;
+pub mod mldsa;
 mod name;
 pub mod par;
 mod pem;
@@ -344,14 +346,15 @@ mod layering {
     /// read and write it (`rsa`, `ecdsa`).
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
-    const LAYERS: [&[&str]; 9] = [
+    const LAYERS: [&[&str]; 10] = [
         &["cpu", "io", "name", "secret"],
         &["par", "pem"],
         &["pipe"],
         &["digest"],
         &["ffi"],
         &["pkcs8"],
-        &["aes", "chunked", "ecdsa", "merkle", "rsa"],
+        &["keys"],
+        &["aes", "chunked", "ecdsa", "merkle", "mldsa", "rsa"],
         &["hazmat"],
         &["age", "cobblestone", "stream"],
     ];
@@ -367,7 +370,10 @@ mod layering {
                 && graph["stream"].contains("chunked")
                 && graph["cobblestone"].contains("chunked")
                 && graph["rsa"].contains("pkcs8")
-                && graph["ecdsa"].contains("pkcs8"),
+                && graph["ecdsa"].contains("pkcs8")
+                && graph["rsa"].contains("keys")
+                && graph["ecdsa"].contains("keys")
+                && graph["keys"].contains("pkcs8"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
@@ -506,9 +512,20 @@ mod vocabulary {
             let decrypts = f.name.contains("decrypt") || f.name == "open";
             let private = f.file.starts_with("age") && (f.name.contains("secret") || f.name == "keygen_file")
                 || !f.file.starts_with("hazmat")
-                    && f.file.iter().any(|c| c == "rsa" || c == "ecdsa")
-                    && ["to_pkcs8_der", "to_pkcs8_pem", "to_sec1_der", "to_sec1_pem"]
-                        .contains(&f.name.as_str());
+                    && f.file
+                        .iter()
+                        .any(|c| ["rsa", "ecdsa", "keys", "mldsa"].contains(&c.to_str().unwrap_or("")))
+                    && [
+                        "to_pkcs8_der",
+                        "to_pkcs8_pem",
+                        "to_sec1_der",
+                        "to_sec1_pem",
+                        "to_traditional_der",
+                        "to_traditional_pem",
+                        "to_seed",
+                        "to_expanded",
+                    ]
+                    .contains(&f.name.as_str());
             let new_buffer = f.ret.contains("Vec<u8>") || f.ret.contains("String");
             // `aes::Crypter` serves both directions (lib.rs says so).
             let crypter = f.file.ends_with("crypter.rs");
@@ -528,7 +545,8 @@ mod vocabulary {
                 .any(|f| f.file.ends_with(file) && f.name == name && f.ret.contains("Secret"))
         };
         assert!(hands_out("cbc.rs", "decrypt") && hands_out("age/decrypt.rs", "decrypt"));
-        assert!(hands_out("rsa/key.rs", "to_pkcs8_pem") && hands_out("age/keys.rs", "keygen_file"));
+        assert!(hands_out("keys/mod.rs", "to_pkcs8_pem") && hands_out("age/keys.rs", "keygen_file"));
+        assert!(hands_out("keys/mod.rs", "to_pkcs8_der") && hands_out("rsa/key.rs", "to_pkcs1_pem"));
         assert!(
             wrong.is_empty(),
             "secrets out are `SecretBytes`/`SecretString` (wiped, redacted):\n{}",

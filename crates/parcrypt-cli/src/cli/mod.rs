@@ -16,11 +16,13 @@ mod ciphers;
 mod files;
 mod hash;
 mod keys;
+mod mldsa;
 
 pub use ciphers::*;
 pub use files::*;
 pub use hash::*;
 pub use keys::*;
+pub use mldsa::*;
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
 #[derive(Debug, Parser)]
@@ -127,6 +129,9 @@ pub enum Command {
     /// ECDSA P-256 / SHA-256 keys and signatures; batch verification on all cores
     #[command(subcommand)]
     Ecdsa(EcdsaCommand),
+    /// ML-DSA (FIPS 204) keys and signatures, as OpenSSL 3.5 and pyca write them; batches on all cores
+    #[command(subcommand, name = "ml-dsa")]
+    MlDsa(MlDsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
     #[cfg_attr(not(feature = "lab"), command(hide = true))]

@@ -7,11 +7,13 @@ mod age_keygen;
 mod age_plugin;
 mod cobblestone;
 mod ecdsa;
+mod family;
 mod files;
 mod generate;
 mod hash;
 mod keypass;
 mod lab;
+mod mldsa;
 mod rc4;
 mod rsa;
 mod stream;
@@ -48,6 +50,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Merkle(MerkleGroup::Tiles(cmd)) => tiles::run(&cmd, &par),
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
+        Command::MlDsa(cmd) => mldsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.out.as_deref()),

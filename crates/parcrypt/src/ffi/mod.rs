@@ -21,6 +21,8 @@
 //!   PBKDF2-HMAC and EVP_BytesToKey;
 //! - [`kem`]: ML-KEM-768 key pairs from their seed and encapsulation with
 //!   given randomness (age's post-quantum recipients);
+//! - [`mldsa`]: ML-DSA-44/65/87 keys (seed, expanded, PKCS#8/SPKI),
+//!   signing with a context or an external μ, and streaming SHAKE256;
 //!
 //! This layer sits below the algorithm families and imports none of them
 //! (only [`crate::digest`], for the hash names the padding functions take,
@@ -37,6 +39,7 @@ pub(crate) mod error;
 mod internal;
 pub(crate) mod kdf;
 pub(crate) mod kem;
+pub(crate) mod mldsa;
 mod owned;
 pub(crate) mod rsa;
 
