@@ -33,6 +33,7 @@ mod hostile;
 mod interop_openssl;
 mod key_password_cli;
 mod lab_cli;
+mod mldsa_cli;
 mod output_files;
 mod rc4_cli;
 mod rsa_cli;
