@@ -2,6 +2,7 @@
 //! one, hostile input, and pyca/cryptography 50 both ways (same seed, same
 //! public key and byte-identical PKCS#8; each verifies the other's
 //! signatures with and without a context).
+#![allow(clippy::unwrap_used)]
 
 use parcrypt::keys::{BatchItem, ErrorKind, KeyError, SigningKey, VerifyingKey};
 use parcrypt::mldsa::{Error, ParameterSet, PrivateKey, PublicKey, SignatureOptions};
