@@ -12,6 +12,7 @@ use pyo3::types::PyBytes;
 use crate::buffer::{In, detach_from};
 use crate::serialization::{encrypted_key_bytes, encryption_password, key_bytes, load_password};
 use crate::{errors, par};
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RsaPrivateKey>()?;

@@ -5,7 +5,9 @@
 use std::path::{Path, PathBuf};
 
 /// One `pub fn` in the shipped code (comments and `#[cfg(test)]` items
-/// skipped), `pub(crate)` and narrower left out.
+/// skipped), `pub(crate)` and narrower left out; a `pub trait`'s methods
+/// (declared and provided) count as `pub fn`s, since every implementor
+/// offers them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PubFn {
     /// The file, relative to the source directory.
@@ -42,7 +44,7 @@ pub fn public_fns(src: &Path) -> Vec<PubFn> {
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("read {}: {e}", file.display()));
         let relative = file.strip_prefix(src).unwrap_or(&file).to_path_buf();
-        for (name, params, ret) in signatures(&super::shipped_code(&text)) {
+        for (name, params, ret) in signatures(&public_trait_fns(&super::shipped_code(&text))) {
             all.push(PubFn {
                 file: relative.clone(),
                 name,
@@ -86,6 +88,47 @@ fn signatures(code: &str) -> Vec<(String, Vec<String>, String)> {
         found.push((name, split_params(params), ret));
     }
     found
+}
+
+/// `code` with each `fn` directly inside a `pub trait`'s body written
+/// `pub fn`, so that [`signatures`] reads trait methods as the public
+/// functions they are.
+fn public_trait_fns(code: &str) -> String {
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("pub trait ") {
+        let Some(open) = rest[at..].find('{').map(|o| at + o) else {
+            break;
+        };
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        // The body, to its matching brace; `fn` at depth 0 is a method.
+        let mut depth = 0usize;
+        let mut end = rest.len();
+        let mut previous = ' ';
+        for (i, c) in rest.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    end = i;
+                    break;
+                }
+                '}' => depth -= 1,
+                'f' if depth == 0
+                    && rest[i..].starts_with("fn ")
+                    && !(previous.is_alphanumeric() || previous == '_') =>
+                {
+                    out.push_str("pub ");
+                }
+                _ => {}
+            }
+            out.push(c);
+            previous = c;
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `text` past the `<…>` it opens with, if it opens with one (`->` inside
@@ -161,7 +204,19 @@ fn split_params(params: &str) -> Vec<String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::signatures;
+    use super::{public_trait_fns, signatures};
+
+    #[test]
+    fn reads_a_public_traits_methods() {
+        let code = "pub trait T: Sized { type A; fn one(&self, x: &mut [u8]) -> u8; \
+                    fn two(&self) -> String { fn inner() {} String::new() } }\n\
+                    trait Private { fn hidden(&self); }";
+        let names: Vec<String> = signatures(&public_trait_fns(code))
+            .into_iter()
+            .map(|s| s.0)
+            .collect();
+        assert_eq!(names, ["one", "two"]);
+    }
 
     #[test]
     fn reads_names_and_parameters_as_written() {

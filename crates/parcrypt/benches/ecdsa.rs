@@ -17,6 +17,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use parcrypt::digest;
 use parcrypt::ecdsa::{self, DigestItem, PrivateKey, Signature, VerifyStrategy};
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 
 /// Keys, digests and signatures, one key per signature.

@@ -19,6 +19,7 @@ use std::time::Duration;
 use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
 use parcrypt::digest::Algorithm;
 use parcrypt::hazmat::{rsa_bulk_decrypt, rsa_bulk_encrypt};
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 

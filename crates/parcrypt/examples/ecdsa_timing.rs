@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use parcrypt::ecdsa::{self, BatchItem, PrivateKey, VerifyStrategy};
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 
 fn median(mut v: Vec<Duration>) -> Duration {

@@ -10,6 +10,7 @@
 use std::time::{Duration, Instant};
 
 use parcrypt::digest::Algorithm;
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 

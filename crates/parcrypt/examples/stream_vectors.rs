@@ -9,6 +9,7 @@
 //! ```
 #![allow(clippy::unwrap_used)]
 
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::PrivateKey;
 use parcrypt::secret::{SecretBytes, SecretKey};

@@ -295,7 +295,9 @@ mod ffi;
 pub mod hazmat;
 pub mod io;
 pub mod kem;
+pub mod keys;
 pub mod merkle;
+pub mod mldsa;
 pub mod mlkem;
 mod name;
 pub mod par;
@@ -366,8 +368,10 @@ mod layering {
         &["digest"],
         &["ffi"],
         &["pkcs8"],
-        &["kem"],
-        &["aes", "chunked", "ecdsa", "merkle", "mlkem", "rsa", "slhdsa"],
+        &["kem", "keys"],
+        &[
+            "aes", "chunked", "ecdsa", "merkle", "mldsa", "mlkem", "rsa", "slhdsa",
+        ],
         &["hazmat"],
         &["age", "cobblestone", "stream"],
     ];
@@ -384,7 +388,10 @@ mod layering {
                 && graph["cobblestone"].contains("chunked")
                 && graph["rsa"].contains("pkcs8")
                 && graph["ecdsa"].contains("pkcs8")
-                && graph["mlkem"].contains("kem"),
+                && graph["mlkem"].contains("kem")
+                && graph["rsa"].contains("keys")
+                && graph["ecdsa"].contains("keys")
+                && graph["keys"].contains("pkcs8"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
@@ -523,9 +530,20 @@ mod vocabulary {
             let decrypts = f.name.contains("decrypt") || f.name == "open";
             let private = f.file.starts_with("age") && (f.name.contains("secret") || f.name == "keygen_file")
                 || !f.file.starts_with("hazmat")
-                    && f.file.iter().any(|c| c == "rsa" || c == "ecdsa")
-                    && ["to_pkcs8_der", "to_pkcs8_pem", "to_sec1_der", "to_sec1_pem"]
-                        .contains(&f.name.as_str());
+                    && f.file
+                        .iter()
+                        .any(|c| ["rsa", "ecdsa", "keys", "mldsa"].contains(&c.to_str().unwrap_or("")))
+                    && [
+                        "to_pkcs8_der",
+                        "to_pkcs8_pem",
+                        "to_sec1_der",
+                        "to_sec1_pem",
+                        "to_traditional_der",
+                        "to_traditional_pem",
+                        "to_seed",
+                        "to_expanded",
+                    ]
+                    .contains(&f.name.as_str());
             let new_buffer = f.ret.contains("Vec<u8>") || f.ret.contains("String");
             // `aes::Crypter` serves both directions (lib.rs says so).
             let crypter = f.file.ends_with("crypter.rs");
@@ -545,7 +563,8 @@ mod vocabulary {
                 .any(|f| f.file.ends_with(file) && f.name == name && f.ret.contains("Secret"))
         };
         assert!(hands_out("cbc.rs", "decrypt") && hands_out("age/decrypt.rs", "decrypt"));
-        assert!(hands_out("rsa/key.rs", "to_pkcs8_pem") && hands_out("age/keys.rs", "keygen_file"));
+        assert!(hands_out("keys/mod.rs", "to_pkcs8_pem") && hands_out("age/keys.rs", "keygen_file"));
+        assert!(hands_out("keys/mod.rs", "to_pkcs8_der") && hands_out("rsa/key.rs", "to_pkcs1_pem"));
         assert!(
             wrong.is_empty(),
             "secrets out are `SecretBytes`/`SecretString` (wiped, redacted):\n{}",

@@ -36,6 +36,7 @@ use parcrypt::age;
 use parcrypt::digest::Algorithm;
 use parcrypt::ecdsa;
 use parcrypt::hazmat;
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::merkle::Rfc6962;
 use parcrypt::merkle::tiles::{self, RebuildOptions};
 use parcrypt::par::{Parallelism, Strategy as Schedule};

@@ -12,6 +12,7 @@ use crate::{
     Fail, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, encode_fn, entry, fail,
     from_handle, key_fns, par,
 };
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 impl From<Error> for Fail {
     fn from(e: Error) -> Self {

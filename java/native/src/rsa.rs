@@ -12,6 +12,7 @@ use crate::{
     BAD_PADDING, BLOCK_SIZE, Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, bytes,
     bytes_opt, encode_fn, entry, fail, from_handle, key_fns, par, secret_bytes,
 };
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 impl From<Error> for Fail {
     fn from(e: Error) -> Self {

@@ -15,6 +15,7 @@ use crate::{
     BAD_TAG, Fail, ILLEGAL_ARG, INVALID_KEY, IO, PROVIDER, Res, array_of_arrays, fail, guard, par,
     secret_bytes_opt,
 };
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 fn err(e: Error) -> Fail {
     let msg = e.to_string();

@@ -79,6 +79,20 @@ pub enum EcdsaCommand {
         #[arg(short, long, value_name = "FILE")]
         input: Option<PathBuf>,
     },
+    /// Sign many messages on all cores: each list line `MSGFILE SIGFILE` writes SIGFILE; one `OK`/`FAIL` line per entry, exit 1 if any fails
+    SignBatch {
+        /// Private key: PEM or DER, PKCS#8 or SEC1, encrypted or not
+        #[arg(long, value_name = "FILE")]
+        key: PathBuf,
+        #[command(flatten)]
+        passin: PassIn,
+        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
+        #[arg(long, value_name = "FILE")]
+        list: PathBuf,
+        /// Signature encoding
+        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+        sig_format: SigFormat,
+    },
     /// Verify many signatures on all cores: one `OK`/`FAIL` line per list entry, exit 1 if any fails
     VerifyBatch {
         /// Public key (SPKI PEM or DER; a private key works too)

@@ -17,12 +17,14 @@ mod files;
 mod hash;
 mod kem;
 mod keys;
+mod mldsa;
 
 pub use ciphers::*;
 pub use files::*;
 pub use hash::*;
 pub use kem::*;
 pub use keys::*;
+pub use mldsa::*;
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
 #[derive(Debug, Parser)]
@@ -132,6 +134,9 @@ pub enum Command {
     /// ML-KEM (FIPS 203) key encapsulation: keys, encap and decap as openssl pkeyutl 3.5 does them
     #[command(subcommand)]
     MlKem(KemCommand),
+    /// ML-DSA (FIPS 204) keys and signatures, as OpenSSL 3.5 and pyca write them; batches on all cores
+    #[command(subcommand, name = "ml-dsa")]
+    MlDsa(MlDsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
     #[cfg_attr(not(feature = "lab"), command(hide = true))]

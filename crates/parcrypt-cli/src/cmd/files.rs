@@ -5,7 +5,6 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result, anyhow};
-use parcrypt::digest::{self, Algorithm};
 use zeroize::Zeroizing;
 
 use crate::error::Hint;
@@ -43,18 +42,6 @@ pub fn read_all(path: Option<&Path>) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     input.read_to_end(&mut bytes).context("cannot read the input")?;
     Ok(bytes)
-}
-
-/// The digest of the input (`-i`, or stdin), read in pieces (messages may be large).
-pub fn hash_input(path: Option<&Path>, hash: Algorithm) -> Result<digest::Output> {
-    hash_reader(Input::open(path)?, hash).context("cannot read the message")
-}
-
-/// The digest of everything `reader` yields.
-pub fn hash_reader(reader: impl Read, hash: Algorithm) -> std::io::Result<digest::Output> {
-    let mut hasher = hash.hasher();
-    hasher.update_reader(reader)?;
-    Ok(hasher.finish())
 }
 
 /// The output for a new private key: secret (always mode 0600), and an

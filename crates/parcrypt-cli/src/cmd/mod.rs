@@ -7,12 +7,14 @@ mod age_keygen;
 mod age_plugin;
 mod cobblestone;
 mod ecdsa;
+mod family;
 mod files;
 mod generate;
 mod hash;
 mod kem;
 mod keypass;
 mod lab;
+mod mldsa;
 mod rc4;
 mod rsa;
 mod stream;
@@ -50,6 +52,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Rsa(cmd) => rsa::run(&cmd, &par),
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
         Command::MlKem(cmd) => kem::run(&cmd),
+        Command::MlDsa(cmd) => mldsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.out.as_deref()),

@@ -15,6 +15,7 @@ use super::files::read_small;
 use crate::cli::{DecryptArgs, EncryptArgs};
 use crate::error::Hint;
 use crate::io::{Output, Policy, Released, Source, open_input_file, transfer};
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
     let mut recipients = Vec::new();

@@ -34,6 +34,7 @@ mod hostile;
 mod interop_openssl;
 mod key_password_cli;
 mod lab_cli;
+mod mldsa_cli;
 mod mlkem_cli;
 mod output_files;
 mod rc4_cli;

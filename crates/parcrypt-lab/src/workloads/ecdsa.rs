@@ -26,6 +26,7 @@ use parcrypt::ecdsa::{self, DigestItem, PrivateKey, Signature, VerifyStrategy};
 
 use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload};
+use parcrypt::keys::SigningKey as _;
 
 /// The nominal size of a single verification: a P-256 scalar, the digest.
 const NOMINAL: usize = 32;

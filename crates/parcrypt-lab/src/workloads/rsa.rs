@@ -32,6 +32,7 @@ use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 
 use super::id;
 use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use parcrypt::keys::SigningKey as _;
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let keygen = |name, description, setup, sizes, samples| Workload {

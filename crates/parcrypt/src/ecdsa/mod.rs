@@ -32,6 +32,7 @@
 //! # Examples
 //! ```
 //! use parcrypt::ecdsa::{self, BatchItem, PrivateKey, VerifyStrategy};
+//! use parcrypt::keys::SigningKey;
 //! use parcrypt::par::Parallelism;
 //!
 //! let key = PrivateKey::generate()?;
@@ -47,12 +48,10 @@
 
 use crate::digest::{self, Algorithm};
 use crate::ffi::bn::{Bn, Ctx};
-use crate::ffi::der::{ParseError, key_type_name};
 use crate::ffi::ec::{self, EcKey, Sig};
+use crate::keys::{self, ErrorKind, Family, KeyError, SigningKey, Traditional, VerifyingKey};
 use crate::name::UnknownName;
-use crate::par::{Grain, Parallelism};
-use crate::pem::{self, PemError};
-use crate::pkcs8::{self, UnlockError};
+use crate::par::Parallelism;
 use crate::secret::{SecretBytes, SecretString};
 
 /// What can go wrong with ECDSA keys and signatures.
@@ -136,33 +135,70 @@ impl std::str::FromStr for VerifyStrategy {
     }
 }
 
-const PKCS8_LABEL: &str = "PRIVATE KEY";
-const SEC1_LABEL: &str = "EC PRIVATE KEY";
-const SPKI_LABEL: &str = "PUBLIC KEY";
+/// P-256's names: SEC1 (`EC PRIVATE KEY`) beside PKCS#8; its public keys
+/// are SPKI only.
+const FAMILY: Family = Family {
+    name: "P-256",
+    traditional: Some(Traditional {
+        name: "SEC1",
+        private_label: "EC PRIVATE KEY",
+        public_label: None,
+    }),
+};
 
-fn pem_error(e: PemError) -> Error {
-    match e {
-        PemError::Encrypted => Error::EncryptedKey,
-        PemError::Label(label) if label.contains("PRIVATE KEY") || label.contains("PUBLIC KEY") => {
-            Error::WrongKeyType(format!("PEM block is {label:?}"))
+impl KeyError for Error {
+    fn malformed(why: String) -> Self {
+        Error::MalformedKey(why)
+    }
+
+    fn wrong_type(why: String) -> Self {
+        Error::WrongKeyType(why)
+    }
+
+    fn kind(&self) -> ErrorKind {
+        match self {
+            Error::MalformedKey(_) => ErrorKind::MalformedKey,
+            Error::EncryptedKey => ErrorKind::EncryptedKey,
+            Error::KeyEncryption(crate::pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
+            Error::KeyEncryption(crate::pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
+            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
+            Error::WrongKeyType(_) => ErrorKind::WrongKeyType,
+            Error::MalformedSignature => ErrorKind::MalformedSignature,
+            Error::BadSignature => ErrorKind::BadSignature,
+            Error::Backend => ErrorKind::Other,
         }
-        other => Error::MalformedKey(other.to_string()),
     }
 }
 
-fn unlock_error(e: UnlockError) -> Error {
-    match e {
-        UnlockError::Pem(e) => pem_error(e),
-        UnlockError::Pkcs8(e) => e.into(),
+/// How a signature is written and read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SignatureFormat {
+    /// DER `Ecdsa-Sig-Value`, what `openssl dgst -sign` writes.
+    #[default]
+    Der,
+    /// Fixed-width r‖s, 64 bytes (IEEE P1363, JOSE).
+    Fixed,
+}
+
+impl SignatureFormat {
+    /// The name in messages: `DER`, `64-byte fixed-width`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SignatureFormat::Der => "DER",
+            SignatureFormat::Fixed => "64-byte fixed-width",
+        }
     }
 }
 
-fn parse_error(e: ParseError, what: &str) -> Error {
-    match e {
-        ParseError::Malformed => Error::MalformedKey(format!("not a DER {what}")),
-        ParseError::NotP256 => Error::WrongKeyType(format!("the {what} is on another curve")),
-        ParseError::WrongType(id) => Error::WrongKeyType(format!("the {what} holds {}", key_type_name(id))),
-    }
+/// How [`keys`](crate::keys) signs and verifies with P-256: the
+/// signature's bytes, and the verification method.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SignatureOptions {
+    /// How the signature is written and read.
+    pub format: SignatureFormat,
+    /// How one signature is verified.
+    pub strategy: VerifyStrategy,
 }
 
 /// An ECDSA P-256 signature: the integers r and s.
@@ -228,6 +264,29 @@ impl Signature {
         })
     }
 
+    /// Parses `bytes` in `format`.
+    ///
+    /// # Errors
+    /// [`Error::MalformedSignature`].
+    pub fn from_bytes(bytes: &[u8], format: SignatureFormat) -> Result<Signature, Error> {
+        match format {
+            SignatureFormat::Der => Signature::from_der(bytes),
+            SignatureFormat::Fixed => Signature::from_fixed(bytes),
+        }
+    }
+
+    /// The signature in `format`.
+    ///
+    /// # Errors
+    /// [`Error::Backend`] (out of memory, or r or s too long for the fixed
+    /// form: never for a signature parcrypt made).
+    pub fn to_bytes(&self, format: SignatureFormat) -> Result<Vec<u8>, Error> {
+        match format {
+            SignatureFormat::Der => self.to_der(),
+            SignatureFormat::Fixed => self.to_fixed().map(|f| f.to_vec()).ok_or(Error::Backend),
+        }
+    }
+
     /// The fixed-width form r‖s, or `None` if r or s does not fit 32 bytes
     /// (never for a signature parcrypt made).
     pub fn to_fixed(&self) -> Option<[u8; 64]> {
@@ -283,113 +342,11 @@ impl PrivateKey {
         Self::from_ec(EcKey::generate()?)
     }
 
-    /// Reads a private key: PEM `PRIVATE KEY` (PKCS#8) or `EC PRIVATE KEY`
-    /// (SEC1, as `openssl ecparam -genkey` writes, parameters block allowed),
-    /// or either as DER.
-    ///
-    /// # Errors
-    /// [`Error::MalformedKey`], [`Error::EncryptedKey`] (a password-protected
-    /// key: see [`Self::from_bytes_with_password`]), [`Error::WrongKeyType`]
-    /// (an RSA key, another curve, a public key).
-    pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, None, &pkcs8::KdfLimits::DEFAULT)
-    }
-
-    /// As [`Self::from_bytes`], and also a password-protected key:
-    /// `ENCRYPTED PRIVATE KEY` (PKCS#8 PBES2, PEM or DER; see
-    /// [`crate::pkcs8`]) or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` PEM
-    /// (`openssl ec -aes256`). The password is ignored for a key that is
-    /// not encrypted, as OpenSSL's `-passin` is.
-    ///
-    /// # Errors
-    /// As [`Self::from_bytes`], and [`Error::KeyEncryption`] with
-    /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
-    pub fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT)
-    }
-
-    /// As [`Self::from_bytes_with_password`], with the key derivation's
-    /// cost bounded by `limits` instead of [`pkcs8::KdfLimits::DEFAULT`]
-    /// (e.g. [`pkcs8::KdfLimits::COSTLY`] for a file that needs more).
-    ///
-    /// # Errors
-    /// As [`Self::from_bytes_with_password`]; [`Error::KeyEncryption`] with
-    /// [`pkcs8::Error::TooCostly`] is decided by `limits`.
-    pub fn from_bytes_with_password_and_limits(
-        bytes: &[u8],
-        password: &[u8],
-        limits: &pkcs8::KdfLimits,
-    ) -> Result<PrivateKey, Error> {
-        Self::read(bytes, Some(password), limits)
-    }
-
-    fn read(bytes: &[u8], password: Option<&[u8]>, limits: &pkcs8::KdfLimits) -> Result<PrivateKey, Error> {
-        if pem::is_pem(bytes) {
-            let (label, der) =
-                pkcs8::unlock_pem(bytes, &[PKCS8_LABEL, SEC1_LABEL, SPKI_LABEL], password, limits)
-                    .map_err(unlock_error)?;
-            match label {
-                PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
-                SEC1_LABEL => Self::from_sec1_der(der.expose()),
-                _ => Err(Error::WrongKeyType(
-                    "a public key where a private key is needed".into(),
-                )),
-            }
-        } else if let Some(der) = pkcs8::unlock_der(bytes, password, limits)? {
-            Self::from_pkcs8_der(der.expose())
-        } else {
-            Self::from_pkcs8_der(bytes).or_else(|e| Self::from_sec1_der(bytes).map_err(|_| e))
-        }
-    }
-
-    /// A DER PKCS#8 `PrivateKeyInfo`.
-    pub fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
-        Self::from_ec(EcKey::from_pkcs8_der(der).map_err(|e| parse_error(e, "PKCS#8 private key"))?)
-    }
-
     /// A DER SEC1 `ECPrivateKey`.
     pub fn from_sec1_der(der: &[u8]) -> Result<PrivateKey, Error> {
-        Self::from_ec(EcKey::from_sec1_der(der).map_err(|e| parse_error(e, "SEC1 private key"))?)
-    }
-
-    /// PKCS#8 DER.
-    pub fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
-        Ok(self.key.pkcs8_der()?)
-    }
-
-    /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`).
-    pub fn to_pkcs8_pem(&self) -> Result<SecretString, Error> {
-        Ok(pem::encode(PKCS8_LABEL, self.to_pkcs8_der()?.expose()))
-    }
-
-    /// PKCS#8 `EncryptedPrivateKeyInfo` DER: the key encrypted under
-    /// `password` as `options` say ([`pkcs8::Options::default`] is what
-    /// `openssl genpkey -aes256` writes).
-    ///
-    /// # Errors
-    /// [`Error::KeyEncryption`] for options beyond the readers' limits.
-    pub fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        options: &pkcs8::Options,
-    ) -> Result<Vec<u8>, Error> {
-        Ok(pkcs8::encrypt_der(
-            self.to_pkcs8_der()?.expose(),
-            password,
-            options,
-        )?)
-    }
-
-    /// PEM `-----BEGIN ENCRYPTED PRIVATE KEY-----`: see [`Self::to_pkcs8_encrypted_der`].
-    ///
-    /// # Errors
-    /// As [`Self::to_pkcs8_encrypted_der`].
-    pub fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
-        Ok(pkcs8::encrypt_pem(
-            self.to_pkcs8_der()?.expose(),
-            password,
-            options,
-        )?)
+        Self::from_ec(
+            EcKey::from_sec1_der(der).map_err(|e| keys::parse_error::<Error>(e, "SEC1 private key"))?,
+        )
     }
 
     /// SEC1 DER.
@@ -399,12 +356,7 @@ impl PrivateKey {
 
     /// SEC1 PEM (`-----BEGIN EC PRIVATE KEY-----`).
     pub fn to_sec1_pem(&self) -> Result<SecretString, Error> {
-        Ok(pem::encode(SEC1_LABEL, self.to_sec1_der()?.expose()))
-    }
-
-    /// The public key.
-    pub fn public_key(&self) -> &PublicKey {
-        &self.public
+        self.to_traditional_pem()
     }
 
     /// Signs SHA-256(`msg`).
@@ -420,61 +372,13 @@ impl PrivateKey {
     }
 }
 
-/// A joint verification costs ~56 µs: every item is worth handing out, and
-/// work-stealing tasks of 8 keep the scheduling overhead under 1%.
-const BATCH: Grain = Grain {
-    unit: 1,
-    min_part: 1,
-    task: 8,
-};
-
 impl PublicKey {
-    /// Reads a public key: PEM `PUBLIC KEY` (SPKI) or DER, or a private key
-    /// of any accepted form (its public half is taken).
-    ///
-    /// # Errors
-    /// As [`PrivateKey::from_bytes`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
-        if pkcs8::is_encrypted(bytes) {
-            // Its public half is inside the encryption.
-            return Err(Error::EncryptedKey);
-        }
-        if pem::is_pem(bytes) {
-            let (label, der) =
-                pem::decode(bytes, &[SPKI_LABEL, PKCS8_LABEL, SEC1_LABEL]).map_err(pem_error)?;
-            match label {
-                SPKI_LABEL => Self::from_spki_der(der.expose()),
-                _ => PrivateKey::from_bytes(bytes).map(|k| k.public),
-            }
-        } else {
-            Self::from_spki_der(bytes)
-                .or_else(|e| PrivateKey::from_bytes(bytes).map(|k| k.public).map_err(|_| e))
-        }
-    }
-
-    /// A DER X.509 `SubjectPublicKeyInfo`.
-    pub fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
-        Ok(PublicKey {
-            key: EcKey::from_spki_der(der).map_err(|e| parse_error(e, "SubjectPublicKeyInfo"))?,
-        })
-    }
-
     /// A SEC1 point: `04‖x‖y` (65 bytes) or compressed (33 bytes). Points
     /// not on the curve are refused.
     pub fn from_sec1_point(bytes: &[u8]) -> Result<PublicKey, Error> {
         Ok(PublicKey {
-            key: EcKey::from_point(bytes).map_err(|e| parse_error(e, "point"))?,
+            key: EcKey::from_point(bytes).map_err(|e| keys::parse_error::<Error>(e, "point"))?,
         })
-    }
-
-    /// SPKI DER.
-    pub fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
-        Ok(self.key.spki_der()?)
-    }
-
-    /// SPKI PEM (`-----BEGIN PUBLIC KEY-----`), what `openssl pkey -pubout` writes.
-    pub fn to_spki_pem(&self) -> Result<String, Error> {
-        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).expose().to_owned())
     }
 
     /// The uncompressed point `04‖x‖y`.
@@ -597,7 +501,94 @@ fn verify_one(key: &PublicKey, digest: &[u8], sig: &Signature) -> bool {
 }
 
 fn batch<T: Sync>(items: &[T], par: &Parallelism, verify: impl Fn(&T) -> bool + Sync) -> Vec<bool> {
-    par.map_items(items, &BATCH, verify)
+    par.map_items(items, &keys::BATCH_GRAIN, verify)
+}
+
+impl SigningKey for PrivateKey {
+    type Public = PublicKey;
+    type Error = Error;
+    type Params = ();
+    type Options = SignatureOptions;
+    const FAMILY: Family = FAMILY;
+
+    /// A new random key: see the inherent [`PrivateKey::generate`] (no
+    /// parameters, no threads).
+    fn generate(_: &(), _: &Parallelism) -> Result<PrivateKey, Error> {
+        PrivateKey::generate()
+    }
+
+    fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
+        Self::from_ec(
+            EcKey::from_pkcs8_der(der).map_err(|e| keys::parse_error::<Error>(e, "PKCS#8 private key"))?,
+        )
+    }
+
+    fn from_traditional_der(der: &[u8]) -> Result<PrivateKey, Error> {
+        Self::from_sec1_der(der)
+    }
+
+    fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
+        Ok(self.key.pkcs8_der()?)
+    }
+
+    fn to_traditional_der(&self) -> Result<SecretBytes, Error> {
+        self.to_sec1_der()
+    }
+
+    fn public_key(&self) -> &PublicKey {
+        &self.public
+    }
+
+    fn into_public_key(self) -> PublicKey {
+        self.public
+    }
+
+    /// Signs a SHA-256 digest (see [`PrivateKey::sign_digest`]); the
+    /// signature in `options.format`.
+    fn sign_prehashed(
+        &self,
+        prehash: &[u8],
+        options: &SignatureOptions,
+        _: &Parallelism,
+    ) -> Result<Vec<u8>, Error> {
+        self.sign_digest(prehash)?.to_bytes(options.format)
+    }
+}
+
+impl VerifyingKey for PublicKey {
+    type Private = PrivateKey;
+    type Error = Error;
+    type Options = SignatureOptions;
+    type Hasher = digest::Hasher;
+
+    fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
+        Ok(PublicKey {
+            key: EcKey::from_spki_der(der)
+                .map_err(|e| keys::parse_error::<Error>(e, "SubjectPublicKeyInfo"))?,
+        })
+    }
+
+    fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
+        Ok(self.key.spki_der()?)
+    }
+
+    /// SHA-256, what `openssl dgst -sha256` signs.
+    fn hasher(&self, _: &SignatureOptions) -> Result<digest::Hasher, Error> {
+        Ok(Algorithm::Sha256.hasher())
+    }
+
+    /// Verifies with `options.strategy` (`Split` uses up to two threads of
+    /// `par`) a signature in `options.format`.
+    fn verify_prehashed(
+        &self,
+        prehash: &[u8],
+        signature: &[u8],
+        options: &SignatureOptions,
+        par: &Parallelism,
+    ) -> Result<(), Error> {
+        let signature = Signature::from_bytes(signature, options.format)?;
+        self.verify_digest_vartime(prehash, &signature, options.strategy, par)
+    }
 }
 
 #[cfg(test)]

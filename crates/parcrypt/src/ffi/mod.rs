@@ -23,6 +23,8 @@
 //!   encapsulation (random or with given randomness, for age's
 //!   post-quantum recipients and the known answers), decapsulation, and
 //!   the three PKCS#8 forms of RFC 9935;
+//! - [`mldsa`]: ML-DSA-44/65/87 keys (seed, expanded, PKCS#8/SPKI),
+//!   signing with a context or an external μ, and streaming SHAKE256;
 //!
 //! This layer sits below the algorithm families and imports none of them
 //! (only [`crate::digest`], for the hash names the padding functions take,
@@ -39,6 +41,7 @@ pub(crate) mod error;
 mod internal;
 pub(crate) mod kdf;
 pub(crate) mod kem;
+pub(crate) mod mldsa;
 mod owned;
 pub(crate) mod rsa;
 

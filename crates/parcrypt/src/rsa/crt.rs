@@ -253,6 +253,7 @@ mod tests {
     #![allow(clippy::unwrap_used)]
 
     use super::*;
+    use crate::keys::SigningKey as _;
     use crate::par::Strategy;
     use crate::rsa::PrivateKey;
 

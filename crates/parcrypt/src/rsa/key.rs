@@ -2,11 +2,10 @@
 
 use super::crt::{Crt, CrtMode};
 use super::{Error, keygen};
-use crate::ffi::der::{ParseError, key_type_name};
 use crate::ffi::rsa::RsaKey;
+use crate::keys::{self, Family, SigningKey, Traditional, VerifyingKey};
 use crate::par::Parallelism;
-use crate::pem::{self, PemError};
-use crate::pkcs8::{self, UnlockError};
+use crate::pem;
 use crate::secret::{SecretBytes, SecretString};
 
 /// The smallest modulus parcrypt accepts on import (the papers measure
@@ -15,10 +14,16 @@ const MIN_IMPORT_BITS: usize = 1024;
 /// The largest modulus accepted on import.
 const MAX_IMPORT_BITS: usize = 16384;
 
-const PKCS8_LABEL: &str = "PRIVATE KEY";
-const PKCS1_PRIVATE_LABEL: &str = "RSA PRIVATE KEY";
-const SPKI_LABEL: &str = "PUBLIC KEY";
-const PKCS1_PUBLIC_LABEL: &str = "RSA PUBLIC KEY";
+/// RSA's names: PKCS#1 (`RSA PRIVATE KEY`, `RSA PUBLIC KEY`) beside
+/// PKCS#8 and SPKI.
+const FAMILY: Family = Family {
+    name: "RSA",
+    traditional: Some(Traditional {
+        name: "PKCS#1",
+        private_label: "RSA PRIVATE KEY",
+        public_label: Some("RSA PUBLIC KEY"),
+    }),
+};
 
 /// An RSA private key, ready for the parallel CRT operation.
 ///
@@ -44,31 +49,6 @@ impl std::fmt::Debug for PrivateKey {
 #[derive(Debug)]
 pub struct PublicKey {
     key: RsaKey,
-}
-
-fn pem_error(e: PemError) -> Error {
-    match e {
-        PemError::Encrypted => Error::EncryptedKey,
-        PemError::Label(label) if label.contains("EC ") || label.contains("DSA") => {
-            Error::WrongKeyType(format!("PEM block is {label:?}"))
-        }
-        other => Error::MalformedKey(other.to_string()),
-    }
-}
-
-fn unlock_error(e: UnlockError) -> Error {
-    match e {
-        UnlockError::Pem(e) => pem_error(e),
-        UnlockError::Pkcs8(e) => e.into(),
-    }
-}
-
-fn parse_error(e: ParseError, what: &str) -> Error {
-    match e {
-        ParseError::Malformed => Error::MalformedKey(format!("not a DER {what}")),
-        ParseError::WrongType(id) => Error::WrongKeyType(format!("the {what} holds {}", key_type_name(id))),
-        ParseError::NotP256 => Error::WrongKeyType(format!("the {what} holds an EC key")),
-    }
 }
 
 fn check_size(bits: usize) -> Result<(), Error> {
@@ -108,68 +88,6 @@ impl PrivateKey {
     /// [`MIN_BITS`](super::MIN_BITS)..=[`MAX_BITS`](super::MAX_BITS).
     pub fn generate(bits: usize, par: &Parallelism) -> Result<PrivateKey, Error> {
         keygen::generate(bits, par).map(|(key, _)| key)
-    }
-
-    /// Reads a private key in any of: PEM `PRIVATE KEY` (PKCS#8), PEM
-    /// `RSA PRIVATE KEY` (PKCS#1), or either as DER.
-    ///
-    /// # Errors
-    /// [`Error::MalformedKey`], [`Error::EncryptedKey`] (a password-protected
-    /// key: see [`Self::from_bytes_with_password`]), [`Error::WrongKeyType`]
-    /// (an EC key, or a public key), [`Error::UnsupportedKey`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, None, &pkcs8::KdfLimits::DEFAULT)
-    }
-
-    /// As [`Self::from_bytes`], and also a password-protected key:
-    /// `ENCRYPTED PRIVATE KEY` (PKCS#8 PBES2, PEM or DER; see
-    /// [`crate::pkcs8`]) or OpenSSL's legacy `Proc-Type: 4,ENCRYPTED` PEM
-    /// (`openssl rsa -aes256`). The password is ignored for a key that is
-    /// not encrypted, as OpenSSL's `-passin` is.
-    ///
-    /// # Errors
-    /// As [`Self::from_bytes`], and [`Error::KeyEncryption`] with
-    /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
-    pub fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<PrivateKey, Error> {
-        Self::read(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT)
-    }
-
-    /// As [`Self::from_bytes_with_password`], with the key derivation's
-    /// cost bounded by `limits` instead of [`pkcs8::KdfLimits::DEFAULT`]
-    /// (e.g. [`pkcs8::KdfLimits::COSTLY`] for a file that needs more).
-    ///
-    /// # Errors
-    /// As [`Self::from_bytes_with_password`]; [`Error::KeyEncryption`] with
-    /// [`pkcs8::Error::TooCostly`] is decided by `limits`.
-    pub fn from_bytes_with_password_and_limits(
-        bytes: &[u8],
-        password: &[u8],
-        limits: &pkcs8::KdfLimits,
-    ) -> Result<PrivateKey, Error> {
-        Self::read(bytes, Some(password), limits)
-    }
-
-    fn read(bytes: &[u8], password: Option<&[u8]>, limits: &pkcs8::KdfLimits) -> Result<PrivateKey, Error> {
-        if pem::is_pem(bytes) {
-            let (label, der) = pkcs8::unlock_pem(
-                bytes,
-                &[PKCS8_LABEL, PKCS1_PRIVATE_LABEL, SPKI_LABEL, PKCS1_PUBLIC_LABEL],
-                password,
-                limits,
-            )
-            .map_err(unlock_error)?;
-            match label {
-                PKCS8_LABEL => Self::from_pkcs8_der(der.expose()),
-                PKCS1_PRIVATE_LABEL => Self::from_pkcs1_der(der.expose()),
-                _ => Err(Error::WrongKeyType(
-                    "a public key where a private key is needed".into(),
-                )),
-            }
-        } else if let Some(der) = pkcs8::unlock_der(bytes, password, limits)? {
-            Self::from_pkcs8_der(der.expose())
-        } else {
-            Self::from_pkcs8_der(bytes).or_else(|e8| Self::from_pkcs1_der(bytes).map_err(|_| e8))
-        }
     }
 
     /// A key from its components, big-endian unsigned: modulus, public and
@@ -213,54 +131,12 @@ impl PrivateKey {
         Self::from_rsa(key)
     }
 
-    /// A DER PKCS#8 `PrivateKeyInfo`.
-    pub fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
-        Self::from_rsa(RsaKey::from_pkcs8_der(der).map_err(|e| parse_error(e, "PKCS#8 private key"))?)
-    }
-
     /// A DER PKCS#1 `RSAPrivateKey`.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<PrivateKey, Error> {
-        Self::from_rsa(RsaKey::from_pkcs1_private_der(der).map_err(|e| parse_error(e, "PKCS#1 private key"))?)
-    }
-
-    /// PKCS#8 DER.
-    pub fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
-        Ok(self.key.pkcs8_der()?)
-    }
-
-    /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), what `openssl genpkey` writes.
-    pub fn to_pkcs8_pem(&self) -> Result<SecretString, Error> {
-        Ok(pem::encode(PKCS8_LABEL, self.to_pkcs8_der()?.expose()))
-    }
-
-    /// PKCS#8 `EncryptedPrivateKeyInfo` DER: the key encrypted under
-    /// `password` as `options` say ([`pkcs8::Options::default`] is what
-    /// `openssl genpkey -aes256` writes).
-    ///
-    /// # Errors
-    /// [`Error::KeyEncryption`] for options beyond the readers' limits.
-    pub fn to_pkcs8_encrypted_der(
-        &self,
-        password: &[u8],
-        options: &pkcs8::Options,
-    ) -> Result<Vec<u8>, Error> {
-        Ok(pkcs8::encrypt_der(
-            self.to_pkcs8_der()?.expose(),
-            password,
-            options,
-        )?)
-    }
-
-    /// PEM `-----BEGIN ENCRYPTED PRIVATE KEY-----`: see [`Self::to_pkcs8_encrypted_der`].
-    ///
-    /// # Errors
-    /// As [`Self::to_pkcs8_encrypted_der`].
-    pub fn to_pkcs8_encrypted_pem(&self, password: &[u8], options: &pkcs8::Options) -> Result<String, Error> {
-        Ok(pkcs8::encrypt_pem(
-            self.to_pkcs8_der()?.expose(),
-            password,
-            options,
-        )?)
+        Self::from_rsa(
+            RsaKey::from_pkcs1_private_der(der)
+                .map_err(|e| keys::parse_error::<Error>(e, "PKCS#1 private key"))?,
+        )
     }
 
     /// PKCS#1 DER.
@@ -270,12 +146,7 @@ impl PrivateKey {
 
     /// PKCS#1 PEM (`-----BEGIN RSA PRIVATE KEY-----`, OpenSSL's "traditional" form).
     pub fn to_pkcs1_pem(&self) -> Result<SecretString, Error> {
-        Ok(pem::encode(PKCS1_PRIVATE_LABEL, self.to_pkcs1_der()?.expose()))
-    }
-
-    /// The public half.
-    pub fn public_key(&self) -> &PublicKey {
-        &self.public
+        self.to_traditional_pem()
     }
 
     /// The modulus length in bits.
@@ -321,43 +192,9 @@ impl PrivateKey {
 }
 
 impl PublicKey {
-    /// Reads a public key: PEM `PUBLIC KEY` (SPKI) or `RSA PUBLIC KEY`
-    /// (PKCS#1), either as DER, or a private key of any accepted form (its
-    /// public half is taken).
-    ///
-    /// # Errors
-    /// As [`PrivateKey::from_bytes`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<PublicKey, Error> {
-        if pkcs8::is_encrypted(bytes) {
-            // Its public half is inside the encryption.
-            return Err(Error::EncryptedKey);
-        }
-        if pem::is_pem(bytes) {
-            let (label, der) = pem::decode(
-                bytes,
-                &[SPKI_LABEL, PKCS1_PUBLIC_LABEL, PKCS8_LABEL, PKCS1_PRIVATE_LABEL],
-            )
-            .map_err(pem_error)?;
-            match label {
-                SPKI_LABEL => Self::from_spki_der(der.expose()),
-                PKCS1_PUBLIC_LABEL => Self::from_pkcs1_der(der.expose()),
-                _ => PrivateKey::from_bytes(bytes).map(|k| k.public),
-            }
-        } else {
-            Self::from_spki_der(bytes)
-                .or_else(|e| Self::from_pkcs1_der(bytes).map_err(|_| e))
-                .or_else(|e| PrivateKey::from_bytes(bytes).map(|k| k.public).map_err(|_| e))
-        }
-    }
-
     fn from_rsa(key: RsaKey) -> Result<PublicKey, Error> {
         check_size(key.bits())?;
         Ok(PublicKey { key })
-    }
-
-    /// A DER X.509 `SubjectPublicKeyInfo`.
-    pub fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
-        Self::from_rsa(RsaKey::from_spki_der(der).map_err(|e| parse_error(e, "SubjectPublicKeyInfo"))?)
     }
 
     /// A key from its modulus and public exponent, big-endian unsigned
@@ -375,17 +212,10 @@ impl PublicKey {
 
     /// A DER PKCS#1 `RSAPublicKey`.
     pub fn from_pkcs1_der(der: &[u8]) -> Result<PublicKey, Error> {
-        Self::from_rsa(RsaKey::from_pkcs1_public_der(der).map_err(|e| parse_error(e, "PKCS#1 public key"))?)
-    }
-
-    /// SPKI DER.
-    pub fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
-        Ok(self.key.spki_der()?)
-    }
-
-    /// SPKI PEM (`-----BEGIN PUBLIC KEY-----`), what `openssl pkey -pubout` writes.
-    pub fn to_spki_pem(&self) -> Result<String, Error> {
-        Ok(pem::encode(SPKI_LABEL, &self.to_spki_der()?).expose().to_owned())
+        Self::from_rsa(
+            RsaKey::from_pkcs1_public_der(der)
+                .map_err(|e| keys::parse_error::<Error>(e, "PKCS#1 public key"))?,
+        )
     }
 
     /// PKCS#1 DER.
@@ -395,7 +225,7 @@ impl PublicKey {
 
     /// PKCS#1 PEM (`-----BEGIN RSA PUBLIC KEY-----`).
     pub fn to_pkcs1_pem(&self) -> Result<String, Error> {
-        Ok(pem::encode(PKCS1_PUBLIC_LABEL, &self.to_pkcs1_der()?)
+        Ok(pem::encode("RSA PUBLIC KEY", &self.to_pkcs1_der()?)
             .expose()
             .to_owned())
     }
@@ -412,6 +242,110 @@ impl PublicKey {
 
     pub(crate) fn rsa(&self) -> &RsaKey {
         &self.key
+    }
+}
+
+impl SigningKey for PrivateKey {
+    type Public = PublicKey;
+    type Error = Error;
+    type Params = usize;
+    type Options = SignatureOptions;
+    const FAMILY: Family = FAMILY;
+
+    /// A key of `bits` bits: see [`PrivateKey::generate`].
+    fn generate(bits: &usize, par: &Parallelism) -> Result<PrivateKey, Error> {
+        PrivateKey::generate(*bits, par)
+    }
+
+    fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
+        Self::from_rsa(
+            RsaKey::from_pkcs8_der(der).map_err(|e| keys::parse_error::<Error>(e, "PKCS#8 private key"))?,
+        )
+    }
+
+    fn from_traditional_der(der: &[u8]) -> Result<PrivateKey, Error> {
+        Self::from_pkcs1_der(der)
+    }
+
+    fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
+        Ok(self.key.pkcs8_der()?)
+    }
+
+    fn to_traditional_der(&self) -> Result<SecretBytes, Error> {
+        self.to_pkcs1_der()
+    }
+
+    fn public_key(&self) -> &PublicKey {
+        &self.public
+    }
+
+    fn into_public_key(self) -> PublicKey {
+        self.public
+    }
+
+    /// Signs a digest with `options.scheme` and `options.hash` (see
+    /// [`PrivateKey::sign_digest`]); the CRT halves on two threads of `par`.
+    fn sign_prehashed(
+        &self,
+        prehash: &[u8],
+        options: &SignatureOptions,
+        par: &Parallelism,
+    ) -> Result<Vec<u8>, Error> {
+        self.sign_digest(options.scheme, options.hash, prehash, par)
+    }
+}
+
+impl VerifyingKey for PublicKey {
+    type Private = PrivateKey;
+    type Error = Error;
+    type Options = SignatureOptions;
+    type Hasher = crate::digest::Hasher;
+
+    fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
+        Self::from_rsa(
+            RsaKey::from_spki_der(der).map_err(|e| keys::parse_error::<Error>(e, "SubjectPublicKeyInfo"))?,
+        )
+    }
+
+    fn from_traditional_der(der: &[u8]) -> Result<PublicKey, Error> {
+        Self::from_pkcs1_der(der)
+    }
+
+    fn to_spki_der(&self) -> Result<Vec<u8>, Error> {
+        Ok(self.key.spki_der()?)
+    }
+
+    fn hasher(&self, options: &SignatureOptions) -> Result<crate::digest::Hasher, Error> {
+        Ok(options.hash.hasher())
+    }
+
+    fn verify_prehashed(
+        &self,
+        prehash: &[u8],
+        signature: &[u8],
+        options: &SignatureOptions,
+        _: &Parallelism,
+    ) -> Result<(), Error> {
+        self.verify_digest(options.scheme, options.hash, prehash, signature)
+    }
+}
+
+/// How [`keys`](crate::keys) signs and verifies with RSA; the default is
+/// PSS over SHA-256.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SignatureOptions {
+    /// The padding scheme.
+    pub scheme: super::Scheme,
+    /// The message's hash.
+    pub hash: crate::digest::Algorithm,
+}
+
+impl Default for SignatureOptions {
+    fn default() -> Self {
+        SignatureOptions {
+            scheme: super::Scheme::Pss,
+            hash: crate::digest::Algorithm::Sha256,
+        }
     }
 }
 

@@ -48,7 +48,7 @@ mod scheme;
 mod trial;
 
 pub use crt::CrtMode;
-pub use key::{PrivateKey, PublicKey};
+pub use key::{PrivateKey, PublicKey, SignatureOptions};
 pub use keygen::{KeygenStats, MAX_BITS, MIN_BITS};
 pub use scheme::Scheme;
 /// The OAEP capacity rule, for hazmat's bulk blocks.
@@ -119,6 +119,33 @@ impl From<crate::pkcs8::Error> for Error {
         match e {
             crate::pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
             other => Error::KeyEncryption(other),
+        }
+    }
+}
+
+impl crate::keys::KeyError for Error {
+    fn malformed(why: String) -> Self {
+        Error::MalformedKey(why)
+    }
+
+    fn wrong_type(why: String) -> Self {
+        Error::WrongKeyType(why)
+    }
+
+    fn kind(&self) -> crate::keys::ErrorKind {
+        use crate::keys::ErrorKind;
+        match self {
+            Error::MalformedKey(_) => ErrorKind::MalformedKey,
+            Error::EncryptedKey => ErrorKind::EncryptedKey,
+            Error::KeyEncryption(crate::pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
+            Error::KeyEncryption(crate::pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
+            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
+            Error::WrongKeyType(_) | Error::UnsupportedKey(_) => ErrorKind::WrongKeyType,
+            Error::BadSignature => ErrorKind::BadSignature,
+            Error::KeySize(_) | Error::MessageTooLong { .. } | Error::DigestLength { .. } => {
+                ErrorKind::InvalidInput
+            }
+            Error::Decryption | Error::Fault | Error::Backend => ErrorKind::Other,
         }
     }
 }

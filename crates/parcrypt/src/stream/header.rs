@@ -8,6 +8,7 @@ use aws_lc_rs::{hkdf, hmac};
 
 use super::{DecryptOptions, Error, Identity, Recipient};
 use crate::ffi;
+use crate::keys::{SigningKey as _, VerifyingKey as _};
 use crate::par::Parallelism;
 use crate::secret::{SecretKey, wipe};
 

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use parcrypt::ecdsa::{self, BatchItem, DigestItem, Error, PrivateKey, PublicKey, Signature, VerifyStrategy};
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::par::{Parallelism, Strategy};
 
 fn schedules() -> Vec<Parallelism> {

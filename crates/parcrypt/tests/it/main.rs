@@ -23,6 +23,7 @@ mod equivalence;
 mod kat;
 mod merkle;
 mod merkle_files;
+mod mldsa;
 mod mlkem;
 mod openssl_kdf;
 mod pkcs8;

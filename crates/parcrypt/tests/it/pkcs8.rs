@@ -11,6 +11,7 @@ use parcrypt::pkcs8::{self, Cipher, Kdf, Options, Prf};
 use parcrypt::{ecdsa, rsa};
 
 use crate::common::require_tool;
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 const PASSWORD: &[u8] = b"correct-horse";
 

@@ -11,6 +11,7 @@ use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::{Error, PrivateKey, PublicKey, Scheme};
 
 use crate::common::emulated;
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
 fn schedules() -> Vec<Parallelism> {
     let mut v = vec![Parallelism::sequential()];

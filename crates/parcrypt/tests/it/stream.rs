@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::PrivateKey;
 use parcrypt::secret::{SecretBytes, SecretKey};

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::vectors::records;
+use parcrypt::keys::SigningKey as _;
 use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::PrivateKey;
 use parcrypt::secret::{SecretBytes, SecretKey};

@@ -29,6 +29,7 @@ use super::primitives::{
     FILE_KEY, FileKey, Random, WRAPPED, hkdf32, random_scalar, unwrap, wrap, x25519, x25519_base,
 };
 use crate::digest::{Algorithm, digest};
+use crate::keys::SigningKey as _;
 use crate::par::Parallelism;
 use crate::rsa;
 use crate::secret::SecretKey;

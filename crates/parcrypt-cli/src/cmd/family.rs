@@ -1,0 +1,485 @@
+//! The key commands of every signature family (`rsa`, `ecdsa`, `ml-dsa`),
+//! written once over the library's [`parcrypt::keys`] traits: `keygen`,
+//! `convert`, `pubkey`, `sign`, `verify`, `sign-batch`, `verify-batch`. A
+//! family's own module only maps its arguments to its options.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+use parcrypt::keys::{BatchItem, ErrorKind, KeyError, MessageHasher, SigningKey, VerifyingKey};
+use parcrypt::par::Parallelism;
+use parcrypt::pkcs8;
+use parcrypt::secret::SecretBytes;
+
+use super::files::{key_output, read_small, write_output};
+use super::keypass;
+use crate::cli::{InOut, KeyEncryption, KeyInOut, PassIn};
+use crate::error::{Hint, eprint_line};
+use crate::io::{Input, Output, println};
+
+/// List entries handled together: enough to keep every thread busy, few
+/// enough that memory stays bounded whatever the list's length.
+const BATCH_ENTRIES: usize = 4096;
+
+/// The largest signature file read (an RSA-16384 signature is 2 KiB, an
+/// SLH-DSA one up to 50 KiB).
+const MAX_SIGNATURE: u64 = 1 << 20;
+
+/// What messages say about a family.
+pub struct Names {
+    /// The subcommand: `rsa`, `ecdsa`, `ml-dsa`.
+    pub command: &'static str,
+    /// "an RSA key", "a P-256 key".
+    pub a_key: &'static str,
+    /// How to make one: "parcrypt rsa keygen, openssl genpkey -algorithm RSA".
+    pub keygen: &'static str,
+    /// The encodings read: "PKCS#8, PKCS#1 or SPKI".
+    pub encodings: &'static str,
+    /// The `--format` value of the traditional encoding (`pkcs1`, `sec1`), if any.
+    pub traditional_flag: Option<&'static str>,
+}
+
+/// How a private key is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyFormat {
+    /// The family's traditional encoding (PKCS#1, SEC1) rather than PKCS#8.
+    pub traditional: bool,
+    /// DER rather than PEM.
+    pub der: bool,
+}
+
+/// `keygen`: a new key from `generate`, written as `format` says
+/// (encrypted if `encryption` asks). The output is opened first, so that
+/// an existing key is refused before a slow generation.
+pub fn keygen<K: SigningKey>(
+    names: &Names,
+    format: KeyFormat,
+    encryption: &KeyEncryption,
+    output: Option<&Path>,
+    force: bool,
+    generate: impl FnOnce() -> Result<K>,
+) -> Result<()> {
+    check_encrypted_format(names, format, encryption)?;
+    let mut out = key_output(output, force)?;
+    let key = generate()?;
+    // The temporary file behind -o is created with mode 0600 and keeps it.
+    out.write_all(encode_private(&key, format, encryption)?.expose())?;
+    out.commit()
+}
+
+/// `convert`: rewrites a private key.
+pub fn convert<K: SigningKey>(
+    names: &Names,
+    format: KeyFormat,
+    passin: &PassIn,
+    encryption: &KeyEncryption,
+    io: &KeyInOut,
+) -> Result<()> {
+    check_encrypted_format(names, format, encryption)?;
+    keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
+    let mut out = key_output(io.output.as_deref(), io.force)?;
+    let key: K = load_private(names, io.input.as_deref(), passin)?;
+    out.write_all(encode_private(&key, format, encryption)?.expose())?;
+    out.commit()
+}
+
+/// `pubkey`: the public key of a private key (or of a public key), as
+/// `encode` writes it.
+pub fn pubkey<K: SigningKey>(
+    names: &Names,
+    passin: &PassIn,
+    io: &InOut,
+    encode: impl FnOnce(&K::Public) -> Result<Vec<u8>, K::Error>,
+) -> Result<()> {
+    keypass::check_stdin(io.input.as_deref(), passin)?;
+    let bytes = read_small(io.input.as_deref(), "key")?;
+    let (owned, private);
+    let public = if pkcs8::is_encrypted(&bytes) {
+        let name = keypass::key_name(io.input.as_deref());
+        let password = keypass::password_for(passin, &bytes, &name)?;
+        private = open_private::<K>(names, &bytes, password.as_ref(), passin, &name)?;
+        private.public_key()
+    } else {
+        owned = K::Public::from_bytes(&bytes).map_err(|e| key_error(names, e))?;
+        &owned
+    };
+    write_output(io.output.as_deref(), &encode(public)?)
+}
+
+/// The public key as SPKI, PEM unless `der`.
+pub fn spki<P: VerifyingKey>(public: &P, der: bool) -> Result<Vec<u8>, P::Error> {
+    if der {
+        public.to_spki_der()
+    } else {
+        public.to_spki_pem().map(String::into_bytes)
+    }
+}
+
+/// `sign`: the message read once through the family's hasher, then signed.
+pub fn sign<K: SigningKey>(
+    names: &Names,
+    key: &Path,
+    passin: &PassIn,
+    options: &K::Options,
+    io: &InOut,
+    par: &Parallelism,
+) -> Result<()> {
+    let key: K = load_private(names, Some(key), passin)?;
+    let prehash = prehash_input(key.public_key(), options, io.input.as_deref())?;
+    let signature = key.sign_prehashed(&prehash, options, par)?;
+    write_output(io.output.as_deref(), &signature)
+}
+
+/// `verify`: prints `Verified OK` (exit 0), or fails with `hint` (exit 1).
+pub fn verify<P: VerifyingKey>(
+    names: &Names,
+    public: &Path,
+    sig: &Path,
+    options: &P::Options,
+    input: Option<&Path>,
+    hint: &str,
+    par: &Parallelism,
+) -> Result<()> {
+    let key: P = load_public(names, public)?;
+    let signature = read_small(Some(sig), "signature")?;
+    let prehash = prehash_input(&key, options, input)?;
+    key.verify_prehashed(&prehash, &signature, options, par)
+        .map_err(|e| anyhow!(e))
+        .hint(hint)?;
+    println("Verified OK")
+}
+
+/// The prehash of the message at `path` (stdin for `None` or `-`), read once.
+fn prehash_input<P: VerifyingKey>(key: &P, options: &P::Options, path: Option<&Path>) -> Result<Vec<u8>> {
+    let hasher = key.hasher(options)?;
+    hash_reader(hasher, Input::open(path)?).context("cannot read the message")
+}
+
+fn hash_reader<H: MessageHasher>(mut hasher: H, mut reader: impl Read) -> io::Result<Vec<u8>> {
+    let mut buf = vec![0u8; 256 << 10];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => return Ok(hasher.finish()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+    }
+}
+
+/// An encrypted key is PKCS#8 (`ENCRYPTED PRIVATE KEY`), as openssl writes it.
+fn check_encrypted_format(names: &Names, format: KeyFormat, encryption: &KeyEncryption) -> Result<()> {
+    if encryption.wanted() && format.traditional {
+        let flag = names.traditional_flag.unwrap_or("");
+        return Err(anyhow!("an encrypted private key is written as PKCS#8 only"))
+            .hint(format!(
+                "drop --format {flag}, or drop --passout/--cipher for an unencrypted {} key",
+                flag.to_uppercase()
+            ))
+            .usage();
+    }
+    Ok(())
+}
+
+/// The key as `format` says, encrypted if `encryption` asks.
+fn encode_private<K: SigningKey>(
+    key: &K,
+    format: KeyFormat,
+    encryption: &KeyEncryption,
+) -> Result<SecretBytes> {
+    if let Some((password, options)) = keypass::passout(encryption)? {
+        let encoded = if format.der {
+            key.to_pkcs8_encrypted_der(password.expose(), &options)?
+        } else {
+            key.to_pkcs8_encrypted_pem(password.expose(), &options)?
+                .into_bytes()
+        };
+        return Ok(SecretBytes::new(encoded));
+    }
+    Ok(match (format.traditional, format.der) {
+        (false, false) => SecretBytes::from(key.to_pkcs8_pem()?.expose_bytes()),
+        (false, true) => key.to_pkcs8_der()?,
+        (true, false) => SecretBytes::from(key.to_traditional_pem()?.expose_bytes()),
+        (true, true) => key.to_traditional_der()?,
+    })
+}
+
+/// The family's error with a hint for each kind of key problem.
+pub fn key_error<E: KeyError>(names: &Names, e: E) -> anyhow::Error {
+    let hint = match e.kind() {
+        ErrorKind::EncryptedKey => {
+            "give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)"
+                .to_owned()
+        }
+        ErrorKind::BadPassword => "check the password given with --passin".to_owned(),
+        ErrorKind::WrongKeyType => format!("this command needs {} ({})", names.a_key, names.keygen),
+        ErrorKind::MalformedKey => format!(
+            "expected a PEM or DER {} ({}), as written by `parcrypt {} keygen` or openssl",
+            names.a_key, names.encodings, names.command
+        ),
+        _ => "check the key file".to_owned(),
+    };
+    let err: Result<()> = Err(anyhow!(e)).hint(hint);
+    err.expect_err("an error")
+}
+
+/// The private key at `path` (stdin for `None` or `-`), decrypted with
+/// `--passin` (or a password asked on the terminal) if it is encrypted.
+pub fn load_private<K: SigningKey>(names: &Names, path: Option<&Path>, passin: &PassIn) -> Result<K> {
+    let (bytes, password, name) = keypass::read_private(path, passin)?;
+    open_private(names, &bytes, password.as_ref(), passin, &name)
+}
+
+/// The private key in `bytes`, decrypted with `password` if it is
+/// encrypted, within the KDF limits `passin` chooses.
+fn open_private<K: SigningKey>(
+    names: &Names,
+    bytes: &[u8],
+    password: Option<&SecretBytes>,
+    passin: &PassIn,
+    name: &str,
+) -> Result<K> {
+    match password {
+        Some(password) => {
+            K::from_bytes_with_password_and_limits(bytes, password.expose(), &passin.kdf_limits())
+        }
+        None => K::from_bytes(bytes),
+    }
+    .map_err(|e| match e.kind() {
+        ErrorKind::TooCostly => keypass::too_costly(e, passin),
+        _ => key_error(names, e),
+    })
+    .with_context(|| format!("cannot use {name} as a private key"))
+}
+
+/// The public key at `path` (a private key's public half works too).
+pub fn load_public<P: VerifyingKey>(names: &Names, path: &Path) -> Result<P> {
+    let bytes = read_small(Some(path), "key")?;
+    P::from_bytes(&bytes)
+        .map_err(|e| match e.kind() {
+            // No --passin here: the public half is what is wanted.
+            ErrorKind::EncryptedKey => {
+                let err: Result<()> = Err(anyhow!(e)).hint(format!(
+                    "give its public key, written by `parcrypt {} pubkey --passin SOURCE -i KEY -o PUB`",
+                    names.command
+                ));
+                err.expect_err("an error")
+            }
+            _ => key_error(names, e),
+        })
+        .with_context(|| format!("cannot use {} as a public key", path.display()))
+}
+
+/// A list of `--list` entries, read in bounded batches: `fields` is how
+/// many whitespace-separated file names a line holds.
+struct List {
+    name: PathBuf,
+    lines: std::iter::Enumerate<io::Lines<Box<dyn BufRead>>>,
+    syntax: &'static str,
+}
+
+impl List {
+    fn open(list: &Path, syntax: &'static str) -> Result<List> {
+        let reader: Box<dyn BufRead> = if list == Path::new("-") {
+            Box::new(BufReader::new(io::stdin()))
+        } else {
+            Box::new(BufReader::new(
+                File::open(list)
+                    .with_context(|| format!("cannot open list {}", list.display()))
+                    .hint(format!("--list names a file of `{syntax}` lines"))?,
+            ))
+        };
+        Ok(List {
+            name: list.to_path_buf(),
+            lines: reader.lines().enumerate(),
+            syntax,
+        })
+    }
+
+    /// The next at most [`BATCH_ENTRIES`] entries: (line number, fields);
+    /// blank lines and `#` comments skipped. Empty at the end.
+    fn next_batch(&mut self) -> Result<Vec<(usize, Vec<String>)>> {
+        let mut batch = Vec::new();
+        for (i, line) in self.lines.by_ref() {
+            let line = line
+                .with_context(|| format!("cannot read list {}", self.name.display()))
+                .hint(format!("the list must be text: lines of `{}`", self.syntax))?;
+            let trimmed = line.trim();
+            if trimmed.is_empty() || trimmed.starts_with('#') {
+                continue;
+            }
+            batch.push((i + 1, trimmed.split_whitespace().map(str::to_owned).collect()));
+            if batch.len() == BATCH_ENTRIES {
+                break;
+            }
+        }
+        Ok(batch)
+    }
+}
+
+/// One `verify-batch` entry, read and hashed, or why it could not be.
+struct Entry {
+    label: String,
+    item: Result<(Vec<u8>, Vec<u8>, String), String>,
+}
+
+fn read_entry<P: VerifyingKey>(key: &P, options: &P::Options, line_no: usize, fields: &[String]) -> Entry {
+    let label = fields.join(" ");
+    let item = match fields {
+        [msg, sig] => (|| {
+            let hasher = key.hasher(options).map_err(|e| e.to_string())?;
+            let prehash = File::open(msg)
+                .and_then(|f| hash_reader(hasher, f))
+                .map_err(|e| format!("cannot read message {msg}: {e}"))?;
+            let mut signature = Vec::new();
+            File::open(sig)
+                .and_then(|f| f.take(MAX_SIGNATURE).read_to_end(&mut signature))
+                .map_err(|e| format!("cannot read signature {sig}: {e}"))?;
+            Ok((prehash, signature, sig.clone()))
+        })(),
+        _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
+    };
+    Entry { label, item }
+}
+
+/// `verify-batch`: each batch's signatures verified across the threads,
+/// results printed in list order (`NAME: OK`/`FAIL`); exit 1 if any fails.
+/// `signature_name` says what a signature should be ("DER").
+pub fn verify_batch<P: VerifyingKey>(
+    key: &P,
+    list: &Path,
+    options: &P::Options,
+    signature_name: &str,
+    par: &Parallelism,
+) -> Result<()> {
+    let mut list = List::open(list, "MSGFILE SIGFILE")?;
+    let mut out = Output::stdout();
+    let (mut total, mut failed) = (0usize, 0usize);
+    loop {
+        let batch = list.next_batch()?;
+        if batch.is_empty() {
+            break;
+        }
+        let entries: Vec<Entry> = batch
+            .iter()
+            .map(|(line, fields)| read_entry(key, options, *line, fields))
+            .collect();
+        let items: Vec<BatchItem<'_, P>> = entries
+            .iter()
+            .filter_map(|e| e.item.as_ref().ok())
+            .map(|(prehash, signature, _)| BatchItem {
+                key,
+                message: prehash,
+                signature,
+            })
+            .collect();
+        let mut results = P::verify_prehashed_batch(&items, options, par).into_iter();
+        for entry in &entries {
+            let ok = match &entry.item {
+                Ok((_, _, sig)) => match results.next() {
+                    Some(Ok(())) => true,
+                    Some(Err(e)) => {
+                        if e.kind() == ErrorKind::MalformedSignature {
+                            eprint_line(format_args!(
+                                "parcrypt: {sig} is not a {signature_name} signature"
+                            ));
+                        }
+                        false
+                    }
+                    None => false,
+                },
+                Err(why) => {
+                    eprint_line(format_args!("parcrypt: {why}"));
+                    false
+                }
+            };
+            total += 1;
+            failed += usize::from(!ok);
+            writeln!(out, "{}: {}", entry.label, if ok { "OK" } else { "FAIL" })?;
+        }
+        out.flush()?;
+    }
+    if failed > 0 {
+        return Err(anyhow!("{failed} of {total} signatures did not verify"))
+            .hint("the lines marked FAIL name the message and signature files");
+    }
+    if total == 0 {
+        return Err(anyhow!("the list {} has no entries", list.name.display()))
+            .hint("lines are `MSGFILE SIGFILE`");
+    }
+    Ok(())
+}
+
+/// `sign-batch`: each line `MSGFILE SIGFILE` signs MSGFILE into SIGFILE
+/// (written atomically), batches across the threads; one `NAME: OK` or
+/// `FAIL` line per entry, exit 1 if any fails.
+pub fn sign_batch<K: SigningKey>(
+    key: &K,
+    list: &Path,
+    options: &K::Options,
+    par: &Parallelism,
+) -> Result<()> {
+    let mut list = List::open(list, "MSGFILE SIGFILE")?;
+    let mut out = Output::stdout();
+    let (mut total, mut failed) = (0usize, 0usize);
+    loop {
+        let batch = list.next_batch()?;
+        if batch.is_empty() {
+            break;
+        }
+        let prehashes: Vec<Result<(Vec<u8>, &str), String>> = batch
+            .iter()
+            .map(|(line_no, fields)| match &fields[..] {
+                [msg, sig] => {
+                    let hasher = key.public_key().hasher(options).map_err(|e| e.to_string())?;
+                    let prehash = File::open(msg)
+                        .and_then(|f| hash_reader(hasher, f))
+                        .map_err(|e| format!("cannot read message {msg}: {e}"))?;
+                    Ok((prehash, sig.as_str()))
+                }
+                _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
+            })
+            .collect();
+        let readable: Vec<&[u8]> = prehashes
+            .iter()
+            .filter_map(|p| p.as_ref().ok())
+            .map(|(p, _)| p.as_slice())
+            .collect();
+        let mut signatures = key.sign_prehashed_batch(&readable, options, par).into_iter();
+        for ((_, fields), prehash) in batch.iter().zip(&prehashes) {
+            let done = match prehash {
+                Ok((_, sig)) => match signatures.next() {
+                    Some(Ok(signature)) => write_output(Some(Path::new(sig)), &signature)
+                        .map_err(|e| format!("cannot write signature {sig}: {e:#}")),
+                    Some(Err(e)) => Err(e.to_string()),
+                    None => Err("internal error: no signature".to_owned()),
+                },
+                Err(why) => Err(why.clone()),
+            };
+            if let Err(why) = &done {
+                eprint_line(format_args!("parcrypt: {why}"));
+            }
+            total += 1;
+            failed += usize::from(done.is_err());
+            writeln!(
+                out,
+                "{}: {}",
+                fields.join(" "),
+                if done.is_ok() { "OK" } else { "FAIL" }
+            )?;
+        }
+        out.flush()?;
+    }
+    if failed > 0 {
+        return Err(anyhow!("{failed} of {total} messages were not signed"))
+            .hint("the lines marked FAIL name the message and signature files");
+    }
+    if total == 0 {
+        return Err(anyhow!("the list {} has no entries", list.name.display()))
+            .hint("lines are `MSGFILE SIGFILE`");
+    }
+    Ok(())
+}
