@@ -135,7 +135,8 @@
 //!   ECDSA's `generate()` takes no `par`, having nothing to split.
 //!   [`slhdsa`]'s keys have the same names over raw FIPS 205 encodings
 //!   (`from_bytes(set, bytes, &par)`: a private key's root is rebuilt on
-//!   `par` and checked).
+//!   `par` and checked) and read PKCS#8 with `from_pkcs8_der`/`_pem`/
+//!   `_with_password(…, &par)` and SPKI with `from_spki_der`/`_pem`.
 //! - **One error type per family**, `Error` in the family's module:
 //!   [`aes::Error`] for every AES mode (hazmat's ECB and unpadded CBC
 //!   included), [`rsa::Error`] (hazmat's bulk RSA included),
@@ -348,7 +349,8 @@ mod layering {
     /// the chunked formats (`stream`, `age`, `cobblestone`) sit side by
     /// side on the engine, and none imports another. `pkcs8` (encrypted
     /// private keys) sits on `ffi`'s KDFs and under the key families that
-    /// read and write it (`rsa`, `ecdsa`).
+    /// read and write it (`rsa`, `ecdsa`, `slhdsa`, which also borrows its
+    /// DER reader and writer).
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
     const LAYERS: [&[&str]; 9] = [
@@ -374,7 +376,8 @@ mod layering {
                 && graph["stream"].contains("chunked")
                 && graph["cobblestone"].contains("chunked")
                 && graph["rsa"].contains("pkcs8")
-                && graph["ecdsa"].contains("pkcs8"),
+                && graph["ecdsa"].contains("pkcs8")
+                && graph["slhdsa"].contains("pkcs8"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
@@ -513,7 +516,7 @@ mod vocabulary {
             let decrypts = f.name.contains("decrypt") || f.name == "open";
             let private = f.file.starts_with("age") && (f.name.contains("secret") || f.name == "keygen_file")
                 || !f.file.starts_with("hazmat")
-                    && f.file.iter().any(|c| c == "rsa" || c == "ecdsa")
+                    && f.file.iter().any(|c| c == "rsa" || c == "ecdsa" || c == "slhdsa")
                     && ["to_pkcs8_der", "to_pkcs8_pem", "to_sec1_der", "to_sec1_pem"]
                         .contains(&f.name.as_str());
             let new_buffer = f.ret.contains("Vec<u8>") || f.ret.contains("String");

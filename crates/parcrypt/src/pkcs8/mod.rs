@@ -37,7 +37,7 @@
 //! # Ok::<(), parcrypt::ecdsa::Error>(())
 //! ```
 
-mod der;
+pub(crate) mod der;
 mod params;
 mod unlock;
 
