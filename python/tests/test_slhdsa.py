@@ -1,8 +1,9 @@
 """parcrypt.slhdsa: keys of every parameter set, raw and PKCS#8/SPKI (byte
 for byte as OpenSSL 3.5 writes them), signatures equal to NIST's, hostile
 input refused, and interop with the OpenSSL 3.5 inside Node.js
-(``$PARCRYPT_NODE_OPENSSL35``, else ``node`` on PATH if its OpenSSL signs
-SLH-DSA; a skip without one, a failure under PARCRYPT_REQUIRE_TOOLS=1).
+(``$PARCRYPT_NODE_OPENSSL35``, a Node.js whose OpenSSL signs SLH-DSA, as the
+Node.js 26 binary from npm with OpenSSL 3.5.8; a skip without one, a failure
+under PARCRYPT_REQUIRE_TOOLS=1).
 
 Only the fast (``f``) sets and SHA2-128s are signed here: the other ``s``
 sets take seconds each in a debug build; the library's tests cover them.
@@ -12,7 +13,6 @@ import gzip
 import hashlib
 import json
 import os
-import shutil
 import subprocess
 import sys
 import threading
@@ -262,7 +262,7 @@ def test_signing_releases_the_gil():
 
 
 def _node():
-    node = os.environ.get("PARCRYPT_NODE_OPENSSL35") or shutil.which("node")
+    node = os.environ.get("PARCRYPT_NODE_OPENSSL35")
     probe = "require('crypto').generateKeyPairSync('slh-dsa-sha2-128f')"
     if node and subprocess.run([node, "-e", probe], capture_output=True).returncode == 0:
         return node

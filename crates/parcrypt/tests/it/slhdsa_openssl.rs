@@ -9,9 +9,9 @@
 //!   and parcrypt's signatures verify there, with the right context only;
 //!   OpenSSL signs with parcrypt's keys and parcrypt verifies.
 //!
-//! The node binary is `$PARCRYPT_NODE_OPENSSL35`, else `node` on `PATH`, if
-//! its OpenSSL makes SLH-DSA keys; missing, the tests skip, or fail under
-//! `PARCRYPT_REQUIRE_TOOLS=1` (`.ci/run`).
+//! The node binary is `$PARCRYPT_NODE_OPENSSL35` (the Node.js 26 binary from
+//! npm bundles OpenSSL 3.5.8), if its OpenSSL makes SLH-DSA keys; missing,
+//! the tests skip, or fail under `PARCRYPT_REQUIRE_TOOLS=1` (`.ci/run`).
 //!
 //! Signing an `s` set is slow (OpenSSL: 0.4–1.5 s for 128s on a quiet
 //! core; parcrypt's SHAKE `s` sets 7–11 s in the test profile), so CI
@@ -78,12 +78,11 @@ for (const item of job.items) {
 console.log(JSON.stringify(out));
 "#;
 
-/// The node to run, if one is here whose OpenSSL makes SLH-DSA keys.
+/// The node of `$PARCRYPT_NODE_OPENSSL35`, if its OpenSSL makes SLH-DSA keys.
 fn node() -> Option<&'static Path> {
     static NODE: OnceLock<Option<PathBuf>> = OnceLock::new();
     NODE.get_or_init(|| {
-        let node =
-            std::env::var_os("PARCRYPT_NODE_OPENSSL35").map_or_else(|| PathBuf::from("node"), PathBuf::from);
+        let node = PathBuf::from(std::env::var_os("PARCRYPT_NODE_OPENSSL35")?);
         let probe = Command::new(&node)
             .args(["-e", "require('crypto').generateKeyPairSync('slh-dsa-sha2-128f')"])
             .output();
@@ -92,13 +91,11 @@ fn node() -> Option<&'static Path> {
     .as_deref()
 }
 
+/// The node, after reporting on it under the tool name the ML-DSA interop
+/// tests use too (one line in CI's list of the tools that ran).
 fn require_node() -> Option<&'static Path> {
     let node = node();
-    crate::tools::require(
-        "node with OpenSSL >= 3.5 (PARCRYPT_NODE_OPENSSL35)",
-        node.is_some(),
-    )
-    .then_some(node?)
+    crate::tools::require("node-openssl35 (PARCRYPT_NODE_OPENSSL35)", node.is_some()).then_some(node?)
 }
 
 /// Runs the script in `mode` over `dir` with `items`; the parsed stdout.
