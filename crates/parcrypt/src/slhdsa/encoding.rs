@@ -248,6 +248,24 @@ impl PrivateKey {
 
     /// Reads a PEM `PRIVATE KEY` (PKCS#8), what `openssl genpkey` writes.
     ///
+    /// # Examples
+    /// ```
+    /// use parcrypt::par::Parallelism;
+    /// use parcrypt::slhdsa::{Error, ParameterSet, PrivateKey, PublicKey};
+    ///
+    /// let par = Parallelism::default();
+    /// let key = PrivateKey::generate(ParameterSet::Sha2_128f, &par)?;
+    /// let pem = key.to_pkcs8_pem(); // `openssl pkey -in key.pem -text` reads it
+    /// assert!(pem.expose().starts_with("-----BEGIN PRIVATE KEY-----"));
+    /// let again = PrivateKey::from_pkcs8_pem(pem.expose_bytes(), &par)?;
+    /// assert_eq!(again.public_key(), key.public_key());
+    ///
+    /// let spki = key.public_key().to_spki_pem();
+    /// assert_eq!(&PublicKey::from_spki_pem(spki.as_bytes())?, key.public_key());
+    /// assert!(matches!(PrivateKey::from_pkcs8_pem(spki.as_bytes(), &par), Err(Error::WrongKeyType(_))));
+    /// # Ok::<(), Error>(())
+    /// ```
+    ///
     /// # Errors
     /// As [`PrivateKey::from_pkcs8_der`]; [`Error::EncryptedKey`] for an
     /// encrypted key (see [`PrivateKey::from_pkcs8_with_password`]);
