@@ -6,6 +6,8 @@ Modules, named like pyca/cryptography's:
 - ``parcrypt.ciphers``: AES-CTR, AES-CBC (PKCS#7), AES-ECB (hazmat, warns); one shot or incremental
 - ``parcrypt.cobblestone``: a drop-in for ``cryptography.cobblestone`` (C2SP chunked-encryption) on all cores
 - ``parcrypt.merkle``: RFC 6962 roots and proofs, BitTorrent v2, Glacier, file hashing
+- ``parcrypt.slhdsa``: SLH-DSA (FIPS 205) keys and signatures, all 12 parameter sets, on every core
+- ``parcrypt.serialization``: PEM/DER key loaders (RSA, P-256, SLH-DSA), password-protected PKCS#8
 - ``parcrypt.exceptions``: ``InvalidTag``, ``AlreadyFinalized``, ``InvalidProof``, ``HazmatWarning``
 
 Every call that can use several cores takes ``threads=None`` (all cores)

@@ -1,4 +1,6 @@
-"""Private keys with or without a password, in ``cryptography``'s shape.
+"""Keys from PEM or DER, private ones with or without a password, in
+``cryptography``'s shape: RSA, P-256 and SLH-DSA (the loaders return
+whichever the data holds).
 
     >>> from parcrypt import ecdsa, serialization
     >>> key = ecdsa.generate_private_key()
@@ -28,10 +30,18 @@ and ``NoEncryption`` as well as these.
 from typing import Optional, Union
 
 from parcrypt import _parcrypt
-from parcrypt._parcrypt import ECPrivateKey, RSAPrivateKey
+from parcrypt._parcrypt import (ECPrivateKey, ECPublicKey, RSAPrivateKey, RSAPublicKey, SLHDSAPrivateKey,
+                                SLHDSAPublicKey)
 
 __all__ = ["BestAvailableEncryption", "KeySerializationEncryption", "NoEncryption",
-           "load_der_private_key", "load_pem_private_key"]
+           "load_der_private_key", "load_der_public_key", "load_pem_private_key", "load_pem_public_key"]
+
+PrivateKey = Union[RSAPrivateKey, ECPrivateKey, SLHDSAPrivateKey]
+PublicKey = Union[RSAPublicKey, ECPublicKey, SLHDSAPublicKey]
+
+# How the SLH-DSA readers say "this is no SLH-DSA key" (another algorithm's
+# OID, another PEM block, not PKCS#8/SPKI at all): the others are tried then.
+_NOT_SLHDSA = ("not an SLH-DSA key", "malformed key")
 
 
 class KeySerializationEncryption:
@@ -55,7 +65,16 @@ class BestAvailableEncryption(KeySerializationEncryption):
         return "BestAvailableEncryption(<redacted>)"
 
 
-def _load(data: bytes, password: Optional[bytes], allow_costly_kdf: bool) -> Union[RSAPrivateKey, ECPrivateKey]:
+def _load(data: bytes, password: Optional[bytes], allow_costly_kdf: bool) -> PrivateKey:
+    # SLH-DSA first: AWS-LC, under the RSA and EC readers, cannot tell its
+    # OIDs from garbage. A key that is not SLH-DSA falls through with the
+    # errors the other readers always gave (an encrypted one is decrypted
+    # again by them: one more key derivation).
+    try:
+        return _parcrypt.slhdsa_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
+    except ValueError as e:
+        if not str(e).startswith(_NOT_SLHDSA):
+            raise
     try:
         return _parcrypt.rsa_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
     except ValueError as e:
@@ -65,11 +84,25 @@ def _load(data: bytes, password: Optional[bytes], allow_costly_kdf: bool) -> Uni
     return _parcrypt.ec_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
 
 
+def _load_public(data: bytes) -> PublicKey:
+    try:
+        return _parcrypt.slhdsa_load_public_key(data)
+    except ValueError as e:
+        if not str(e).startswith(_NOT_SLHDSA):
+            raise
+    try:
+        return _parcrypt.rsa_load_public_key(data)
+    except ValueError as e:
+        if not str(e).startswith("not an RSA key"):
+            raise
+    return _parcrypt.ec_load_public_key(data)
+
+
 def load_pem_private_key(
     data: bytes, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False
-) -> Union[RSAPrivateKey, ECPrivateKey]:
-    """An RSA or P-256 private key from PEM: ``PRIVATE KEY``, ``ENCRYPTED
-    PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
+) -> PrivateKey:
+    """An RSA, P-256 or SLH-DSA private key from PEM: ``PRIVATE KEY``,
+    ``ENCRYPTED PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
     if b"-----BEGIN " not in bytes(data):
         raise ValueError("Could not deserialize key data: no PEM block")
     return _load(data, password, allow_costly_kdf)
@@ -77,7 +110,21 @@ def load_pem_private_key(
 
 def load_der_private_key(
     data: bytes, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False
-) -> Union[RSAPrivateKey, ECPrivateKey]:
-    """An RSA or P-256 private key from DER: PKCS#8 (encrypted or not),
-    PKCS#1 or SEC1."""
+) -> PrivateKey:
+    """An RSA, P-256 or SLH-DSA private key from DER: PKCS#8 (encrypted or
+    not), PKCS#1 or SEC1."""
     return _load(data, password, allow_costly_kdf)
+
+
+def load_pem_public_key(data: bytes) -> PublicKey:
+    """An RSA, P-256 or SLH-DSA public key from PEM: ``PUBLIC KEY`` (or
+    ``RSA PUBLIC KEY``)."""
+    if b"-----BEGIN " not in bytes(data):
+        raise ValueError("Could not deserialize key data: no PEM block")
+    return _load_public(data)
+
+
+def load_der_public_key(data: bytes) -> PublicKey:
+    """An RSA, P-256 or SLH-DSA public key from DER ``SubjectPublicKeyInfo``
+    (or PKCS#1 for RSA)."""
+    return _load_public(data)

@@ -26,6 +26,7 @@ mod merkle;
 mod par;
 mod rsa;
 mod serialization;
+mod slhdsa;
 mod stream;
 mod testing;
 
@@ -44,6 +45,7 @@ fn _parcrypt(m: &Bound<'_, PyModule>) -> PyResult<()> {
     merkle::register(m)?;
     rsa::register(m)?;
     ecdsa::register(m)?;
+    slhdsa::register(m)?;
     hazmat::register(m)?;
     stream::register(m)?;
     age::register(m)?;

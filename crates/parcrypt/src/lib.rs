@@ -139,7 +139,8 @@
 //!   ECDSA's `generate()` takes no `par`, having nothing to split.
 //!   [`slhdsa`]'s keys have the same names over raw FIPS 205 encodings
 //!   (`from_bytes(set, bytes, &par)`: a private key's root is rebuilt on
-//!   `par` and checked).
+//!   `par` and checked) and read PKCS#8 with `from_pkcs8_der`/`_pem`/
+//!   `_with_password(…, &par)` and SPKI with `from_spki_der`/`_pem`.
 //! - **One error type per family**, `Error` in the family's module:
 //!   [`aes::Error`] for every AES mode (hazmat's ECB and unpadded CBC
 //!   included), [`rsa::Error`] (hazmat's bulk RSA included),
@@ -356,7 +357,8 @@ mod layering {
     /// the chunked formats (`stream`, `age`, `cobblestone`) sit side by
     /// side on the engine, and none imports another. `pkcs8` (encrypted
     /// private keys) sits on `ffi`'s KDFs and under the key families that
-    /// read and write it (`rsa`, `ecdsa`, `mlkem`); `kem`, the KEM family's
+    /// read and write it (`rsa`, `ecdsa`, `mlkem`, `slhdsa`, which also
+    /// borrows its DER reader and writer); `kem`, the KEM family's
     /// traits, sits above it (its methods name `pkcs8::Options`) and under
     /// the KEMs that implement it (`mlkem`).
     /// A layer's modules may not import each other, so the formats'
@@ -391,7 +393,8 @@ mod layering {
                 && graph["mlkem"].contains("kem")
                 && graph["rsa"].contains("keys")
                 && graph["ecdsa"].contains("keys")
-                && graph["keys"].contains("pkcs8"),
+                && graph["keys"].contains("pkcs8")
+                && graph["slhdsa"].contains("pkcs8"),
             "{graph:?}"
         );
         if let Some(cycle) = layering::find_cycle(&graph) {
@@ -530,9 +533,9 @@ mod vocabulary {
             let decrypts = f.name.contains("decrypt") || f.name == "open";
             let private = f.file.starts_with("age") && (f.name.contains("secret") || f.name == "keygen_file")
                 || !f.file.starts_with("hazmat")
-                    && f.file
-                        .iter()
-                        .any(|c| ["rsa", "ecdsa", "keys", "mldsa"].contains(&c.to_str().unwrap_or("")))
+                    && f.file.iter().any(|c| {
+                        ["rsa", "ecdsa", "keys", "mldsa", "slhdsa"].contains(&c.to_str().unwrap_or(""))
+                    })
                     && [
                         "to_pkcs8_der",
                         "to_pkcs8_pem",

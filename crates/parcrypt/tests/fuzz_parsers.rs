@@ -1,5 +1,5 @@
 //! Structured fuzzing of every parser that reads untrusted input: stream
-//! headers and segments, age files (header, armor, payload) and keys, PEM/DER keys (RSA, ECDSA), signatures (DER ECDSA,
+//! headers and segments, age files (header, armor, payload) and keys, PEM/DER keys (RSA, ECDSA, SLH-DSA), signatures (DER ECDSA,
 //! RSA), RSA bulk ciphertexts, Merkle proofs, tlog-tiles logs (checkpoint,
 //! entry bundles, tiles).
 //!
@@ -42,6 +42,7 @@ use parcrypt::merkle::tiles::{self, RebuildOptions};
 use parcrypt::par::{Parallelism, Strategy as Schedule};
 use parcrypt::rsa::{self, PrivateKey, PublicKey, Scheme};
 use parcrypt::secret::SecretKey;
+use parcrypt::slhdsa;
 use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -498,6 +499,34 @@ fn ecdsa_keys_parse_or_fail_cleanly() {
         let _ = ecdsa::PrivateKey::from_bytes(&input);
         let _ = ecdsa::PublicKey::from_bytes(&input);
         let _ = ecdsa::PublicKey::from_sec1_point(&input);
+    });
+}
+
+#[test]
+fn slhdsa_keys_parse_or_fail_cleanly() {
+    // SHA2-128f: a changed key that still parses rebuilds an 8-leaf tree.
+    let k = slhdsa::PrivateKey::generate(slhdsa::ParameterSet::Sha2_128f, &par()).unwrap();
+    let pw = parcrypt::pkcs8::Options {
+        cipher: parcrypt::pkcs8::Cipher::Aes128Cbc,
+        kdf: parcrypt::pkcs8::Kdf::Pbkdf2 {
+            prf: parcrypt::pkcs8::Prf::HmacSha256,
+            iterations: 1,
+        },
+    };
+    let valid = vec![
+        k.to_pkcs8_der().expose().to_vec(),
+        k.to_pkcs8_pem().expose_bytes().to_vec(),
+        k.to_pkcs8_encrypted_der(b"pw", &pw).unwrap(),
+        k.public_key().to_spki_der(),
+        k.public_key().to_spki_pem().into_bytes(),
+    ];
+    fuzz("slh-dsa keys", untrusted(valid), |input| {
+        let seq = Parallelism::sequential();
+        let _ = slhdsa::PrivateKey::from_pkcs8_der(&input, &seq);
+        let _ = slhdsa::PrivateKey::from_pkcs8_pem(&input, &seq);
+        let _ = slhdsa::PrivateKey::from_pkcs8_with_password(&input, b"pw", &seq);
+        let _ = slhdsa::PublicKey::from_spki_der(&input);
+        let _ = slhdsa::PublicKey::from_spki_pem(&input);
     });
 }
 

@@ -1,37 +1,40 @@
 //! The little DER this module needs: a strict reader (definite, minimal
 //! lengths; one-byte tags; non-negative minimal INTEGERs) and a writer.
-//! Everything else about keys is parsed by the backend.
+//! Everything else about keys is parsed by the backend, except for
+//! `slhdsa`, which has no backend key parser (AWS-LC has no SLH-DSA) and
+//! reads and writes its PKCS#8 and SPKI with this module too.
 
 /// A DER problem, said in words for [`super::Error::Malformed`].
-pub(super) type DerError = &'static str;
+pub(crate) type DerError = &'static str;
 
-pub(super) const SEQUENCE: u8 = 0x30;
-pub(super) const INTEGER: u8 = 0x02;
-pub(super) const OCTET_STRING: u8 = 0x04;
-pub(super) const NULL: u8 = 0x05;
-pub(super) const OID: u8 = 0x06;
+pub(crate) const SEQUENCE: u8 = 0x30;
+pub(crate) const INTEGER: u8 = 0x02;
+pub(crate) const OCTET_STRING: u8 = 0x04;
+pub(crate) const NULL: u8 = 0x05;
+pub(crate) const OID: u8 = 0x06;
+pub(crate) const BIT_STRING: u8 = 0x03;
 
 /// Reads consecutive TLVs from a slice.
-pub(super) struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     data: &'a [u8],
 }
 
 impl<'a> Reader<'a> {
-    pub(super) fn new(data: &'a [u8]) -> Self {
+    pub(crate) fn new(data: &'a [u8]) -> Self {
         Reader { data }
     }
 
     /// The tag of the next element, if any.
-    pub(super) fn peek(&self) -> Option<u8> {
+    pub(crate) fn peek(&self) -> Option<u8> {
         self.data.first().copied()
     }
 
-    pub(super) fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
 
     /// The contents of the next element, which must carry `tag`.
-    pub(super) fn read(&mut self, tag: u8) -> Result<&'a [u8], DerError> {
+    pub(crate) fn read(&mut self, tag: u8) -> Result<&'a [u8], DerError> {
         let (&found, rest) = self.data.split_first().ok_or("truncated DER")?;
         if found != tag {
             return Err("unexpected DER element");
@@ -63,12 +66,12 @@ impl<'a> Reader<'a> {
     }
 
     /// The next element must be a SEQUENCE: a reader over its contents.
-    pub(super) fn sequence(&mut self) -> Result<Reader<'a>, DerError> {
+    pub(crate) fn sequence(&mut self) -> Result<Reader<'a>, DerError> {
         self.read(SEQUENCE).map(Reader::new)
     }
 
     /// A non-negative INTEGER that fits a `u64`.
-    pub(super) fn uint(&mut self) -> Result<u64, DerError> {
+    pub(crate) fn uint(&mut self) -> Result<u64, DerError> {
         let bytes = self.read(INTEGER)?;
         match bytes {
             [] => Err("empty INTEGER"),
@@ -85,7 +88,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Nothing may follow.
-    pub(super) fn finish(&self) -> Result<(), DerError> {
+    pub(crate) fn finish(&self) -> Result<(), DerError> {
         if self.data.is_empty() {
             Ok(())
         } else {
@@ -95,10 +98,17 @@ impl<'a> Reader<'a> {
 }
 
 /// One TLV.
-pub(super) fn tlv(tag: u8, contents: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(contents.len() + 6);
+pub(crate) fn tlv(tag: u8, contents: &[u8]) -> Vec<u8> {
+    let mut out = header(tag, contents.len());
+    out.extend_from_slice(contents);
+    out
+}
+
+/// The tag and length of a TLV whose `len` bytes of contents follow: for
+/// a writer that puts secret contents into a wiped buffer of its own.
+pub(crate) fn header(tag: u8, len: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len.min(1 << 20) + 10);
     out.push(tag);
-    let len = contents.len();
     if len < 0x80 {
         out.push(len as u8);
     } else {
@@ -107,17 +117,16 @@ pub(super) fn tlv(tag: u8, contents: &[u8]) -> Vec<u8> {
         out.push(0x80 | (bytes.len() - skip) as u8);
         out.extend_from_slice(&bytes[skip..]);
     }
-    out.extend_from_slice(contents);
     out
 }
 
 /// A SEQUENCE of the concatenated `parts`.
-pub(super) fn sequence(parts: &[&[u8]]) -> Vec<u8> {
+pub(crate) fn sequence(parts: &[&[u8]]) -> Vec<u8> {
     tlv(SEQUENCE, &parts.concat())
 }
 
 /// A non-negative INTEGER.
-pub(super) fn uint(v: u64) -> Vec<u8> {
+pub(crate) fn uint(v: u64) -> Vec<u8> {
     let bytes = v.to_be_bytes();
     let skip = bytes.iter().take_while(|&&b| b == 0).count().min(7);
     let mut contents = Vec::with_capacity(9);

@@ -40,7 +40,7 @@
 //! # Ok::<(), parcrypt::ecdsa::Error>(())
 //! ```
 
-mod der;
+pub(crate) mod der;
 mod params;
 mod unlock;
 

@@ -12,7 +12,11 @@
 //! schedule and thread count (`README.md` beside this file says why).
 //!
 //! Keys in raw FIPS 205 encodings: a public key is `PK.seed ‖ PK.root`
-//! (2n bytes), a private key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` (4n).
+//! (2n bytes), a private key `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root` (4n);
+//! and in PKCS#8 / SubjectPublicKeyInfo DER and PEM byte for byte as
+//! OpenSSL 3.5 writes them ([`PrivateKey::from_pkcs8_pem`],
+//! [`PublicKey::to_spki_pem`], …), password-protected PKCS#8 through
+//! [`crate::pkcs8`].
 //! The secret seeds live in a [`SecretBytes`] (wiped, never printed);
 //! every branch and memory index of signing comes from the public message
 //! digest.
@@ -35,6 +39,7 @@
 //! ```
 
 mod address;
+mod encoding;
 mod hash;
 mod params;
 mod prehash;
@@ -123,6 +128,21 @@ pub enum Error {
     /// The operating system's random number generator failed.
     #[error("the operating system's random number generator failed")]
     Random,
+    /// Not an SLH-DSA key of the expected encoding (DER that does not
+    /// parse, a PEM block that is not base64); says what was wrong.
+    #[error("malformed key: {0}")]
+    MalformedKey(String),
+    /// A well-formed key of another algorithm, or a PEM block of another
+    /// kind (a public key where a private one is needed); says which.
+    #[error("not an SLH-DSA key of the expected kind: {0}")]
+    WrongKeyType(String),
+    /// A password-protected private key read without a password.
+    #[error("the key is encrypted: a password is needed to read it")]
+    EncryptedKey,
+    /// Decrypting or encrypting a password-protected key failed (a wrong
+    /// password is [`crate::pkcs8::Error::BadDecrypt`]).
+    #[error("{0}")]
+    KeyEncryption(crate::pkcs8::Error),
 }
 
 /// An SLH-DSA public key: `PK.seed ‖ PK.root`.

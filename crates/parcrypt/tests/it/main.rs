@@ -34,6 +34,8 @@ mod secrets;
 mod sha_many;
 mod slhdsa;
 mod slhdsa_acvp;
+mod slhdsa_keys;
+mod slhdsa_openssl;
 mod stream;
 mod stream_kat;
 mod stream_segments;
