@@ -40,6 +40,7 @@
 
 mod address;
 mod encoding;
+mod family;
 mod hash;
 mod params;
 mod prehash;
@@ -48,6 +49,7 @@ mod wots;
 
 use std::fmt;
 
+pub use family::{Hasher, MAX_PURE_MESSAGE, SignatureOptions};
 pub use params::ParameterSet;
 pub use prehash::{Message, PreHash};
 
