@@ -58,7 +58,7 @@ pub enum SlhDsaCommand {
         context: SigContext,
         #[command(flatten)]
         prehash: SlhPrehash,
-        /// Sign deterministically (opt_rand = PK.seed, = openssl's -pkeyopt deterministic:1): the same message always gets the same signature
+        /// Sign deterministically (opt_rand = PK.seed): the same message always gets the same signature
         #[arg(long)]
         deterministic: bool,
         #[command(flatten)]
