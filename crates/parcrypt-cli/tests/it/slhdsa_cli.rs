@@ -200,7 +200,16 @@ fn prehash_round_trips_and_large_messages_need_it() {
     assert_eq!(std::fs::read(d("a")).unwrap(), std::fs::read(d("b")).unwrap());
     // Pure signing holds the message: over 64 MiB is refused (exit 2, no
     // output), with the --prehash hint; --prehash streams it.
+    // Exactly the limit is signed whole.
     let big = std::fs::File::create(d("big")).unwrap();
+    big.set_len(64 << 20).unwrap();
+    ok(&sign(
+        &d("key.pem"),
+        &d("big"),
+        &d("edge.sig"),
+        &["--deterministic"],
+    ));
+    ok(&verify(&d("key.pub"), &d("big"), &d("edge.sig"), &[]));
     big.set_len((64 << 20) + 1).unwrap();
     let out = sign(&d("key.pem"), &d("big"), &d("big.sig"), &[]);
     fails(&out, 2, "over 67108864 bytes");
