@@ -18,6 +18,7 @@ mod hash;
 mod kem;
 mod keys;
 mod mldsa;
+mod slhdsa;
 
 pub use ciphers::*;
 pub use files::*;
@@ -25,6 +26,7 @@ pub use hash::*;
 pub use kem::*;
 pub use keys::*;
 pub use mldsa::*;
+pub use slhdsa::*;
 
 /// Multi-core cryptography: AES and friends on every core, byte-compatible with OpenSSL.
 #[derive(Debug, Parser)]
@@ -137,6 +139,9 @@ pub enum Command {
     /// ML-DSA (FIPS 204) keys and signatures, as OpenSSL 3.5 and pyca write them; batches on all cores
     #[command(subcommand, name = "ml-dsa")]
     MlDsa(MlDsaCommand),
+    /// SLH-DSA (FIPS 205) keys and signatures, as OpenSSL 3.5 writes them; trees built on all cores
+    #[command(subcommand, name = "slh-dsa")]
+    SlhDsa(SlhDsaCommand),
     /// Measure every algorithm × strategy × threads × size; write CSV/JSON results
     // Built without the `lab` feature, `lab` is hidden and says so (exit 2).
     #[cfg_attr(not(feature = "lab"), command(hide = true))]

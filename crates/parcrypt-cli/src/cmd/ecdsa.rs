@@ -16,6 +16,7 @@ const NAMES: Names = Names {
     keygen: "parcrypt ecdsa keygen, openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256",
     encodings: "PKCS#8, SEC1 or SPKI",
     traditional_flag: Some("sec1"),
+    long_message_hint: "",
 };
 
 fn key_format(format: EcPrivateFormat, der: bool) -> KeyFormat {

@@ -1,4 +1,5 @@
-//! The key commands of every signature family (`rsa`, `ecdsa`, `ml-dsa`),
+//! The key commands of every signature family (`rsa`, `ecdsa`, `ml-dsa`,
+//! `slh-dsa`),
 //! written once over the library's [`parcrypt::keys`] traits: `keygen`,
 //! `convert`, `pubkey`, `sign`, `verify`, `sign-batch`, `verify-batch`. A
 //! family's own module only maps its arguments to its options.
@@ -23,6 +24,11 @@ use crate::io::{Input, Output, println};
 /// enough that memory stays bounded whatever the list's length.
 const BATCH_ENTRIES: usize = 4096;
 
+/// List entries handled together when the family's prehash is the message
+/// itself ([`VerifyingKey::message_limit`]): a batch then holds its messages
+/// whole, at most this many times the limit.
+const WHOLE_MESSAGE_ENTRIES: usize = 16;
+
 /// The largest signature file read (an RSA-16384 signature is 2 KiB, an
 /// SLH-DSA one up to 50 KiB).
 const MAX_SIGNATURE: u64 = 1 << 20;
@@ -39,6 +45,9 @@ pub struct Names {
     pub encodings: &'static str,
     /// The `--format` value of the traditional encoding (`pkcs1`, `sec1`), if any.
     pub traditional_flag: Option<&'static str>,
+    /// What to do with a message over the family's
+    /// [`message_limit`](VerifyingKey::message_limit) (families without one: unused).
+    pub long_message_hint: &'static str,
 }
 
 /// How a private key is written.
@@ -127,7 +136,7 @@ pub fn sign<K: SigningKey>(
     par: &Parallelism,
 ) -> Result<()> {
     let key: K = load_private(names, Some(key), passin)?;
-    let prehash = prehash_input(key.public_key(), options, io.input.as_deref())?;
+    let prehash = prehash_input(names, key.public_key(), options, io.input.as_deref())?;
     let signature = key.sign_prehashed(&prehash, options, par)?;
     write_output(io.output.as_deref(), &signature)
 }
@@ -144,7 +153,7 @@ pub fn verify<P: VerifyingKey>(
 ) -> Result<()> {
     let key: P = load_public(names, public)?;
     let signature = read_small(Some(sig), "signature")?;
-    let prehash = prehash_input(&key, options, input)?;
+    let prehash = prehash_input(names, &key, options, input)?;
     key.verify_prehashed(&prehash, &signature, options, par)
         .map_err(|e| anyhow!(e))
         .hint(hint)?;
@@ -152,13 +161,33 @@ pub fn verify<P: VerifyingKey>(
 }
 
 /// The prehash of the message at `path` (stdin for `None` or `-`), read once.
-fn prehash_input<P: VerifyingKey>(key: &P, options: &P::Options, path: Option<&Path>) -> Result<Vec<u8>> {
+fn prehash_input<P: VerifyingKey>(
+    names: &Names,
+    key: &P,
+    options: &P::Options,
+    path: Option<&Path>,
+) -> Result<Vec<u8>> {
     let hasher = key.hasher(options)?;
-    hash_reader(hasher, Input::open(path)?).context("cannot read the message")
+    let limit = key.message_limit(options);
+    match hash_reader(hasher, Input::open(path)?, limit) {
+        Err(e) if e.kind() == io::ErrorKind::FileTooLarge => Err(anyhow!(e))
+            .context("cannot read the message")
+            .hint(names.long_message_hint)
+            .usage(),
+        other => other.context("cannot read the message"),
+    }
 }
 
-fn hash_reader<H: MessageHasher>(mut hasher: H, mut reader: impl Read) -> io::Result<Vec<u8>> {
+/// The hasher's prehash of everything `reader` gives; a message over
+/// `limit` bytes is refused ([`io::ErrorKind::FileTooLarge`]) before the
+/// hasher holds more than the limit.
+fn hash_reader<H: MessageHasher>(
+    mut hasher: H,
+    mut reader: impl Read,
+    limit: Option<u64>,
+) -> io::Result<Vec<u8>> {
     let mut buf = vec![0u8; 256 << 10];
+    let mut total = 0u64;
     loop {
         let n = match reader.read(&mut buf) {
             Ok(0) => return Ok(hasher.finish()),
@@ -166,6 +195,13 @@ fn hash_reader<H: MessageHasher>(mut hasher: H, mut reader: impl Read) -> io::Re
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        total += n as u64;
+        if let Some(limit) = limit.filter(|&limit| total > limit) {
+            return Err(io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!("the message is over {limit} bytes, the most signed whole (without a prehash)"),
+            ));
+        }
         hasher.update(&buf[..n]);
     }
 }
@@ -299,9 +335,9 @@ impl List {
         })
     }
 
-    /// The next at most [`BATCH_ENTRIES`] entries: (line number, fields);
-    /// blank lines and `#` comments skipped. Empty at the end.
-    fn next_batch(&mut self) -> Result<Vec<(usize, Vec<String>)>> {
+    /// The next at most `max` entries: (line number, fields); blank lines
+    /// and `#` comments skipped. Empty at the end.
+    fn next_batch(&mut self, max: usize) -> Result<Vec<(usize, Vec<String>)>> {
         let mut batch = Vec::new();
         for (i, line) in self.lines.by_ref() {
             let line = line
@@ -312,11 +348,20 @@ impl List {
                 continue;
             }
             batch.push((i + 1, trimmed.split_whitespace().map(str::to_owned).collect()));
-            if batch.len() == BATCH_ENTRIES {
+            if batch.len() == max {
                 break;
             }
         }
         Ok(batch)
+    }
+}
+
+/// Entries per batch: fewer when each is held whole.
+fn batch_entries(message_limit: Option<u64>) -> usize {
+    if message_limit.is_some() {
+        WHOLE_MESSAGE_ENTRIES
+    } else {
+        BATCH_ENTRIES
     }
 }
 
@@ -331,8 +376,9 @@ fn read_entry<P: VerifyingKey>(key: &P, options: &P::Options, line_no: usize, fi
     let item = match fields {
         [msg, sig] => (|| {
             let hasher = key.hasher(options).map_err(|e| e.to_string())?;
+            let limit = key.message_limit(options);
             let prehash = File::open(msg)
-                .and_then(|f| hash_reader(hasher, f))
+                .and_then(|f| hash_reader(hasher, f, limit))
                 .map_err(|e| format!("cannot read message {msg}: {e}"))?;
             let mut signature = Vec::new();
             File::open(sig)
@@ -356,10 +402,11 @@ pub fn verify_batch<P: VerifyingKey>(
     par: &Parallelism,
 ) -> Result<()> {
     let mut list = List::open(list, "MSGFILE SIGFILE")?;
+    let max = batch_entries(key.message_limit(options));
     let mut out = Output::stdout();
     let (mut total, mut failed) = (0usize, 0usize);
     loop {
-        let batch = list.next_batch()?;
+        let batch = list.next_batch(max)?;
         if batch.is_empty() {
             break;
         }
@@ -423,10 +470,11 @@ pub fn sign_batch<K: SigningKey>(
     par: &Parallelism,
 ) -> Result<()> {
     let mut list = List::open(list, "MSGFILE SIGFILE")?;
+    let max = batch_entries(key.public_key().message_limit(options));
     let mut out = Output::stdout();
     let (mut total, mut failed) = (0usize, 0usize);
     loop {
-        let batch = list.next_batch()?;
+        let batch = list.next_batch(max)?;
         if batch.is_empty() {
             break;
         }
@@ -435,8 +483,9 @@ pub fn sign_batch<K: SigningKey>(
             .map(|(line_no, fields)| match &fields[..] {
                 [msg, sig] => {
                     let hasher = key.public_key().hasher(options).map_err(|e| e.to_string())?;
+                    let limit = key.public_key().message_limit(options);
                     let prehash = File::open(msg)
-                        .and_then(|f| hash_reader(hasher, f))
+                        .and_then(|f| hash_reader(hasher, f, limit))
                         .map_err(|e| format!("cannot read message {msg}: {e}"))?;
                     Ok((prehash, sig.as_str()))
                 }

@@ -19,6 +19,7 @@ const NAMES: Names = Names {
     keygen: "parcrypt ml-dsa keygen --params ML-DSA-65, openssl genpkey -algorithm ML-DSA-65",
     encodings: "PKCS#8 or SPKI",
     traditional_flag: None,
+    long_message_hint: "",
 };
 
 fn key_format(der: bool) -> KeyFormat {

@@ -17,6 +17,7 @@ mod lab;
 mod mldsa;
 mod rc4;
 mod rsa;
+mod slhdsa;
 mod stream;
 mod sums;
 mod tiles;
@@ -53,6 +54,7 @@ pub fn run(cli: Cli) -> Result<()> {
         Command::Ecdsa(cmd) => ecdsa::run(&cmd, &par),
         Command::MlKem(cmd) => kem::run(&cmd),
         Command::MlDsa(cmd) => mldsa::run(&cmd, &par),
+        Command::SlhDsa(cmd) => slhdsa::run(&cmd, &par),
         Command::Lab(args) => lab::run(&args),
         Command::Completions(args) => generate::completions(args.shell),
         Command::Man(args) => generate::man(args.out.as_deref()),

@@ -18,6 +18,7 @@ const NAMES: Names = Names {
     keygen: "parcrypt rsa keygen, openssl genpkey -algorithm RSA",
     encodings: "PKCS#8, PKCS#1 or SPKI",
     traditional_flag: Some("pkcs1"),
+    long_message_hint: "",
 };
 
 fn key_format(format: PrivateFormat, der: bool) -> KeyFormat {

@@ -41,6 +41,7 @@ mod rc4_cli;
 mod rsa_cli;
 mod sha_backend_env;
 mod signals;
+mod slhdsa_cli;
 mod stream_cli;
 mod stream_hostile;
 mod tiles_cli;

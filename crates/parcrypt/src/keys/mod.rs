@@ -1,5 +1,5 @@
-//! One shape for every signature key family (RSA, ECDSA P-256, ML-DSA, and
-//! SLH-DSA when it lands): a private key ([`SigningKey`]) and its public
+//! One shape for every signature key family (RSA, ECDSA P-256, ML-DSA,
+//! SLH-DSA): a private key ([`SigningKey`]) and its public
 //! half ([`VerifyingKey`]), read and written as PKCS#8 / SPKI in DER or PEM
 //! (password-protected PKCS#8 through [`crate::pkcs8`]), signing and
 //! verifying with the family's options, and batches over the crate's
@@ -410,6 +410,16 @@ pub trait VerifyingKey: Sized + Send + Sync {
     /// # Errors
     /// Options the family refuses (an ML-DSA context over 255 bytes).
     fn hasher(&self, options: &Self::Options) -> Result<Self::Hasher, Self::Error>;
+
+    /// The longest message [`Self::hasher`]'s hasher should be given, for
+    /// a family whose prehash is the message itself (pure SLH-DSA hashes
+    /// the whole message twice, so its hasher keeps it); `None`, the
+    /// default: any length, hashed as it streams. A caller reading a
+    /// message refuses one longer than this before holding it.
+    fn message_limit(&self, options: &Self::Options) -> Option<u64> {
+        let _ = options;
+        None
+    }
 
     /// Verifies `signature` over a message's prehash. Verification touches
     /// only public data and may take variable time.

@@ -17,6 +17,11 @@
 //! OpenSSL 3.5 writes them ([`PrivateKey::from_pkcs8_pem`],
 //! [`PublicKey::to_spki_pem`], …), password-protected PKCS#8 through
 //! [`crate::pkcs8`].
+//! Keys are also a [`keys`](crate::keys) family ([`SignatureOptions`]:
+//! context, prehash, deterministic), so the shared readers, writers,
+//! batches and the CLI's `parcrypt slh-dsa` serve them as they serve
+//! ML-DSA; pure signing there holds the message whole
+//! ([`MAX_PURE_MESSAGE`]).
 //! The secret seeds live in a [`SecretBytes`] (wiped, never printed);
 //! every branch and memory index of signing comes from the public message
 //! digest.
@@ -40,6 +45,7 @@
 
 mod address;
 mod encoding;
+mod family;
 mod hash;
 mod params;
 mod prehash;
@@ -48,6 +54,7 @@ mod wots;
 
 use std::fmt;
 
+pub use family::{Hasher, MAX_PURE_MESSAGE, SignatureOptions};
 pub use params::ParameterSet;
 pub use prehash::{Message, PreHash};
 
