@@ -191,7 +191,7 @@ impl SignatureFormat {
     }
 }
 
-/// How [`keys`](crate::keys) signs and verifies with P-256: the
+/// How [`crate::keys`] signs and verifies with P-256: the
 /// signature's bytes, and the verification method.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SignatureOptions {

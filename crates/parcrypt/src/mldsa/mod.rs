@@ -4,7 +4,7 @@
 //! context string (0–255 bytes), external μ (`sign_mu`/`verify_mu`, μ from
 //! [`MuHasher`] over a streamed message), PKCS#8/SPKI in DER or PEM.
 //!
-//! Keys are a [`keys`](crate::keys) family: [`PrivateKey`] is a
+//! Keys are a [`crate::keys`] family: [`PrivateKey`] is a
 //! [`SigningKey`], [`PublicKey`] a [`VerifyingKey`], so the readers
 //! (password-protected PKCS#8 too), the writers and the batches
 //! (`sign_batch`, `verify_batch` on every core) are the ones RSA and ECDSA
@@ -247,7 +247,7 @@ impl FromStr for ParameterSet {
     }
 }
 
-/// How [`keys`](crate::keys) signs and verifies with ML-DSA: the context
+/// How [`crate::keys`] signs and verifies with ML-DSA: the context
 /// string (empty by default, as pyca's `context=None`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SignatureOptions {
