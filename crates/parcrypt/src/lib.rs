@@ -229,6 +229,7 @@
 //!
 //! ```
 //! use parcrypt::digest::Algorithm;
+//! use parcrypt::keys::SigningKey;
 //! use parcrypt::par::Parallelism;
 //! use parcrypt::{ecdsa, rsa};
 //!

@@ -57,6 +57,7 @@ pub fn rsa_bulk_blocks(msg_len: usize, key_size: usize) -> usize {
 /// # Examples
 /// ```
 /// use parcrypt::hazmat::{rsa_bulk_decrypt, rsa_bulk_encrypt};
+/// use parcrypt::keys::SigningKey;
 /// use parcrypt::{par::Parallelism, rsa::PrivateKey};
 ///
 /// let par = Parallelism::default();

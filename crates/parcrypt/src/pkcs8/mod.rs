@@ -27,8 +27,9 @@
 //!
 //! # Examples
 //! ```
-//! use parcrypt::pkcs8::{self, Options};
 //! use parcrypt::ecdsa::PrivateKey;
+//! use parcrypt::keys::SigningKey;
+//! use parcrypt::pkcs8::{self, Options};
 //!
 //! let key = PrivateKey::generate()?;
 //! let pem = key.to_pkcs8_encrypted_pem(b"hunter2", &Options::default())?;

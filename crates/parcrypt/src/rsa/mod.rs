@@ -17,6 +17,7 @@
 //! # Examples
 //! ```
 //! use parcrypt::digest::Algorithm;
+//! use parcrypt::keys::SigningKey;
 //! use parcrypt::par::Parallelism;
 //! use parcrypt::rsa::{PrivateKey, Scheme};
 //!
