@@ -28,7 +28,7 @@
 //! # Examples
 //! ```
 //! use parcrypt::ecdsa::PrivateKey;
-//! use parcrypt::keys::SigningKey;
+//! use parcrypt::keys::{SigningKey, VerifyingKey};
 //! use parcrypt::pkcs8::{self, Options};
 //!
 //! let key = PrivateKey::generate()?;
