@@ -25,7 +25,7 @@ use std::sync::OnceLock;
 use parcrypt::ecdsa::{self, DigestItem, PrivateKey, Signature, VerifyStrategy};
 
 use super::id;
-use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload};
+use super::{Input, Model, OpensslPeer, Operation, SEQUENTIAL, SpeedRate, Stage, Unit, Width, Workload, own};
 
 /// The nominal size of a single verification: a P-256 scalar, the digest.
 const NOMINAL: usize = 32;
@@ -34,6 +34,11 @@ const MAX_BATCH: usize = 1024;
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let single = |name, description, setup, parallel, sizes, openssl| Workload {
+        model: if parallel {
+            own(Width::AtMost(2), None)
+        } else {
+            SEQUENTIAL
+        },
         name,
         family: "ecdsa",
         description,
@@ -92,6 +97,11 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: Model::Cost {
+                stages: &[Stage::Kernel(id::ECDSA_VERIFY_JOINT)],
+                width: Width::Items,
+                cap: None,
+            },
         },
     ]);
 }
