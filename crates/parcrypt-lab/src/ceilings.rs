@@ -1,7 +1,7 @@
 //! The machine's ceilings: how fast this machine moves bytes when no
 //! cryptography is done — memory copied and read (1 and N threads), a file
 //! read out of the page cache with the file pipeline's 1 MiB positional
-//! reads (1 and N threads), bytes through a pipe, writes to `/dev/null` and
+//! reads (1 and N threads), bytes through `cat` between two pipes, writes to `/dev/null` and
 //! to a file. The cost models ([`crate::roofline`]) cap a workload's limit
 //! with them; `machine.json` records them.
 //!
@@ -107,8 +107,9 @@ pub struct Ceilings {
     /// A file in the page cache read with 1 MiB `pread`s into a reused
     /// buffer (each thread its contiguous part), as the file pipeline reads.
     pub page_cache_read: Scaling,
-    /// Bytes through a pipe(2) between two threads, 128 KiB reads and
-    /// writes (`cat F | cat` less the file read).
+    /// Bytes through `cat` (into its standard input, out of its standard
+    /// output: two pipes and a process), 128 KiB reads and writes: `cat F |
+    /// cat` less the file read.
     pub pipe: f64,
     /// 1 MiB writes to `/dev/null`.
     pub write_dev_null: f64,
@@ -380,17 +381,29 @@ fn file_ceilings(data: &[u8], threads: usize, temp: &Path) -> std::io::Result<(f
     Ok((write_file, page_cache_read))
 }
 
-/// `data` from one thread to another through a pipe, in [`PIPE_CHUNK`]
-/// writes and reads.
+/// `data` through `cat`: written into its standard input by one thread
+/// and read back from its standard output by another, in [`PIPE_CHUNK`]s —
+/// two pipes and a `cat` between them, as `cat F | cat` moves the file
+/// less reading it. `None` without `cat`.
 fn through_pipe(data: &[u8]) -> std::io::Result<f64> {
-    let (mut reader, mut writer) = std::io::pipe()?;
+    use std::process::{Command, Stdio};
+    let mut cat = Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let (Some(mut writer), Some(mut reader)) = (cat.stdin.take(), cat.stdout.take()) else {
+        let _ = cat.kill();
+        let _ = cat.wait();
+        return Err(std::io::Error::other("cat has no pipes"));
+    };
     let t = Instant::now();
     let received = std::thread::scope(|s| {
         let sender = s.spawn(move || -> std::io::Result<()> {
             for chunk in data.chunks(PIPE_CHUNK) {
                 writer.write_all(chunk)?;
             }
-            Ok(())
+            Ok(()) // dropping `writer` closes cat's input: it ends
         });
         let mut buf = vec![0u8; PIPE_CHUNK];
         let mut received = 0usize;
@@ -400,12 +413,16 @@ fn through_pipe(data: &[u8]) -> std::io::Result<f64> {
                 Ok(n) => received += n,
             }
         }
-        sender
+        let sent = sender
             .join()
-            .map_err(|_| std::io::Error::other("the pipe's writer panicked"))??;
-        Ok::<usize, std::io::Error>(received)
-    })?;
-    Ok(received as f64 / t.elapsed().as_secs_f64().max(1e-9))
+            .map_err(|_| std::io::Error::other("the pipe's writer panicked"));
+        (received, sent)
+    });
+    let elapsed = t.elapsed();
+    let _ = cat.wait();
+    let (received, sent) = received;
+    sent??;
+    Ok(received as f64 / elapsed.as_secs_f64().max(1e-9))
 }
 
 fn to_dev_null(data: &[u8]) -> std::io::Result<f64> {

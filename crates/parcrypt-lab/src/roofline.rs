@@ -32,6 +32,12 @@ pub enum Model {
         width: Width,
         /// The ceiling that caps the rate on all threads, if any.
         cap: Option<Cap>,
+        /// Whether, on one thread, the input is read on a thread of its own
+        /// (the file pipeline's reader thread reading ahead) while the
+        /// calling thread does the rest: on two cores or more the
+        /// one-thread limit is then the slower of the [`Stage::Ceiling`]
+        /// stages and the others, not their sum.
+        read_ahead: bool,
     },
 }
 
@@ -103,6 +109,7 @@ pub const fn own(width: Width, cap: Option<Cap>) -> Model {
         stages: &[Stage::Own],
         width,
         cap,
+        read_ahead: false,
     }
 }
 
@@ -116,7 +123,12 @@ impl Model {
     pub fn describe(&self) -> String {
         match self {
             Model::None(why) => format!("no model: {why}"),
-            Model::Cost { stages, width, cap } => {
+            Model::Cost {
+                stages,
+                width,
+                cap,
+                read_ahead,
+            } => {
                 let stages: Vec<String> = stages
                     .iter()
                     .map(|s| match s {
@@ -145,7 +157,12 @@ impl Model {
                         }
                     )
                 });
-                format!("one unit costs {} {width}{cap}", stages.join(" + "))
+                let ahead = if *read_ahead {
+                    "; on one thread a reader thread reads ahead, so the read and the rest overlap on two cores"
+                } else {
+                    ""
+                };
+                format!("one unit costs {} {width}{cap}{ahead}", stages.join(" + "))
             }
         }
     }
@@ -168,15 +185,16 @@ struct Context<'a> {
 }
 
 /// The one-core cost of one unit of `workload` at `size` (seconds per
-/// unit), and whether a kernel had to be replaced by the workload's own
-/// cell; `None` where no `seq` cell gives it.
+/// unit): of its [`Stage::Ceiling`] stages (the read) and of the others,
+/// and whether a kernel had to be replaced by the workload's own cell;
+/// `None` where no `seq` cell gives it.
 fn unit_cost(
     stages: &[Stage],
     ctx: &Context<'_>,
     workload: &str,
     unit: Unit,
     size: usize,
-) -> Option<(f64, bool)> {
+) -> Option<((f64, f64), bool)> {
     let seq_of = |w: &str, exact: bool| -> Option<&Row> {
         let seq = ctx
             .rows
@@ -190,7 +208,7 @@ fn unit_cost(
         }
     };
     let own = || seq_of(workload, true).map(achieved).filter(|r| *r > 0.0);
-    let mut cost = 0.0;
+    let (mut read, mut rest) = (0.0, 0.0);
     for stage in stages {
         let rate = match stage {
             Stage::Own => own()?,
@@ -198,7 +216,7 @@ fn unit_cost(
                 Some(rate) => rate,
                 // The kernel was not measured: the workload's own cell is the
                 // whole cost (and replaces every other stage).
-                None => return own().map(|rate| (1.0 / rate, true)),
+                None => return own().map(|rate| ((0.0, 1.0 / rate), true)),
             },
             Stage::Ceiling(c) if unit == Unit::Bytes => {
                 match ctx
@@ -206,15 +224,18 @@ fn unit_cost(
                     .map(|ce| ce.rate(*c, 1))
                     .filter(|r| r.is_finite() && *r > 0.0)
                 {
-                    Some(rate) => rate,
-                    None => return own().map(|rate| (1.0 / rate, true)),
+                    Some(rate) => {
+                        read += 1.0 / rate;
+                        continue;
+                    }
+                    None => return own().map(|rate| ((0.0, 1.0 / rate), true)),
                 }
             }
             Stage::Ceiling(_) => continue,
         };
-        cost += 1.0 / rate;
+        rest += 1.0 / rate;
     }
-    (cost > 0.0).then_some((cost, false))
+    (read + rest > 0.0).then_some(((read, rest), false))
 }
 
 /// How many of `threads` threads can share a run of `size` under `width`.
@@ -254,12 +275,22 @@ fn limit_at(
     size: usize,
     threads: usize,
     cap_threads: impl Fn(Ceiling, &Ceilings, usize) -> f64,
+    cores: usize,
 ) -> Option<(f64, &'static str)> {
-    let Model::Cost { stages, width, cap } = model else {
+    let Model::Cost {
+        stages,
+        width,
+        cap,
+        read_ahead,
+    } = model
+    else {
         return None;
     };
-    let (cost, _) = unit_cost(stages, ctx, workload, unit, size)?;
+    let ((read, rest), _) = unit_cost(stages, ctx, workload, unit, size)?;
     let p = share(*width, implementation, threads, size);
+    // One thread with a reader thread beside it, and a core for each.
+    let overlapped = *read_ahead && p == 1 && cores >= 2;
+    let cost = if overlapped { read.max(rest) } else { read + rest };
     let mut limit = (
         p as f64 / cost,
         if p < threads { bound::WIDTH } else { bound::CORES },
@@ -298,6 +329,7 @@ pub fn limits(
                 r.size_bytes,
                 threads,
                 |c, ce, p| ce.rate(c, p),
+                cores,
             );
             match found {
                 Some((rate, by)) => RowLimit::new(r, rate, by),
@@ -356,7 +388,7 @@ pub fn predict(
             };
             let limit = if implementation == "seq" {
                 // Sequential only: one core whatever the machine.
-                limit_at(model, &ctx, (workload, seq.unit, "seq"), size, 1, per_core)
+                limit_at(model, &ctx, (workload, seq.unit, "seq"), size, 1, per_core, p)
             } else {
                 limit_at(
                     model,
@@ -365,12 +397,13 @@ pub fn predict(
                     size,
                     p,
                     per_core,
+                    p,
                 )
             };
             let (mut rate, mut bound) = limit.unwrap_or((f64::NAN, bound::NONE));
             if let Some(s) = s {
                 let by_amdahl = seq_rate * amdahl(s, p);
-                if !(by_amdahl >= rate) {
+                if by_amdahl < rate || rate.is_nan() {
                     (rate, bound) = (by_amdahl, bound::AMDAHL);
                 }
             }
@@ -534,11 +567,19 @@ mod tests {
             stages: &[Stage::Ceiling(Ceiling::PageCacheRead), Stage::Kernel("gcm")],
             width: Width::Any,
             cap: READS_PAGE_CACHE,
+            read_ahead: false,
+        };
+        let ahead = Model::Cost {
+            stages: &[Stage::Ceiling(Ceiling::PageCacheRead), Stage::Kernel("gcm")],
+            width: Width::Any,
+            cap: READS_PAGE_CACHE,
+            read_ahead: true,
         };
         let batch = Model::Cost {
             stages: &[Stage::Kernel("joint")],
             width: Width::Items,
             cap: None,
+            read_ahead: false,
         };
         let model_of = |w: &str| match w {
             "file" => Some(file),
@@ -551,6 +592,13 @@ mod tests {
         assert!((l[1].limit_bps - 8e9 / 3.0).abs() < 1e3, "{}", l[1].limit_bps);
         assert!((l[2].limit_bps - 16e9 / 3.0).abs() < 1e3);
         assert!((l[1].of_limit - 0.75).abs() < 1e-9);
+        // Reading ahead on a thread of its own, one thread is as fast as the
+        // slower of the read (8 GB/s) and the kernel (4 GB/s) on two cores,
+        // not on one; two threads share both.
+        let with = |cores| limits(&rows, Some(&ce), cores, |w| (w == "file").then_some(ahead));
+        assert!((with(2)[1].limit_bps - 4e9).abs() < 1e3);
+        assert!((with(1)[1].limit_bps - 8e9 / 3.0).abs() < 1e3);
+        assert!((with(2)[2].limit_bps - 16e9 / 3.0).abs() < 1e3);
         // A slow page cache caps the file at every size.
         let mut slow = ce.clone();
         slow.page_cache_read = Scaling { one: 8e9, all: 4e9 };

@@ -101,6 +101,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 stages: &[Stage::Kernel(id::ECDSA_VERIFY_JOINT)],
                 width: Width::Items,
                 cap: None,
+                read_ahead: false,
             },
         },
     ]);

@@ -34,11 +34,12 @@ use crate::ceilings::Ceiling;
 pub(super) fn register(all: &mut Vec<Workload>) {
     // No `openssl speed` peer: the stream workloads stand beside tools that
     // encrypt files, and `aes-256-gcm-seal` already has `openssl speed`.
-    let w = |name, description, setup, enc, age, kernel: &'static [Stage]| Workload {
+    let w = |name, description, setup, enc, age, kernel: &'static [Stage], read_ahead| Workload {
         model: Model::Cost {
             stages: kernel,
             width: Width::Any,
             cap: READS_PAGE_CACHE,
+            read_ahead,
         },
         name,
         family: "stream",
@@ -66,6 +67,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             &["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
             AgePeer::Encrypt,
             &[Stage::Ceiling(Ceiling::PageCacheRead), Stage::Kernel(id::AES_256_GCM_SEAL)],
+            // One worker: a reader thread reads ahead (`stream/file.rs`).
+            true,
         ),
         w(
             id::STREAM_DECRYPT,
@@ -74,6 +77,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             &["-d", "-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
             AgePeer::Decrypt,
             &[Stage::Ceiling(Ceiling::PageCacheRead), Stage::Kernel(id::AES_256_GCM_OPEN)],
+            // Each worker reads the segments it opens, one worker too.
+            false,
         ),
     ]);
 }

@@ -22,7 +22,7 @@ impl fmt::Display for Summary {
             let gb = |v: f64| v / 1e9;
             writeln!(
                 f,
-                "ceilings (GB/s, 1/{} threads; {}): memory copy {:.1}/{:.1}, memory read {:.1}/{:.1}, page-cache read {:.1}/{:.1}, pipe {:.1}, write /dev/null {:.1}, write file {:.1}",
+                "ceilings (GB/s, 1/{} threads; {}): memory copy {:.1}/{:.1}, memory read {:.1}/{:.1}, page-cache read {:.1}/{:.1}, through cat {:.1}, write /dev/null {:.1}, write file {:.1}",
                 c.threads,
                 if c.cached_in.is_some() {
                     format!("cached, measured {}", c.measured_utc)

@@ -151,7 +151,7 @@ fn section_limits(summary: &Summary, md: &mut String) {
         let _ = writeln!(md, "| {name} | {} | {} |", gb(s.one), gb(s.all));
     }
     for (name, v) in [
-        ("pipe between two threads, 128 KiB (`cat | cat`)", c.pipe),
+        ("through `cat` (two pipes and a process), 128 KiB", c.pipe),
         ("write to /dev/null, 1 MiB", c.write_dev_null),
         ("write to a file (page cache, no sync), 1 MiB", c.write_file),
     ] {
