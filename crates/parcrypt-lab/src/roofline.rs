@@ -79,27 +79,30 @@ pub enum Width {
 pub struct Cap {
     /// Which.
     pub ceiling: Ceiling,
-    /// Whether it applies only to working sets beyond the last-level cache
-    /// (memory bandwidth), or at every size (a page-cache read).
-    pub beyond_cache_only: bool,
+    /// Whether it applies only to inputs at least as large as the
+    /// ceiling's own working set (memory bandwidth: `Ceilings::bounds`),
+    /// or at every size (a page-cache read).
+    pub large_inputs_only: bool,
 }
 
 /// The cap of an in-place transformation of memory: memory copy bandwidth
-/// (each byte read and written once), beyond the last-level cache.
+/// (each byte read and written once), for inputs at least as large as
+/// its measurement's two buffers.
 pub const IN_PLACE: Option<Cap> = Some(Cap {
     ceiling: Ceiling::MemoryCopy,
-    beyond_cache_only: true,
+    large_inputs_only: true,
 });
-/// The cap of a hash of memory: memory read bandwidth, beyond the cache.
+/// The cap of a hash of memory: memory read bandwidth, for inputs at
+/// least as large as its measurement's buffer.
 pub const READS_MEMORY: Option<Cap> = Some(Cap {
     ceiling: Ceiling::MemoryRead,
-    beyond_cache_only: true,
+    large_inputs_only: true,
 });
 /// The cap of a workload reading a file in the page cache: the page-cache
 /// read on all threads, at every size.
 pub const READS_PAGE_CACHE: Option<Cap> = Some(Cap {
     ceiling: Ceiling::PageCacheRead,
-    beyond_cache_only: false,
+    large_inputs_only: false,
 });
 
 /// The model of a workload whose whole cost is its own `seq` cell, shared
@@ -150,8 +153,8 @@ impl Model {
                     format!(
                         ", capped by {} on those threads{}",
                         c.ceiling.name(),
-                        if c.beyond_cache_only {
-                            " beyond the last-level cache"
+                        if c.large_inputs_only {
+                            " for inputs as large as its measurement"
                         } else {
                             ""
                         }
@@ -296,7 +299,7 @@ fn limit_at(
         if p < threads { bound::WIDTH } else { bound::CORES },
     );
     if let (Some(cap), Some(ce), Unit::Bytes) = (cap, ctx.ceilings, unit)
-        && (!cap.beyond_cache_only || ce.beyond_cache(size))
+        && (!cap.large_inputs_only || ce.bounds(cap.ceiling, size))
     {
         let rate = cap_threads(cap.ceiling, ce, threads.max(1));
         if rate.is_finite() && rate > 0.0 && rate < limit.0 {
@@ -496,14 +499,15 @@ mod tests {
         }
     }
 
-    fn ceilings(llc: u64) -> Ceilings {
+    /// Ceilings measured over buffers of `buffer` bytes (copy: two of them).
+    fn ceilings(buffer: u64) -> Ceilings {
         let s = |one: f64, all: f64| Scaling { one, all };
         Ceilings {
             key: "test".into(),
             measured_utc: String::new(),
             threads: 2,
-            llc_bytes: Some(llc),
-            buffer_bytes: 64 << 20,
+            llc_bytes: Some(buffer / 2),
+            buffer_bytes: usize::try_from(buffer).unwrap(),
             memory_copy: s(10e9, 15e9),
             memory_read: s(20e9, 30e9),
             page_cache_read: s(8e9, 12e9),
@@ -530,7 +534,7 @@ mod tests {
             row("ctr", "steal", 2, MIB, Unit::Bytes, t1 / 64.0 / 1.9),
         ];
         let model = |_: &str| Some(own(Width::Any, IN_PLACE));
-        // Beyond a 32 MiB cache: 2 × 5 = 10 GB/s, under the 15 GB/s copy.
+        // As large as the copy's two 32 MiB buffers: 2 × 5 = 10 GB/s, under the 15 GB/s copy.
         let ce = ceilings(32 * MIB as u64);
         let l = limits(&rows, Some(&ce), 2, model);
         assert_eq!(l[0].of_limit, 1.0, "seq is its own limit");
@@ -539,7 +543,7 @@ mod tests {
         // Four threads on two cores: still two cores' worth.
         assert!((l[2].limit_bps - 10e9).abs() < 1.0);
         assert!((l[2].limit_ops_per_s - 10e9 / size as f64).abs() < 1e-6);
-        // A slow memory caps it beyond the cache, not within.
+        // A slow memory caps inputs as large as its measurement, not smaller ones.
         let mut slow = ce.clone();
         slow.memory_copy = Scaling { one: 4e9, all: 6e9 };
         let l = limits(&rows, Some(&slow), 2, model);

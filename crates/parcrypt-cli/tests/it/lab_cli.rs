@@ -26,7 +26,13 @@ fn a_short_lab_run_writes_every_output() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let run = parcrypt(&args, b"");
+    // The ceilings cache in the test's directory, not the user's.
+    let run = crate::common::run(
+        std::process::Command::new(crate::common::bin())
+            .args(args)
+            .env("XDG_CACHE_HOME", dir.path()),
+        b"",
+    );
     assert!(run.status.success(), "{}", stderr(&run));
     let summary = String::from_utf8_lossy(&run.stdout);
     assert!(
@@ -87,6 +93,7 @@ fn the_default_build_has_the_lab_and_writes_to_lab_out() {
     let run = std::process::Command::new(crate::common::bin())
         .args(crate::common::LAB_TINY)
         .current_dir(dir.path())
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
