@@ -107,6 +107,13 @@ pub struct Ceilings {
     /// A file in the page cache read with 1 MiB `pread`s into a reused
     /// buffer (each thread its contiguous part), as the file pipeline reads.
     pub page_cache_read: Scaling,
+    /// Bytes of the small file of [`Ceilings::page_cache_read_small`]:
+    /// half the last-level cache, 1–16 MiB.
+    pub small_file_bytes: usize,
+    /// As `page_cache_read`, for a file of `small_file_bytes` read again
+    /// and again, whose pages stay in the CPU's caches: what a workload
+    /// reading a file smaller than the buffer gets (a quick study's 16 MiB).
+    pub page_cache_read_small: Scaling,
     /// Bytes through `cat` (into its standard input, out of its standard
     /// output: two pipes and a process), 128 KiB reads and writes: `cat F |
     /// cat` less the file read.
@@ -125,11 +132,17 @@ pub struct Ceilings {
 }
 
 impl Ceilings {
-    /// The `ceiling` on `p` threads.
-    pub fn rate(&self, ceiling: Ceiling, p: usize) -> f64 {
+    /// The `ceiling` on `p` threads, for a workload moving `bytes` (a file
+    /// smaller than the buffer reads at the small file's rate).
+    pub fn rate(&self, ceiling: Ceiling, p: usize, bytes: usize) -> f64 {
         let scaling = match ceiling {
             Ceiling::MemoryCopy => self.memory_copy,
             Ceiling::MemoryRead => self.memory_read,
+            Ceiling::PageCacheRead
+                if bytes < self.buffer_bytes && self.page_cache_read_small.one.is_finite() =>
+            {
+                self.page_cache_read_small
+            }
             Ceiling::PageCacheRead => self.page_cache_read,
         };
         scaling.at(p, self.threads)
@@ -251,16 +264,15 @@ pub fn measure(key: &str, threads: usize, temp: &Path, now_utc: &str) -> Ceiling
         all: best(|| read_memory(&src, threads)),
     };
     drop(dst);
-    let (write_file, page_cache_read) = match file_ceilings(&src, threads, temp) {
-        Ok(figures) => figures,
-        Err(_) => (
-            f64::NAN,
-            Scaling {
-                one: f64::NAN,
-                all: f64::NAN,
-            },
-        ),
+    let small_file_bytes = llc_bytes
+        .map_or(16 << 20, |llc| usize::try_from(llc / 2).unwrap_or(16 << 20))
+        .clamp(1 << 20, 16 << 20);
+    let unmeasured = Scaling {
+        one: f64::NAN,
+        all: f64::NAN,
     };
+    let (write_file, page_cache_read, page_cache_read_small) =
+        file_ceilings(&src, small_file_bytes, threads, temp).unwrap_or((f64::NAN, unmeasured, unmeasured));
     let pipe = best(|| through_pipe(&src).unwrap_or(f64::NAN));
     let write_dev_null = best(|| to_dev_null(&src).unwrap_or(f64::NAN));
     Ceilings {
@@ -272,6 +284,8 @@ pub fn measure(key: &str, threads: usize, temp: &Path, now_utc: &str) -> Ceiling
         memory_copy,
         memory_read,
         page_cache_read,
+        small_file_bytes,
+        page_cache_read_small,
         pipe,
         write_dev_null,
         write_file,
@@ -330,8 +344,13 @@ fn read_memory(src: &[u8], threads: usize) -> f64 {
 /// Writes `data` to an unlinked file in `temp` twice (the best of the two
 /// is the write ceiling; the second overwrites pages already in the
 /// cache), syncs it so no writeback runs during the reads, then reads it
-/// back on 1 and `threads` threads.
-fn file_ceilings(data: &[u8], threads: usize, temp: &Path) -> std::io::Result<(f64, Scaling)> {
+/// back on 1 and `threads` threads, whole and its first `small` bytes.
+fn file_ceilings(
+    data: &[u8],
+    small: usize,
+    threads: usize,
+    temp: &Path,
+) -> std::io::Result<(f64, Scaling, Scaling)> {
     let path = temp.join(format!("parcrypt-lab-ceilings-{}.bin", std::process::id()));
     let file = File::options()
         .read(true)
@@ -349,21 +368,24 @@ fn file_ceilings(data: &[u8], threads: usize, temp: &Path) -> std::io::Result<(f
     };
     let write_file = write()?.max(write()?);
     file.sync_all()?;
-    let read = |threads: usize| -> f64 {
-        timed(data.len(), || {
+    // Each thread reads its part of the first `len` bytes `times` times.
+    let read = |threads: usize, len: usize, times: usize| -> f64 {
+        timed(len * times, || {
             std::thread::scope(|s| {
-                for (start, end) in parts(data.len(), threads) {
+                for (start, end) in parts(len, threads) {
                     let file = &file;
                     s.spawn(move || {
                         let mut buf = vec![0u8; READ_SIZE];
-                        let mut at = start;
-                        while at < end {
-                            let want = READ_SIZE.min(end - at);
-                            match file.read_at(&mut buf[..want], at as u64) {
-                                Ok(0) | Err(_) => break,
-                                Ok(n) => at += n,
+                        for _ in 0..times {
+                            let mut at = start;
+                            while at < end {
+                                let want = READ_SIZE.min(end - at);
+                                match file.read_at(&mut buf[..want], at as u64) {
+                                    Ok(0) | Err(_) => break,
+                                    Ok(n) => at += n,
+                                }
+                                black_box(&buf);
                             }
-                            black_box(&buf);
                         }
                     });
                 }
@@ -371,10 +393,18 @@ fn file_ceilings(data: &[u8], threads: usize, temp: &Path) -> std::io::Result<(f
         })
     };
     let page_cache_read = Scaling {
-        one: best(|| read(1)),
-        all: best(|| read(threads)),
+        one: best(|| read(1, data.len(), 1)),
+        all: best(|| read(threads, data.len(), 1)),
     };
-    Ok((write_file, page_cache_read))
+    // As many bytes as the whole file, so the threads' start is as small a
+    // part of the time.
+    let small = small.clamp(1, data.len());
+    let times = data.len() / small;
+    let page_cache_read_small = Scaling {
+        one: best(|| read(1, small, times)),
+        all: best(|| read(threads, small, times)),
+    };
+    Ok((write_file, page_cache_read, page_cache_read_small))
 }
 
 /// `data` through `cat`: written into its standard input by one thread
@@ -483,6 +513,8 @@ mod tests {
             first.memory_read.all,
             first.page_cache_read.one,
             first.page_cache_read.all,
+            first.page_cache_read_small.one,
+            first.page_cache_read_small.all,
             first.pipe,
             first.write_dev_null,
             first.write_file,

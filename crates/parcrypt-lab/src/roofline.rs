@@ -224,7 +224,7 @@ fn unit_cost(
             Stage::Ceiling(c) if unit == Unit::Bytes => {
                 match ctx
                     .ceilings
-                    .map(|ce| ce.rate(*c, 1))
+                    .map(|ce| ce.rate(*c, 1, size))
                     .filter(|r| r.is_finite() && *r > 0.0)
                 {
                     Some(rate) => {
@@ -277,7 +277,7 @@ fn limit_at(
     (workload, unit, implementation): (&str, Unit, &str),
     size: usize,
     threads: usize,
-    cap_threads: impl Fn(Ceiling, &Ceilings, usize) -> f64,
+    cap_threads: impl Fn(Ceiling, &Ceilings, usize, usize) -> f64,
     cores: usize,
 ) -> Option<(f64, &'static str)> {
     let Model::Cost {
@@ -301,7 +301,7 @@ fn limit_at(
     if let (Some(cap), Some(ce), Unit::Bytes) = (cap, ctx.ceilings, unit)
         && (!cap.large_inputs_only || ce.bounds(cap.ceiling, size))
     {
-        let rate = cap_threads(cap.ceiling, ce, threads.max(1));
+        let rate = cap_threads(cap.ceiling, ce, threads.max(1), size);
         if rate.is_finite() && rate > 0.0 && rate < limit.0 {
             limit = (rate, cap.ceiling.name());
         }
@@ -331,7 +331,7 @@ pub fn limits(
                 (r.workload, r.unit, r.implementation),
                 r.size_bytes,
                 threads,
-                |c, ce, p| ce.rate(c, p),
+                |c, ce, p, size| ce.rate(c, p, size),
                 cores,
             );
             match found {
@@ -381,10 +381,10 @@ pub fn predict(
     let at = PREDICTED_CORES
         .iter()
         .map(|&p| {
-            let per_core = |c: Ceiling, ce: &Ceilings, p: usize| {
-                let on_all = ce.rate(c, ce.threads);
+            let per_core = |c: Ceiling, ce: &Ceilings, p: usize, size: usize| {
+                let on_all = ce.rate(c, ce.threads, size);
                 if p <= ce.threads {
-                    ce.rate(c, p)
+                    ce.rate(c, p, size)
                 } else {
                     on_all / ce.threads.max(1) as f64 * p as f64
                 }
@@ -511,6 +511,8 @@ mod tests {
             memory_copy: s(10e9, 15e9),
             memory_read: s(20e9, 30e9),
             page_cache_read: s(8e9, 12e9),
+            small_file_bytes: 1 << 20,
+            page_cache_read_small: s(f64::NAN, f64::NAN),
             pipe: 3e9,
             write_dev_null: 100e9,
             write_file: 4e9,
@@ -596,6 +598,15 @@ mod tests {
         assert!((l[1].limit_bps - 8e9 / 3.0).abs() < 1e3, "{}", l[1].limit_bps);
         assert!((l[2].limit_bps - 16e9 / 3.0).abs() < 1e3);
         assert!((l[1].of_limit - 0.75).abs() < 1e-9);
+        // A file smaller than the ceilings' buffer reads at the small file's rate.
+        let mut cached = ce.clone();
+        cached.page_cache_read_small = Scaling { one: 16e9, all: 24e9 };
+        let l16 = limits(&rows, Some(&cached), 2, model_of);
+        assert!(
+            (l16[1].limit_bps - 16e9 / 5.0).abs() < 1e3,
+            "{}",
+            l16[1].limit_bps
+        );
         // Reading ahead on a thread of its own, one thread is as fast as the
         // slower of the read (8 GB/s) and the kernel (4 GB/s) on two cores,
         // not on one; two threads share both.

@@ -235,7 +235,8 @@ pub fn rooflines(summary: &Summary) -> Vec<(String, Chart)> {
             };
             let bests: Vec<&Row> = threads.iter().filter_map(|&t| best_at(t)).collect();
             series.push(Series {
-                name: format!("{w}, {}", unit.label(size)),
+                // The legend is narrow: the size is each workload's largest (the title says so).
+                name: (*w).to_owned(),
                 points: bests
                     .iter()
                     .map(|r| (r.threads as f64, crate::roofline::achieved(r)))

@@ -22,7 +22,7 @@ impl fmt::Display for Summary {
             let gb = |v: f64| v / 1e9;
             writeln!(
                 f,
-                "ceilings (GB/s, 1/{} threads; {}): memory copy {:.1}/{:.1}, memory read {:.1}/{:.1}, page-cache read {:.1}/{:.1}, through cat {:.1}, write /dev/null {:.1}, write file {:.1}",
+                "ceilings (GB/s, 1/{} threads; {}): memory copy {:.1}/{:.1}, memory read {:.1}/{:.1}, page-cache read {:.1}/{:.1} (small file {:.1}/{:.1}), through cat {:.1}, write /dev/null {:.1}, write file {:.1}",
                 c.threads,
                 if c.cached_in.is_some() {
                     format!("cached, measured {}", c.measured_utc)
@@ -35,6 +35,8 @@ impl fmt::Display for Summary {
                 gb(c.memory_read.all),
                 gb(c.page_cache_read.one),
                 gb(c.page_cache_read.all),
+                gb(c.page_cache_read_small.one),
+                gb(c.page_cache_read_small.all),
                 gb(c.pipe),
                 gb(c.write_dev_null),
                 gb(c.write_file)

@@ -147,6 +147,10 @@ fn section_limits(summary: &Summary, md: &mut String) {
         ("memory copy", c.memory_copy),
         ("memory read", c.memory_read),
         ("page-cache read, 1 MiB preads", c.page_cache_read),
+        (
+            "page-cache read of a small file, again and again",
+            c.page_cache_read_small,
+        ),
     ] {
         let _ = writeln!(md, "| {name} | {} | {} |", gb(s.one), gb(s.all));
     }
