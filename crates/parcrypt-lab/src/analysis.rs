@@ -81,6 +81,7 @@ mod tests {
             items: 1,
             ops_per_s: 0.0,
             samples: vec![1.0 / speedup],
+            limit: crate::model::RowLimit::NONE,
         }
     }
 

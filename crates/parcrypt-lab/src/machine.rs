@@ -4,6 +4,8 @@ use std::process::Command;
 
 use serde::Serialize;
 
+use crate::ceilings::Ceilings;
+
 /// Facts about the machine and the build, recorded beside the results.
 #[derive(Debug, Clone, Serialize)]
 pub struct Machine {
@@ -42,6 +44,10 @@ pub struct Machine {
     pub started_utc: String,
     /// 1-minute load average just before the run.
     pub load_before: Option<f64>,
+    /// What this machine moves without cryptography (memory, the page
+    /// cache, a pipe, writes), measured or read from the cache at the start
+    /// of the run; `None` before then.
+    pub ceilings: Option<Ceilings>,
 }
 
 const FLAGS: [&str; 10] = [
@@ -108,7 +114,19 @@ impl Machine {
             command_line: command_line.to_owned(),
             started_utc: now_rfc3339(),
             load_before: load_average(),
+            ceilings: None,
         }
+    }
+
+    /// The key the ceilings are cached under: what changes them — the CPU
+    /// model, the threads the process may use, the kernel.
+    pub fn ceilings_key(&self) -> String {
+        format!(
+            "{} | {} threads | kernel {}",
+            self.cpu_model.as_deref().unwrap_or("unknown CPU"),
+            self.cores,
+            self.kernel.as_deref().unwrap_or("unknown")
+        )
     }
 }
 
@@ -142,7 +160,7 @@ pub fn timestamp_compact() -> String {
 }
 
 /// The current time as `YYYY-MM-DDThh:mm:ssZ`.
-fn now_rfc3339() -> String {
+pub(crate) fn now_rfc3339() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -113,6 +113,70 @@ pub struct Row {
     /// cells of different workloads (bootstrap intervals), not written.
     #[serde(skip)]
     pub samples: Vec<f64>,
+    /// The workload's limit on this cell's threads and the fraction of it
+    /// reached (`roofline`); empty for peers and where there is no model.
+    #[serde(flatten)]
+    pub limit: RowLimit,
+}
+
+/// A cell's limit: the rate its workload's cost model allows on its
+/// threads (on at most the cores), in the workload's unit, and the
+/// fraction of it the cell reached. Distinct from `efficiency`, which is
+/// the speed-up per thread.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct RowLimit {
+    /// The limit in bytes per second; NaN where the unit is not bytes or
+    /// there is no limit.
+    #[serde(rename = "limit_Bps")]
+    pub limit_bps: f64,
+    /// The limit in operations (items) per second (for bytes: runs of this
+    /// size per second); NaN where there is no limit.
+    pub limit_ops_per_s: f64,
+    /// The achieved rate over the limit; NaN where there is no limit.
+    pub of_limit: f64,
+    /// What binds the limit (`cores`, `width`, `memory-copy`,
+    /// `page-cache-read`, …), `no-model`, or `None` (a peer).
+    pub limit_by: Option<&'static str>,
+}
+
+impl RowLimit {
+    /// No limit (a peer's row, or before the models ran).
+    pub const NONE: RowLimit = RowLimit {
+        limit_bps: f64::NAN,
+        limit_ops_per_s: f64::NAN,
+        of_limit: f64::NAN,
+        limit_by: None,
+    };
+
+    /// The limit `rate` (in `r`'s unit: bytes or operations per second),
+    /// bound by `by`, for the row `r`.
+    pub fn new(r: &Row, rate: f64, by: &'static str) -> RowLimit {
+        let (limit_bps, limit_ops_per_s, achieved) = match r.unit {
+            Unit::Bytes => (rate, rate / r.size_bytes.max(1) as f64, r.throughput_bps),
+            Unit::Operation | Unit::Items(_) => (f64::NAN, rate, r.ops_per_s),
+        };
+        RowLimit {
+            limit_bps,
+            limit_ops_per_s,
+            of_limit: achieved / rate,
+            limit_by: Some(by),
+        }
+    }
+}
+
+/// One workload's rate on one core: its `seq` cell at the largest size
+/// measured (machine.json lists these beside the ceilings: the kernels'
+/// one-core rates the cost models use).
+#[derive(Debug, Clone, Serialize)]
+pub struct OneCore {
+    /// Workload name.
+    pub workload: &'static str,
+    /// The size.
+    pub size_bytes: usize,
+    /// What the size counts.
+    pub unit: Unit,
+    /// Bytes per second (bytes), else operations (items) per second.
+    pub rate: f64,
 }
 
 /// Conclusions for one workload × parallel implementation.
@@ -169,6 +233,12 @@ pub struct Summary {
     pub peers: Vec<PeerStatus>,
     /// Files written.
     pub files: Vec<PathBuf>,
+    /// Each workload's one-core rate (its `seq` cell at the largest size).
+    pub one_core: Vec<OneCore>,
+    /// Each workload's cost model, in words.
+    pub models: Vec<ModelRecord>,
+    /// Each workload's predicted rate at 4, 8, 16 and 64 cores.
+    pub predictions: Vec<Prediction>,
 }
 
 /// The configuration as recorded in results.json.
@@ -253,4 +323,49 @@ impl Summary {
             .iter()
             .find(|r| r.peer && r.workload == workload && r.implementation == peer)
     }
+}
+
+/// One workload's predicted rate at 4, 8, 16 and 64 cores (`roofline::PREDICTED_CORES`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Prediction {
+    /// Workload name.
+    pub workload: &'static str,
+    /// The implementation predicted (the best parallel one at the largest size).
+    #[serde(rename = "impl")]
+    pub implementation: &'static str,
+    /// The size predicted for: the largest measured.
+    pub size_bytes: usize,
+    /// What `size_bytes` counts.
+    pub unit: Unit,
+    /// The `seq` rate measured here, in the unit's rate.
+    pub seq_rate: f64,
+    /// The Amdahl serial fraction fitted here, if any.
+    pub amdahl_serial_fraction: Option<f64>,
+    /// Per core count: the rate, and what binds it.
+    pub at: Vec<PredictedAt>,
+}
+
+/// A predicted rate.
+#[derive(Debug, Clone, Serialize)]
+pub struct PredictedAt {
+    /// Cores.
+    pub cores: usize,
+    /// The predicted rate (bytes or operations per second).
+    pub rate: f64,
+    /// What binds it: `cores`, `width`, `amdahl`, or a ceiling's name.
+    pub bound: &'static str,
+}
+
+/// A workload's model as results.json records it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelRecord {
+    /// Workload name.
+    pub workload: &'static str,
+    /// Its family (`aes`, `merkle`, …): the report draws one roofline per family.
+    pub family: &'static str,
+    /// The model in words (`roofline::Model::describe`), or `no model: why`.
+    pub model: String,
+    /// Whether a kernel or ceiling the model names was missing in this
+    /// run, so that the workload's own `seq` cell stood in for its cost.
+    pub own_cell_stood_in: bool,
 }

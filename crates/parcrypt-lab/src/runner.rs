@@ -9,11 +9,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parcrypt::par::{Parallelism, Strategy};
 
 use crate::analysis;
+use crate::ceilings;
 use crate::error::LabError;
 use crate::machine::Machine;
-use crate::model::{ConfigRecord, Impl, Row, Summary, Unit};
+use crate::model::{ConfigRecord, Impl, OneCore, Row, Summary, Unit};
 use crate::pattern;
 use crate::peers;
+use crate::roofline;
 use crate::stats::{self, Stats};
 use crate::workloads::{self, Operation, Workload};
 
@@ -48,6 +50,11 @@ pub struct LabConfig {
     pub peers: bool,
     /// The command line, recorded in machine.json.
     pub command_line: String,
+    /// Where the machine's ceilings are cached between runs
+    /// [default: [`ceilings::default_cache`]]; `None`: measured every run.
+    pub ceilings_cache: Option<PathBuf>,
+    /// Measure the ceilings again even where the cache has them.
+    pub remeasure: bool,
 }
 
 impl Default for LabConfig {
@@ -63,6 +70,8 @@ impl Default for LabConfig {
             progress: false,
             peers: true,
             command_line: String::new(),
+            ceilings_cache: ceilings::default_cache(),
+            remeasure: false,
         }
     }
 }
@@ -260,7 +269,22 @@ pub fn measure_all(config: &LabConfig) -> Result<Summary, LabError> {
         path: config.out_dir.clone(),
         source,
     })?;
-    let machine = Machine::probe(&config.command_line);
+    let mut machine = Machine::probe(&config.command_line);
+    // The ceilings first, before the workloads warm the machine (and so
+    // that a cached run spends nothing on them).
+    bar_message(
+        config.progress,
+        "the machine's ceilings (measured once per machine, then cached)",
+    );
+    let (ceilings, ceilings_note) = ceilings::load_or_measure(
+        config.ceilings_cache.as_deref(),
+        &machine.ceilings_key(),
+        config.remeasure,
+        machine.cores,
+        &std::env::temp_dir(),
+        &machine.started_utc,
+    );
+    machine.ceilings = Some(ceilings);
     let all_impls = impls(&threads);
     let impls_for = |w: &Workload| {
         if w.parallel {
@@ -306,6 +330,7 @@ pub fn measure_all(config: &LabConfig) -> Result<Summary, LabError> {
     }
     bar.finish_and_clear();
     let mut summary = summarize(config, &machine, &workloads, rows, started.elapsed());
+    summary.notes.extend(ceilings_note);
     summary.notes.extend(left_out);
     summary.peers = peer_status;
     Ok(summary)
@@ -342,6 +367,37 @@ fn summarize(
     }
     // Load during the run is not judged: the lab's own oversubscribed
     // cells (4, 8 threads on fewer cores) raise it.
+    let analysis = analysis::analyse(&rows, machine.cores);
+    let model_of = |name: &str| workloads.iter().find(|w| w.name == name).map(|w| w.model);
+    let ceilings = machine.ceilings.as_ref();
+    let limits = roofline::limits(&rows, ceilings, machine.cores, model_of);
+    let mut rows = rows;
+    for (r, limit) in rows.iter_mut().zip(limits) {
+        r.limit = limit;
+    }
+    let one_core = workloads
+        .iter()
+        .filter_map(|w| {
+            let seq = rows
+                .iter()
+                .filter(|r| !r.peer && r.workload == w.name && r.implementation == "seq")
+                .max_by_key(|r| r.size_bytes)?;
+            Some(OneCore {
+                workload: w.name,
+                size_bytes: seq.size_bytes,
+                unit: seq.unit,
+                rate: roofline::achieved(seq),
+            })
+        })
+        .collect();
+    let models = workloads
+        .iter()
+        .map(|w| roofline::record((w.name, w.family), &w.model, &rows, ceilings))
+        .collect();
+    let predictions = workloads
+        .iter()
+        .filter_map(|w| roofline::predict(w.name, &w.model, &rows, &analysis, ceilings, machine.cores))
+        .collect();
     Summary {
         machine: machine.clone(),
         config: ConfigRecord {
@@ -351,12 +407,15 @@ fn summarize(
             sizes: config.sizes.clone(),
             repeats: config.repeats,
         },
-        analysis: analysis::analyse(&rows, machine.cores),
+        analysis,
         rows,
         wall_s: wall.as_secs_f64(),
         notes,
         peers: Vec::new(),
         files: Vec::new(),
+        one_core,
+        models,
+        predictions,
     }
 }
 
@@ -389,6 +448,7 @@ fn cell_row(w: &Workload, imp: &Impl, size: usize, batch: u64, samples: &[f64], 
         items,
         ops_per_s: items as f64 / stats.median,
         samples: samples.to_vec(),
+        limit: crate::model::RowLimit::NONE,
     }
 }
 
@@ -465,6 +525,13 @@ fn measure(op: &mut Operation, par: &Parallelism, timing: &Timing) -> (Vec<f64>,
 fn precise_enough(samples: &[f64], timing: &Timing) -> bool {
     let s = Stats::of(samples);
     (s.ci95_high - s.ci95_low) / 2.0 <= timing.target_rel_ci * s.mean
+}
+
+/// A line on stderr before the progress bar starts, where one is drawn.
+fn bar_message(show: bool, message: &str) {
+    if show {
+        eprintln!("parcrypt lab: {message}");
+    }
 }
 
 fn progress_bar(show: bool, cells: u64) -> ProgressBar {

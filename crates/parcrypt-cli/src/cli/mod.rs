@@ -216,6 +216,11 @@ pub struct LabArgs {
     /// Do not measure peers (openssl speed / openssl enc)
     #[arg(long)]
     pub no_peers: bool,
+    /// Measure the machine's ceilings (memory, page cache, pipe, writes) again
+    /// instead of reading them from the cache ($XDG_CACHE_HOME or
+    /// ~/.cache/parcrypt/lab-ceilings.json)
+    #[arg(long)]
+    pub remeasure: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -43,6 +43,8 @@ mod with_lab {
             progress: std::io::stderr().is_terminal(),
             peers: !args.no_peers,
             command_line: std::env::args().collect::<Vec<_>>().join(" "),
+            ceilings_cache: parcrypt_lab::ceilings::default_cache(),
+            remeasure: args.remeasure,
         };
         if config.budget.is_some_and(|b| !(b > 0.0 && b.is_finite())) {
             return Err(anyhow::anyhow!("--budget must be a positive number of seconds")).usage();

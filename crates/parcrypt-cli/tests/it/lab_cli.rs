@@ -26,7 +26,13 @@ fn a_short_lab_run_writes_every_output() {
         "--out",
         out.to_str().unwrap(),
     ];
-    let run = parcrypt(&args, b"");
+    // The ceilings cache in the test's directory, not the user's.
+    let run = crate::common::run(
+        std::process::Command::new(crate::common::bin())
+            .args(args)
+            .env("XDG_CACHE_HOME", dir.path()),
+        b"",
+    );
     assert!(run.status.success(), "{}", stderr(&run));
     let summary = String::from_utf8_lossy(&run.stdout);
     assert!(
@@ -87,6 +93,7 @@ fn the_default_build_has_the_lab_and_writes_to_lab_out() {
     let run = std::process::Command::new(crate::common::bin())
         .args(crate::common::LAB_TINY)
         .current_dir(dir.path())
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
         .output()
         .unwrap();
     assert!(run.status.success(), "{}", stderr(&run));
@@ -96,6 +103,67 @@ fn the_default_build_has_the_lab_and_writes_to_lab_out() {
         .collect();
     assert_eq!(runs.len(), 1, "{runs:?}");
     assert!(runs[0].join("results.csv").exists());
+}
+
+/// The ceilings are measured on the first run on a machine and cached
+/// (`$XDG_CACHE_HOME/parcrypt/lab-ceilings.json`), read back on the next,
+/// and measured again with `--remeasure`; each run's machine.json has them,
+/// and results.csv the limit columns after the older ones.
+#[cfg(feature = "lab")]
+#[test]
+fn the_ceilings_are_cached_per_machine_and_remeasure_refreshes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache_home = dir.path().join("cache");
+    let cache = cache_home.join("parcrypt/lab-ceilings.json");
+    let run = |name: &str, extra: &[&str]| -> serde_json::Value {
+        let out = dir.path().join(name);
+        let lab = std::process::Command::new(crate::common::bin())
+            .args(crate::common::LAB_TINY)
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .env("XDG_CACHE_HOME", &cache_home)
+            .output()
+            .unwrap();
+        assert!(lab.status.success(), "{}", stderr(&lab));
+        let stdout = String::from_utf8_lossy(&lab.stdout);
+        assert!(
+            stdout.contains("ceilings (GB/s") && stdout.contains("of limit"),
+            "{stdout}"
+        );
+        let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+        let header = csv.lines().next().unwrap();
+        assert!(
+            header.ends_with(",unit,limit_Bps,limit_ops_per_s,of_limit,limit_by"),
+            "{header}"
+        );
+        let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+        assert!(row[24].parse::<f64>().unwrap() > 0.0, "{row:?}");
+        assert_eq!(
+            (row[26], row[27]),
+            ("1.0000", "cores"),
+            "seq is its own one-core limit"
+        );
+        serde_json::from_str(&std::fs::read_to_string(out.join("machine.json")).unwrap()).unwrap()
+    };
+    let first = run("first", &[]);
+    assert!(cache.exists(), "{}", cache.display());
+    assert!(first["ceilings"]["cached_in"].is_null(), "{}", first["ceilings"]);
+    assert!(first["ceilings"]["memory_copy"]["all"].as_f64().unwrap() > 0.0);
+    let second = run("second", &[]);
+    assert_eq!(second["ceilings"]["cached_in"], cache.to_str().unwrap());
+    assert_eq!(
+        second["ceilings"]["measured_utc"],
+        first["ceilings"]["measured_utc"]
+    );
+    assert_eq!(second["ceilings"]["pipe"], first["ceilings"]["pipe"]);
+    let fresh = run("fresh", &["--remeasure"]);
+    assert!(fresh["ceilings"]["cached_in"].is_null(), "{}", fresh["ceilings"]);
+    // The cache now holds the fresh figures.
+    let cached: serde_json::Value = serde_json::from_slice(&std::fs::read(&cache).unwrap()).unwrap();
+    let key = cached.as_object().unwrap().keys().next().unwrap().clone();
+    assert_eq!(cached[&key]["pipe"], fresh["ceilings"]["pipe"]);
+    assert!(key.contains("threads") && key.contains("kernel"), "{key}");
 }
 
 #[cfg(not(feature = "lab"))]

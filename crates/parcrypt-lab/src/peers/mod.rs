@@ -16,7 +16,7 @@ pub use self::files::{FileSet, measure_sha256sum};
 pub use self::openssl::{parse_speed, parse_speed_sign, parse_speed_verify};
 pub use self::pyca::{PYCA, PycaOp, PycaPeer, measure_pyca};
 pub use crate::model::PeerStatus;
-use crate::model::{Row, Unit};
+use crate::model::{Row, RowLimit, Unit};
 use crate::stats::{self, Stats};
 
 /// A workload as its peers see it: its name and unit, what it reads, and
@@ -259,6 +259,7 @@ fn peer_row(w: &Beside, name: &'static str, size: usize, samples: &[f64]) -> Row
         items,
         ops_per_s: items as f64 / stats.median,
         samples: samples.to_vec(),
+        limit: RowLimit::NONE,
     }
 }
 

@@ -12,8 +12,12 @@ use parcrypt::par::Parallelism;
 
 use super::id;
 use super::{
-    Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, aead_samples, aead_sizes, input,
+    IN_PLACE, Input, OpensslPeer, Operation, SpeedRate, Unit, Width, Workload, adaptive, aead_samples,
+    aead_sizes, input, own,
 };
+
+/// One-message GCM is one AWS-LC call on the calling thread below 2 MiB.
+const GCM_PARALLEL_FROM: usize = 2 << 20;
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     all.extend([
@@ -35,6 +39,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::AES_256_CTR,
@@ -54,6 +59,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::AES_256_CBC_DEC,
@@ -73,6 +79,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::AES_256_ECB_ENC,
@@ -92,6 +99,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::AES_256_ECB_DEC,
@@ -111,6 +119,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         // `openssl enc` has no AEAD modes (it refuses GCM), so the GCM
         // workloads have `openssl speed` alone; the stream workloads, which
@@ -133,6 +142,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::From(GCM_PARALLEL_FROM), IN_PLACE),
         },
         Workload {
             name: id::AES_256_GCM_OPEN,
@@ -152,6 +162,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::From(GCM_PARALLEL_FROM), IN_PLACE),
         },
     ]);
 }

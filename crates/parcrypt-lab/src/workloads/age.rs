@@ -21,11 +21,13 @@ use super::aes::{IV_HEX, KEY256_HEX};
 use super::id;
 use super::stream::{sealed_input, temp_path, unlinked};
 use super::{
-    AgePeer, Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, aead_samples, aead_sizes, write_input,
+    AgePeer, Input, OpensslPeer, Operation, READS_PAGE_CACHE, SpeedRate, Unit, Width, Workload, aead_samples,
+    aead_sizes, own, write_input,
 };
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let w = |name, description, setup, age| Workload {
+        model: own(Width::Any, READS_PAGE_CACHE),
         name,
         family: "age",
         description,

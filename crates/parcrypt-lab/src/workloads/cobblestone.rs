@@ -22,7 +22,8 @@ use super::aes::{IV_HEX, KEY128_HEX};
 use super::id;
 use super::stream::{sealed_input, temp_path, unlinked};
 use super::{
-    Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, aead_samples, aead_sizes, write_input,
+    Input, OpensslPeer, Operation, READS_PAGE_CACHE, SpeedRate, Unit, Width, Workload, aead_samples,
+    aead_sizes, own, write_input,
 };
 use crate::peers::{PycaOp, PycaPeer};
 
@@ -33,6 +34,7 @@ const CONTEXT: &[u8] = b"parcrypt lab";
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let w = |name, description, setup, enc| Workload {
+        model: own(Width::Any, READS_PAGE_CACHE),
         name,
         family: "cobblestone",
         description,

@@ -10,7 +10,10 @@ use parcrypt::digest::Backend;
 use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 
 use super::id;
-use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{
+    Input, OpensslPeer, Operation, READS_MEMORY, SEQUENTIAL, SpeedRate, Unit, Width, Workload, adaptive,
+    input, own,
+};
 use crate::peers::FileSet;
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
@@ -42,6 +45,11 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         input: Input::Memory,
         missing: super::runs_anywhere,
         age: None,
+        model: if parallel {
+            own(Width::Any, READS_MEMORY)
+        } else {
+            SEQUENTIAL
+        },
     };
     let small = |mut w: Workload| {
         w.sizes = Some(small_leaf_sizes);
@@ -110,6 +118,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             },
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Items, None),
         },
     ]);
 }
@@ -137,6 +146,7 @@ fn many<const B: usize>(name: &'static str) -> Workload {
         input: Input::Memory,
         missing: many_missing::<B>,
         age: None,
+        model: SEQUENTIAL,
     }
 }
 

@@ -19,6 +19,7 @@ pub(crate) use crate::inputs::write_input;
 pub use crate::model::Unit;
 use crate::peers::Beside;
 pub use crate::peers::{AgePeer, Input, OpensslPeer, SpeedRate};
+pub use crate::roofline::{IN_PLACE, Model, READS_MEMORY, READS_PAGE_CACHE, SEQUENTIAL, Stage, Width, own};
 
 /// The RSA paper's grid of message sizes, plus two sizes for throughput:
 /// the grid of a byte workload that has none of its own.
@@ -96,6 +97,10 @@ pub struct Workload {
     /// `age` (or `rage`) doing the same job on a file, measured as a peer in
     /// the same run when either is installed.
     pub age: Option<AgePeer>,
+    /// What limits the workload on this machine (its cost model, evaluated
+    /// against the machine's ceilings and the run's one-core cells), or
+    /// why it has none. docs/LAB.md gives each model's assumptions.
+    pub model: Model,
 }
 
 impl Workload {

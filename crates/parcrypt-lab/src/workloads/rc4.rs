@@ -7,7 +7,10 @@ use std::hint::black_box;
 use parcrypt::hazmat::{Parc4, Rc4};
 
 use super::id;
-use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{
+    IN_PLACE, Input, OpensslPeer, Operation, SEQUENTIAL, SpeedRate, Unit, Width, Workload, adaptive, input,
+    own,
+};
 
 /// The PARC4 paper's sizes, plus 64 MiB for throughput (not in a quick study).
 fn paper_sizes(quick: bool) -> Vec<usize> {
@@ -57,6 +60,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         input: Input::Memory,
         missing: super::runs_anywhere,
         age: None,
+        model: SEQUENTIAL,
     });
     all.extend([
         Workload {
@@ -72,6 +76,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::PARC4_4KIB,
@@ -86,6 +91,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::PARC4_64KIB,
@@ -100,6 +106,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
         Workload {
             name: id::PARC4_1MIB,
@@ -114,6 +121,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            model: own(Width::Any, IN_PLACE),
         },
     ]);
 }

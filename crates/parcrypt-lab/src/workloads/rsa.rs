@@ -31,11 +31,18 @@ use parcrypt::par::Parallelism;
 use parcrypt::rsa::{CrtMode, PrivateKey, Scheme};
 
 use super::id;
-use super::{Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, adaptive, input};
+use super::{Input, Model, OpensslPeer, Operation, SpeedRate, Unit, Width, Workload, adaptive, input, own};
 use parcrypt::keys::SigningKey as _;
+
+/// The default CRT mode picks, by CPU, two threads or one core's SIMD lanes
+/// for the two halves: no one cost model fits both.
+const AUTO_CRT: Model = Model::None(
+    "CrtMode::Auto runs the CRT halves on two threads or in one core's AVX-512 IFMA lanes by CPU; rsa-sign-*-threads has the two-thread model",
+);
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     let keygen = |name, description, setup, sizes, samples| Workload {
+        model: own(Width::PrimePair, None),
         name,
         family: "rsa",
         description,
@@ -49,7 +56,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         missing: super::runs_anywhere,
         age: None,
     };
-    let sign = |name, description, setup, sizes, speed: Option<&'static [&'static str]>| Workload {
+    let sign = |name, description, setup, sizes, speed: Option<&'static [&'static str]>, model| Workload {
+        model,
         name,
         family: "rsa",
         description,
@@ -96,6 +104,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             |_| sign_op(2048, CrtMode::Auto),
             |_| vec![256],
             Some(&["rsa2048"]),
+            AUTO_CRT,
         ),
         sign(
             id::RSA_SIGN_2048_THREADS,
@@ -103,6 +112,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             |_| sign_op(2048, CrtMode::Threads),
             |_| vec![256],
             None,
+            own(Width::AtMost(2), None),
         ),
         sign(
             id::RSA_SIGN_4096,
@@ -110,6 +120,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             |_| sign_op(4096, CrtMode::Auto),
             |quick| if quick { Vec::new() } else { vec![512] },
             Some(&["rsa4096"]),
+            AUTO_CRT,
         ),
         sign(
             id::RSA_SIGN_4096_THREADS,
@@ -117,6 +128,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             |_| sign_op(4096, CrtMode::Threads),
             |quick| if quick { Vec::new() } else { vec![512] },
             None,
+            own(Width::AtMost(2), None),
         ),
         Workload {
             name: id::RSA_BULK_ENC,
@@ -131,6 +143,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            // 190 bytes of message per OAEP block of RSA-2048.
+            model: own(Width::Chunks(190), None),
         },
         Workload {
             name: id::RSA_BULK_DEC,
@@ -145,6 +159,8 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             input: Input::Memory,
             missing: super::runs_anywhere,
             age: None,
+            // The size is the plaintext's: 190 bytes per block decrypted.
+            model: own(Width::Chunks(190), None),
         },
     ]);
 }

@@ -26,13 +26,21 @@ use parcrypt::stream::{self, DecryptOptions, Identity, Options, Recipient};
 use super::aes::{IV_HEX, KEY256_HEX};
 use super::id;
 use super::{
-    AgePeer, Input, OpensslPeer, Operation, SpeedRate, Unit, Workload, aead_samples, aead_sizes, write_input,
+    AgePeer, Input, Model, OpensslPeer, Operation, READS_PAGE_CACHE, SpeedRate, Stage, Unit, Width, Workload,
+    aead_samples, aead_sizes, write_input,
 };
+use crate::ceilings::Ceiling;
 
 pub(super) fn register(all: &mut Vec<Workload>) {
     // No `openssl speed` peer: the stream workloads stand beside tools that
     // encrypt files, and `aes-256-gcm-seal` already has `openssl speed`.
-    let w = |name, description, setup, enc, age| Workload {
+    let w = |name, description, setup, enc, age, kernel: &'static [Stage], read_ahead| Workload {
+        model: Model::Cost {
+            stages: kernel,
+            width: Width::Any,
+            cap: READS_PAGE_CACHE,
+            read_ahead,
+        },
         name,
         family: "stream",
         description,
@@ -58,6 +66,9 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             encrypt,
             &["-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
             AgePeer::Encrypt,
+            &[Stage::Ceiling(Ceiling::PageCacheRead), Stage::Kernel(id::AES_256_GCM_SEAL)],
+            // One worker: a reader thread reads ahead (`stream/file.rs`).
+            true,
         ),
         w(
             id::STREAM_DECRYPT,
@@ -65,6 +76,9 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             decrypt,
             &["-d", "-aes-256-ctr", "-K", KEY256_HEX, "-iv", IV_HEX],
             AgePeer::Decrypt,
+            &[Stage::Ceiling(Ceiling::PageCacheRead), Stage::Kernel(id::AES_256_GCM_OPEN)],
+            // Each worker reads the segments it opens, one worker too.
+            false,
         ),
     ]);
 }

@@ -11,7 +11,7 @@ use parcrypt::merkle::tiles::{self, RebuildOptions, base64_hash};
 use parcrypt::par::Parallelism;
 
 use super::id;
-use super::{Input, Operation, Unit, Workload};
+use super::{Input, Operation, Unit, Width, Workload, own};
 
 /// Bytes per entry: the figure of merit is 64-byte entries.
 const ENTRY: usize = 64;
@@ -31,6 +31,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
         input: Input::Memory,
         missing: super::runs_anywhere,
         age: None,
+        model: own(Width::Any, None),
     });
 }
 

@@ -4,11 +4,17 @@ use std::fmt;
 
 use crate::model::Summary;
 
-/// The CSV columns, in order (the first twelve are the contract). `unit`
-/// says what `size_bytes` counts: `bytes`, `operation` (one operation of a
-/// nominal size in bytes) or an item noun such as `signatures` (a batch of
-/// that many; `ops_per_s` is then items per second).
-pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s,p90_s,unit";
+/// The CSV columns, in order (the first twelve are the contract; columns
+/// are only ever appended). `unit` says what `size_bytes` counts: `bytes`,
+/// `operation` (one operation of a nominal size in bytes) or an item noun
+/// such as `signatures` (a batch of that many; `ops_per_s` is then items
+/// per second). `limit_Bps` (bytes only) and `limit_ops_per_s` are the
+/// workload's limit on the cell's threads (its cost model against the
+/// machine's ceilings and the run's one-core cells), `of_limit` the
+/// achieved rate over it, `limit_by` what binds it (`cores`, `width`,
+/// `memory-copy`, `memory-read`, `page-cache-read`, `no-model`); empty for
+/// peers.
+pub const CSV_HEADER: &str = "workload,impl,threads,size_bytes,repeats,median_s,mean_s,stddev_s,ci95_low_s,ci95_high_s,throughput_Bps,speedup,efficiency,min_s,batch,speedup_ci95_low,speedup_ci95_high,karp_flatt,outliers,peer,items,ops_per_s,p90_s,unit,limit_Bps,limit_ops_per_s,of_limit,limit_by";
 
 /// The results as CSV (header + one line per cell): results.csv.
 pub fn csv(summary: &Summary) -> String {
@@ -17,7 +23,7 @@ pub fn csv(summary: &Summary) -> String {
     for r in &summary.rows {
         let s = &r.stats;
         out.push_str(&format!(
-            "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{},{},{},{},{},{},{},{:.6e},{:e},{}\n",
+            "{},{},{},{},{},{:e},{:e},{:e},{:e},{:e},{},{},{},{:e},{},{},{},{},{},{},{},{:.6e},{:e},{},{},{},{},{}\n",
             r.workload,
             r.implementation,
             r.threads,
@@ -41,7 +47,11 @@ pub fn csv(summary: &Summary) -> String {
             r.items,
             r.ops_per_s,
             s.p90,
-            r.unit.name()
+            r.unit.name(),
+            Sci(r.limit.limit_bps),
+            Sci(r.limit.limit_ops_per_s),
+            Num(r.limit.of_limit),
+            r.limit.limit_by.unwrap_or_default(),
         ));
     }
     out

@@ -48,6 +48,7 @@ pub fn report(summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, LabError> {
     let mut figures = String::new();
     for (name, svg) in plots::charts(summary)
         .into_iter()
+        .chain(plots::rooflines(summary))
         .map(|(n, c)| (n, c.to_svg()))
         .chain(bars.into_iter().flatten())
     {

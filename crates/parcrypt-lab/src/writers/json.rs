@@ -10,9 +10,20 @@ pub fn results(summary: &Summary) -> Vec<u8> {
     pretty(summary)
 }
 
-/// machine.json: the machine and build the run measured.
+/// machine.json: the machine and build the run measured, its ceilings
+/// (`ceilings`), and every workload's one-core rate in this run
+/// (`one_core`: the kernels' rates the cost models use).
 pub fn machine(summary: &Summary) -> Vec<u8> {
-    pretty(&summary.machine)
+    #[derive(Serialize)]
+    struct MachineFile<'a> {
+        #[serde(flatten)]
+        machine: &'a crate::machine::Machine,
+        one_core: &'a [crate::model::OneCore],
+    }
+    pretty(&MachineFile {
+        machine: &summary.machine,
+        one_core: &summary.one_core,
+    })
 }
 
 fn pretty<T: Serialize>(value: &T) -> Vec<u8> {

@@ -56,12 +56,43 @@ pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<(), LabError> {
 /// A row's rate in its own unit: GB/s or MB/s for bytes, op/s for an
 /// operation, items/s for items (whose throughput in bytes does not apply).
 pub(crate) fn rate(r: &Row) -> String {
-    let gbps = r.throughput_bps / 1e9;
-    match r.unit {
-        Unit::Items(noun) => format!("{:.0} {noun}s/s", r.ops_per_s),
-        Unit::Operation => format!("{:.1} op/s", r.ops_per_s),
+    rate_in(
+        r.unit,
+        match r.unit {
+            Unit::Bytes => r.throughput_bps,
+            Unit::Operation | Unit::Items(_) => r.ops_per_s,
+        },
+    )
+}
+
+/// A rate in `unit`'s terms (bytes per second for bytes, else operations
+/// or items per second), as [`rate`] writes a row's; "—" for NaN.
+pub(crate) fn rate_in(unit: Unit, value: f64) -> String {
+    let gbps = value / 1e9;
+    match unit {
+        _ if !value.is_finite() => "—".to_owned(),
+        Unit::Items(noun) => format!("{value:.0} {noun}s/s"),
+        Unit::Operation => format!("{value:.1} op/s"),
         Unit::Bytes if gbps >= 0.1 => format!("{gbps:.2} GB/s"),
-        Unit::Bytes => format!("{:.1} MB/s", r.throughput_bps / 1e6),
+        Unit::Bytes => format!("{:.1} MB/s", value / 1e6),
+    }
+}
+
+/// A row's limit and the fraction of it reached: `"10.2 GB/s"`, `"87%"`;
+/// where it has none, what binds it (`no-model`) or "—".
+pub(crate) fn limit_cells(r: &Row) -> (String, String) {
+    let l = &r.limit;
+    let limit = match r.unit {
+        Unit::Bytes => l.limit_bps,
+        Unit::Operation | Unit::Items(_) => l.limit_ops_per_s,
+    };
+    if limit.is_finite() {
+        (
+            format!("{} ({})", rate_in(r.unit, limit), l.limit_by.unwrap_or("")),
+            format!("{:.0}%", l.of_limit * 100.0),
+        )
+    } else {
+        (l.limit_by.unwrap_or("—").to_owned(), "—".to_owned())
     }
 }
 

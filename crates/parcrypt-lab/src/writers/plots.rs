@@ -192,6 +192,96 @@ pub fn charts(summary: &Summary) -> Vec<(String, Chart)> {
     out
 }
 
+/// One roofline per workload family (and unit, where a family mixes
+/// bytes with operations or items), named `roofline-<family>[-<unit>]`:
+/// per workload at its largest size, the best rate reached at each thread
+/// count (solid) and the limit its cost model gives there (dashed), on a
+/// log axis. Workloads without a model have no limit line.
+pub fn rooflines(summary: &Summary) -> Vec<(String, Chart)> {
+    let mut groups: Vec<((&str, String), Vec<&str>)> = Vec::new();
+    for m in &summary.models {
+        if summary.largest_size(m.workload).is_none() {
+            continue;
+        }
+        let key = (m.family, summary.unit(m.workload).name());
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, ws)) => ws.push(m.workload),
+            None => groups.push((key, vec![m.workload])),
+        }
+    }
+    let mixed = |family: &str| groups.iter().filter(|((f, _), _)| *f == family).count() > 1;
+    let mut out = Vec::new();
+    for ((family, unit_name), workloads) in &groups {
+        let mut series = Vec::new();
+        let mut y_label = String::new();
+        for w in workloads {
+            let Some(size) = summary.largest_size(w) else {
+                continue;
+            };
+            let unit = summary.unit(w);
+            y_label = match unit {
+                Unit::Bytes => "bytes / second".to_owned(),
+                Unit::Operation => "operations / second".to_owned(),
+                Unit::Items(noun) => format!("{noun}s / second"),
+            };
+            let mut threads: Vec<usize> = summary.rows_of_workload(w).map(|r| r.threads).collect();
+            threads.sort_unstable();
+            threads.dedup();
+            let best_at = |t: usize| {
+                summary
+                    .rows_of_workload(w)
+                    .filter(|r| r.size_bytes == size && r.threads == t)
+                    .max_by(|a, b| crate::roofline::achieved(a).total_cmp(&crate::roofline::achieved(b)))
+            };
+            let bests: Vec<&Row> = threads.iter().filter_map(|&t| best_at(t)).collect();
+            series.push(Series {
+                // The legend is narrow: the size is each workload's largest (the title says so).
+                name: (*w).to_owned(),
+                points: bests
+                    .iter()
+                    .map(|r| (r.threads as f64, crate::roofline::achieved(r)))
+                    .collect(),
+                ci: None,
+                reference: false,
+            });
+            let limit = |r: &Row| match unit {
+                Unit::Bytes => r.limit.limit_bps,
+                Unit::Operation | Unit::Items(_) => r.limit.limit_ops_per_s,
+            };
+            let points: Vec<(f64, f64)> = bests
+                .iter()
+                .map(|r| (r.threads as f64, limit(r)))
+                .filter(|p| p.1.is_finite())
+                .collect();
+            if !points.is_empty() {
+                series.push(Series {
+                    name: format!("{w}: limit"),
+                    points,
+                    ci: None,
+                    reference: true,
+                });
+            }
+        }
+        let name = if mixed(family) {
+            format!("roofline-{family}-{unit_name}")
+        } else {
+            format!("roofline-{family}")
+        };
+        out.push((
+            name,
+            Chart {
+                title: format!("{family}: achieved (solid) vs limit (dashed), largest size"),
+                x_label: "threads".into(),
+                y_label,
+                x_log: false,
+                y_log: true,
+                series,
+            },
+        ));
+    }
+    out
+}
+
 /// Ours vs OpenSSL and age: for each byte workload with a peer, the
 /// peers' throughput next to parcrypt's sequential and best throughput
 /// at the largest size.

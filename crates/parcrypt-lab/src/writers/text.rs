@@ -5,7 +5,7 @@
 use std::fmt;
 use std::path::PathBuf;
 
-use super::{rate, times_faster};
+use super::{limit_cells, rate, times_faster};
 use crate::model::{Row, Summary};
 
 impl fmt::Display for Summary {
@@ -18,10 +18,34 @@ impl fmt::Display for Summary {
             self.machine.cpu_model.as_deref().unwrap_or("unknown CPU"),
             self.machine.cores
         )?;
+        if let Some(c) = &self.machine.ceilings {
+            let gb = |v: f64| v / 1e9;
+            writeln!(
+                f,
+                "ceilings (GB/s, 1/{} threads; {}): memory copy {:.1}/{:.1}, memory read {:.1}/{:.1}, page-cache read {:.1}/{:.1} (small file {:.1}/{:.1}), through cat {:.1}, write /dev/null {:.1}, write file {:.1}",
+                c.threads,
+                if c.cached_in.is_some() {
+                    format!("cached, measured {}", c.measured_utc)
+                } else {
+                    format!("measured now in {:.1} s", c.seconds)
+                },
+                gb(c.memory_copy.one),
+                gb(c.memory_copy.all),
+                gb(c.memory_read.one),
+                gb(c.memory_read.all),
+                gb(c.page_cache_read.one),
+                gb(c.page_cache_read.all),
+                gb(c.page_cache_read_small.one),
+                gb(c.page_cache_read_small.all),
+                gb(c.pipe),
+                gb(c.write_dev_null),
+                gb(c.write_file)
+            )?;
+        }
         writeln!(
             f,
-            "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8}",
-            "workload", "size", "seq", "best parallel", "rate", "speedup"
+            "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8} {:>24} {:>8}",
+            "workload", "size", "seq", "best parallel", "rate", "speedup", "limit (bound)", "of limit"
         )?;
         for w in &self.config.workloads {
             let Some(size) = self
@@ -42,6 +66,7 @@ impl fmt::Display for Summary {
                 .filter(|r| r.implementation != "seq" && !r.peer)
                 .max_by(|a, b| a.speedup.total_cmp(&b.speedup));
             let Some(seq) = seq else { continue };
+            let (limit, of_limit) = limit_cells(best.unwrap_or(seq));
             let (who, best_rate, speedup) = match best {
                 Some(b) => (
                     format!("{} × {}", b.implementation, b.threads),
@@ -52,13 +77,15 @@ impl fmt::Display for Summary {
             };
             writeln!(
                 f,
-                "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8}",
+                "{:<18} {:>10} {:>12} {:>17} {:>12} {:>8} {:>24} {:>8}",
                 w,
                 self.size_label(w, size),
                 rate(seq),
                 who,
                 best_rate,
-                speedup
+                speedup,
+                limit,
+                of_limit
             )?;
         }
         writeln!(f)?;

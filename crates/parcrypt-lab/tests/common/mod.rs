@@ -41,3 +41,10 @@ pub fn chromium() -> Option<&'static str> {
         .into_iter()
         .find(|c| answers(c, &["--version"]))
 }
+
+/// The ceilings cache the lab's tests share (under cargo's temp directory
+/// for integration tests, never the user's cache): measured by the first
+/// test that runs the lab, reused by the others.
+pub fn ceilings_cache() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("lab-ceilings.json")
+}

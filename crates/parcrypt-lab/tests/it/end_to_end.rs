@@ -29,6 +29,7 @@ fn tiny(dir: &std::path::Path, only: &str) -> LabConfig {
         repeats: Some(3),
         quick: true,
         peers: false,
+        ceilings_cache: Some(common::ceilings_cache()),
         ..Default::default()
     }
 }
@@ -68,11 +69,13 @@ fn a_tiny_run_writes_consistent_results() {
     let machine: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.path().join("machine.json")).unwrap()).unwrap();
     assert!(machine["cores"].as_u64().unwrap() >= 1);
+    limits_hang_together(&header, &rows, &json, &machine);
     assert!(summary.to_string().contains("aes-128-ctr"));
 
     let md = std::fs::read_to_string(dir.path().join("summary.md")).unwrap();
     for section in [
         "## Where parallelism pays",
+        "## Ceilings, limits and predicted scaling",
         "## Authenticated encryption",
         "## PARC4 paper",
         "## ParalCrypto",
@@ -101,12 +104,13 @@ fn a_tiny_run_writes_consistent_results() {
     let plots = with_ext("svg");
     assert_eq!(
         plots.len(),
-        4,
-        "the overview, and speed-up, time and throughput for the one workload"
+        5,
+        "the overview, speed-up, time and throughput for the one workload, and its family's roofline"
     );
+    assert!(dir.path().join("plots/roofline-aes.svg").exists());
     // Each SVG has a PNG twin.
     let pngs = with_ext("png");
-    assert_eq!(pngs.len(), 4);
+    assert_eq!(pngs.len(), 5);
     for png in &pngs {
         let bytes = std::fs::read(png).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{}", png.display());
@@ -135,6 +139,86 @@ fn a_tiny_run_writes_consistent_results() {
     assert!(svg.contains(">aes-128-ctr, 200 kB<"), "{svg}");
     assert!(svg.contains("speed-up over seq at the largest size, 95% CI"));
     assert!(dir.path().join("plots/overview.png").exists());
+}
+
+/// The limit columns (appended after the contract's and the older ones),
+/// results.json's limits and predictions, and machine.json's ceilings agree
+/// with each other and with the cost model (in-place AES-CTR: its own
+/// one-core cell on every core the cell uses, capped by memory copy beyond
+/// the cache). Identities between the files, never timing thresholds.
+fn limits_hang_together(
+    header: &[&str],
+    rows: &[Vec<&str>],
+    json: &serde_json::Value,
+    machine: &serde_json::Value,
+) {
+    assert_eq!(
+        header[header.len() - 4..],
+        ["limit_Bps", "limit_ops_per_s", "of_limit", "limit_by"]
+    );
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let cores = machine["cores"].as_u64().unwrap() as f64;
+    for r in rows {
+        let num = |name: &str| r[col(name)].parse::<f64>().unwrap();
+        let (limit, of_limit) = (num("limit_Bps"), num("of_limit"));
+        assert!(limit > 0.0 && of_limit > 0.0 && of_limit.is_finite(), "{r:?}");
+        assert!((num("limit_ops_per_s") - limit / num("size_bytes")).abs() <= 1e-5 * num("limit_ops_per_s"));
+        // of_limit is achieved / limit, in the CSV's rounding.
+        assert!((of_limit - num("throughput_Bps") / limit).abs() < 1e-3, "{r:?}");
+        assert!(["cores", "memory-copy"].contains(&r[col("limit_by")]), "{r:?}");
+        if r[1] == "seq" && r[col("limit_by")] == "cores" {
+            assert_eq!(r[col("of_limit")], "1.0000", "seq is its own one-core limit");
+        }
+    }
+    for r in json["rows"].as_array().unwrap() {
+        // Bound by the cores, the fraction of the limit is the speed-up
+        // over the threads the cell could use: an identity, not a timing.
+        if r["limit_by"] == "cores" {
+            let used = (r["threads"].as_f64().unwrap()).min(cores);
+            let want = r["speedup"].as_f64().unwrap() / used;
+            assert!(
+                (r["of_limit"].as_f64().unwrap() - want).abs() < 1e-9 * want.max(1.0),
+                "{r}"
+            );
+        }
+    }
+    // The ceilings, measured or from the cache, and the one-core rates.
+    let c = &machine["ceilings"];
+    for k in ["memory_copy", "memory_read", "page_cache_read"] {
+        for n in ["one", "all"] {
+            assert!(c[k][n].as_f64().unwrap() > 0.0, "{k}.{n}: {c}");
+        }
+    }
+    for k in ["pipe", "write_dev_null", "write_file"] {
+        assert!(c[k].as_f64().unwrap() > 0.0, "{k}: {c}");
+    }
+    assert_eq!(machine["one_core"][0]["workload"], "aes-128-ctr");
+    let one_core = machine["one_core"][0]["rate"].as_f64().unwrap();
+    // Predictions: 4, 8, 16, 64 cores, each at most the cores × the one-core rate.
+    let p = &json["predictions"][0];
+    assert_eq!(p["workload"], "aes-128-ctr");
+    let at = p["at"].as_array().unwrap();
+    assert_eq!(
+        at.iter()
+            .map(|a| a["cores"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [4, 8, 16, 64]
+    );
+    for a in at {
+        let rate = a["rate"].as_f64().unwrap();
+        let n = a["cores"].as_f64().unwrap();
+        assert!(rate > 0.0 && rate <= n * one_core * (1.0 + 1e-9), "{a}");
+        assert!(
+            ["cores", "amdahl", "memory-copy"].contains(&a["bound"].as_str().unwrap()),
+            "{a}"
+        );
+    }
+    assert!(
+        json["models"][0]["model"]
+            .as_str()
+            .unwrap()
+            .contains("own seq cell")
+    );
 }
 
 #[test]

@@ -24,6 +24,7 @@ fn the_report_renders_in_headless_chromium() {
         repeats: Some(3),
         quick: true,
         peers: false,
+        ceilings_cache: Some(common::ceilings_cache()),
         ..Default::default()
     };
     run(&config).unwrap();

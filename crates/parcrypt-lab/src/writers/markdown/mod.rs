@@ -5,7 +5,7 @@ mod jce;
 
 use std::fmt::Write as _;
 
-use super::{rate, size_beside_peer, times_faster};
+use super::{limit_cells, rate, rate_in, size_beside_peer, times_faster};
 use crate::model::{PeerStatus, Row, Summary};
 use crate::papers;
 use crate::peers::PYCA;
@@ -41,6 +41,7 @@ pub fn markdown(summary: &Summary) -> String {
         let _ = writeln!(md, "> note: {n}\n");
     }
     section_scaling(summary, &mut md);
+    section_limits(summary, &mut md);
     section_peers(summary, &mut md);
     section_aead(summary, &mut md);
     section_parc4(summary, &mut md);
@@ -76,9 +77,9 @@ fn section_scaling(summary: &Summary, md: &mut String) {
     let _ = writeln!(md, "## Where parallelism pays\n");
     let _ = writeln!(
         md,
-        "| workload | size | seq | best | speed-up [95% CI] | pays from | Amdahl s |"
+        "| workload | size | seq | best | speed-up [95% CI] | limit (bound) | of limit | pays from | Amdahl s |"
     );
-    let _ = writeln!(md, "|---|---|---|---|---|---|---|");
+    let _ = writeln!(md, "|---|---|---|---|---|---|---|---|---|");
     for w in &summary.config.workloads {
         let Some(size) = summary.largest_size(w) else {
             continue;
@@ -90,9 +91,10 @@ fn section_scaling(summary: &Summary, md: &mut String) {
             .analysis
             .iter()
             .find(|a| a.workload == *w && a.implementation == best.implementation);
+        let (limit, of_limit) = limit_cells(best);
         let _ = writeln!(
             md,
-            "| {w} | {} | {} | {} | {} | {} | {} |",
+            "| {w} | {} | {} | {} | {} | {limit} | {of_limit} | {} | {} |",
             summary.size_label(w, size),
             rate(seq),
             best_cell(best),
@@ -103,6 +105,120 @@ fn section_scaling(summary: &Summary, md: &mut String) {
             analysis
                 .and_then(|a| a.amdahl_serial_fraction)
                 .map_or("—".to_owned(), |s| format!("{s:.3}")),
+        );
+    }
+    md.push('\n');
+}
+
+/// The machine's ceilings, each workload's model, and its predicted rate
+/// on more cores.
+fn section_limits(summary: &Summary, md: &mut String) {
+    let _ = writeln!(md, "## Ceilings, limits and predicted scaling\n");
+    let Some(c) = &summary.machine.ceilings else {
+        let _ = writeln!(md, "The machine's ceilings were not measured in this run.\n");
+        return;
+    };
+    let gb = |v: f64| {
+        if v.is_finite() {
+            format!("{:.2} GB/s", v / 1e9)
+        } else {
+            "not measured".to_owned()
+        }
+    };
+    let _ = writeln!(
+        md,
+        "What this machine moves without cryptography ({}; buffers of {}, last-level cache {}; the best of three runs each; `--remeasure` measures again):\n",
+        match &c.cached_in {
+            Some(path) => format!(
+                "measured {} and read from the cache `{}`",
+                c.measured_utc,
+                path.display()
+            ),
+            None => format!("measured at the start of this run, in {:.1} s", c.seconds),
+        },
+        human_size(c.buffer_bytes),
+        c.llc_bytes.map_or("unknown".to_owned(), |b| human_size(
+            usize::try_from(b).unwrap_or(usize::MAX)
+        ))
+    );
+    let _ = writeln!(md, "| ceiling | 1 thread | {} threads |", c.threads);
+    let _ = writeln!(md, "|---|---|---|");
+    for (name, s) in [
+        ("memory copy", c.memory_copy),
+        ("memory read", c.memory_read),
+        ("page-cache read, 1 MiB preads", c.page_cache_read),
+        (
+            "page-cache read of a small file, again and again",
+            c.page_cache_read_small,
+        ),
+    ] {
+        let _ = writeln!(md, "| {name} | {} | {} |", gb(s.one), gb(s.all));
+    }
+    for (name, v) in [
+        ("through `cat` (two pipes and a process), 128 KiB", c.pipe),
+        ("write to /dev/null, 1 MiB", c.write_dev_null),
+        ("write to a file (page cache, no sync), 1 MiB", c.write_file),
+    ] {
+        let _ = writeln!(md, "| {name} | {} | |", gb(v));
+    }
+    md.push('\n');
+    let _ = writeln!(
+        md,
+        "Each workload's limit comes from its cost model (docs/LAB.md): what one unit costs on one core (its own `seq` cell, or a kernel's and the page-cache read's), \
+         divided over the threads that can share it, capped by a ceiling on those threads; `of limit` = achieved / limit (distinct from the efficiency, speed-up ÷ threads). \
+         The prediction for P cores is that limit on P cores (each core assumed to get the ceilings' per-core share measured here), lowered to Amdahl's law with the serial fraction \
+         fitted in this run where that is lower; the bound says which binds. The best cell at the largest size:\n"
+    );
+    let heads: Vec<String> = crate::roofline::PREDICTED_CORES
+        .iter()
+        .map(|p| format!("{p} cores"))
+        .collect();
+    let _ = writeln!(
+        md,
+        "| workload | size | best | limit (bound) | of limit | {} |",
+        heads.join(" | ")
+    );
+    let _ = writeln!(md, "|---|---|---|---|---|{}", "---|".repeat(heads.len()));
+    for w in &summary.config.workloads {
+        let Some(size) = summary.largest_size(w) else {
+            continue;
+        };
+        let Some(best) = summary.best(w, size) else {
+            continue;
+        };
+        let (limit, of_limit) = limit_cells(best);
+        let predicted: Vec<String> = summary
+            .predictions
+            .iter()
+            .find(|p| p.workload == *w)
+            .map(|p| {
+                p.at.iter()
+                    .map(|a| format!("{} ({})", rate_in(p.unit, a.rate), a.bound))
+                    .collect()
+            })
+            .unwrap_or_else(|| vec!["—".to_owned(); heads.len()]);
+        let _ = writeln!(
+            md,
+            "| {w} | {} | {} | {limit} | {of_limit} | {} |",
+            summary.size_label(w, size),
+            best_cell(best),
+            predicted.join(" | ")
+        );
+    }
+    md.push('\n');
+    let _ = writeln!(md, "| workload | cost model |");
+    let _ = writeln!(md, "|---|---|");
+    for m in &summary.models {
+        let _ = writeln!(
+            md,
+            "| {} | {}{} |",
+            m.workload,
+            m.model.replace('|', "/"),
+            if m.own_cell_stood_in {
+                " (a kernel it names was not measured in this run: its own seq cell stood in)"
+            } else {
+                ""
+            }
         );
     }
     md.push('\n');
