@@ -157,6 +157,8 @@ pub fn require_tool(tool: &str) -> bool {
             "import cryptography.hazmat.primitives.ciphers.aead",
         ],
         "/dev/full" => &["test", "-c", "/dev/full"],
+        // dash, Debian's sh, has no --version.
+        "sh" => &["sh", "-c", "true"],
         program => &[program, "--version"],
     };
     let present = Command::new(probe[0])
