@@ -1,110 +1,38 @@
-//! `ecdsa` and `rsa`: their subcommands, key and signature formats.
+//! `ecdsa` and `rsa`: their options, key and signature formats, and the
+//! key-password options every family shares.
 
 use parcrypt::pkcs8;
 
 use super::*;
 
-#[derive(Debug, Subcommand)]
-pub enum EcdsaCommand {
-    /// Generate a P-256 private key
-    Keygen {
-        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or SEC1 (`BEGIN EC PRIVATE KEY`)
-        #[arg(long, value_enum, default_value_t = EcPrivateFormat::Pkcs8)]
-        format: EcPrivateFormat,
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        encryption: KeyEncryption,
-        /// Where to write the key (mode 0600, atomically) [default: stdout]
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Replace an existing -o file (a private key is never replaced silently)
-        #[arg(long)]
-        force: bool,
-    },
-    /// Rewrite a private key: another encoding, with a password (--passout) or without one (= openssl pkey, openssl pkcs8 -topk8)
-    Convert {
-        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or SEC1 (`BEGIN EC PRIVATE KEY`)
-        #[arg(long, value_enum, default_value_t = EcPrivateFormat::Pkcs8)]
-        format: EcPrivateFormat,
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        encryption: KeyEncryption,
-        #[command(flatten)]
-        io: KeyInOut,
-    },
-    /// Write the public key (SPKI) of a private key
-    Pubkey {
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        io: InOut,
-    },
-    /// Sign SHA-256 of the message (= openssl dgst -sha256 -sign)
-    Sign {
-        /// Private key: PEM or DER, PKCS#8 or SEC1, encrypted or not
-        #[arg(long, value_name = "FILE")]
-        key: PathBuf,
-        #[command(flatten)]
-        passin: PassIn,
-        /// Signature encoding
-        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
-        sig_format: SigFormat,
-        #[command(flatten)]
-        io: InOut,
-    },
-    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1)
-    Verify {
-        /// Public key (SPKI PEM or DER; a private key works too)
-        #[arg(long = "pub", value_name = "FILE")]
-        public: PathBuf,
-        /// The signature file
-        #[arg(long, value_name = "FILE")]
-        sig: PathBuf,
-        /// Signature encoding
-        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
-        sig_format: SigFormat,
-        /// How to compute u1·G + u2·Q
-        #[arg(long, value_enum, default_value_t = VerifyMethod::Auto)]
-        method: VerifyMethod,
-        /// The signed message [default: stdin]
-        #[arg(short, long, value_name = "FILE")]
-        input: Option<PathBuf>,
-    },
-    /// Sign many messages on all cores: each list line `MSGFILE SIGFILE` writes SIGFILE; one `OK`/`FAIL` line per entry, exit 1 if any fails
-    SignBatch {
-        /// Private key: PEM or DER, PKCS#8 or SEC1, encrypted or not
-        #[arg(long, value_name = "FILE")]
-        key: PathBuf,
-        #[command(flatten)]
-        passin: PassIn,
-        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
-        #[arg(long, value_name = "FILE")]
-        list: PathBuf,
-        /// Signature encoding
-        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
-        sig_format: SigFormat,
-    },
-    /// Verify many signatures on all cores: one `OK`/`FAIL` line per list entry, exit 1 if any fails
-    VerifyBatch {
-        /// Public key (SPKI PEM or DER; a private key works too)
-        #[arg(long = "pub", value_name = "FILE")]
-        public: PathBuf,
-        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
-        #[arg(long, value_name = "FILE")]
-        list: PathBuf,
-        /// Signature encoding
-        #[arg(long, value_enum, default_value_t = SigFormat::Der)]
-        sig_format: SigFormat,
-    },
+/// `parcrypt ecdsa`: the family's key commands.
+pub type EcdsaCommand = KeyCommand<Ecdsa>;
+
+// ECDSA's private-key encoding (a plain comment: a flattened struct's doc comment would become
+// the command's about).
+#[derive(Debug, Args)]
+pub struct EcFormat {
+    /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or SEC1 (`BEGIN EC PRIVATE KEY`)
+    #[arg(long, value_enum, default_value_t = EcPrivateFormat::Pkcs8)]
+    pub format: EcPrivateFormat,
+}
+
+// An ECDSA signature's encoding.
+#[derive(Debug, Args)]
+pub struct EcSignature {
+    /// Signature encoding
+    #[arg(long, value_enum, default_value_t = SigFormat::Der)]
+    pub sig_format: SigFormat,
+}
+
+// How `ecdsa verify` checks one signature.
+#[derive(Debug, Args)]
+pub struct EcVerify {
+    #[command(flatten)]
+    pub sig: EcSignature,
+    /// How to compute u1·G + u2·Q
+    #[arg(long, value_enum, default_value_t = VerifyMethod::Auto)]
+    pub method: VerifyMethod,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -139,80 +67,8 @@ pub enum VerifyMethod {
 
 #[derive(Debug, Subcommand)]
 pub enum RsaCommand {
-    /// Generate a private key (e = 65537), primes searched on all threads
-    Keygen {
-        /// Modulus size in bits: 2048, 3072, 4096 … 16384 (multiples of 128; 1024 only for study)
-        #[arg(long, value_name = "N", default_value_t = 3072)]
-        bits: usize,
-        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`)
-        #[arg(long, value_enum, default_value_t = PrivateFormat::Pkcs8)]
-        format: PrivateFormat,
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        encryption: KeyEncryption,
-        /// Where to write the key (created with mode 0600, atomically) [default: stdout]
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Replace an existing -o file (a private key is never replaced silently)
-        #[arg(long)]
-        force: bool,
-    },
-    /// Rewrite a private key: another encoding, with a password (--passout) or without one (= openssl pkey, openssl pkcs8 -topk8)
-    Convert {
-        /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`)
-        #[arg(long, value_enum, default_value_t = PrivateFormat::Pkcs8)]
-        format: PrivateFormat,
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        encryption: KeyEncryption,
-        #[command(flatten)]
-        io: KeyInOut,
-    },
-    /// Write the public key of a private key
-    Pubkey {
-        /// Key encoding: SPKI (`BEGIN PUBLIC KEY`, what openssl writes) or PKCS#1 (`BEGIN RSA PUBLIC KEY`)
-        #[arg(long, value_enum, default_value_t = PublicFormat::Spki)]
-        format: PublicFormat,
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        io: InOut,
-    },
-    /// Sign a message (hashed with --hash); the private operation runs its CRT halves on two threads
-    Sign {
-        /// Private key: PEM or DER, PKCS#8 or PKCS#1, encrypted or not
-        #[arg(long, value_name = "FILE")]
-        key: PathBuf,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        sig: SigOptions,
-        #[command(flatten)]
-        io: InOut,
-    },
-    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1)
-    Verify {
-        /// Public key (SPKI or PKCS#1, PEM or DER; a private key works too)
-        #[arg(long = "pub", value_name = "FILE")]
-        public: PathBuf,
-        /// The signature file
-        #[arg(long, value_name = "FILE")]
-        sig: PathBuf,
-        #[command(flatten)]
-        options: SigOptions,
-        /// The signed message [default: stdin]
-        #[arg(short, long, value_name = "FILE")]
-        input: Option<PathBuf>,
-    },
+    #[command(flatten)]
+    Key(KeyCommand<Rsa>),
     /// RSAES-OAEP (SHA-256) encryption; longer messages become independent blocks (study only)
     Encrypt {
         /// Public key (SPKI or PKCS#1, PEM or DER)
@@ -234,6 +90,30 @@ pub enum RsaCommand {
         #[command(flatten)]
         io: InOut,
     },
+}
+
+// `rsa keygen`'s modulus size.
+#[derive(Debug, Args)]
+pub struct RsaBits {
+    /// Modulus size in bits: 2048, 3072, 4096 … 16384 (multiples of 128; 1024 only for study)
+    #[arg(long, value_name = "N", default_value_t = 3072)]
+    pub bits: usize,
+}
+
+// RSA's private-key encoding.
+#[derive(Debug, Args)]
+pub struct RsaFormat {
+    /// Key encoding: PKCS#8 (`BEGIN PRIVATE KEY`) or PKCS#1 (`BEGIN RSA PRIVATE KEY`)
+    #[arg(long, value_enum, default_value_t = PrivateFormat::Pkcs8)]
+    pub format: PrivateFormat,
+}
+
+// RSA's public-key encoding.
+#[derive(Debug, Args)]
+pub struct RsaPublicFormat {
+    /// Key encoding: SPKI (`BEGIN PUBLIC KEY`, what openssl writes) or PKCS#1 (`BEGIN RSA PUBLIC KEY`)
+    #[arg(long, value_enum, default_value_t = PublicFormat::Spki)]
+    pub format: PublicFormat,
 }
 
 #[derive(Debug, Args)]

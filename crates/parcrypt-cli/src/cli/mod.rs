@@ -13,6 +13,7 @@ use parcrypt::par::{Parallelism, Strategy};
 use parcrypt::rsa::Scheme;
 
 mod ciphers;
+mod family;
 mod files;
 mod hash;
 mod kem;
@@ -21,6 +22,7 @@ mod mldsa;
 mod slhdsa;
 
 pub use ciphers::*;
+pub use family::*;
 pub use files::*;
 pub use hash::*;
 pub use kem::*;
@@ -382,7 +384,7 @@ mod tests {
         let hash_of = |args: &[&str]| {
             let argv = [&["parcrypt", "rsa", "sign", "--key", "k"][..], args].concat();
             match Cli::try_parse_from(argv).map(|cli| cli.command) {
-                Ok(Command::Rsa(RsaCommand::Sign { sig, .. })) => Ok(sig.hash),
+                Ok(Command::Rsa(RsaCommand::Key(KeyCommand::Sign { options, .. }))) => Ok(options.hash),
                 Ok(other) => panic!("{other:?}"),
                 Err(e) => Err(e.kind()),
             }

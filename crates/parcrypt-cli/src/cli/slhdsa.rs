@@ -1,4 +1,4 @@
-//! `slh-dsa`: its subcommands, as `openssl genpkey/pkey/pkeyutl` 3.5 name
+//! `slh-dsa`: its options, as `openssl genpkey/pkey/pkeyutl` 3.5 name
 //! what they do (`-rawin` signatures, a context string), and HashSLH-DSA's
 //! prehash.
 
@@ -6,111 +6,36 @@ use parcrypt::slhdsa::{ParameterSet, PreHash};
 
 use super::*;
 
-#[derive(Debug, Subcommand)]
-pub enum SlhDsaCommand {
-    /// Generate a private key (= openssl genpkey -algorithm SLH-DSA-SHA2-128s); PKCS#8
-    Keygen {
-        /// The parameter set
-        #[arg(long, value_name = "NAME", value_parser = library_enum::<ParameterSet>(SLH_DSA_SETS), default_value = "SLH-DSA-SHA2-128s")]
-        params: ParameterSet,
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        encryption: KeyEncryption,
-        /// Where to write the key (created with mode 0600, atomically) [default: stdout]
-        #[arg(short, long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// Replace an existing -o file (a private key is never replaced silently)
-        #[arg(long)]
-        force: bool,
-    },
-    /// Rewrite a private key: DER, with a password (--passout) or without one (= openssl pkey)
-    Convert {
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        encryption: KeyEncryption,
-        #[command(flatten)]
-        io: KeyInOut,
-    },
-    /// Write the public key (SPKI) of a private key (= openssl pkey -pubout)
-    Pubkey {
-        /// Write DER instead of PEM
-        #[arg(long)]
-        der: bool,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        io: InOut,
-    },
-    /// Sign a message, hedged (= openssl pkeyutl -sign -rawin); pure signing holds the message (at most 64 MiB), --prehash streams it
-    Sign {
-        /// Private key: PEM or DER PKCS#8, encrypted or not
-        #[arg(long, value_name = "FILE")]
-        key: PathBuf,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        context: SigContext,
-        #[command(flatten)]
-        prehash: SlhPrehash,
-        /// Sign deterministically (opt_rand = PK.seed): the same message always gets the same signature
-        #[arg(long)]
-        deterministic: bool,
-        #[command(flatten)]
-        io: InOut,
-    },
-    /// Verify a signature; prints "Verified OK" (exit 0) or fails (exit 1) (= openssl pkeyutl -verify -rawin)
-    Verify {
-        /// Public key (SPKI PEM or DER; a private key works too)
-        #[arg(long = "pub", value_name = "FILE")]
-        public: PathBuf,
-        /// The signature file
-        #[arg(long, value_name = "FILE")]
-        sig: PathBuf,
-        #[command(flatten)]
-        context: SigContext,
-        #[command(flatten)]
-        prehash: SlhPrehash,
-        /// The signed message [default: stdin]
-        #[arg(short, long, value_name = "FILE")]
-        input: Option<PathBuf>,
-    },
-    /// Sign many messages: each list line `MSGFILE SIGFILE` writes SIGFILE; one `OK`/`FAIL` line per entry, exit 1 if any fails
-    SignBatch {
-        /// Private key: PEM or DER PKCS#8, encrypted or not
-        #[arg(long, value_name = "FILE")]
-        key: PathBuf,
-        #[command(flatten)]
-        passin: PassIn,
-        #[command(flatten)]
-        context: SigContext,
-        #[command(flatten)]
-        prehash: SlhPrehash,
-        /// Sign deterministically (opt_rand = PK.seed)
-        #[arg(long)]
-        deterministic: bool,
-        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
-        #[arg(long, value_name = "FILE")]
-        list: PathBuf,
-    },
-    /// Verify many signatures on all cores: one `OK`/`FAIL` line per list entry, exit 1 if any fails
-    VerifyBatch {
-        /// Public key (SPKI PEM or DER; a private key works too)
-        #[arg(long = "pub", value_name = "FILE")]
-        public: PathBuf,
-        #[command(flatten)]
-        context: SigContext,
-        #[command(flatten)]
-        prehash: SlhPrehash,
-        /// Lines `MSGFILE SIGFILE` (whitespace-separated; blank lines and `#` comments skipped; `-` = stdin)
-        #[arg(long, value_name = "FILE")]
-        list: PathBuf,
-    },
+/// `parcrypt slh-dsa`: the family's key commands.
+pub type SlhDsaCommand = KeyCommand<SlhDsa>;
+
+// `slh-dsa keygen`'s parameter set.
+#[derive(Debug, Args)]
+pub struct SlhDsaParams {
+    /// The parameter set
+    #[arg(long, value_name = "NAME", value_parser = library_enum::<ParameterSet>(SLH_DSA_SETS), default_value = "SLH-DSA-SHA2-128s")]
+    pub params: ParameterSet,
+}
+
+// How `slh-dsa sign` signs.
+#[derive(Debug, Args)]
+pub struct SlhSign {
+    #[command(flatten)]
+    pub context: SigContext,
+    #[command(flatten)]
+    pub prehash: SlhPrehash,
+    /// Sign deterministically (opt_rand = PK.seed): the same message always gets the same signature
+    #[arg(long)]
+    pub deterministic: bool,
+}
+
+// How `slh-dsa verify` checks a signature.
+#[derive(Debug, Args)]
+pub struct SlhVerify {
+    #[command(flatten)]
+    pub context: SigContext,
+    #[command(flatten)]
+    pub prehash: SlhPrehash,
 }
 
 // HashSLH-DSA (a plain comment: a flattened struct's doc comment would become the command's about).

@@ -3,32 +3,20 @@
 //! checks a list of signatures on all cores. The commands are the
 //! family's ([`super::family`]); here only P-256's options.
 
+use std::path::Path;
+
 use anyhow::Result;
 use parcrypt::ecdsa::{PrivateKey, PublicKey, SignatureFormat, SignatureOptions, VerifyStrategy};
 use parcrypt::par::Parallelism;
 
-use super::family::{self, KeyFormat, Names};
-use crate::cli::{EcPrivateFormat, EcdsaCommand, SigFormat, VerifyMethod};
-
-const NAMES: Names = Names {
-    command: "ecdsa",
-    a_key: "a P-256 key",
-    keygen: "parcrypt ecdsa keygen, openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256",
-    encodings: "PKCS#8, SEC1 or SPKI",
-    traditional_flag: Some("sec1"),
-    long_message_hint: "",
+use super::family::{Family, Names};
+use crate::cli::{
+    EcFormat, EcPrivateFormat, EcSignature, EcVerify, Ecdsa, NoOptions, SigFormat, VerifyMethod,
 };
 
-fn key_format(format: EcPrivateFormat, der: bool) -> KeyFormat {
-    KeyFormat {
-        traditional: format == EcPrivateFormat::Sec1,
-        der,
-    }
-}
-
-fn options(format: SigFormat, strategy: VerifyStrategy) -> SignatureOptions {
+fn options(sig: &EcSignature, strategy: VerifyStrategy) -> SignatureOptions {
     SignatureOptions {
-        format: match format {
+        format: match sig.sig_format {
             SigFormat::Der => SignatureFormat::Der,
             SigFormat::Fixed => SignatureFormat::Fixed,
         },
@@ -36,91 +24,50 @@ fn options(format: SigFormat, strategy: VerifyStrategy) -> SignatureOptions {
     }
 }
 
-pub fn run(cmd: &EcdsaCommand, par: &Parallelism) -> Result<()> {
-    match cmd {
-        EcdsaCommand::Keygen {
-            format,
-            der,
-            encryption,
-            output,
-            force,
-        } => family::keygen(
-            &NAMES,
-            key_format(*format, *der),
-            encryption,
-            output.as_deref(),
-            *force,
-            || Ok(PrivateKey::generate()?),
-        ),
-        EcdsaCommand::Convert {
-            format,
-            der,
-            passin,
-            encryption,
-            io,
-        } => family::convert::<PrivateKey>(&NAMES, key_format(*format, *der), passin, encryption, io),
-        EcdsaCommand::Pubkey { der, passin, io } => {
-            family::pubkey::<PrivateKey>(&NAMES, passin, io, |public| family::spki(public, *der))
-        }
-        EcdsaCommand::Sign {
-            key,
-            passin,
-            sig_format,
-            io,
-        } => family::sign::<PrivateKey>(
-            &NAMES,
-            key,
-            passin,
-            &options(*sig_format, VerifyStrategy::Auto),
-            io,
-            par,
-        ),
-        EcdsaCommand::Verify {
-            public,
-            sig,
-            sig_format,
-            method,
-            input,
-        } => {
-            let (strategy, par) = match method {
-                VerifyMethod::Auto => (VerifyStrategy::Auto, *par),
-                VerifyMethod::Joint => (VerifyStrategy::Joint, *par),
-                VerifyMethod::Split => (VerifyStrategy::Split, *par),
-                // The paper's baseline: the split products on one thread.
-                VerifyMethod::Separate => (VerifyStrategy::Split, Parallelism::sequential()),
-            };
-            let options = options(*sig_format, strategy);
-            family::verify::<PublicKey>(
-                &NAMES,
-                public,
-                sig,
-                &options,
-                input.as_deref(),
-                &format!(
-                    "the message, signature or key differ from what was signed (is {} a {} signature? --sig-format der|fixed)",
-                    sig.display(),
-                    options.format.name()
-                ),
-                &par,
-            )
-        }
-        EcdsaCommand::SignBatch {
-            key,
-            passin,
-            list,
-            sig_format,
-        } => {
-            let key: PrivateKey = family::load_private(&NAMES, Some(key), passin)?;
-            family::sign_batch(&key, list, &options(*sig_format, VerifyStrategy::Auto), par)
-        }
-        EcdsaCommand::VerifyBatch {
-            public,
-            list,
-            sig_format,
-        } => {
-            let options = options(*sig_format, VerifyStrategy::Joint);
-            let key: PublicKey = family::load_public(&NAMES, public)?;
-            family::verify_batch(&key, list, &options, options.format.name(), par)
-        }
+impl Family for Ecdsa {
+    type Private = PrivateKey;
+    const NAMES: Names = Names {
+        command: "ecdsa",
+        a_key: "a P-256 key",
+        keygen: "parcrypt ecdsa keygen, openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256",
+        encodings: "PKCS#8, SEC1 or SPKI",
+        traditional_flag: Some("sec1"),
+        long_message_hint: "",
+    };
+
+    fn generate(_key: &NoOptions, _par: &Parallelism) -> Result<PrivateKey> {
+        Ok(PrivateKey::generate()?)
+    }
+
+    fn traditional(format: &EcFormat) -> bool {
+        format.format == EcPrivateFormat::Sec1
+    }
+
+    fn sign_options(sig: &EcSignature) -> Result<SignatureOptions> {
+        Ok(options(sig, VerifyStrategy::Auto))
+    }
+
+    fn verify_options(verify: &EcVerify, par: &Parallelism) -> Result<(SignatureOptions, Parallelism)> {
+        let (strategy, par) = match verify.method {
+            VerifyMethod::Auto => (VerifyStrategy::Auto, *par),
+            VerifyMethod::Joint => (VerifyStrategy::Joint, *par),
+            VerifyMethod::Split => (VerifyStrategy::Split, *par),
+            // The paper's baseline: the split products on one thread.
+            VerifyMethod::Separate => (VerifyStrategy::Split, Parallelism::sequential()),
+        };
+        Ok((options(&verify.sig, strategy), par))
+    }
+
+    fn verify_hint(verify: &EcVerify, sig: &Path) -> String {
+        format!(
+            "the message, signature or key differ from what was signed (is {} a {} signature? --sig-format der|fixed)",
+            sig.display(),
+            options(&verify.sig, VerifyStrategy::Auto).format.name()
+        )
+    }
+
+    fn verify_batch_options(sig: &EcSignature, _key: &PublicKey) -> Result<(SignatureOptions, String)> {
+        let options = options(sig, VerifyStrategy::Joint);
+        Ok((options, options.format.name().to_owned()))
     }
 }

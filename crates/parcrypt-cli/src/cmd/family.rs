@@ -1,8 +1,9 @@
 //! The key commands of every signature family (`rsa`, `ecdsa`, `ml-dsa`,
 //! `slh-dsa`),
 //! written once over the library's [`parcrypt::keys`] traits: `keygen`,
-//! `convert`, `pubkey`, `sign`, `verify`, `sign-batch`, `verify-batch`. A
-//! family's own module only maps its arguments to its options.
+//! `convert`, `pubkey`, `sign`, `verify`, `sign-batch`, `verify-batch`
+//! ([`run`]). A family's own module only maps its arguments to its options
+//! ([`Family`]).
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -16,7 +17,7 @@ use parcrypt::secret::SecretBytes;
 
 use super::files::{key_output, read_small, write_output};
 use super::keypass;
-use crate::cli::{InOut, KeyEncryption, KeyInOut, PassIn};
+use crate::cli::{FamilyArgs, InOut, KeyCommand, KeyEncryption, KeyInOut, PassIn, SigContext};
 use crate::error::{Hint, eprint_line};
 use crate::io::{Input, Output, println};
 
@@ -32,6 +33,163 @@ const WHOLE_MESSAGE_ENTRIES: usize = 16;
 /// The largest signature file read (an RSA-16384 signature is 2 KiB, an
 /// SLH-DSA one up to 50 KiB).
 const MAX_SIGNATURE: u64 = 1 << 20;
+
+/// A family's public key.
+pub type Public<F> = <<F as Family>::Private as SigningKey>::Public;
+/// A family's signature options.
+pub type Options<F> = <<F as Family>::Private as SigningKey>::Options;
+/// A family's error.
+pub type Error<F> = <<F as Family>::Private as SigningKey>::Error;
+
+/// What a signature family adds to the shared commands: its key type, what
+/// messages say about it, and how its arguments become the library's
+/// options.
+pub trait Family: FamilyArgs {
+    /// The family's private key.
+    type Private: SigningKey;
+    /// What messages say about the family.
+    const NAMES: Names;
+
+    /// `keygen`'s new key.
+    fn generate(key: &Self::Keygen, par: &Parallelism) -> Result<Self::Private>;
+
+    /// Whether `--format` asks for the family's traditional encoding
+    /// (PKCS#1, SEC1) rather than PKCS#8.
+    fn traditional(_format: &Self::PrivateFormat) -> bool {
+        false
+    }
+
+    /// The public key as `pubkey` writes it: SPKI unless the family has
+    /// other encodings.
+    fn encode_public(
+        _format: &Self::PublicFormat,
+        public: &Public<Self>,
+        der: bool,
+    ) -> Result<Vec<u8>, Error<Self>> {
+        spki(public, der)
+    }
+
+    /// `sign`'s and `sign-batch`'s options.
+    fn sign_options(options: &Self::Sign) -> Result<Options<Self>>;
+
+    /// `verify`'s options and the threads it runs on.
+    fn verify_options(options: &Self::Verify, par: &Parallelism) -> Result<(Options<Self>, Parallelism)>;
+
+    /// What to check when the signature at `sig` does not verify.
+    fn verify_hint(options: &Self::Verify, sig: &Path) -> String;
+
+    /// `verify-batch`'s options, and what its signatures should be ("DER",
+    /// "ML-DSA-65") for the message about one that is not.
+    fn verify_batch_options(
+        options: &Self::VerifyBatch,
+        key: &Public<Self>,
+    ) -> Result<(Options<Self>, String)>;
+}
+
+/// Runs one of the family's key commands.
+pub fn run<F: Family>(cmd: &KeyCommand<F>, par: &Parallelism) -> Result<()> {
+    let names = &F::NAMES;
+    match cmd {
+        KeyCommand::Keygen {
+            key,
+            format,
+            der,
+            encryption,
+            output,
+            force,
+        } => keygen(
+            names,
+            key_format::<F>(format, *der),
+            encryption,
+            output.as_deref(),
+            *force,
+            || F::generate(key, par),
+        ),
+        KeyCommand::Convert {
+            format,
+            der,
+            passin,
+            encryption,
+            io,
+        } => convert::<F::Private>(names, key_format::<F>(format, *der), passin, encryption, io),
+        KeyCommand::Pubkey {
+            format,
+            der,
+            passin,
+            io,
+        } => pubkey::<F::Private>(names, passin, io, |public| F::encode_public(format, public, *der)),
+        KeyCommand::Sign {
+            key,
+            passin,
+            options,
+            io,
+        } => sign::<F::Private>(names, key, passin, &F::sign_options(options)?, io, par),
+        KeyCommand::Verify {
+            public,
+            sig,
+            options,
+            input,
+        } => {
+            let (library_options, par) = F::verify_options(options, par)?;
+            verify::<Public<F>>(
+                names,
+                public,
+                sig,
+                &library_options,
+                input.as_deref(),
+                &F::verify_hint(options, sig),
+                &par,
+            )
+        }
+        KeyCommand::SignBatch {
+            key,
+            passin,
+            options,
+            list,
+        } => {
+            let options = F::sign_options(options)?;
+            let key: F::Private = load_private(names, Some(key), passin)?;
+            sign_batch(&key, &list.list, &options, par)
+        }
+        KeyCommand::VerifyBatch {
+            public,
+            options,
+            list,
+        } => {
+            let key: Public<F> = load_public(names, public)?;
+            let (options, signature_name) = F::verify_batch_options(options, &key)?;
+            verify_batch(&key, &list.list, &options, &signature_name, par)
+        }
+    }
+}
+
+fn key_format<F: Family>(format: &F::PrivateFormat, der: bool) -> KeyFormat {
+    KeyFormat {
+        traditional: F::traditional(format),
+        der,
+    }
+}
+
+/// The context string of `--context TEXT` / `--context-file F` (empty
+/// without either), at most 255 bytes as `standard` (FIPS 204, FIPS 205)
+/// says; a longer one is the family's error `too_long`.
+pub fn context<E>(context: &SigContext, standard: &str, too_long: impl FnOnce(usize) -> E) -> Result<Vec<u8>>
+where
+    E: std::error::Error + Send + Sync + 'static,
+{
+    const MAX_CONTEXT: usize = 255;
+    let bytes = match (&context.context, &context.context_file) {
+        (Some(text), _) => text.as_bytes().to_vec(),
+        (None, Some(path)) => read_small(Some(path), "context")?.to_vec(),
+        (None, None) => Vec::new(),
+    };
+    if bytes.len() > MAX_CONTEXT {
+        return Err(anyhow!(too_long(bytes.len())))
+            .hint(format!("{standard} contexts are 0 to {MAX_CONTEXT} bytes"))
+            .usage();
+    }
+    Ok(bytes)
+}
 
 /// What messages say about a family.
 pub struct Names {
@@ -52,7 +210,7 @@ pub struct Names {
 
 /// How a private key is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KeyFormat {
+struct KeyFormat {
     /// The family's traditional encoding (PKCS#1, SEC1) rather than PKCS#8.
     pub traditional: bool,
     /// DER rather than PEM.
@@ -62,7 +220,7 @@ pub struct KeyFormat {
 /// `keygen`: a new key from `generate`, written as `format` says
 /// (encrypted if `encryption` asks). The output is opened first, so that
 /// an existing key is refused before a slow generation.
-pub fn keygen<K: SigningKey>(
+fn keygen<K: SigningKey>(
     names: &Names,
     format: KeyFormat,
     encryption: &KeyEncryption,
@@ -79,7 +237,7 @@ pub fn keygen<K: SigningKey>(
 }
 
 /// `convert`: rewrites a private key.
-pub fn convert<K: SigningKey>(
+fn convert<K: SigningKey>(
     names: &Names,
     format: KeyFormat,
     passin: &PassIn,
@@ -96,7 +254,7 @@ pub fn convert<K: SigningKey>(
 
 /// `pubkey`: the public key of a private key (or of a public key), as
 /// `encode` writes it.
-pub fn pubkey<K: SigningKey>(
+fn pubkey<K: SigningKey>(
     names: &Names,
     passin: &PassIn,
     io: &InOut,
@@ -127,7 +285,7 @@ pub fn spki<P: VerifyingKey>(public: &P, der: bool) -> Result<Vec<u8>, P::Error>
 }
 
 /// `sign`: the message read once through the family's hasher, then signed.
-pub fn sign<K: SigningKey>(
+fn sign<K: SigningKey>(
     names: &Names,
     key: &Path,
     passin: &PassIn,
@@ -142,7 +300,7 @@ pub fn sign<K: SigningKey>(
 }
 
 /// `verify`: prints `Verified OK` (exit 0), or fails with `hint` (exit 1).
-pub fn verify<P: VerifyingKey>(
+fn verify<P: VerifyingKey>(
     names: &Names,
     public: &Path,
     sig: &Path,
@@ -244,7 +402,7 @@ fn encode_private<K: SigningKey>(
 }
 
 /// The family's error with a hint for each kind of key problem.
-pub fn key_error<E: KeyError>(names: &Names, e: E) -> anyhow::Error {
+fn key_error<E: KeyError>(names: &Names, e: E) -> anyhow::Error {
     let hint = match e.kind() {
         ErrorKind::EncryptedKey => {
             "give its password with --passin env:VAR, file:PATH, fd:N or stdin (as openssl's -passin)"
@@ -394,7 +552,7 @@ fn read_entry<P: VerifyingKey>(key: &P, options: &P::Options, line_no: usize, fi
 /// `verify-batch`: each batch's signatures verified across the threads,
 /// results printed in list order (`NAME: OK`/`FAIL`); exit 1 if any fails.
 /// `signature_name` says what a signature should be ("DER").
-pub fn verify_batch<P: VerifyingKey>(
+fn verify_batch<P: VerifyingKey>(
     key: &P,
     list: &Path,
     options: &P::Options,
@@ -463,12 +621,7 @@ pub fn verify_batch<P: VerifyingKey>(
 /// `sign-batch`: each line `MSGFILE SIGFILE` signs MSGFILE into SIGFILE
 /// (written atomically), batches across the threads; one `NAME: OK` or
 /// `FAIL` line per entry, exit 1 if any fails.
-pub fn sign_batch<K: SigningKey>(
-    key: &K,
-    list: &Path,
-    options: &K::Options,
-    par: &Parallelism,
-) -> Result<()> {
+fn sign_batch<K: SigningKey>(key: &K, list: &Path, options: &K::Options, par: &Parallelism) -> Result<()> {
     let mut list = List::open(list, "MSGFILE SIGFILE")?;
     let max = batch_entries(key.public_key().message_limit(options));
     let mut out = Output::stdout();

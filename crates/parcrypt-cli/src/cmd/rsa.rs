@@ -1,15 +1,19 @@
 //! `parcrypt rsa`: keys, signatures and OAEP encryption, interoperable with
 //! `openssl pkey`, `openssl dgst` and `openssl pkeyutl`.
 
+use std::path::Path;
+
 use anyhow::{Result, anyhow};
 use parcrypt::hazmat;
 use parcrypt::par::Parallelism;
 use parcrypt::rsa::{self, PrivateKey, PublicKey, SignatureOptions};
 use zeroize::Zeroizing;
 
-use super::family::{self, KeyFormat, Names};
+use super::family::{self, Family, Names};
 use super::files::{read_all, write_output};
-use crate::cli::{PrivateFormat, PublicFormat, RsaCommand, SigOptions};
+use crate::cli::{
+    PrivateFormat, PublicFormat, Rsa, RsaBits, RsaCommand, RsaFormat, RsaPublicFormat, SigOptions,
+};
 use crate::error::{Hint, note, warn};
 
 const NAMES: Names = Names {
@@ -21,13 +25,6 @@ const NAMES: Names = Names {
     long_message_hint: "",
 };
 
-fn key_format(format: PrivateFormat, der: bool) -> KeyFormat {
-    KeyFormat {
-        traditional: format == PrivateFormat::Pkcs1,
-        der,
-    }
-}
-
 fn options(sig: &SigOptions) -> SignatureOptions {
     SignatureOptions {
         scheme: sig.scheme,
@@ -35,71 +32,59 @@ fn options(sig: &SigOptions) -> SignatureOptions {
     }
 }
 
-pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
-    match cmd {
-        RsaCommand::Keygen {
-            bits,
-            format,
-            der,
-            encryption,
-            output,
-            force,
-        } => family::keygen(
-            &NAMES,
-            key_format(*format, *der),
-            encryption,
-            output.as_deref(),
-            *force,
-            || {
-                if *bits < 2048 && (rsa::MIN_BITS..=rsa::MAX_BITS).contains(bits) {
-                    warn(format_args!(
-                        "{bits}-bit RSA keys are breakable; use them only for study (2048 or more)"
-                    ));
-                }
-                PrivateKey::generate(*bits, par)
-                    .map_err(|e| anyhow!(e))
-                    .hint("e.g. --bits 3072")
-                    .usage()
-            },
-        ),
-        RsaCommand::Convert {
-            format,
-            der,
-            passin,
-            encryption,
-            io,
-        } => family::convert::<PrivateKey>(&NAMES, key_format(*format, *der), passin, encryption, io),
-        RsaCommand::Pubkey {
-            format,
-            der,
-            passin,
-            io,
-        } => family::pubkey::<PrivateKey>(&NAMES, passin, io, |public| match (format, der) {
-            (PublicFormat::Spki, der) => family::spki(public, *der),
+impl Family for Rsa {
+    type Private = PrivateKey;
+    const NAMES: Names = NAMES;
+
+    fn generate(key: &RsaBits, par: &Parallelism) -> Result<PrivateKey> {
+        let bits = key.bits;
+        if bits < 2048 && (rsa::MIN_BITS..=rsa::MAX_BITS).contains(&bits) {
+            warn(format_args!(
+                "{bits}-bit RSA keys are breakable; use them only for study (2048 or more)"
+            ));
+        }
+        PrivateKey::generate(bits, par)
+            .map_err(|e| anyhow!(e))
+            .hint("e.g. --bits 3072")
+            .usage()
+    }
+
+    fn traditional(format: &RsaFormat) -> bool {
+        format.format == PrivateFormat::Pkcs1
+    }
+
+    fn encode_public(format: &RsaPublicFormat, public: &PublicKey, der: bool) -> Result<Vec<u8>, rsa::Error> {
+        match (format.format, der) {
+            (PublicFormat::Spki, der) => family::spki(public, der),
             (PublicFormat::Pkcs1, false) => public.to_pkcs1_pem().map(String::into_bytes),
             (PublicFormat::Pkcs1, true) => public.to_pkcs1_der(),
-        }),
-        RsaCommand::Sign { key, passin, sig, io } => {
-            family::sign::<PrivateKey>(&NAMES, key, passin, &options(sig), io, par)
         }
-        RsaCommand::Verify {
-            public,
-            sig,
-            options: sig_options,
-            input,
-        } => family::verify::<PublicKey>(
-            &NAMES,
-            public,
-            sig,
-            &options(sig_options),
-            input.as_deref(),
-            &format!(
-                "the message, signature or key differ from what was signed, or it was not signed with --scheme {} --hash {}",
-                sig_options.scheme.name(),
-                sig_options.hash.name()
-            ),
-            par,
-        ),
+    }
+
+    fn sign_options(sig: &SigOptions) -> Result<SignatureOptions> {
+        Ok(options(sig))
+    }
+
+    fn verify_options(sig: &SigOptions, par: &Parallelism) -> Result<(SignatureOptions, Parallelism)> {
+        Ok((options(sig), *par))
+    }
+
+    fn verify_hint(sig: &SigOptions, _sig: &Path) -> String {
+        format!(
+            "the message, signature or key differ from what was signed, or it was not signed with --scheme {} --hash {}",
+            sig.scheme.name(),
+            sig.hash.name()
+        )
+    }
+
+    fn verify_batch_options(sig: &SigOptions, key: &PublicKey) -> Result<(SignatureOptions, String)> {
+        Ok((options(sig), format!("{}-bit RSA", key.bits())))
+    }
+}
+
+pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
+    match cmd {
+        RsaCommand::Key(cmd) => family::run(cmd, par),
         RsaCommand::Encrypt {
             public,
             single_block,
