@@ -5,10 +5,14 @@
 //! the JCA's default OAEP); [`digest`] hashes a byte string in one
 //! call, a [`Hasher`] hashes a message that arrives in pieces, and
 //! [`Hasher::update_reader`] hashes everything a reader yields — the crate's
-//! one streaming hash, used wherever a reader is hashed. Every module
-//! of the crate that hashes (RSA and ECDSA messages, Merkle leaves and nodes,
-//! stream recipient ids) does so through this module, so the backend of each
-//! algorithm is chosen here, once.
+//! one streaming hash, used wherever a reader is hashed. The SHA-1/SHA-2
+//! hashing of RSA and ECDSA messages, Merkle leaves and nodes, stream
+//! recipient ids and SLH-DSA's SHA-256 tweakable hashes goes through this
+//! module, so the backend of those algorithms is chosen here, once. Not
+//! every hash does: SLH-DSA takes SHA-512, SHAKE and its other prehashes
+//! (SHA-224, SHA-512/t, SHA-3) from RustCrypto's `sha2`/`sha3` directly
+//! (this module has no SHA-512 midstate and no SHAKE), and ML-DSA's μ and
+//! ML-KEM hash inside AWS-LC.
 //!
 //! Two value types: [`Output`], the digest of any [`Algorithm`] (what
 //! [`digest`] and [`Hasher::finish`] return), and [`Digest`], a SHA-256
