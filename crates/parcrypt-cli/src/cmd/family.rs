@@ -6,10 +6,11 @@
 //! ([`Family`]).
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use parcrypt::keys::{BatchItem, ErrorKind, KeyError, MessageHasher, SigningKey, VerifyingKey};
 use parcrypt::par::Parallelism;
 use parcrypt::pkcs8;
@@ -549,6 +550,73 @@ fn read_entry<P: VerifyingKey>(key: &P, options: &P::Options, line_no: usize, fi
     Entry { label, item }
 }
 
+/// One list entry's outcome: its label (the list line's fields), whether
+/// it succeeded, and what to say on stderr about it, if anything.
+struct Outcome {
+    label: String,
+    ok: bool,
+    why: Option<String>,
+}
+
+/// The progress line of `sign-batch`/`verify-batch` on stderr (STYLE.md
+/// §12): entries done and the rate, while stderr is a terminal; nothing
+/// when it is not (piped, redirected to a file).
+struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    /// `done` says what was done to an entry ("verified", "signed").
+    fn new(done: &str) -> Progress {
+        if !io::stderr().is_terminal() {
+            return Progress(None);
+        }
+        let template =
+            format!("{{spinner}} [{{elapsed_precise}}] {{human_pos}} entries {done} ({{per_sec}})");
+        let style =
+            ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_spinner());
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr()).with_style(style);
+        // Shown at once, and alive while a batch of slow signatures runs.
+        bar.enable_steady_tick(std::time::Duration::from_millis(200));
+        Progress(Some(bar))
+    }
+
+    /// Prints a batch's outcomes in list order (`NAME: OK`/`FAIL` on
+    /// `out`, a `parcrypt:` line on stderr for each that says why), with
+    /// the progress line lifted meanwhile; returns how many failed.
+    fn report(&self, out: &mut Output, outcomes: &[Outcome]) -> Result<usize> {
+        let print = |out: &mut Output| -> Result<usize> {
+            for outcome in outcomes {
+                if let Some(why) = &outcome.why {
+                    eprint_line(format_args!("parcrypt: {why}"));
+                }
+                writeln!(
+                    out,
+                    "{}: {}",
+                    outcome.label,
+                    if outcome.ok { "OK" } else { "FAIL" }
+                )?;
+            }
+            out.flush()?;
+            Ok(outcomes.iter().filter(|o| !o.ok).count())
+        };
+        match &self.0 {
+            Some(bar) => {
+                let failed = bar.suspend(|| print(out))?;
+                bar.inc(outcomes.len() as u64);
+                Ok(failed)
+            }
+            None => print(out),
+        }
+    }
+}
+
+impl Drop for Progress {
+    fn drop(&mut self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// `verify-batch`: each batch's signatures verified across the threads,
 /// results printed in list order (`NAME: OK`/`FAIL`); exit 1 if any fails.
 /// `signature_name` says what a signature should be ("DER").
@@ -562,6 +630,7 @@ fn verify_batch<P: VerifyingKey>(
     let mut list = List::open(list, "MSGFILE SIGFILE")?;
     let max = batch_entries(key.message_limit(options));
     let mut out = Output::stdout();
+    let progress = Progress::new("verified");
     let (mut total, mut failed) = (0usize, 0usize);
     loop {
         let batch = list.next_batch(max)?;
@@ -582,40 +651,31 @@ fn verify_batch<P: VerifyingKey>(
             })
             .collect();
         let mut results = P::verify_prehashed_batch(&items, options, par).into_iter();
-        for entry in &entries {
-            let ok = match &entry.item {
-                Ok((_, _, sig)) => match results.next() {
-                    Some(Ok(())) => true,
-                    Some(Err(e)) => {
-                        if e.kind() == ErrorKind::MalformedSignature {
-                            eprint_line(format_args!(
-                                "parcrypt: {sig} is not a {signature_name} signature"
-                            ));
+        let outcomes: Vec<Outcome> = entries
+            .into_iter()
+            .map(|entry| {
+                let (ok, why) = match entry.item {
+                    Ok((_, _, sig)) => match results.next() {
+                        Some(Ok(())) => (true, None),
+                        Some(Err(e)) if e.kind() == ErrorKind::MalformedSignature => {
+                            (false, Some(format!("{sig} is not a {signature_name} signature")))
                         }
-                        false
-                    }
-                    None => false,
-                },
-                Err(why) => {
-                    eprint_line(format_args!("parcrypt: {why}"));
-                    false
+                        Some(Err(_)) | None => (false, None),
+                    },
+                    Err(why) => (false, Some(why)),
+                };
+                Outcome {
+                    label: entry.label,
+                    ok,
+                    why,
                 }
-            };
-            total += 1;
-            failed += usize::from(!ok);
-            writeln!(out, "{}: {}", entry.label, if ok { "OK" } else { "FAIL" })?;
-        }
-        out.flush()?;
+            })
+            .collect();
+        total += outcomes.len();
+        failed += progress.report(&mut out, &outcomes)?;
     }
-    if failed > 0 {
-        return Err(anyhow!("{failed} of {total} signatures did not verify"))
-            .hint("the lines marked FAIL name the message and signature files");
-    }
-    if total == 0 {
-        return Err(anyhow!("the list {} has no entries", list.name.display()))
-            .hint("lines are `MSGFILE SIGFILE`");
-    }
-    Ok(())
+    drop(progress);
+    batch_verdict(&list, total, failed, "signatures did not verify")
 }
 
 /// `sign-batch`: each line `MSGFILE SIGFILE` signs MSGFILE into SIGFILE
@@ -625,6 +685,7 @@ fn sign_batch<K: SigningKey>(key: &K, list: &Path, options: &K::Options, par: &P
     let mut list = List::open(list, "MSGFILE SIGFILE")?;
     let max = batch_entries(key.public_key().message_limit(options));
     let mut out = Output::stdout();
+    let progress = Progress::new("signed");
     let (mut total, mut failed) = (0usize, 0usize);
     loop {
         let batch = list.next_batch(max)?;
@@ -651,32 +712,38 @@ fn sign_batch<K: SigningKey>(key: &K, list: &Path, options: &K::Options, par: &P
             .map(|(p, _)| p.as_slice())
             .collect();
         let mut signatures = key.sign_prehashed_batch(&readable, options, par).into_iter();
-        for ((_, fields), prehash) in batch.iter().zip(&prehashes) {
-            let done = match prehash {
-                Ok((_, sig)) => match signatures.next() {
-                    Some(Ok(signature)) => write_output(Some(Path::new(sig)), &signature)
-                        .map_err(|e| format!("cannot write signature {sig}: {e:#}")),
-                    Some(Err(e)) => Err(e.to_string()),
-                    None => Err("internal error: no signature".to_owned()),
-                },
-                Err(why) => Err(why.clone()),
-            };
-            if let Err(why) = &done {
-                eprint_line(format_args!("parcrypt: {why}"));
-            }
-            total += 1;
-            failed += usize::from(done.is_err());
-            writeln!(
-                out,
-                "{}: {}",
-                fields.join(" "),
-                if done.is_ok() { "OK" } else { "FAIL" }
-            )?;
-        }
-        out.flush()?;
+        let outcomes: Vec<Outcome> = batch
+            .iter()
+            .zip(&prehashes)
+            .map(|((_, fields), prehash)| {
+                let done = match prehash {
+                    Ok((_, sig)) => match signatures.next() {
+                        Some(Ok(signature)) => write_output(Some(Path::new(sig)), &signature)
+                            .map_err(|e| format!("cannot write signature {sig}: {e:#}")),
+                        Some(Err(e)) => Err(e.to_string()),
+                        None => Err("internal error: no signature".to_owned()),
+                    },
+                    Err(why) => Err(why.clone()),
+                };
+                Outcome {
+                    label: fields.join(" "),
+                    ok: done.is_ok(),
+                    why: done.err(),
+                }
+            })
+            .collect();
+        total += outcomes.len();
+        failed += progress.report(&mut out, &outcomes)?;
     }
+    drop(progress);
+    batch_verdict(&list, total, failed, "messages were not signed")
+}
+
+/// A whole batch command's verdict: exit 1 if `failed` of the `total`
+/// entries did what `failure` says, or if the list had none.
+fn batch_verdict(list: &List, total: usize, failed: usize, failure: &str) -> Result<()> {
     if failed > 0 {
-        return Err(anyhow!("{failed} of {total} messages were not signed"))
+        return Err(anyhow!("{failed} of {total} {failure}"))
             .hint("the lines marked FAIL name the message and signature files");
     }
     if total == 0 {

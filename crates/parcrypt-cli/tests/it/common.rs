@@ -171,6 +171,133 @@ pub fn require_tool(tool: &str) -> bool {
 
 pub use crate::tools::require;
 
+/// Runs `script` in the Node.js whose `crypto` is OpenSSL 3.5
+/// ([`crate::tools::node_openssl35`]) with `args` (its
+/// `process.argv.slice(1)`), and asserts that it succeeded.
+pub fn node_script(node: &str, script: &str, args: &[&str]) {
+    let out = Command::new(node)
+        .args(["-e", script])
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "node {args:?}: {:?} {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// OpenSSL's key pair (`ossl.pem`, `ossl.pub` in `dir`) read by `parcrypt
+/// FAMILY`: `pubkey` of the private key is OpenSSL's public key, and
+/// `convert` writes OpenSSL's private key back, byte for byte.
+pub fn reads_openssl_keys_back(family: &str, dir: &Path) {
+    let d = |n: &str| dir.join(n);
+    ok(&parcrypt(
+        &[
+            family,
+            "pubkey",
+            "-i",
+            p(&d("ossl.pem")),
+            "-o",
+            p(&d("again.pub")),
+        ],
+        b"",
+    ));
+    assert_eq!(
+        std::fs::read(d("again.pub")).unwrap(),
+        std::fs::read(d("ossl.pub")).unwrap(),
+        "{family} pubkey"
+    );
+    ok(&parcrypt(
+        &[
+            family,
+            "convert",
+            "-i",
+            p(&d("ossl.pem")),
+            "-o",
+            p(&d("conv.pem")),
+        ],
+        b"",
+    ));
+    assert_eq!(
+        std::fs::read(d("conv.pem")).unwrap(),
+        std::fs::read(d("ossl.pem")).unwrap(),
+        "{family} convert"
+    );
+}
+
+/// Writes `count` messages `m0`, `m1` … in `dir` (message i: `i * step`
+/// bytes of value i) and a `--list` file `list` of `MSGFILE SIGFILE` lines
+/// naming them with signature files `s0`, `s1` …; returns the list.
+pub fn batch_list(dir: &Path, count: usize, step: usize) -> std::path::PathBuf {
+    let mut list = String::new();
+    for i in 0..count {
+        let msg = dir.join(format!("m{i}"));
+        std::fs::write(&msg, vec![i as u8; i * step]).unwrap();
+        list.push_str(&format!("{} {}\n", p(&msg), p(&dir.join(format!("s{i}")))));
+    }
+    let path = dir.join("list");
+    std::fs::write(&path, list).unwrap();
+    path
+}
+
+/// A batch command's stdout: one line per list entry, in list order, each
+/// ending `: OK` but those at `failing`, which end `: FAIL`.
+pub fn batch_lines(out: &Output, count: usize, failing: &[usize]) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), count, "{stdout}");
+    for (i, line) in lines.iter().enumerate() {
+        let want = if failing.contains(&i) { ": FAIL" } else { ": OK" };
+        assert!(line.ends_with(want), "entry {i}: {line}");
+    }
+}
+
+/// `parcrypt FAMILY sign-batch` of a [`batch_list`] of `count` messages
+/// with `key`, then, message 7 changed, `verify-batch` with `public` on
+/// each of `threads`: every entry is signed, and every signature but
+/// message 7's verifies, in list order. `options` go to both commands.
+pub fn sign_and_verify_batch(
+    family: &str,
+    (key, public): (&Path, &Path),
+    (count, step): (usize, usize),
+    options: &[&str],
+    threads: &[&str],
+) {
+    let dir = key.parent().unwrap();
+    let list = batch_list(dir, count, step);
+    let sign = [
+        &[family, "sign-batch", "--key", p(key), "--list", p(&list)][..],
+        options,
+    ]
+    .concat();
+    let out = parcrypt(&sign, b"");
+    ok(&out);
+    batch_lines(&out, count, &[]);
+    std::fs::write(dir.join("m7"), b"changed").unwrap();
+    for threads in threads {
+        let verify = [
+            &[
+                "--threads",
+                threads,
+                family,
+                "verify-batch",
+                "--pub",
+                p(public),
+                "--list",
+                p(&list),
+            ][..],
+            options,
+        ]
+        .concat();
+        let out = parcrypt(&verify, b"");
+        fails(&out, 1, &format!("1 of {count} signatures did not verify"));
+        batch_lines(&out, count, &[7]);
+    }
+}
+
 pub fn data(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i % 251) as u8).collect()
 }

@@ -2,7 +2,10 @@
 //! interop both ways with OpenSSL 3.5 (through Node.js 26's `crypto`, which
 //! bundles OpenSSL 3.5.8: `PARCRYPT_NODE_OPENSSL35=/path/to/node`).
 
-use super::common::{fails, ok, p, parcrypt, require};
+use super::common::{
+    batch_lines, batch_list, bin, fails, node_script, ok, ok_quietly, p, parcrypt, reads_openssl_keys_back,
+    require, sign_and_verify_batch,
+};
 
 #[test]
 fn keygen_sign_verify_and_exit_codes() {
@@ -106,81 +109,51 @@ fn keygen_sign_verify_and_exit_codes() {
 #[test]
 fn sign_batch_and_verify_batch_on_every_thread_count() {
     let dir = tempfile::tempdir().unwrap();
-    let d = |n: &str| dir.path().join(n);
-    ok(&parcrypt(&["ml-dsa", "keygen", "-o", p(&d("key.pem"))], b""));
-    let mut list = String::new();
-    for i in 0..30 {
-        let msg = d(&format!("m{i}"));
-        std::fs::write(&msg, vec![i as u8; i * 1000]).unwrap();
-        list.push_str(&format!("{} {}\n", p(&msg), p(&d(&format!("s{i}")))));
-    }
-    std::fs::write(d("list"), &list).unwrap();
-    let out = parcrypt(
-        &[
-            "ml-dsa",
-            "sign-batch",
-            "--key",
-            p(&d("key.pem")),
-            "--context",
-            "c",
-            "--list",
-            p(&d("list")),
-        ],
-        b"",
+    let key = dir.path().join("key.pem");
+    ok(&parcrypt(&["ml-dsa", "keygen", "-o", p(&key)], b""));
+    sign_and_verify_batch(
+        "ml-dsa",
+        (&key, &key),
+        (30, 1000),
+        &["--context", "c"],
+        &["1", "2", "3"],
     );
-    ok(&out);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter(|l| l.ends_with(": OK"))
-            .count(),
-        30
-    );
-    std::fs::write(d("m7"), b"changed").unwrap();
-    for threads in ["1", "2", "3"] {
-        let out = parcrypt(
-            &[
-                "--threads",
-                threads,
-                "ml-dsa",
-                "verify-batch",
-                "--pub",
-                p(&d("key.pem")),
-                "--context",
-                "c",
-                "--list",
-                p(&d("list")),
-            ],
-            b"",
-        );
-        fails(&out, 1, "1 of 30 signatures did not verify");
-        let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(str::to_owned)
-            .collect();
-        assert_eq!(lines.len(), 30);
-        for (i, line) in lines.iter().enumerate() {
-            assert!(line.ends_with(if i == 7 { ": FAIL" } else { ": OK" }), "{line}");
-        }
-    }
 }
 
-/// Node.js ≥ 26 (OpenSSL 3.5) from `PARCRYPT_NODE_OPENSSL35`.
-fn node() -> Option<String> {
-    let node = std::env::var("PARCRYPT_NODE_OPENSSL35").ok();
-    let present = node.as_ref().is_some_and(|n| {
-        std::process::Command::new(n)
-            .args(["-e", "require('crypto').generateKeyPairSync('ml-dsa-65')"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    require("node-openssl35 (PARCRYPT_NODE_OPENSSL35)", present).then(|| node.unwrap_or_default())
+/// The batch commands (of every family: `cmd::family` writes them once)
+/// show a progress line on stderr when it is a terminal, and print nothing
+/// there when it is piped.
+#[test]
+fn batch_progress_shows_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("key.pem");
+    ok(&parcrypt(&["ml-dsa", "keygen", "-o", p(&key)], b""));
+    let list = batch_list(dir.path(), 5, 10);
+    let pty = require("python3 pty", crate::age_cli::pty_present());
+    for (command, key_flag, done) in [
+        ("sign-batch", "--key", "signed"),
+        ("verify-batch", "--pub", "verified"),
+    ] {
+        let args = ["ml-dsa", command, key_flag, p(&key), "--list", p(&list)];
+        batch_lines(ok_quietly(&parcrypt(&args, b"")), 5, &[]);
+        if !pty {
+            continue;
+        }
+        // stderr on the terminal (sh redirects it to /dev/tty), stdout piped.
+        let sh_args = [&["-c", r#"exec "$0" "$@" 2>/dev/tty"#, bin()][..], &args].concat();
+        let (out, terminal) = crate::age_cli::on_pty(&[], false, "sh", &sh_args, b"");
+        batch_lines(ok(&out), 5, &[]);
+        assert!(
+            terminal.contains(&format!("entries {done}")),
+            "{command}: {terminal:?}"
+        );
+    }
 }
 
 /// OpenSSL 3.5's side: makes a key pair, signs `msg` under a context, and
 /// verifies parcrypt's signature with parcrypt's public key.
 const NODE: &str = r#"
-const crypto = require('crypto'), fs = require('fs'), d = process.argv[2];
+const crypto = require('crypto'), fs = require('fs'), d = process.argv[1];
 const { privateKey, publicKey } = crypto.generateKeyPairSync('ml-dsa-87');
 fs.writeFileSync(d + '/ossl.pem', privateKey.export({ type: 'pkcs8', format: 'pem' }));
 fs.writeFileSync(d + '/ossl.pub', publicKey.export({ type: 'spki', format: 'pem' }));
@@ -196,11 +169,12 @@ if (fs.existsSync(d + '/ours.sig')) {
 
 #[test]
 fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
-    let Some(node) = node() else { return };
+    let Some(node) = crate::tools::node_openssl35() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let d = |n: &str| dir.path().join(n);
     std::fs::write(d("msg"), vec![5u8; 100_000]).unwrap();
-    std::fs::write(d("node.js"), NODE).unwrap();
     ok(&parcrypt(
         &[
             "ml-dsa",
@@ -238,17 +212,7 @@ fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
         ],
         b"",
     ));
-    let out = std::process::Command::new(node)
-        .arg(d("node.js"))
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "node: {:?} {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    node_script(&node, NODE, &[p(dir.path())]);
     // OpenSSL's key and signature, read by parcrypt.
     ok(&parcrypt(
         &[
@@ -265,35 +229,6 @@ fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
         ],
         b"",
     ));
-    ok(&parcrypt(
-        &[
-            "ml-dsa",
-            "pubkey",
-            "-i",
-            p(&d("ossl.pem")),
-            "-o",
-            p(&d("again.pub")),
-        ],
-        b"",
-    ));
-    assert_eq!(
-        std::fs::read(d("again.pub")).unwrap(),
-        std::fs::read(d("ossl.pub")).unwrap()
-    );
     // OpenSSL writes the seed form by default, as parcrypt does: the same bytes.
-    ok(&parcrypt(
-        &[
-            "ml-dsa",
-            "convert",
-            "-i",
-            p(&d("ossl.pem")),
-            "-o",
-            p(&d("conv.pem")),
-        ],
-        b"",
-    ));
-    assert_eq!(
-        std::fs::read(d("conv.pem")).unwrap(),
-        std::fs::read(d("ossl.pem")).unwrap()
-    );
+    reads_openssl_keys_back("ml-dsa", dir.path());
 }

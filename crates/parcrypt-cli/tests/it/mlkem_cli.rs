@@ -6,9 +6,8 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::process::Command;
 
-use crate::common::{fails, ok, p, parcrypt, usage};
+use crate::common::{fails, node_script, ok, p, parcrypt, usage};
 
 const PARAMS: [&str; 3] = ["ML-KEM-512", "ML-KEM-768", "ML-KEM-1024"];
 
@@ -390,15 +389,6 @@ if (mode === 'gen') {
 }
 "#;
 
-fn node(bin: &str, args: &[&str]) {
-    let out = Command::new(bin).args(["-e", NODE]).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "node {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 #[test]
 fn openssl_35_and_parcrypt_encapsulate_for_each_other() {
     let Some(bin) = crate::tools::node_openssl35() else {
@@ -417,7 +407,7 @@ fn openssl_35_and_parcrypt_encapsulate_for_each_other() {
             &["ml-kem", "pubkey", "-i", p(&o("key.pem")), "-o", p(&o("pub.pem"))],
             b"",
         ));
-        node(&bin, &["encap", p(ours.path())]);
+        node_script(&bin, NODE, &["encap", p(ours.path())]);
         ok(&parcrypt(
             &[
                 "ml-kem",
@@ -437,7 +427,7 @@ fn openssl_35_and_parcrypt_encapsulate_for_each_other() {
             "{params}"
         );
         // OpenSSL writes our key back byte for byte (the seed form).
-        node(&bin, &["pem", p(ours.path())]);
+        node_script(&bin, NODE, &["pem", p(ours.path())]);
         assert_eq!(
             std::fs::read(o("again.pem")).unwrap(),
             std::fs::read(o("key.pem")).unwrap()
@@ -446,7 +436,7 @@ fn openssl_35_and_parcrypt_encapsulate_for_each_other() {
         // public half of its private key), its decapsulation.
         let theirs = tempfile::tempdir().unwrap();
         let t = |name: &str| theirs.path().join(name);
-        node(&bin, &["gen", p(theirs.path()), &alg]);
+        node_script(&bin, NODE, &["gen", p(theirs.path()), &alg]);
         for public in [t("pub.pem"), t("key.pem")] {
             ok(&parcrypt(
                 &[
@@ -461,7 +451,7 @@ fn openssl_35_and_parcrypt_encapsulate_for_each_other() {
                 ],
                 b"",
             ));
-            node(&bin, &["decap", p(theirs.path())]);
+            node_script(&bin, NODE, &["decap", p(theirs.path())]);
             assert_eq!(
                 std::fs::read(t("mine")).unwrap(),
                 std::fs::read(t("ss")).unwrap(),

@@ -7,7 +7,10 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use crate::common::{data, entries, fails, fails_in, ok, ok_in, openssl, p, parcrypt, require_tool, stderr};
+use crate::common::{
+    data, entries, fails, fails_in, ok, ok_in, openssl, p, parcrypt, require_tool, sign_and_verify_batch,
+    stderr,
+};
 
 /// A directory holding a parcrypt-made 2048-bit key (PKCS#8 PEM) and its public key.
 fn keys() -> &'static (tempfile::TempDir, PathBuf, PathBuf) {
@@ -527,4 +530,28 @@ fn bad_input_fails_cleanly_and_leaves_nothing_behind() {
         .filter(|e| e == "out" || e.ends_with(".tmp"))
         .collect();
     assert!(left.is_empty(), "{left:?}");
+}
+
+/// `sign-batch`/`verify-batch`, the family's batch commands, with RSA's
+/// options; a batch signature is openssl's too.
+#[test]
+fn sign_batch_and_verify_batch() {
+    let (_, key, public) = keys();
+    let dir = tempfile::tempdir().unwrap();
+    let own_key = dir.path().join("key.pem");
+    std::fs::copy(key, &own_key).unwrap();
+    let options = ["--scheme", "pkcs1", "--hash", "sha384"];
+    sign_and_verify_batch("rsa", (&own_key, public), (12, 300), &options, &["1", "2"]);
+    if require_tool("openssl") {
+        let d = |n: &str| dir.path().join(n);
+        ok(&openssl(&[
+            "dgst",
+            "-sha384",
+            "-verify",
+            p(public),
+            "-signature",
+            p(&d("s3")),
+            p(&d("m3")),
+        ]));
+    }
 }

@@ -4,9 +4,11 @@
 //! bundles OpenSSL 3.5.8: `PARCRYPT_NODE_OPENSSL35=/path/to/node`). The
 //! fast (`f`) sets keep debug builds quick.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use super::common::{fails, ok, p, parcrypt, require, stderr};
+use super::common::{
+    fails, node_script, ok, p, parcrypt, reads_openssl_keys_back, sign_and_verify_batch, stderr,
+};
 
 fn keygen(set: &str, key: &Path, public: &Path) {
     ok(&parcrypt(
@@ -336,63 +338,10 @@ fn sign_batch_and_verify_batch() {
     let dir = tempfile::tempdir().unwrap();
     let d = |n: &str| dir.path().join(n);
     keygen("SLH-DSA-SHA2-128f", &d("key.pem"), &d("key.pub"));
-    let mut list = String::new();
     // More than one batch of messages held whole (16).
-    for i in 0..20 {
-        let msg = d(&format!("m{i}"));
-        std::fs::write(&msg, vec![i as u8; i * 100]).unwrap();
-        list.push_str(&format!("{} {}\n", p(&msg), p(&d(&format!("s{i}")))));
-    }
-    std::fs::write(d("list"), &list).unwrap();
-    let out = parcrypt(
-        &[
-            "slh-dsa",
-            "sign-batch",
-            "--key",
-            p(&d("key.pem")),
-            "--context",
-            "c",
-            "--list",
-            p(&d("list")),
-        ],
-        b"",
-    );
-    ok(&out);
-    assert_eq!(
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter(|l| l.ends_with(": OK"))
-            .count(),
-        20
-    );
+    let keys = (&*d("key.pem"), &*d("key.pub"));
+    sign_and_verify_batch("slh-dsa", keys, (20, 100), &["--context", "c"], &["1", "2"]);
     ok(&verify(&d("key.pub"), &d("m3"), &d("s3"), &["--context", "c"]));
-    std::fs::write(d("m7"), b"changed").unwrap();
-    for threads in ["1", "2"] {
-        let out = parcrypt(
-            &[
-                "--threads",
-                threads,
-                "slh-dsa",
-                "verify-batch",
-                "--pub",
-                p(&d("key.pub")),
-                "--context",
-                "c",
-                "--list",
-                p(&d("list")),
-            ],
-            b"",
-        );
-        fails(&out, 1, "1 of 20 signatures did not verify");
-        let lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .map(str::to_owned)
-            .collect();
-        assert_eq!(lines.len(), 20);
-        for (i, line) in lines.iter().enumerate() {
-            assert!(line.ends_with(if i == 7 { ": FAIL" } else { ": OK" }), "{line}");
-        }
-    }
     // Prehashed batches.
     let out = parcrypt(
         &[
@@ -423,22 +372,10 @@ fn sign_batch_and_verify_batch() {
     ));
 }
 
-/// Node.js ≥ 26 (OpenSSL 3.5) from `PARCRYPT_NODE_OPENSSL35`.
-fn node() -> Option<PathBuf> {
-    let node = std::env::var_os("PARCRYPT_NODE_OPENSSL35").map(PathBuf::from);
-    let present = node.as_ref().is_some_and(|n| {
-        std::process::Command::new(n)
-            .args(["-e", "require('crypto').generateKeyPairSync('slh-dsa-sha2-128f')"])
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    require("node-openssl35 (PARCRYPT_NODE_OPENSSL35)", present).then(|| node.unwrap_or_default())
-}
-
 /// OpenSSL 3.5's side: makes a key pair, signs `msg` under a context, and
 /// verifies parcrypt's signature with parcrypt's public key.
 const NODE: &str = r#"
-const crypto = require('crypto'), fs = require('fs'), d = process.argv[2], set = process.argv[3];
+const crypto = require('crypto'), fs = require('fs'), [d, set] = process.argv.slice(1);
 const { privateKey, publicKey } = crypto.generateKeyPairSync(set);
 fs.writeFileSync(d + '/ossl.pem', privateKey.export({ type: 'pkcs8', format: 'pem' }));
 fs.writeFileSync(d + '/ossl.pub', publicKey.export({ type: 'spki', format: 'pem' }));
@@ -453,7 +390,9 @@ if (crypto.createPublicKey(priv).export({ type: 'spki', format: 'pem' }) !== fs.
 
 #[test]
 fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
-    let Some(node) = node() else { return };
+    let Some(node) = crate::tools::node_openssl35() else {
+        return;
+    };
     for (set, node_set) in [
         ("SLH-DSA-SHA2-128f", "slh-dsa-sha2-128f"),
         ("SLH-DSA-SHAKE-192f", "slh-dsa-shake-192f"),
@@ -461,7 +400,6 @@ fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
         let dir = tempfile::tempdir().unwrap();
         let d = |n: &str| dir.path().join(n);
         std::fs::write(d("msg"), vec![5u8; 100_000]).unwrap();
-        std::fs::write(d("node.js"), NODE).unwrap();
         keygen(set, &d("ours.pem"), &d("ours.pub"));
         ok(&sign(
             &d("ours.pem"),
@@ -469,18 +407,7 @@ fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
             &d("ours.sig"),
             &["--context", "interop"],
         ));
-        let out = std::process::Command::new(&node)
-            .arg(d("node.js"))
-            .arg(dir.path())
-            .arg(node_set)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{set}: node: {:?} {}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
+        node_script(&node, NODE, &[p(dir.path()), node_set]);
         // OpenSSL's key and signature, read by parcrypt.
         ok(&verify(
             &d("ossl.pub"),
@@ -493,37 +420,8 @@ fn keys_and_signatures_cross_with_openssl_3_5_both_ways() {
             1,
             "verification failed",
         );
-        ok(&parcrypt(
-            &[
-                "slh-dsa",
-                "pubkey",
-                "-i",
-                p(&d("ossl.pem")),
-                "-o",
-                p(&d("again.pub")),
-            ],
-            b"",
-        ));
-        assert_eq!(
-            std::fs::read(d("again.pub")).unwrap(),
-            std::fs::read(d("ossl.pub")).unwrap()
-        );
         // parcrypt writes OpenSSL's PKCS#8 byte for byte.
-        ok(&parcrypt(
-            &[
-                "slh-dsa",
-                "convert",
-                "-i",
-                p(&d("ossl.pem")),
-                "-o",
-                p(&d("conv.pem")),
-            ],
-            b"",
-        ));
-        assert_eq!(
-            std::fs::read(d("conv.pem")).unwrap(),
-            std::fs::read(d("ossl.pem")).unwrap()
-        );
+        reads_openssl_keys_back("slh-dsa", dir.path());
         // OpenSSL's private key signs with parcrypt; OpenSSL's public key checks it.
         ok(&sign(
             &d("ossl.pem"),
