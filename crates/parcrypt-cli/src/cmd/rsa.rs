@@ -69,11 +69,11 @@ impl Family for Rsa {
         Ok((options(sig), *par))
     }
 
-    fn verify_hint(sig: &SigOptions, _sig: &Path) -> String {
+    fn verify_hint(options: &SigOptions, _sig: &Path) -> String {
         format!(
             "the message, signature or key differ from what was signed, or it was not signed with --scheme {} --hash {}",
-            sig.scheme.name(),
-            sig.hash.name()
+            options.scheme.name(),
+            options.hash.name()
         )
     }
 
