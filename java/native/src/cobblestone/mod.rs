@@ -133,6 +133,30 @@ fn new_output<'l>(env: &JNIEnv<'l>, len: u64) -> Res<JByteArray<'l>> {
     Ok(env.new_byte_array(len)?)
 }
 
+/// A one-shot call of either direction: `run` seals or opens the `n`
+/// bytes of the pinned `input` straight into a new pinned `byte[]` of
+/// `len` bytes, which is written back only if `run` succeeds (on a failure
+/// the library has wiped it).
+fn into_new_array<'l, T>(
+    env: &JNIEnv<'l>,
+    input: &JByteArray<'_>,
+    n: usize,
+    len: u64,
+    run: impl FnOnce(Input<'_>, &mut [u8]) -> Result<T, Error>,
+) -> Res<JByteArray<'l>> {
+    let out = new_output(env, len)?;
+    {
+        // SAFETY: each array's own length; `out` is a new array, so the
+        // two are different arrays, one pin each; no JNI call until the
+        // pins drop.
+        let (mut src, mut dst) =
+            unsafe { (Pinned::new(env, input, n)?, Pinned::new(env, &out, len as usize)?) };
+        run(src.input(0..n), dst.bytes())?;
+        dst.write_back();
+    }
+    Ok(out)
+}
+
 /// Encrypts all of `input` into a new `byte[]` (a fresh random salt, or
 /// `salt` if not null: see [`Keyed::sealer`]),
 /// sealing the chunks on all cores straight from the pinned input into the
@@ -157,20 +181,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncrypt<'l>(
         let sealer = k.sealer(env, &salt)?;
         let n = array_len(env, &input)?;
         let len = sealed_len(n as u64).ok_or(Error::TooLarge)?;
-        let out = new_output(env, len)?;
-        {
-            // SAFETY: each array's own length; `out` is a new array, so the
-            // two are different arrays, one pin each; no JNI call until the
-            // pins drop.
-            let (mut src, mut dst) = unsafe {
-                (
-                    Pinned::new(env, &input, n)?,
-                    Pinned::new(env, &out, len as usize)?,
-                )
-            };
-            sealer.encrypt_into(src.bytes(), dst.bytes(), &par)?;
-            dst.write_back();
-        }
+        let out = into_new_array(env, &input, n, len, |src, dst| {
+            sealer.encrypt_into(src.bytes(), dst, &par)
+        })?;
         Ok(out.into_raw())
     })
 }
@@ -209,23 +222,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecrypt<'l>(
                 return fail(PROVIDER, "a message of impossible length was accepted");
             }
         };
-        let out = new_output(env, len)?;
-        {
-            // SAFETY: each array's own length; `out` is a new array, so the
-            // two are different arrays, one pin each; no JNI call until the
-            // pins drop.
-            let (mut src, mut dst) = unsafe {
-                (
-                    Pinned::new(env, &input, n)?,
-                    Pinned::new(env, &out, len as usize)?,
-                )
-            };
-            // On a failure the library wiped `dst`; nothing is written back.
-            // Another Java thread may write `input` meanwhile: the library
-            // reads it once, each chunk copied before it is opened.
-            decrypt(src.input(0..n), dst.bytes())?;
-            dst.write_back();
-        }
+        // Another Java thread may write `input` meanwhile: the library
+        // reads it once, each chunk copied before it is opened.
+        let out = into_new_array(env, &input, n, len, decrypt)?;
         Ok(out.into_raw())
     })
 }

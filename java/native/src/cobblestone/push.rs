@@ -6,12 +6,14 @@ use std::sync::Mutex;
 use jni::JNIEnv;
 use jni::objects::{JByteArray, JClass};
 use jni::sys::{jbyteArray, jint, jlong};
-use parcrypt::cobblestone::{Decryptor, Encryptor};
+use parcrypt::cobblestone::{Decryptor, Encryptor, Error};
 use parcrypt::io::Input;
+use parcrypt::secret::SecretBytes;
 
 use super::Keyed;
 use crate::{
-    Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, Pinned, Res, entry, fail, free_fn, from_handle, par, range_in,
+    Fail, Handle, ILLEGAL_ARG, ILLEGAL_STATE, Pinned, Res, ToJava, entry, fail, free_fn, from_handle, par,
+    range_in,
 };
 
 /// A push encryptor (`None` once finished); the mutex keeps a stream
@@ -99,6 +101,74 @@ impl Update<'_, '_> {
     }
 }
 
+/// The two directions of a push stream, so that each update call is
+/// written once: the encryptor seals what it is given, the decryptor
+/// opens it.
+trait Push: Send + 'static {
+    /// What `finalize` returns: the final chunk, or its plaintext.
+    type Final: ToJava<Raw = jbyteArray>;
+    fn update_len(&self, len: usize) -> usize;
+    fn update_into(&mut self, src: Input<'_>, dst: &mut [u8]) -> Result<usize, Error>;
+    fn finalize(self) -> Result<Self::Final, Error>;
+}
+
+impl Push for Encryptor {
+    type Final = Vec<u8>;
+
+    fn update_len(&self, len: usize) -> usize {
+        Encryptor::update_len(self, len)
+    }
+
+    fn update_into(&mut self, src: Input<'_>, dst: &mut [u8]) -> Result<usize, Error> {
+        Encryptor::update_into(self, src.bytes(), dst)
+    }
+
+    fn finalize(self) -> Result<Vec<u8>, Error> {
+        Encryptor::finalize(self)
+    }
+}
+
+impl Push for Decryptor {
+    type Final = SecretBytes;
+
+    fn update_len(&self, len: usize) -> usize {
+        Decryptor::update_len(self, len)
+    }
+
+    fn update_into(&mut self, src: Input<'_>, dst: &mut [u8]) -> Result<usize, Error> {
+        Decryptor::update_into(self, src, dst)
+    }
+
+    fn finalize(self) -> Result<SecretBytes, Error> {
+        Decryptor::finalize(self)
+    }
+}
+
+/// `UpdateLen` of either direction: the bytes an update of `len` more
+/// input bytes writes.
+fn update_len<P: Push>(env: &mut JNIEnv<'_>, handle: jlong, len: jint) -> jint {
+    entry(env, |_| {
+        let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
+        with_handle(handle, |p: &mut P| Ok(p.update_len(len)))
+    })
+}
+
+/// `Update` of either direction: `io`'s input sealed or opened into its
+/// output; returns the count written.
+fn update<P: Push>(env: &mut JNIEnv<'_>, handle: jlong, io: &Update<'_, '_>) -> jint {
+    entry(env, |env| {
+        with_handle(handle, |p: &mut P| {
+            let needed = p.update_len(io.len()?);
+            io.run(env, needed, |src, dst| Ok(p.update_into(src, dst)?))
+        })
+    })
+}
+
+/// `Finish` of either direction: the stream's last bytes.
+fn finish<P: Push>(env: &mut JNIEnv<'_>, handle: jlong) -> jbyteArray {
+    entry(env, |_| Ok(take_handle::<P>(handle)?.finalize()?))
+}
+
 /// A push encryptor for one message (a fresh random salt), sealing full
 /// chunks on `threads`.
 #[unsafe(no_mangle)]
@@ -132,10 +202,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorUpdateLen<'l>(
     handle: jlong,
     len: jint,
 ) -> jint {
-    entry(&mut env, |_| {
-        let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
-        with_handle(handle, |e: &mut Encryptor| Ok(e.update_len(len)))
-    })
+    update_len::<Encryptor>(&mut env, handle, len)
 }
 
 /// Encrypts `len` bytes of `input` from `in_off`: writes the header (first
@@ -153,19 +220,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorUpdate<'l>(
     out: JByteArray<'l>,
     out_off: jint,
 ) -> jint {
-    entry(&mut env, |env| {
-        let io = Update {
-            input: &input,
-            in_off,
-            len,
-            out: &out,
-            out_off,
-        };
-        with_handle(handle, |e: &mut Encryptor| {
-            let needed = e.update_len(io.len()?);
-            io.run(env, needed, |src, dst| Ok(e.update_into(src.bytes(), dst)?))
-        })
-    })
+    let io = Update {
+        input: &input,
+        in_off,
+        len,
+        out: &out,
+        out_off,
+    };
+    update::<Encryptor>(&mut env, handle, &io)
 }
 
 /// Ends the message: the header if no update wrote it, and the final chunk.
@@ -175,7 +237,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorFinish<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jbyteArray {
-    entry(&mut env, |_| Ok(take_handle::<Encryptor>(handle)?.finalize()?))
+    finish::<Encryptor>(&mut env, handle)
 }
 
 /// A push decryptor for one message, opening full chunks on `threads`.
@@ -209,10 +271,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorUpdateLen<'l>(
     handle: jlong,
     len: jint,
 ) -> jint {
-    entry(&mut env, |_| {
-        let len = usize::try_from(len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))?;
-        with_handle(handle, |d: &mut Decryptor| Ok(d.update_len(len)))
-    })
+    update_len::<Decryptor>(&mut env, handle, len)
 }
 
 /// Decrypts `len` bytes of `input` from `in_off`: writes the plaintext of
@@ -232,19 +291,14 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorUpdate<'l>(
     out: JByteArray<'l>,
     out_off: jint,
 ) -> jint {
-    entry(&mut env, |env| {
-        let io = Update {
-            input: &input,
-            in_off,
-            len,
-            out: &out,
-            out_off,
-        };
-        with_handle(handle, |d: &mut Decryptor| {
-            let needed = d.update_len(io.len()?);
-            io.run(env, needed, |src, dst| Ok(d.update_into(src, dst)?))
-        })
-    })
+    let io = Update {
+        input: &input,
+        in_off,
+        len,
+        out: &out,
+        out_off,
+    };
+    update::<Decryptor>(&mut env, handle, &io)
 }
 
 /// Ends the message: opens the final chunk and returns its plaintext
@@ -255,5 +309,5 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorFinish<'l>(
     _class: JClass<'l>,
     handle: jlong,
 ) -> jbyteArray {
-    entry(&mut env, |_| Ok(take_handle::<Decryptor>(handle)?.finalize()?))
+    finish::<Decryptor>(&mut env, handle)
 }
