@@ -275,7 +275,9 @@ fn unit_cost(
                     .kernels
                     .iter()
                     .filter_map(|(k, per_byte)| {
-                        seq_of(k, false).map(|r| achieved(r) * per_byte).filter(|r| *r > 0.0)
+                        seq_of(k, false)
+                            .map(|r| achieved(r) * per_byte)
+                            .filter(|r| *r > 0.0)
                     })
                     .fold(f64::NAN, f64::max);
                 if fastest.is_nan() {
@@ -715,7 +717,11 @@ mod tests {
         assert!((l[3].limit_ops_per_s - 62.5).abs() < 1e-9);
         assert!((l[3].of_limit - 36.0 / 62.5).abs() < 1e-9);
         assert!(!record(("sign", "slh-dsa"), &MODEL, &rows, None).own_cell_stood_in);
-        assert!(MODEL.describe().contains("1000000 compressions at the fastest one-core rate of lanes/one"));
+        assert!(
+            MODEL
+                .describe()
+                .contains("1000000 compressions at the fastest one-core rate of lanes/one")
+        );
         // Without a kernel's cell the workload's own stands in; a stage of
         // no calls needs no kernel.
         let alone = &rows[2..];
@@ -739,7 +745,9 @@ mod tests {
             cap: None,
             read_ahead: false,
         };
-        let l = limits(&rows, None, 2, |w| Some(if w == "sign" { NONE } else { SEQUENTIAL }));
+        let l = limits(&rows, None, 2, |w| {
+            Some(if w == "sign" { NONE } else { SEQUENTIAL })
+        });
         assert!((l[2].limit_ops_per_s - 31.25).abs() < 1e-9);
     }
 
@@ -820,7 +828,9 @@ mod tests {
                     for s in stages {
                         let kernels: Vec<&str> = match s {
                             Stage::Kernel(k) => vec![k],
-                            Stage::Calls { primitive, .. } => primitive.kernels.iter().map(|(k, _)| *k).collect(),
+                            Stage::Calls { primitive, .. } => {
+                                primitive.kernels.iter().map(|(k, _)| *k).collect()
+                            }
                             Stage::Own | Stage::Ceiling(_) => Vec::new(),
                         };
                         for k in kernels {

@@ -179,13 +179,26 @@ pub fn find_node(algorithm: &str) -> Result<(String, String), String> {
     }
 }
 
-fn measure_node(w: &Beside, peer: SignPeer, size: usize, items: usize, repeats: usize) -> (Option<Row>, PeerStatus) {
+fn measure_node(
+    w: &Beside,
+    peer: SignPeer,
+    size: usize,
+    items: usize,
+    repeats: usize,
+) -> (Option<Row>, PeerStatus) {
     let (node, versions) = match find_node(peer.algorithm) {
         Ok(found) => found,
         Err(why) => return absent(w, OPENSSL35, why),
     };
     let (items_s, repeats_s) = (items.to_string(), repeats.max(1).to_string());
-    let args = ["-e", NODE_PROGRAM, peer.algorithm, peer.op.name(), &items_s, &repeats_s];
+    let args = [
+        "-e",
+        NODE_PROGRAM,
+        peer.algorithm,
+        peer.op.name(),
+        &items_s,
+        &repeats_s,
+    ];
     let detail = format!(
         "{versions}: node -e NODE_SIGNATURE_PROGRAM {} {} {items} {} (crypto.{}, timed inside the process)",
         peer.algorithm,
@@ -198,7 +211,12 @@ fn measure_node(w: &Beside, peer: SignPeer, size: usize, items: usize, repeats: 
         }
     );
     let samples = run_program(Path::new(&node), &args).and_then(|out| parse_seconds(&out));
-    outcome(w, OPENSSL35, detail, samples.map(|s| peer_row(w, OPENSSL35, size, &s)))
+    outcome(
+        w,
+        OPENSSL35,
+        detail,
+        samples.map(|s| peer_row(w, OPENSSL35, size, &s)),
+    )
 }
 
 fn measure_pyca(
@@ -215,7 +233,9 @@ fn measure_pyca(
         return absent(
             w,
             super::PYCA,
-            format!("{PYTHON} has no cryptography.hazmat.primitives.asymmetric.mldsa.{class} (pyca/cryptography 50 or later): {why}"),
+            format!(
+                "{PYTHON} has no cryptography.hazmat.primitives.asymmetric.mldsa.{class} (pyca/cryptography 50 or later): {why}"
+            ),
         );
     }
     let (items_s, repeats_s) = (items.to_string(), repeats.max(1).to_string());
@@ -226,7 +246,12 @@ fn measure_pyca(
         repeats.max(1)
     );
     let samples = run_program(python, &args).and_then(|out| parse_seconds(&out));
-    outcome(w, super::PYCA, detail, samples.map(|s| peer_row(w, super::PYCA, size, &s)))
+    outcome(
+        w,
+        super::PYCA,
+        detail,
+        samples.map(|s| peer_row(w, super::PYCA, size, &s)),
+    )
 }
 
 fn measure_in_process(
@@ -254,7 +279,11 @@ fn measure_in_process(
 pub fn parse_seconds(out: &str) -> Result<Vec<f64>, String> {
     let samples: Vec<f64> = out
         .lines()
-        .map(|l| l.trim().parse::<f64>().map_err(|_| format!("not a time in seconds: {l:?}")))
+        .map(|l| {
+            l.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("not a time in seconds: {l:?}"))
+        })
         .collect::<Result<_, _>>()?;
     if samples.is_empty() || samples.iter().any(|s| !(*s > 0.0 && s.is_finite())) {
         return Err(format!("no positive times in the output: {out:?}"));
@@ -266,7 +295,55 @@ pub fn parse_seconds(out: &str) -> Result<Vec<f64>, String> {
 mod tests {
     #![allow(clippy::unwrap_used)]
 
-    use super::parse_seconds;
+    use super::{InProcess, OPENSSL35, SignOp, SignPeer, measure, parse_seconds};
+    use crate::model::Unit;
+    use crate::peers::{Beside, Input};
+
+    #[test]
+    fn a_peer_that_cannot_run_is_listed_absent_with_why() {
+        let w = Beside {
+            workload: "pq-test",
+            unit: Unit::Operation,
+            input: Input::Memory,
+            openssl: None,
+            age: None,
+            every_age: false,
+            b3sum: false,
+            pyca: None,
+            signer: None,
+        };
+        let peer = SignPeer {
+            algorithm: "no-such-algorithm",
+            op: SignOp::Sign,
+            pyca: Some("NoSuchPrivateKey"),
+            in_process: Some(InProcess {
+                name: "in-process",
+                detail: "a counter",
+                setup: |items| {
+                    let mut n = 0;
+                    Box::new(move || {
+                        n += items;
+                        std::hint::black_box(n);
+                    })
+                },
+            }),
+        };
+        let found = measure(&w, peer, 32, 2);
+        let names: Vec<&str> = found.iter().map(|(_, st)| st.peer).collect();
+        assert_eq!(names, [OPENSSL35, "pyca", "in-process"]);
+        // No node (or python) makes no-such-algorithm keys: absent, saying why.
+        let (row, st) = &found[0];
+        assert!(row.is_none() && !st.available, "{}", st.detail);
+        assert!(st.detail.contains("no-such-algorithm"), "{}", st.detail);
+        let (row, st) = &found[1];
+        assert!(row.is_none() && !st.available, "{}", st.detail);
+        assert!(st.detail.contains("NoSuchPrivateKey"), "{}", st.detail);
+        // The in-process peer always runs: one row of two samples.
+        let (row, st) = &found[2];
+        assert!(st.available && st.detail.contains("a counter"), "{}", st.detail);
+        let row = row.as_ref().unwrap();
+        assert_eq!((row.samples.len(), row.size_bytes, row.peer), (2, 32, true));
+    }
 
     #[test]
     fn runs_are_read_one_a_line() {

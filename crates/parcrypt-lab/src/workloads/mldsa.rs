@@ -149,7 +149,10 @@ fn verify_batch(size: usize) -> Operation {
     let options = SignatureOptions::default();
     Box::new(move |par, output| {
         let ok = PublicKey::verify_batch(black_box(&items), &options, par);
-        assert!(ok.iter().all(Result::is_ok), "a valid ML-DSA signature failed to verify");
+        assert!(
+            ok.iter().all(Result::is_ok),
+            "a valid ML-DSA signature failed to verify"
+        );
         output(&[u8::from(ok.len() == items.len())]);
     })
 }

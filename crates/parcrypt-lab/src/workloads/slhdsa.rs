@@ -71,12 +71,18 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             shake256_setup,
         ),
     ]);
-    let setups: [[fn(usize) -> Operation; 12]; 3] =
-        [per_set!(keygen_setup), per_set!(sign_setup), per_set!(verify_setup)];
+    let setups: [[fn(usize) -> Operation; 12]; 3] = [
+        per_set!(keygen_setup),
+        per_set!(sign_setup),
+        per_set!(verify_setup),
+    ];
     let sizes: [[fn(bool) -> Vec<usize>; 12]; 3] =
         [per_set!(op_sizes), per_set!(op_sizes), per_set!(verify_sizes)];
-    let samples: [[fn(bool, usize) -> Option<usize>; 12]; 3] =
-        [per_set!(op_samples), per_set!(op_samples), per_set!(verify_samples)];
+    let samples: [[fn(bool, usize) -> Option<usize>; 12]; 3] = [
+        per_set!(op_samples),
+        per_set!(op_samples),
+        per_set!(verify_samples),
+    ];
     for op in [Op::Sign, Op::Verify, Op::Keygen] {
         let o = op as usize;
         for s in 0..ParameterSet::ALL.len() {
@@ -112,7 +118,11 @@ pub(super) fn register(all: &mut Vec<Workload>) {
                 age: None,
                 model: Model::Cost {
                     stages: stages(op, s),
-                    width: if op == Op::Verify { Width::Items } else { Width::Any },
+                    width: if op == Op::Verify {
+                        Width::Items
+                    } else {
+                        Width::Any
+                    },
                     cap: None,
                     read_ahead: false,
                 },
@@ -175,13 +185,20 @@ enum Op {
 
 /// Whether set `S` is measured in a quick study: SHA2-128s and -128f.
 fn in_quick(s: usize) -> bool {
-    matches!(ParameterSet::ALL[s], ParameterSet::Sha2_128s | ParameterSet::Sha2_128f)
+    matches!(
+        ParameterSet::ALL[s],
+        ParameterSet::Sha2_128s | ParameterSet::Sha2_128f
+    )
 }
 
 /// One nominal size (the message's 32 bytes); none for the sets a quick
 /// study leaves out.
 fn op_sizes<const S: usize>(quick: bool) -> Vec<usize> {
-    if quick && !in_quick(S) { Vec::new() } else { vec![32] }
+    if quick && !in_quick(S) {
+        Vec::new()
+    } else {
+        vec![32]
+    }
 }
 
 /// Signatures per verification batch: one (a verification alone), and
@@ -213,11 +230,7 @@ fn op_samples<const S: usize>(quick: bool, _size: usize) -> Option<usize> {
 /// Verification: five samples in a quick study, adaptive in a full one;
 /// three of the 1,024-signature batches (a few tenths of a second each).
 fn verify_samples<const S: usize>(quick: bool, size: usize) -> Option<usize> {
-    if size >= 1024 {
-        Some(3)
-    } else {
-        quick.then_some(5)
-    }
+    if size >= 1024 { Some(3) } else { quick.then_some(5) }
 }
 
 /// The key of set `s`, from fixed seeds, made once per process on every
@@ -244,7 +257,8 @@ fn keygen_setup<const S: usize>(_size: usize) -> Operation {
     let set = ParameterSet::ALL[S];
     let (sk_seed, sk_prf, pk_seed) = seeds(set);
     Box::new(move |par, output| {
-        let key = PrivateKey::from_seeds(set, black_box(&sk_seed), &sk_prf, &pk_seed, par).expect("n-byte seeds");
+        let key =
+            PrivateKey::from_seeds(set, black_box(&sk_seed), &sk_prf, &pk_seed, par).expect("n-byte seeds");
         output(key.public_key().as_bytes());
     })
 }
@@ -283,7 +297,10 @@ fn verify_setup<const S: usize>(size: usize) -> Operation {
             })
             .collect();
         let ok = slhdsa::verify_batch(&items, par);
-        assert!(ok.iter().all(|&v| v), "a valid SLH-DSA signature failed to verify");
+        assert!(
+            ok.iter().all(|&v| v),
+            "a valid SLH-DSA signature failed to verify"
+        );
         output(&[u8::from(ok.len() == items.len())]);
     })
 }
@@ -297,7 +314,13 @@ fn kernel(name: &'static str, description: &'static str, setup: fn(usize) -> Ope
         description,
         setup,
         parallel: false,
-        sizes: Some(|quick| if quick { Vec::new() } else { vec![1 << 20, 16 << 20] }),
+        sizes: Some(|quick| {
+            if quick {
+                Vec::new()
+            } else {
+                vec![1 << 20, 16 << 20]
+            }
+        }),
         unit: Unit::Bytes,
         samples: adaptive,
         openssl: None,
@@ -374,7 +397,8 @@ fn rc<P: slh_dsa::ParameterSet + 'static>(s: usize, op: Op, items: usize) -> Box
         }),
         Op::Sign => Box::new(move || {
             for _ in 0..items {
-                black_box(key.try_sign_with_context(black_box(&digests[0]), b"", None)).expect("an empty context");
+                black_box(key.try_sign_with_context(black_box(&digests[0]), b"", None))
+                    .expect("an empty context");
             }
         }),
         Op::Verify => {
@@ -385,7 +409,11 @@ fn rc<P: slh_dsa::ParameterSet + 'static>(s: usize, op: Op, items: usize) -> Box
             let public = AsRef::<slh_dsa::VerifyingKey<P>>::as_ref(&key).clone();
             Box::new(move || {
                 for i in 0..items {
-                    let ok = public.try_verify_with_context(&digests[i % DISTINCT], b"", &signatures[i % DISTINCT]);
+                    let ok = public.try_verify_with_context(
+                        &digests[i % DISTINCT],
+                        b"",
+                        &signatures[i % DISTINCT],
+                    );
                     assert!(ok.is_ok(), "RustCrypto refused a valid signature");
                 }
             })
@@ -495,10 +523,16 @@ const fn tweak(s: usize, payload: u64, wide: bool) -> Calls {
         shake256(n + 32 + payload, n)
     } else if wide && n > 16 {
         let c = sha512(128 + 22 + payload);
-        Calls { sha512: c.sha512 - 1.0, ..c }
+        Calls {
+            sha512: c.sha512 - 1.0,
+            ..c
+        }
     } else {
         let c = sha256(64 + 22 + payload);
-        Calls { sha256: c.sha256 - 1.0, ..c }
+        Calls {
+            sha256: c.sha256 - 1.0,
+            ..c
+        }
     }
 }
 
@@ -508,7 +542,11 @@ const fn message_hashes(s: usize, sign: bool) -> Calls {
     let [n, _, _, _, _, m] = TABLE[s];
     if !is_sha2(s) {
         let h_msg = shake256(3 * n + MESSAGE_PRIME, m);
-        return if sign { h_msg.plus(shake256(2 * n + MESSAGE_PRIME, n)) } else { h_msg };
+        return if sign {
+            h_msg.plus(shake256(2 * n + MESSAGE_PRIME, n))
+        } else {
+            h_msg
+        };
     }
     let (block, out) = if n == 16 { (64, 32) } else { (128, 64) };
     let mgf1 = md_hash(n, 2 * n + out + 4).times(m.div_ceil(out) as f64);
@@ -721,9 +759,12 @@ mod tests {
             }
         }
         let mut verify = verify_setup::<2>(5);
-        verify(&Parallelism::new(2, parcrypt::par::Strategy::WorkStealing), &mut |b| {
-            assert_eq!(b, [1]);
-        });
+        verify(
+            &Parallelism::new(2, parcrypt::par::Strategy::WorkStealing),
+            &mut |b| {
+                assert_eq!(b, [1]);
+            },
+        );
     }
 
     #[test]

@@ -25,7 +25,10 @@ pub fn require_tool(tool: &str) -> bool {
         "python3-cryptography-cobblestone" => answers("python3", &["-c", "import cryptography.cobblestone"]),
         "python3-cryptography-mldsa" => answers(
             "python3",
-            &["-c", "from cryptography.hazmat.primitives.asymmetric.mldsa import MLDSA65PrivateKey"],
+            &[
+                "-c",
+                "from cryptography.hazmat.primitives.asymmetric.mldsa import MLDSA65PrivateKey",
+            ],
         ),
         program => answers(program, &["--version"]),
     };

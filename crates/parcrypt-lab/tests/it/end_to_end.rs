@@ -1065,9 +1065,16 @@ fn post_quantum_workloads_have_cells_limits_and_their_peers() {
         }
     }
     // Where the kernels ran, SLH-DSA's model used them (not its own cell).
-    let kernels_ran = summary.rows.iter().any(|r| r.workload.starts_with("sha256-many-"));
+    let kernels_ran = summary
+        .rows
+        .iter()
+        .any(|r| r.workload.starts_with("sha256-many-"));
     assert!(kernels_ran, "the CPU has at least the portable sha2 backend");
-    for m in summary.models.iter().filter(|m| m.workload.starts_with("slh-dsa-")) {
+    for m in summary
+        .models
+        .iter()
+        .filter(|m| m.workload.starts_with("slh-dsa-"))
+    {
         assert!(m.model.contains("SHA-256 compressions"), "{}", m.model);
         assert!(!m.own_cell_stood_in, "{}", m.workload);
     }
@@ -1099,10 +1106,18 @@ fn post_quantum_workloads_have_cells_limits_and_their_peers() {
                 assert_eq!(r.size_bytes, largest, "{w}");
                 assert!(r.ops_per_s > 0.0 && r.speedup > 0.0, "{w} {}", p.peer);
             } else {
-                assert!(p.detail.contains("no Node.js") || p.detail.contains("python3"), "{}", p.detail);
+                assert!(
+                    p.detail.contains("no Node.js") || p.detail.contains("python3"),
+                    "{}",
+                    p.detail
+                );
             }
             if p.available && p.peer == "openssl-3.5" {
-                assert!(p.detail.contains("OpenSSL 3.") && p.detail.contains("timed inside"), "{}", p.detail);
+                assert!(
+                    p.detail.contains("OpenSSL 3.") && p.detail.contains("timed inside"),
+                    "{}",
+                    p.detail
+                );
             }
         }
     }
@@ -1133,7 +1148,10 @@ fn post_quantum_workloads_have_cells_limits_and_their_peers() {
     let json: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
     let rows = json["rows"].as_array().unwrap();
-    assert!(rows.iter().any(|r| r["workload"] == "slh-dsa-sign-sha2-128f" && r["limit_by"] == "cores"));
+    assert!(
+        rows.iter()
+            .any(|r| r["workload"] == "slh-dsa-sign-sha2-128f" && r["limit_by"] == "cores")
+    );
     let models = json["models"].as_array().unwrap();
     assert!(models.iter().any(|m| m["workload"] == "slh-dsa-verify-sha2-128f"
         && m["model"].as_str().unwrap().contains("SHA-256 compressions")));
