@@ -48,6 +48,14 @@ macro_rules! per_set {
     };
 }
 
+/// A workload's `setup`, `sizes` and `samples`, and a peer's run, per set.
+type Setup = fn(usize) -> Operation;
+type Sizes = fn(bool) -> Vec<usize>;
+type Samples = fn(bool, usize) -> Option<usize>;
+type PeerRun = fn(usize) -> Box<dyn FnMut()>;
+/// Messages and their signatures.
+type Signed = (Vec<parcrypt::digest::Digest>, Vec<Vec<u8>>);
+
 /// The 32-byte message signed and verified (by the peers too: a digest).
 fn message(i: usize) -> parcrypt::digest::Digest {
     parcrypt::digest::sha256(format!("parcrypt lab message {i}").as_bytes())
@@ -71,14 +79,13 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             shake256_setup,
         ),
     ]);
-    let setups: [[fn(usize) -> Operation; 12]; 3] = [
+    let setups: [[Setup; 12]; 3] = [
         per_set!(keygen_setup),
         per_set!(sign_setup),
         per_set!(verify_setup),
     ];
-    let sizes: [[fn(bool) -> Vec<usize>; 12]; 3] =
-        [per_set!(op_sizes), per_set!(op_sizes), per_set!(verify_sizes)];
-    let samples: [[fn(bool, usize) -> Option<usize>; 12]; 3] = [
+    let sizes: [[Sizes; 12]; 3] = [per_set!(op_sizes), per_set!(op_sizes), per_set!(verify_sizes)];
+    let samples: [[Samples; 12]; 3] = [
         per_set!(op_samples),
         per_set!(op_samples),
         per_set!(verify_samples),
@@ -133,8 +140,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
 
 /// The peers beside the workload `name`, if it is one of these.
 pub(super) fn signer(name: &str) -> Option<SignPeer> {
-    let rustcrypto: [[fn(usize) -> Box<dyn FnMut()>; 12]; 3] =
-        [per_set!(rc_keygen), per_set!(rc_sign), per_set!(rc_verify)];
+    let rustcrypto: [[PeerRun; 12]; 3] = [per_set!(rc_keygen), per_set!(rc_sign), per_set!(rc_verify)];
     [Op::Keygen, Op::Sign, Op::Verify].into_iter().find_map(|op| {
         let names = match op {
             Op::Keygen => &id::SLH_DSA_KEYGEN,
@@ -245,6 +251,23 @@ fn key(s: usize) -> &'static PrivateKey {
     })
 }
 
+/// The [`DISTINCT`] messages of set `s`'s verifications and their
+/// signatures, made once per process on every core.
+fn signed(s: usize) -> &'static Signed {
+    static SIGNED: [OnceLock<Signed>; 12] = [const { OnceLock::new() }; 12];
+    SIGNED[s].get_or_init(|| {
+        let digests: Vec<parcrypt::digest::Digest> = (0..DISTINCT).map(message).collect();
+        let signatures = digests
+            .iter()
+            .map(|d| {
+                let msg = Message::pure(d, b"").expect("an empty context");
+                key(s).sign_deterministic(&msg, &Parallelism::default())
+            })
+            .collect();
+        (digests, signatures)
+    })
+}
+
 /// `SK.seed`, `SK.prf`, `PK.seed` of `set`: n bytes each of the lab's input.
 fn seeds(set: ParameterSet) -> (Vec<u8>, Vec<u8>, Vec<u8>) {
     let bytes = input(3 * set.n());
@@ -273,22 +296,13 @@ fn sign_setup<const S: usize>(_size: usize) -> Operation {
 }
 
 fn verify_setup<const S: usize>(size: usize) -> Operation {
-    let key = key(S);
-    let digests: Vec<parcrypt::digest::Digest> = (0..DISTINCT).map(message).collect();
-    let signatures: Vec<Vec<u8>> = digests
+    let public = key(S).public_key();
+    let (digests, signatures) = signed(S);
+    let messages: Vec<Message<'static>> = digests
         .iter()
-        .map(|d| {
-            let msg = Message::pure(d, b"").expect("an empty context");
-            key.sign_deterministic(&msg, &Parallelism::default())
-        })
+        .map(|d| Message::pure(d, b"").expect("an empty context"))
         .collect();
-    let public = key.public_key();
     Box::new(move |par, output| {
-        // (Four small allocations a run, beside milliseconds of verification.)
-        let messages: Vec<Message<'_>> = digests
-            .iter()
-            .map(|d| Message::pure(black_box(d), b"").expect("an empty context"))
-            .collect();
         let items: Vec<BatchItem<'_>> = (0..size)
             .map(|i| BatchItem {
                 key: public,
@@ -296,7 +310,7 @@ fn verify_setup<const S: usize>(size: usize) -> Operation {
                 signature: &signatures[i % DISTINCT],
             })
             .collect();
-        let ok = slhdsa::verify_batch(&items, par);
+        let ok = slhdsa::verify_batch(black_box(&items), par);
         assert!(
             ok.iter().all(|&v| v),
             "a valid SLH-DSA signature failed to verify"
