@@ -42,7 +42,7 @@ pub enum Model {
 }
 
 /// Part of a unit's one-core cost.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Stage {
     /// The workload's own `seq` cell at the same size: everything it does.
     Own,
@@ -53,6 +53,30 @@ pub enum Stage {
     Kernel(&'static str),
     /// A one-thread machine ceiling: the input read out of the page cache.
     Ceiling(Ceiling),
+    /// `calls` calls of one primitive (a SHA-256 compression, a Keccak
+    /// permutation), counted from the algorithm, at the fastest one-core
+    /// rate any of the primitive's kernel workloads reached in this run.
+    /// Where none of them was measured, the workload's own `seq` cell
+    /// stands in for the whole cost (and the model says so).
+    Calls {
+        /// Calls per unit (an expectation where the count depends on the
+        /// data, e.g. the steps of a WOTS+ signature's chains).
+        calls: f64,
+        /// The primitive and the workloads that measure its rate.
+        primitive: Primitive,
+    },
+}
+
+/// A primitive the models count calls of, and the kernel workloads whose
+/// `seq` cells give its one-core rate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Primitive {
+    /// Its name in the model's description: `SHA-256 compressions`.
+    pub name: &'static str,
+    /// The kernel workloads measuring it, each with the calls one byte of
+    /// its input costs (a 4 KiB leaf hashed with its prefix byte is 65
+    /// SHA-256 compressions: 65/4096 a byte); the fastest measured counts.
+    pub kernels: &'static [(&'static str, f64)],
 }
 
 /// How many threads can share a run's work.
@@ -138,6 +162,16 @@ impl Model {
                         Stage::Own => "its own seq cell".to_owned(),
                         Stage::Kernel(w) => format!("{w}'s seq cell"),
                         Stage::Ceiling(c) => format!("{} on one thread", c.name()),
+                        Stage::Calls { calls, primitive } => format!(
+                            "{calls:.0} {} at the fastest one-core rate of {}",
+                            primitive.name,
+                            primitive
+                                .kernels
+                                .iter()
+                                .map(|(k, _)| *k)
+                                .collect::<Vec<_>>()
+                                .join("/")
+                        ),
                     })
                     .collect();
                 let width = match width {
@@ -235,6 +269,22 @@ fn unit_cost(
                 }
             }
             Stage::Ceiling(_) => continue,
+            Stage::Calls { calls, .. } if *calls <= 0.0 => continue,
+            Stage::Calls { calls, primitive } => {
+                let fastest = primitive
+                    .kernels
+                    .iter()
+                    .filter_map(|(k, per_byte)| {
+                        seq_of(k, false)
+                            .map(|r| achieved(r) * per_byte)
+                            .filter(|r| *r > 0.0)
+                    })
+                    .fold(f64::NAN, f64::max);
+                if fastest.is_nan() {
+                    return own().map(|rate| ((0.0, 1.0 / rate), true));
+                }
+                fastest / calls
+            }
         };
         rest += 1.0 / rate;
     }
@@ -637,6 +687,71 @@ mod tests {
     }
 
     #[test]
+    fn counted_calls_cost_the_fastest_kernels_rate() {
+        // Two kernels of one primitive: 64 calls per 4 KiB at 2 GB/s
+        // (31.25 M calls/s) and one call per 64 bytes at 1 GB/s (15.6 M/s).
+        const PRIMITIVE: Primitive = Primitive {
+            name: "compressions",
+            kernels: &[("lanes", 64.0 / 4096.0), ("one", 1.0 / 64.0)],
+        };
+        const MODEL: Model = Model::Cost {
+            stages: &[Stage::Calls {
+                calls: 1e6,
+                primitive: PRIMITIVE,
+            }],
+            width: Width::Any,
+            cap: None,
+            read_ahead: false,
+        };
+        let size = 16 * MIB;
+        let rows = vec![
+            row("lanes", "seq", 1, size, Unit::Bytes, size as f64 / 2e9),
+            row("one", "seq", 1, size, Unit::Bytes, size as f64 / 1e9),
+            row("sign", "seq", 1, 32, Unit::Operation, 1.0 / 20.0),
+            row("sign", "steal", 2, 32, Unit::Operation, 1.0 / 36.0),
+        ];
+        let model_of = |w: &str| Some(if w == "sign" { MODEL } else { SEQUENTIAL });
+        let l = limits(&rows, None, 2, model_of);
+        // 1 M calls at 31.25 M/s: 31.25 signatures/s a core.
+        assert!((l[2].limit_ops_per_s - 31.25).abs() < 1e-9, "{:?}", l[2]);
+        assert!((l[3].limit_ops_per_s - 62.5).abs() < 1e-9);
+        assert!((l[3].of_limit - 36.0 / 62.5).abs() < 1e-9);
+        assert!(!record(("sign", "slh-dsa"), &MODEL, &rows, None).own_cell_stood_in);
+        assert!(
+            MODEL
+                .describe()
+                .contains("1000000 compressions at the fastest one-core rate of lanes/one")
+        );
+        // Without a kernel's cell the workload's own stands in; a stage of
+        // no calls needs no kernel.
+        let alone = &rows[2..];
+        assert_eq!(limits(alone, None, 2, model_of)[0].of_limit, 1.0);
+        assert!(record(("sign", "slh-dsa"), &MODEL, alone, None).own_cell_stood_in);
+        const NONE: Model = Model::Cost {
+            stages: &[
+                Stage::Calls {
+                    calls: 1e6,
+                    primitive: PRIMITIVE,
+                },
+                Stage::Calls {
+                    calls: 0.0,
+                    primitive: Primitive {
+                        name: "unmeasured",
+                        kernels: &[("nowhere", 1.0)],
+                    },
+                },
+            ],
+            width: Width::Any,
+            cap: None,
+            read_ahead: false,
+        };
+        let l = limits(&rows, None, 2, |w| {
+            Some(if w == "sign" { NONE } else { SEQUENTIAL })
+        });
+        assert!((l[2].limit_ops_per_s - 31.25).abs() < 1e-9);
+    }
+
+    #[test]
     fn widths_and_no_model() {
         assert_eq!(share(Width::PrimePair, "static", 8, 128), 2);
         assert_eq!(share(Width::PrimePair, "steal", 8, 128), 8);
@@ -711,8 +826,15 @@ mod tests {
                     // A workload measured as `seq` alone has a width of one.
                     assert!(w.parallel || width == Width::AtMost(1), "{}", w.name);
                     for s in stages {
-                        if let Stage::Kernel(k) = s {
-                            assert!(crate::workloads::id::ALL.contains(k), "{}: kernel {k}", w.name);
+                        let kernels: Vec<&str> = match s {
+                            Stage::Kernel(k) => vec![k],
+                            Stage::Calls { primitive, .. } => {
+                                primitive.kernels.iter().map(|(k, _)| *k).collect()
+                            }
+                            Stage::Own | Stage::Ceiling(_) => Vec::new(),
+                        };
+                        for k in kernels {
+                            assert!(crate::workloads::id::ALL.contains(&k), "{}: kernel {k}", w.name);
                         }
                     }
                 }

@@ -156,6 +156,11 @@ pub fn require_tool(tool: &str) -> bool {
             "-c",
             "import cryptography.hazmat.primitives.ciphers.aead",
         ],
+        "python3-cryptography-mldsa" => &[
+            "python3",
+            "-c",
+            "from cryptography.hazmat.primitives.asymmetric.mldsa import MLDSA65PrivateKey",
+        ],
         "/dev/full" => &["test", "-c", "/dev/full"],
         // dash, Debian's sh, has no --version.
         "sh" => &["sh", "-c", "true"],

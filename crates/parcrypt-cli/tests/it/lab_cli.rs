@@ -166,6 +166,102 @@ fn the_ceilings_are_cached_per_machine_and_remeasure_refreshes_them() {
     assert!(key.contains("threads") && key.contains("kernel"), "{key}");
 }
 
+/// The post-quantum workloads from the command line: their cells and
+/// limits in results.csv and results.json, RustCrypto beside SLH-DSA, and
+/// OpenSSL 3.5 listed absent with why when the Node.js named has none.
+#[cfg(feature = "lab")]
+#[test]
+fn post_quantum_workloads_run_beside_their_peers_or_say_why_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let missing_node = dir.path().join("no-such-node");
+    let lab = std::process::Command::new(crate::common::bin())
+        .args([
+            "lab",
+            "--quick",
+            "--only",
+            "slh-dsa-sign-sha2-128f,slh-dsa-verify-sha2-128f,ml-dsa-verify-batch",
+            "--threads-list",
+            "1,2",
+            "--repeats",
+            "3",
+            "--out",
+        ])
+        .arg(&out)
+        .env("XDG_CACHE_HOME", dir.path().join("cache"))
+        .env("PARCRYPT_NODE_OPENSSL35", &missing_node)
+        .output()
+        .unwrap();
+    assert!(lab.status.success(), "{}", stderr(&lab));
+    let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut cells = std::collections::BTreeMap::<&str, usize>::new();
+    for line in lines {
+        let r: Vec<&str> = line.split(',').collect();
+        if r[col("peer")] == "true" {
+            continue;
+        }
+        *cells.entry(r[0]).or_default() += 1;
+        assert!(r[col("limit_ops_per_s")].parse::<f64>().unwrap() > 0.0, "{line}");
+        assert!(r[col("of_limit")].parse::<f64>().unwrap() > 0.0, "{line}");
+        let unit = if r[0].starts_with("slh-dsa-sign") {
+            "operation"
+        } else {
+            "signatures"
+        };
+        assert_eq!(r[col("unit")], unit, "{line}");
+    }
+    // seq + static×{1,2} + steal×{1,2}; verification at 1 and 16 signatures.
+    let expected = [
+        ("ml-dsa-verify-batch", 5),
+        ("slh-dsa-sign-sha2-128f", 5),
+        ("slh-dsa-verify-sha2-128f", 10),
+    ];
+    assert_eq!(cells.into_iter().collect::<Vec<_>>(), expected, "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("results.json")).unwrap()).unwrap();
+    let peers = json["peers"].as_array().unwrap();
+    let status = |workload: &str, peer: &str| {
+        peers
+            .iter()
+            .find(|p| p["workload"] == workload && p["peer"] == peer)
+            .unwrap_or_else(|| panic!("{workload} {peer}: {peers:?}"))
+    };
+    for w in [
+        "slh-dsa-sign-sha2-128f",
+        "slh-dsa-verify-sha2-128f",
+        "ml-dsa-verify-batch",
+    ] {
+        let openssl = status(w, "openssl-3.5");
+        assert_eq!(openssl["available"], false, "{openssl}");
+        let why = openssl["detail"].as_str().unwrap();
+        assert!(
+            why.contains("no Node.js") && why.contains("no-such-node"),
+            "{why}"
+        );
+    }
+    for w in ["slh-dsa-sign-sha2-128f", "slh-dsa-verify-sha2-128f"] {
+        assert_eq!(status(w, "rustcrypto")["available"], true);
+    }
+    let pyca = status("ml-dsa-verify-batch", "pyca");
+    assert_eq!(
+        pyca["available"],
+        crate::common::require_tool("python3-cryptography-mldsa"),
+        "{pyca}"
+    );
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        md.contains("| slh-dsa-sign-sha2-128f | rustcrypto (32 B) |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| slh-dsa-sign-sha2-128f | openssl-3.5 | absent: no Node.js"),
+        "{md}"
+    );
+}
+
 #[cfg(not(feature = "lab"))]
 #[test]
 fn without_the_lab_feature_lab_is_a_usage_error_that_says_why() {

@@ -5,6 +5,7 @@ mod age;
 mod files;
 mod openssl;
 mod pyca;
+mod signers;
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -15,6 +16,7 @@ use self::files::{FileCommand, time_file_command};
 pub use self::files::{FileSet, measure_sha256sum};
 pub use self::openssl::{parse_speed, parse_speed_sign, parse_speed_verify};
 pub use self::pyca::{PYCA, PycaOp, PycaPeer, measure_pyca};
+pub use self::signers::{InProcess, NODE_ENV, OPENSSL35, SignOp, SignPeer, find_node, parse_seconds};
 pub use crate::model::PeerStatus;
 use crate::model::{Row, RowLimit, Unit};
 use crate::stats::{self, Stats};
@@ -44,6 +46,10 @@ pub struct Beside {
     /// pyca/cryptography's Cobblestone (from `python3`) doing the same job
     /// on a file: beside the Cobblestone workloads.
     pub pyca: Option<PycaPeer>,
+    /// Other implementations of a post-quantum signature operation (OpenSSL
+    /// ≥ 3.5 through Node.js, pyca, RustCrypto in this process): beside the
+    /// ML-DSA and SLH-DSA workloads.
+    pub signer: Option<SignPeer>,
 }
 
 /// What a workload's operation reads.
@@ -115,8 +121,8 @@ pub enum SpeedRate {
 /// workload ([`Input::Memory`]); a file workload's peers take its largest size.
 const ENC_MAX: usize = 64 << 20;
 
-/// Measures the peers of `w`: OpenSSL's, and age's, b3sum's and pyca's
-/// where `w` has them.
+/// Measures the peers of `w`: OpenSSL's, and age's, b3sum's, pyca's and
+/// the signature peers where `w` has them.
 /// `seconds` is `openssl speed`'s time per cipher; `repeats` the number of
 /// timed runs of a peer on a file (after one warm-up run); `size` the
 /// largest size measured for `w`. The file the file peers process is that
@@ -182,6 +188,12 @@ pub fn measure(
         let (row, st) = measure_pyca(w, peer, file_size, repeats, tmp);
         rows.extend(row);
         status.push(st);
+    }
+    if let Some(peer) = w.signer {
+        for (row, st) in signers::measure(w, peer, size, repeats) {
+            rows.extend(row);
+            status.push(st);
+        }
     }
     (rows, status)
 }
@@ -367,6 +379,7 @@ mod tests {
             every_age: false,
             b3sum: true,
             pyca: None,
+            signer: None,
         };
         // Above the 64 MiB cap of the other file peers of an in-memory workload.
         let size = (64 << 20) + 1;

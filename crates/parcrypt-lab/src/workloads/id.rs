@@ -95,8 +95,62 @@ pub const COBBLESTONE_ENCRYPT: &str = "cobblestone-encrypt";
 /// `cobblestone-decrypt`.
 pub const COBBLESTONE_DECRYPT: &str = "cobblestone-decrypt";
 
-/// Every name above, in report order (the registry's order).
-pub const ALL: [&str; 45] = [
+/// `ml-dsa-sign-batch`.
+pub const ML_DSA_SIGN_BATCH: &str = "ml-dsa-sign-batch";
+/// `ml-dsa-verify-batch`.
+pub const ML_DSA_VERIFY_BATCH: &str = "ml-dsa-verify-batch";
+/// `sha512`.
+pub const SHA512: &str = "sha512";
+/// `shake256`.
+pub const SHAKE256: &str = "shake256";
+/// `slh-dsa-sign-<set>`, in `slhdsa::ParameterSet::ALL`'s order.
+pub const SLH_DSA_SIGN: [&str; 12] = [
+    "slh-dsa-sign-sha2-128s",
+    "slh-dsa-sign-shake-128s",
+    "slh-dsa-sign-sha2-128f",
+    "slh-dsa-sign-shake-128f",
+    "slh-dsa-sign-sha2-192s",
+    "slh-dsa-sign-shake-192s",
+    "slh-dsa-sign-sha2-192f",
+    "slh-dsa-sign-shake-192f",
+    "slh-dsa-sign-sha2-256s",
+    "slh-dsa-sign-shake-256s",
+    "slh-dsa-sign-sha2-256f",
+    "slh-dsa-sign-shake-256f",
+];
+/// `slh-dsa-verify-<set>`, as [`SLH_DSA_SIGN`].
+pub const SLH_DSA_VERIFY: [&str; 12] = [
+    "slh-dsa-verify-sha2-128s",
+    "slh-dsa-verify-shake-128s",
+    "slh-dsa-verify-sha2-128f",
+    "slh-dsa-verify-shake-128f",
+    "slh-dsa-verify-sha2-192s",
+    "slh-dsa-verify-shake-192s",
+    "slh-dsa-verify-sha2-192f",
+    "slh-dsa-verify-shake-192f",
+    "slh-dsa-verify-sha2-256s",
+    "slh-dsa-verify-shake-256s",
+    "slh-dsa-verify-sha2-256f",
+    "slh-dsa-verify-shake-256f",
+];
+/// `slh-dsa-keygen-<set>`, as [`SLH_DSA_SIGN`].
+pub const SLH_DSA_KEYGEN: [&str; 12] = [
+    "slh-dsa-keygen-sha2-128s",
+    "slh-dsa-keygen-shake-128s",
+    "slh-dsa-keygen-sha2-128f",
+    "slh-dsa-keygen-shake-128f",
+    "slh-dsa-keygen-sha2-192s",
+    "slh-dsa-keygen-shake-192s",
+    "slh-dsa-keygen-sha2-192f",
+    "slh-dsa-keygen-shake-192f",
+    "slh-dsa-keygen-sha2-256s",
+    "slh-dsa-keygen-shake-256s",
+    "slh-dsa-keygen-sha2-256f",
+    "slh-dsa-keygen-shake-256f",
+];
+
+/// The names before the post-quantum ones, in report order.
+const CLASSICAL: [&str; 45] = [
     AES_128_CTR,
     AES_256_CTR,
     AES_256_CBC_DEC,
@@ -143,6 +197,35 @@ pub const ALL: [&str; 45] = [
     COBBLESTONE_ENCRYPT,
     COBBLESTONE_DECRYPT,
 ];
+
+/// Every name above, in report order (the registry's order).
+pub const ALL: [&str; 85] = {
+    let mut all = [""; 85];
+    let mut i = 0;
+    while i < CLASSICAL.len() {
+        all[i] = CLASSICAL[i];
+        i += 1;
+    }
+    let post_quantum = [ML_DSA_SIGN_BATCH, ML_DSA_VERIFY_BATCH, SHA512, SHAKE256];
+    let mut j = 0;
+    while j < post_quantum.len() {
+        all[i] = post_quantum[j];
+        i += 1;
+        j += 1;
+    }
+    let slh_dsa = [SLH_DSA_SIGN, SLH_DSA_VERIFY, SLH_DSA_KEYGEN];
+    let mut o = 0;
+    while o < slh_dsa.len() {
+        let mut s = 0;
+        while s < 12 {
+            all[i] = slh_dsa[o][s];
+            i += 1;
+            s += 1;
+        }
+        o += 1;
+    }
+    all
+};
 
 #[cfg(test)]
 mod tests {

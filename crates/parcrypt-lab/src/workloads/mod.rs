@@ -7,8 +7,10 @@ mod cobblestone;
 mod ecdsa;
 pub mod id;
 mod merkle;
+mod mldsa;
 mod rc4;
 mod rsa;
+mod slhdsa;
 mod stream;
 mod tiles;
 
@@ -115,6 +117,7 @@ impl Workload {
             every_age: self.family == "age",
             b3sum: merkle::BESIDE_B3SUM.contains(&self.name),
             pyca: cobblestone::pyca_peer(self.name),
+            signer: mldsa::signer(self.name).or_else(|| slhdsa::signer(self.name)),
         }
     }
 }
@@ -131,6 +134,8 @@ pub fn registry() -> Vec<Workload> {
     stream::register(&mut all);
     age::register(&mut all);
     cobblestone::register(&mut all);
+    mldsa::register(&mut all);
+    slhdsa::register(&mut all);
     all
 }
 

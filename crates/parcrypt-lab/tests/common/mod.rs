@@ -7,7 +7,9 @@ use std::process::{Command, Stdio};
 /// with age-keygen, or rage with rage-keygen, as the lab looks for them),
 /// `chromium` (or chromium-browser, google-chrome),
 /// `python3-cryptography-cobblestone` (a `python3` whose `cryptography` has
-/// `cobblestone`: pyca/cryptography 50 or later), or any program that
+/// `cobblestone`: pyca/cryptography 50 or later),
+/// `python3-cryptography-mldsa` (one whose `cryptography` has
+/// `hazmat.primitives.asymmetric.mldsa`: 50 or later), or any program that
 /// answers `--version`.
 ///
 /// Missing, the test skips or checks the tool is reported absent, with a
@@ -21,6 +23,13 @@ pub fn require_tool(tool: &str) -> bool {
         "chromium" => chromium().is_some(),
         "openssl" => answers("openssl", &["version"]),
         "python3-cryptography-cobblestone" => answers("python3", &["-c", "import cryptography.cobblestone"]),
+        "python3-cryptography-mldsa" => answers(
+            "python3",
+            &[
+                "-c",
+                "from cryptography.hazmat.primitives.asymmetric.mldsa import MLDSA65PrivateKey",
+            ],
+        ),
         program => answers(program, &["--version"]),
     };
     crate::tools::require(tool, present)

@@ -1022,3 +1022,137 @@ fn hash_many_files_runs_beside_sha256sum_in_files_per_second() {
         assert!(r.items == 1000 && r.ops_per_s > 0.0, "{r:?}");
     }
 }
+
+#[test]
+fn post_quantum_workloads_have_cells_limits_and_their_peers() {
+    let dir = tempfile::tempdir().unwrap();
+    // SLH-DSA-SHA2-128f's three operations, ML-DSA's batches, and the
+    // SHA-256 kernels SLH-DSA's model counts compressions at.
+    let mut config = tiny(dir.path(), "slh-dsa-*-sha2-128f,ml-dsa-*,sha256-many-*");
+    config.peers = true;
+    let summary = run(&config).unwrap();
+    let ours = |w: &str| {
+        summary
+            .rows
+            .iter()
+            .filter(|r| r.workload == w && !r.peer)
+            .collect::<Vec<_>>()
+    };
+    // seq + static×{1,2} + steal×{1,2}, at each size of the quick grid.
+    for (w, sizes) in [
+        ("slh-dsa-sign-sha2-128f", &[32][..]),
+        ("slh-dsa-keygen-sha2-128f", &[32]),
+        ("slh-dsa-verify-sha2-128f", &[1, 16]),
+        ("ml-dsa-sign-batch", &[64]),
+        ("ml-dsa-verify-batch", &[64]),
+    ] {
+        let rows = ours(w);
+        assert_eq!(rows.len(), 5 * sizes.len(), "{w}");
+        for r in rows {
+            assert!(sizes.contains(&r.size_bytes), "{w}: {}", r.size_bytes);
+            assert!(r.ops_per_s > 0.0 && r.throughput_bps.is_nan(), "{w}");
+            // Every cell has its limit: SLH-DSA from the hash calls at the
+            // SHA-256 kernels' rate, ML-DSA from its own seq cell.
+            assert!(r.limit.limit_ops_per_s > 0.0, "{w}: {:?}", r.limit);
+            assert!(r.limit.of_limit > 0.0, "{w}: {:?}", r.limit);
+            let by = r.limit.limit_by.unwrap();
+            assert!(["cores", "width"].contains(&by), "{w}: {by}");
+            if r.threads == 1 || r.size_bytes == 1 {
+                // One signature cannot use a second thread; one thread is one core.
+                let expected = if r.threads > 1 { "width" } else { "cores" };
+                assert_eq!(by, expected, "{w} {} {}", r.implementation, r.threads);
+            }
+        }
+    }
+    // Where the kernels ran, SLH-DSA's model used them (not its own cell).
+    let kernels_ran = summary
+        .rows
+        .iter()
+        .any(|r| r.workload.starts_with("sha256-many-"));
+    assert!(kernels_ran, "the CPU has at least the portable sha2 backend");
+    for m in summary
+        .models
+        .iter()
+        .filter(|m| m.workload.starts_with("slh-dsa-"))
+    {
+        assert!(m.model.contains("SHA-256 compressions"), "{}", m.model);
+        assert!(!m.own_cell_stood_in, "{}", m.workload);
+    }
+    // Peers: OpenSSL ≥ 3.5 (through Node.js) beside every workload, pyca
+    // beside ML-DSA's, RustCrypto beside SLH-DSA's (always here: in-process).
+    let node = crate::tools::node_openssl35().is_some();
+    let pyca = common::require_tool("python3-cryptography-mldsa");
+    for w in [
+        "slh-dsa-sign-sha2-128f",
+        "slh-dsa-keygen-sha2-128f",
+        "slh-dsa-verify-sha2-128f",
+        "ml-dsa-sign-batch",
+        "ml-dsa-verify-batch",
+    ] {
+        let status: Vec<_> = summary.peers.iter().filter(|p| p.workload == w).collect();
+        let names: Vec<_> = status.iter().map(|p| p.peer).collect();
+        let (second, present) = if w.starts_with("ml-dsa") {
+            ("pyca", pyca)
+        } else {
+            ("rustcrypto", true)
+        };
+        assert_eq!(names, ["openssl-3.5", second], "{w}");
+        for (p, on_path) in status.iter().zip([node, present]) {
+            assert_eq!(p.available, on_path, "{w} {}: {}", p.peer, p.detail);
+            let row = summary.peer_row(w, p.peer);
+            assert_eq!(row.is_some(), on_path, "{w} {}: {}", p.peer, p.detail);
+            if let Some(r) = row {
+                let largest = summary.largest_size(w).unwrap();
+                assert_eq!(r.size_bytes, largest, "{w}");
+                assert!(r.ops_per_s > 0.0 && r.speedup > 0.0, "{w} {}", p.peer);
+            } else {
+                assert!(
+                    p.detail.contains("no Node.js") || p.detail.contains("python3"),
+                    "{}",
+                    p.detail
+                );
+            }
+            if p.available && p.peer == "openssl-3.5" {
+                assert!(
+                    p.detail.contains("OpenSSL 3.") && p.detail.contains("timed inside"),
+                    "{}",
+                    p.detail
+                );
+            }
+        }
+    }
+    // results.csv and results.json parse, with the new cells and their limits.
+    let csv = std::fs::read_to_string(dir.path().join("results.csv")).unwrap();
+    assert!(!csv.contains("NaN"), "{csv}");
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (unit, limit, of_limit) = (col("unit"), col("limit_ops_per_s"), col("of_limit"));
+    let mut seen = 0;
+    for line in lines {
+        let r: Vec<&str> = line.split(',').collect();
+        assert_eq!(r.len(), header.len(), "{line}");
+        let expected = match r[0] {
+            w if w.starts_with("slh-dsa-verify") || w.starts_with("ml-dsa") => "signatures",
+            w if w.starts_with("slh-dsa") => "operation",
+            _ => continue,
+        };
+        assert_eq!(r[unit], expected, "{line}");
+        if r[col("peer")] == "false" {
+            assert!(r[limit].parse::<f64>().unwrap() > 0.0, "{line}");
+            assert!(r[of_limit].parse::<f64>().unwrap() > 0.0, "{line}");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 5 * 6, "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    assert!(
+        rows.iter()
+            .any(|r| r["workload"] == "slh-dsa-sign-sha2-128f" && r["limit_by"] == "cores")
+    );
+    let models = json["models"].as_array().unwrap();
+    assert!(models.iter().any(|m| m["workload"] == "slh-dsa-verify-sha2-128f"
+        && m["model"].as_str().unwrap().contains("SHA-256 compressions")));
+}
