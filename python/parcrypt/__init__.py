@@ -7,7 +7,8 @@ Modules, named like pyca/cryptography's:
 - ``parcrypt.cobblestone``: a drop-in for ``cryptography.cobblestone`` (C2SP chunked-encryption) on all cores
 - ``parcrypt.merkle``: RFC 6962 roots and proofs, BitTorrent v2, Glacier, file hashing
 - ``parcrypt.slhdsa``: SLH-DSA (FIPS 205) keys and signatures, all 12 parameter sets, on every core
-- ``parcrypt.serialization``: PEM/DER key loaders (RSA, P-256, SLH-DSA), password-protected PKCS#8
+- ``parcrypt.mldsa``, ``parcrypt.mlkem``: drop-ins for pyca's ML-DSA (FIPS 204) and ML-KEM (FIPS 203), with batches on every core
+- ``parcrypt.serialization``: PEM/DER key loaders (RSA, P-256, SLH-DSA, ML-DSA, ML-KEM), password-protected PKCS#8, pyca's ``Encoding``/``PrivateFormat``/``PublicFormat``
 - ``parcrypt.exceptions``: ``InvalidTag``, ``AlreadyFinalized``, ``InvalidProof``, ``HazmatWarning``
 
 Every call that can use several cores takes ``threads=None`` (all cores)

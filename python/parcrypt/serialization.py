@@ -1,10 +1,12 @@
 """Keys from PEM or DER, private ones with or without a password, in
-``cryptography``'s shape: RSA, P-256 and SLH-DSA (the loaders return
-whichever the data holds).
+``cryptography``'s shape: RSA, P-256, SLH-DSA, ML-DSA and ML-KEM (the
+loaders return whichever the data holds, the family picked once by the
+key's algorithm OID, an encrypted key decrypted once).
 
     >>> from parcrypt import ecdsa, serialization
+    >>> from parcrypt.serialization import Encoding, PrivateFormat
     >>> key = ecdsa.generate_private_key()
-    >>> pem = key.private_bytes("PEM", "PKCS8", serialization.BestAvailableEncryption(b"hunter2"))
+    >>> pem = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, serialization.BestAvailableEncryption(b"hunter2"))
     >>> pem.startswith(b"-----BEGIN ENCRYPTED PRIVATE KEY-----")
     True
     >>> serialization.load_pem_private_key(pem, password=b"hunter2").curve
@@ -23,25 +25,65 @@ a key whose password derivation costs more than OpenSSL 3 allows (scrypt
 over 32 MiB, N·r·p over 2^21, PBKDF2 over 2 000 000 iterations: about a
 second of one core at most, refused before any work) unless
 ``allow_costly_kdf=True`` (up to 1 GiB, 2^27, 10 000 000).
-``private_bytes`` takes ``cryptography``'s own ``BestAvailableEncryption``
-and ``NoEncryption`` as well as these.
+``private_bytes``/``public_bytes`` of every key take ``cryptography``'s
+own ``Encoding``, ``PrivateFormat``, ``PublicFormat``,
+``BestAvailableEncryption`` and ``NoEncryption`` as well as these (equal
+members, for code without ``cryptography``), or the members' names as
+strings (``"PEM"``, ``"PKCS8"``).
 """
 
-from typing import Optional, Union
+import enum
+from typing import TYPE_CHECKING, Optional, Union
 
 from parcrypt import _parcrypt
-from parcrypt._parcrypt import (ECPrivateKey, ECPublicKey, RSAPrivateKey, RSAPublicKey, SLHDSAPrivateKey,
-                                SLHDSAPublicKey)
+from parcrypt._parcrypt import (ECPrivateKey, ECPublicKey, MLDSA44PrivateKey, MLDSA44PublicKey, MLDSA65PrivateKey,
+                                MLDSA65PublicKey, MLDSA87PrivateKey, MLDSA87PublicKey, MLKEM512PrivateKey,
+                                MLKEM512PublicKey, MLKEM768PrivateKey, MLKEM768PublicKey, MLKEM1024PrivateKey,
+                                MLKEM1024PublicKey, RSAPrivateKey, RSAPublicKey, SLHDSAPrivateKey, SLHDSAPublicKey)
 
-__all__ = ["BestAvailableEncryption", "KeySerializationEncryption", "NoEncryption",
-           "load_der_private_key", "load_der_public_key", "load_pem_private_key", "load_pem_public_key"]
+if TYPE_CHECKING:
+    from typing_extensions import Buffer
 
-PrivateKey = Union[RSAPrivateKey, ECPrivateKey, SLHDSAPrivateKey]
-PublicKey = Union[RSAPublicKey, ECPublicKey, SLHDSAPublicKey]
+__all__ = ["BestAvailableEncryption", "Encoding", "KeySerializationEncryption", "NoEncryption", "PrivateFormat",
+           "PublicFormat", "load_der_private_key", "load_der_public_key", "load_pem_private_key",
+           "load_pem_public_key"]
 
-# How the SLH-DSA readers say "this is no SLH-DSA key" (another algorithm's
-# OID, another PEM block, not PKCS#8/SPKI at all): the others are tried then.
-_NOT_SLHDSA = ("not an SLH-DSA key", "malformed key")
+PrivateKey = Union[RSAPrivateKey, ECPrivateKey, SLHDSAPrivateKey, MLDSA44PrivateKey, MLDSA65PrivateKey,
+                   MLDSA87PrivateKey, MLKEM512PrivateKey, MLKEM768PrivateKey, MLKEM1024PrivateKey]
+PublicKey = Union[RSAPublicKey, ECPublicKey, SLHDSAPublicKey, MLDSA44PublicKey, MLDSA65PublicKey,
+                  MLDSA87PublicKey, MLKEM512PublicKey, MLKEM768PublicKey, MLKEM1024PublicKey]
+
+
+class Encoding(enum.Enum):
+    """How a key is written (``cryptography``'s ``Encoding``, same members and values)."""
+
+    PEM = "PEM"
+    DER = "DER"
+    OpenSSH = "OpenSSH"
+    Raw = "Raw"
+    X962 = "ANSI X9.62"
+    SMIME = "S/MIME"
+
+
+class PrivateFormat(enum.Enum):
+    """Which encoding of a private key (``cryptography``'s ``PrivateFormat``)."""
+
+    PKCS8 = "PKCS8"
+    TraditionalOpenSSL = "TraditionalOpenSSL"
+    Raw = "Raw"
+    OpenSSH = "OpenSSH"
+    PKCS12 = "PKCS12"
+
+
+class PublicFormat(enum.Enum):
+    """Which encoding of a public key (``cryptography``'s ``PublicFormat``)."""
+
+    SubjectPublicKeyInfo = "X.509 subjectPublicKeyInfo with PKCS#1"
+    PKCS1 = "Raw PKCS#1"
+    OpenSSH = "OpenSSH"
+    Raw = "Raw"
+    CompressedPoint = "X9.62 Compressed Point"
+    UncompressedPoint = "X9.62 Uncompressed Point"
 
 
 class KeySerializationEncryption:
@@ -65,66 +107,33 @@ class BestAvailableEncryption(KeySerializationEncryption):
         return "BestAvailableEncryption(<redacted>)"
 
 
-def _load(data: bytes, password: Optional[bytes], allow_costly_kdf: bool) -> PrivateKey:
-    # SLH-DSA first: AWS-LC, under the RSA and EC readers, cannot tell its
-    # OIDs from garbage. A key that is not SLH-DSA falls through with the
-    # errors the other readers always gave (an encrypted one is decrypted
-    # again by them: one more key derivation).
-    try:
-        return _parcrypt.slhdsa_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
-    except ValueError as e:
-        if not str(e).startswith(_NOT_SLHDSA):
-            raise
-    try:
-        return _parcrypt.rsa_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
-    except ValueError as e:
-        # Another kind of key: try P-256 (a wrong password fails the same for both).
-        if not str(e).startswith("not an RSA key"):
-            raise
-    return _parcrypt.ec_load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
-
-
-def _load_public(data: bytes) -> PublicKey:
-    try:
-        return _parcrypt.slhdsa_load_public_key(data)
-    except ValueError as e:
-        if not str(e).startswith(_NOT_SLHDSA):
-            raise
-    try:
-        return _parcrypt.rsa_load_public_key(data)
-    except ValueError as e:
-        if not str(e).startswith("not an RSA key"):
-            raise
-    return _parcrypt.ec_load_public_key(data)
+def _pem(data: "Buffer") -> "Buffer":
+    if b"-----BEGIN " not in bytes(data):
+        raise ValueError("Could not deserialize key data: no PEM block")
+    return data
 
 
 def load_pem_private_key(
-    data: bytes, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False
+    data: "Buffer", password: Optional["Buffer"] = None, *, allow_costly_kdf: bool = False
 ) -> PrivateKey:
-    """An RSA, P-256 or SLH-DSA private key from PEM: ``PRIVATE KEY``,
-    ``ENCRYPTED PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
-    if b"-----BEGIN " not in bytes(data):
-        raise ValueError("Could not deserialize key data: no PEM block")
-    return _load(data, password, allow_costly_kdf)
+    """A private key of any family from PEM: ``PRIVATE KEY``, ``ENCRYPTED
+    PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
+    return _parcrypt.load_private_key(_pem(data), password, allow_costly_kdf=allow_costly_kdf)
 
 
 def load_der_private_key(
-    data: bytes, password: Optional[bytes] = None, *, allow_costly_kdf: bool = False
+    data: "Buffer", password: Optional["Buffer"] = None, *, allow_costly_kdf: bool = False
 ) -> PrivateKey:
-    """An RSA, P-256 or SLH-DSA private key from DER: PKCS#8 (encrypted or
-    not), PKCS#1 or SEC1."""
-    return _load(data, password, allow_costly_kdf)
+    """A private key of any family from DER: PKCS#8 (encrypted or not),
+    PKCS#1 or SEC1."""
+    return _parcrypt.load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
 
 
-def load_pem_public_key(data: bytes) -> PublicKey:
-    """An RSA, P-256 or SLH-DSA public key from PEM: ``PUBLIC KEY`` (or
-    ``RSA PUBLIC KEY``)."""
-    if b"-----BEGIN " not in bytes(data):
-        raise ValueError("Could not deserialize key data: no PEM block")
-    return _load_public(data)
+def load_pem_public_key(data: "Buffer") -> PublicKey:
+    """A public key of any family from PEM: ``PUBLIC KEY`` (or ``RSA PUBLIC KEY``)."""
+    return _parcrypt.load_public_key(_pem(data))
 
 
-def load_der_public_key(data: bytes) -> PublicKey:
-    """An RSA, P-256 or SLH-DSA public key from DER ``SubjectPublicKeyInfo``
-    (or PKCS#1 for RSA)."""
-    return _load_public(data)
+def load_der_public_key(data: "Buffer") -> PublicKey:
+    """A public key of any family from DER ``SubjectPublicKeyInfo`` (or PKCS#1 for RSA)."""
+    return _parcrypt.load_public_key(data)

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::{encrypted_key_bytes, encryption_password, key_bytes, load_password, pem_wanted};
+use crate::serialization::{self, load_password};
 use crate::{errors, par};
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
@@ -45,14 +45,14 @@ fn signature_of(bytes: &[u8], encoding: &str) -> Result<Signature, PyErr> {
 #[pyclass(name = "ECPrivateKey", module = "parcrypt.ecdsa", frozen)]
 #[derive(Debug)]
 pub struct EcPrivateKey {
-    key: PrivateKey,
+    pub(crate) key: PrivateKey,
 }
 
 /// A P-256 public key.
 #[pyclass(name = "ECPublicKey", module = "parcrypt.ecdsa", frozen)]
 #[derive(Debug)]
 pub struct EcPublicKey {
-    key: PublicKey,
+    pub(crate) key: PublicKey,
 }
 
 #[pyfunction]
@@ -219,47 +219,19 @@ impl EcPrivateKey {
         })
     }
 
-    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default)
-    /// or "SEC1"; encrypted PKCS#8 with `encryption_algorithm`
-    /// `BestAvailableEncryption(password)`.
-    #[pyo3(signature = (encoding = "PEM", format = "PKCS8", encryption_algorithm = None))]
+    /// The key as `cryptography` writes it: `encoding` and `format`
+    /// `Encoding`/`PrivateFormat` members (or their names):
+    /// PKCS8 (default) or TraditionalOpenSSL (SEC1);
+    /// encrypted PKCS#8 with `BestAvailableEncryption(password)`.
+    #[pyo3(signature = (encoding = None, format = None, encryption_algorithm = None))]
     fn private_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&Bound<'py, PyAny>>,
         encryption_algorithm: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let key = &self.key;
-        if let Some(password) = encryption_password(encryption_algorithm)? {
-            return encrypted_key_bytes(
-                py,
-                (encoding, format),
-                &password,
-                |password, options, pem| {
-                    if pem {
-                        key.to_pkcs8_encrypted_pem(password, options)
-                            .map(String::into_bytes)
-                    } else {
-                        key.to_pkcs8_encrypted_der(password, options)
-                    }
-                },
-                err,
-            );
-        }
-        key_bytes(
-            py,
-            (encoding, format),
-            ["PKCS8", "SEC1"],
-            true,
-            |which, pem| match (which, pem) {
-                (0, true) => key.to_pkcs8_pem().map(|s| s.expose_bytes().to_vec()),
-                (0, false) => key.to_pkcs8_der().map(|d| d.expose().to_vec()),
-                (_, true) => key.to_sec1_pem().map(|s| s.expose_bytes().to_vec()),
-                (_, false) => key.to_sec1_der().map(|d| d.expose().to_vec()),
-            },
-            err,
-        )
+        serialization::private_bytes(py, &self.key, encoding, format, encryption_algorithm)
     }
 
     /// An ECDSA signature over SHA-256(`data`), `encoding` "der" or "fixed".
@@ -316,26 +288,17 @@ impl EcPublicKey {
         "secp256r1"
     }
 
-    /// `format` "SPKI" (PEM or DER) or "X962" (the uncompressed point; `encoding` ignored).
-    #[pyo3(signature = (encoding = "PEM", format = "SPKI"))]
+    /// The key as `cryptography` writes it: `encoding` and `format`
+    /// `Encoding`/`PublicFormat` members (or their names):
+    /// SubjectPublicKeyInfo (default), or X962 with UncompressedPoint.
+    #[pyo3(signature = (encoding = None, format = None))]
     fn public_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let bytes = match format.to_ascii_uppercase().as_str() {
-            "SPKI" if pem_wanted(encoding)? => self.key.to_spki_pem().map(String::into_bytes),
-            "SPKI" => self.key.to_spki_der(),
-            "X962" | "SEC1" | "POINT" => self.key.to_sec1_point(),
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "unknown format {format:?}: expected \"SPKI\" or \"X962\""
-                )));
-            }
-        }
-        .map_err(|e| err(py, e))?;
-        Ok(PyBytes::new(py, &bytes))
+        serialization::public_bytes(py, &self.key, encoding, format)
     }
 
     /// Returns None if `signature` (`encoding` "der" or "fixed") is valid for

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::{In, detach_from};
-use crate::serialization::{encrypted_key_bytes, encryption_password, key_bytes, load_password};
+use crate::serialization::{self, load_password};
 use crate::{errors, par};
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
@@ -129,47 +129,19 @@ impl RsaPrivateKey {
         Ok(RsaPublicKey { key })
     }
 
-    /// The key in `encoding` "PEM" or "DER" and `format` "PKCS8" (default)
-    /// or "PKCS1"; encrypted PKCS#8 with `encryption_algorithm`
-    /// `BestAvailableEncryption(password)`.
-    #[pyo3(signature = (encoding = "PEM", format = "PKCS8", encryption_algorithm = None))]
+    /// The key as `cryptography` writes it: `encoding` and `format`
+    /// `Encoding`/`PrivateFormat` members (or their names):
+    /// PKCS8 (default) or TraditionalOpenSSL (PKCS#1);
+    /// encrypted PKCS#8 with `BestAvailableEncryption(password)`.
+    #[pyo3(signature = (encoding = None, format = None, encryption_algorithm = None))]
     fn private_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&Bound<'py, PyAny>>,
         encryption_algorithm: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let key = &self.key;
-        if let Some(password) = encryption_password(encryption_algorithm)? {
-            return encrypted_key_bytes(
-                py,
-                (encoding, format),
-                &password,
-                |password, options, pem| {
-                    if pem {
-                        key.to_pkcs8_encrypted_pem(password, options)
-                            .map(String::into_bytes)
-                    } else {
-                        key.to_pkcs8_encrypted_der(password, options)
-                    }
-                },
-                err,
-            );
-        }
-        key_bytes(
-            py,
-            (encoding, format),
-            ["PKCS8", "PKCS1"],
-            true,
-            |which, pem| match (which, pem) {
-                (0, true) => key.to_pkcs8_pem().map(|s| s.expose_bytes().to_vec()),
-                (0, false) => key.to_pkcs8_der().map(|d| d.expose().to_vec()),
-                (_, true) => key.to_pkcs1_pem().map(|s| s.expose_bytes().to_vec()),
-                (_, false) => key.to_pkcs1_der().map(|d| d.expose().to_vec()),
-            },
-            err,
-        )
+        serialization::private_bytes(py, &self.key, encoding, format, encryption_algorithm)
     }
 
     /// A signature over `data` (hashed with `hash`): `scheme` "pss" (MGF1 of
@@ -262,29 +234,17 @@ impl RsaPublicKey {
         self.key.bits()
     }
 
-    /// The key in `encoding` "PEM" or "DER" and `format` "SPKI" (default,
-    /// `SubjectPublicKeyInfo`) or "PKCS1".
-    #[pyo3(signature = (encoding = "PEM", format = "SPKI"))]
+    /// The key as `cryptography` writes it: `encoding` and `format`
+    /// `Encoding`/`PublicFormat` members (or their names):
+    /// SubjectPublicKeyInfo (default) or PKCS1.
+    #[pyo3(signature = (encoding = None, format = None))]
     fn public_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let key = &self.key;
-        key_bytes(
-            py,
-            (encoding, format),
-            ["SPKI", "PKCS1"],
-            false,
-            |which, pem| match (which, pem) {
-                (0, true) => key.to_spki_pem().map(String::into_bytes),
-                (0, false) => key.to_spki_der(),
-                (_, true) => key.to_pkcs1_pem().map(String::into_bytes),
-                (_, false) => key.to_pkcs1_der(),
-            },
-            err,
-        )
+        serialization::public_bytes(py, &self.key, encoding, format)
     }
 
     /// Returns None if `signature` is valid for `data`; raises `InvalidSignature` otherwise.

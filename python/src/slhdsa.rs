@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::buffer::In;
-use crate::serialization::{encrypted_key_bytes, encryption_password, load_password, pem_wanted};
+use crate::serialization::{self, load_password};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -81,14 +81,14 @@ fn message<'a>(data: &'a [u8], context: &[u8], prehash: Option<&str>) -> Result<
 #[pyclass(name = "SLHDSAPrivateKey", module = "parcrypt.slhdsa", frozen)]
 #[derive(Debug)]
 pub struct SlhDsaPrivateKey {
-    key: PrivateKey,
+    pub(crate) key: PrivateKey,
 }
 
 /// An SLH-DSA public key.
 #[pyclass(name = "SLHDSAPublicKey", module = "parcrypt.slhdsa", frozen)]
 #[derive(Debug)]
 pub struct SlhDsaPublicKey {
-    key: PublicKey,
+    pub(crate) key: PublicKey,
 }
 
 /// A private key from PEM (`PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`) or DER
@@ -252,46 +252,19 @@ impl SlhDsaPrivateKey {
         }
     }
 
-    /// The key in `encoding` "PEM" or "DER", `format` "PKCS8" (what
-    /// OpenSSL 3.5 writes); encrypted PKCS#8 with `encryption_algorithm`
-    /// `BestAvailableEncryption(password)`.
-    #[pyo3(signature = (encoding = "PEM", format = "PKCS8", encryption_algorithm = None))]
+    /// The key as `cryptography` writes it: `encoding` and `format`
+    /// `Encoding`/`PrivateFormat` members (or their names):
+    /// PKCS8 (default, what OpenSSL 3.5 writes) or Raw;
+    /// encrypted PKCS#8 with `BestAvailableEncryption(password)`.
+    #[pyo3(signature = (encoding = None, format = None, encryption_algorithm = None))]
     fn private_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&Bound<'py, PyAny>>,
         encryption_algorithm: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let key = &self.key;
-        if let Some(password) = encryption_password(encryption_algorithm)? {
-            return encrypted_key_bytes(
-                py,
-                (encoding, format),
-                &password,
-                |password, options, pem| {
-                    if pem {
-                        key.to_pkcs8_encrypted_pem(password, options)
-                            .map(String::into_bytes)
-                    } else {
-                        key.to_pkcs8_encrypted_der(password, options)
-                    }
-                },
-                err,
-            );
-        }
-        let pem = pem_wanted(encoding)?;
-        if !format.eq_ignore_ascii_case("PKCS8") {
-            return Err(PyValueError::new_err(format!(
-                "unknown format {format:?}: an SLH-DSA private key is written as \"PKCS8\" (or raw: private_bytes_raw())"
-            )));
-        }
-        // The native copies are wiped when they drop, once Python has its bytes.
-        Ok(if pem {
-            PyBytes::new(py, key.to_pkcs8_pem().expose_bytes())
-        } else {
-            PyBytes::new(py, key.to_pkcs8_der().expose())
-        })
+        serialization::private_bytes(py, &self.key, encoding, format, encryption_algorithm)
     }
 
     /// A signature of `data` under `context` (at most 255 bytes), pure or
@@ -365,25 +338,17 @@ impl SlhDsaPublicKey {
         PyBytes::new(py, self.key.as_bytes())
     }
 
-    /// `format` "SPKI" (or "SubjectPublicKeyInfo"), PEM or DER: what
-    /// `openssl pkey -pubout` writes.
-    #[pyo3(signature = (encoding = "PEM", format = "SPKI"))]
+    /// The key as `cryptography` writes it: `encoding` and `format`
+    /// `Encoding`/`PublicFormat` members (or their names):
+    /// SubjectPublicKeyInfo (default) or Raw.
+    #[pyo3(signature = (encoding = None, format = None))]
     fn public_bytes<'py>(
         &self,
         py: Python<'py>,
-        encoding: &str,
-        format: &str,
+        encoding: Option<&Bound<'py, PyAny>>,
+        format: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if !["SPKI", "SUBJECTPUBLICKEYINFO"].contains(&format.to_ascii_uppercase().as_str()) {
-            return Err(PyValueError::new_err(format!(
-                "unknown format {format:?}: an SLH-DSA public key is written as \"SPKI\" (or raw: public_bytes_raw())"
-            )));
-        }
-        Ok(if pem_wanted(encoding)? {
-            PyBytes::new(py, self.key.to_spki_pem().as_bytes())
-        } else {
-            PyBytes::new(py, &self.key.to_spki_der())
-        })
+        serialization::public_bytes(py, &self.key, encoding, format)
     }
 
     /// Returns None if `signature` is valid for `data` under `context`

@@ -43,6 +43,9 @@
 //!   from a seed or at random, PKCS#8 (seed, expanded and both forms) and
 //!   SPKI, as pyca and OpenSSL 3.5 write them; [`kem`]: the traits every
 //!   KEM's keys answer.
+//! - [`anykey`]: a key of any family from PEM or DER, the family picked
+//!   by the key's algorithm OID ([`keys::Algorithm`]), an encrypted key
+//!   decrypted once.
 //! - [`pkcs8`]: password-protected private keys (`ENCRYPTED PRIVATE KEY`,
 //!   PBES2 with PBKDF2 or scrypt and AES-CBC), as OpenSSL 3 writes them.
 //!
@@ -288,6 +291,7 @@ compile_error!(
 
 pub mod aes;
 pub mod age;
+pub mod anykey;
 mod chunked;
 pub mod cobblestone;
 pub mod cpu;
@@ -361,7 +365,8 @@ mod layering {
     /// read and write it (`rsa`, `ecdsa`, `mlkem`, `slhdsa`, which also
     /// borrows its DER reader and writer); `kem`, the KEM family's
     /// traits, sits above it (its methods name `pkcs8::Options`) and under
-    /// the KEMs that implement it (`mlkem`).
+    /// the KEMs that implement it (`mlkem`); `anykey`, which reads a key of
+    /// any family, sits above them all.
     /// A layer's modules may not import each other, so the formats'
     /// shared layer is what keeps them apart.
     const LAYERS: [&[&str]; 10] = [
@@ -375,7 +380,7 @@ mod layering {
         &[
             "aes", "chunked", "ecdsa", "merkle", "mldsa", "mlkem", "rsa", "slhdsa",
         ],
-        &["hazmat"],
+        &["anykey", "hazmat"],
         &["age", "cobblestone", "stream"],
     ];
 

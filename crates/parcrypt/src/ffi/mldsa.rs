@@ -298,6 +298,15 @@ impl Shake256 {
         unsafe { sys::EVP_DigestUpdate(self.ctx.as_ptr(), data.as_ptr().cast(), data.len()) };
     }
 
+    /// An independent copy of the state absorbed so far.
+    pub(crate) fn try_clone(&self) -> Result<Shake256> {
+        // SAFETY: no preconditions; the context is ours.
+        let ctx = unsafe { own::<MdCtx>(sys::EVP_MD_CTX_new()) }.ok_or(BackendError)?;
+        // SAFETY: both contexts are live; the source is initialised.
+        check(unsafe { sys::EVP_MD_CTX_copy_ex(ctx.as_ptr(), self.ctx.as_ptr()) })?;
+        Ok(Shake256 { ctx })
+    }
+
     pub(crate) fn finish(self, out: &mut [u8]) -> Result<()> {
         // SAFETY: ctx is initialised with an XOF; out is writable.
         check(unsafe { sys::EVP_DigestFinalXOF(self.ctx.as_ptr(), out.as_mut_ptr(), out.len()) })

@@ -607,3 +607,94 @@ pub(crate) fn parse_error<E: KeyError>(e: crate::ffi::der::ParseError, what: &st
         ParseError::WrongType(id) => E::wrong_type(format!("the {what} holds {}", key_type_name(id))),
     }
 }
+
+/// The key algorithm a PKCS#8 or SPKI structure names (its
+/// `AlgorithmIdentifier`'s OID), read without parsing the key: how a
+/// reader of "any key" picks the one family that parses it (see
+/// [`crate::anykey`]), so an encrypted key is decrypted once and no family
+/// is tried on another's key.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Algorithm {
+    /// `rsaEncryption` (or RSASSA-PSS).
+    Rsa,
+    /// `id-ecPublicKey` (the curve is the family's to check).
+    Ec,
+    /// ML-DSA-44/65/87 (FIPS 204).
+    MlDsa,
+    /// SLH-DSA, any of its sets (FIPS 205).
+    SlhDsa,
+    /// ML-KEM-512/768/1024 (FIPS 203).
+    MlKem,
+    /// Another algorithm, by its dotted OID.
+    Other(String),
+}
+
+/// The arcs under 2.16.840.1.101.3.4 (NIST's algorithms): `3.x` signatures, `4.x` KEMs.
+const NIST_ALGORITHMS: &[u8] = &[0x60, 0x86, 0x48, 0x01, 0x65, 0x03, 0x04];
+const RSA_ENCRYPTION: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01];
+const RSASSA_PSS: &[u8] = &[0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x0a];
+const EC_PUBLIC_KEY: &[u8] = &[0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01];
+
+impl Algorithm {
+    /// The algorithm of a DER PKCS#8 `PrivateKeyInfo` (or v2
+    /// `OneAsymmetricKey`); `None` if `der` is not one.
+    pub fn of_pkcs8(der: &[u8]) -> Option<Algorithm> {
+        let mut outer = pkcs8::der::Reader::new(der);
+        let mut info = outer.sequence().ok()?;
+        outer.finish().ok()?;
+        info.uint().ok()?;
+        Self::of_identifier(&mut info)
+    }
+
+    /// The algorithm of a DER X.509 `SubjectPublicKeyInfo`; `None` if
+    /// `der` is not one.
+    pub fn of_spki(der: &[u8]) -> Option<Algorithm> {
+        let mut outer = pkcs8::der::Reader::new(der);
+        let mut info = outer.sequence().ok()?;
+        outer.finish().ok()?;
+        let algorithm = Self::of_identifier(&mut info)?;
+        info.read(pkcs8::der::BIT_STRING).ok()?;
+        Some(algorithm)
+    }
+
+    /// The `AlgorithmIdentifier` next in `reader`, followed by the key.
+    fn of_identifier(reader: &mut pkcs8::der::Reader<'_>) -> Option<Algorithm> {
+        let oid = reader.sequence().ok()?.read(pkcs8::der::OID).ok()?;
+        if reader.is_empty() {
+            return None;
+        }
+        Some(match oid {
+            RSA_ENCRYPTION | RSASSA_PSS => Algorithm::Rsa,
+            EC_PUBLIC_KEY => Algorithm::Ec,
+            _ => match oid.strip_prefix(NIST_ALGORITHMS) {
+                Some([3, 17..=19]) => Algorithm::MlDsa,
+                Some([3, 20..=43]) => Algorithm::SlhDsa,
+                Some([4, 1..=3]) => Algorithm::MlKem,
+                _ => Algorithm::Other(dotted(oid)),
+            },
+        })
+    }
+}
+
+/// An OID's dotted form (`1.2.840.113549.1.1.1`), for messages.
+fn dotted(oid: &[u8]) -> String {
+    let mut arcs: Vec<u64> = Vec::new();
+    let mut value: u64 = 0;
+    for &b in oid {
+        value = (value << 7) | u64::from(b & 0x7f);
+        if b & 0x80 == 0 {
+            if arcs.is_empty() {
+                let first = (value / 40).min(2);
+                arcs.extend([first, value - 40 * first]);
+            } else {
+                arcs.push(value);
+            }
+            value = 0;
+        }
+        if value > u64::MAX >> 8 {
+            return "(an OID too long to show)".into();
+        }
+    }
+    arcs.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
+}

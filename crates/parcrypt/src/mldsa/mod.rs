@@ -414,6 +414,17 @@ impl MuHasher {
         Ok(MuHasher { shake })
     }
 
+    /// A copy of the hasher as it is now (pyca's `MLDSAMuHasher.copy`):
+    /// both go on independently.
+    ///
+    /// # Errors
+    /// [`Error::Backend`].
+    pub fn try_clone(&self) -> Result<MuHasher, Error> {
+        Ok(MuHasher {
+            shake: self.shake.try_clone()?,
+        })
+    }
+
     /// Adds message bytes.
     pub fn update(&mut self, data: &[u8]) {
         self.shake.update(data);

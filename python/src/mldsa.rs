@@ -1,0 +1,502 @@
+//! `parcrypt.mldsa`: ML-DSA-44/65/87 (FIPS 204) keys in pyca 50's shape —
+//! `MLDSA44PrivateKey`/`MLDSA65PrivateKey`/`MLDSA87PrivateKey` and their
+//! public keys, `MLDSAMuHasher` — over [`parcrypt::mldsa`], plus
+//! `sign_batch`/`verify_batch` on every core.
+//!
+//! A message is read once (into μ, as it streams), with the GIL released:
+//! a caller's `bytearray` that another thread writes meanwhile gives a
+//! signature over one state of it, never a mix of two reads.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use parcrypt::keys::{BatchItem, SigningKey, VerifyingKey};
+use parcrypt::mldsa::{self, MuHasher, ParameterSet, PrivateKey, PublicKey, SignatureOptions};
+use parcrypt::par::Parallelism;
+use parcrypt::secret::SecretBytes;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+use crate::buffer::In;
+use crate::keyclass::PublicOf;
+use crate::{errors, par, serialization};
+
+/// `InvalidSignature` for a signature that does not verify or cannot (the
+/// wrong length), as pyca raises; `ValueError` for the rest (a context
+/// over 255 bytes, a μ or seed of the wrong length, a malformed key).
+fn err(py: Python<'_>, e: mldsa::Error) -> PyErr {
+    let invalid = matches!(
+        e,
+        mldsa::Error::BadSignature | mldsa::Error::MalformedSignature { .. }
+    );
+    errors::signature(py, invalid, e)
+}
+
+/// `context=None` or a bytes-like object (small: copied).
+fn context_of(context: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
+    match context {
+        Some(c) if !c.is_none() => Ok(In::get(c, "context")?.as_slice().to_vec()),
+        _ => Ok(Vec::new()),
+    }
+}
+
+fn generate(py: Python<'_>, set: ParameterSet) -> PyResult<Arc<PrivateKey>> {
+    let key = py.detach(|| PrivateKey::generate(set)).map_err(|e| err(py, e))?;
+    Ok(Arc::new(key))
+}
+
+fn from_seed(py: Python<'_>, set: ParameterSet, seed: &Bound<'_, PyAny>) -> PyResult<Arc<PrivateKey>> {
+    let seed = SecretBytes::from(In::get(seed, "data")?.as_slice());
+    let key = py
+        .detach(|| PrivateKey::from_seed(set, seed.expose()))
+        .map_err(|e| err(py, e))?;
+    Ok(Arc::new(key))
+}
+
+fn from_raw(py: Python<'_>, set: ParameterSet, data: &Bound<'_, PyAny>) -> PyResult<PublicKey> {
+    let raw = In::get(data, "data")?.as_slice().to_vec();
+    PublicKey::from_raw(set, &raw).map_err(|e| err(py, e))
+}
+
+fn sign<'py>(
+    py: Python<'py>,
+    key: &PrivateKey,
+    data: &Bound<'py, PyAny>,
+    context: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let options = SignatureOptions {
+        context: context_of(context)?,
+    };
+    let data = In::get(data, "data")?;
+    let message = data.as_slice();
+    let sig = py
+        .detach(|| key.sign_message(message, &options, &Parallelism::sequential()))
+        .map_err(|e| err(py, e))?;
+    Ok(PyBytes::new(py, &sig))
+}
+
+fn sign_mu<'py>(py: Python<'py>, key: &PrivateKey, mu: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+    let mu = In::get(mu, "mu")?.as_slice().to_vec();
+    let sig = py.detach(|| key.sign_mu(&mu)).map_err(|e| err(py, e))?;
+    Ok(PyBytes::new(py, &sig))
+}
+
+fn verify(
+    py: Python<'_>,
+    key: &PublicKey,
+    signature: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+    context: Option<&Bound<'_, PyAny>>,
+) -> PyResult<()> {
+    let options = SignatureOptions {
+        context: context_of(context)?,
+    };
+    let signature = In::get(signature, "signature")?.as_slice().to_vec();
+    let data = In::get(data, "data")?;
+    let message = data.as_slice();
+    py.detach(|| key.verify_message(message, &signature, &options, &Parallelism::sequential()))
+        .map_err(|e| err(py, e))
+}
+
+fn verify_mu(py: Python<'_>, key: &PublicKey, signature: &Bound<'_, PyAny>, mu: &Bound<'_, PyAny>) -> PyResult<()> {
+    let signature = In::get(signature, "signature")?.as_slice().to_vec();
+    let mu = In::get(mu, "mu")?.as_slice().to_vec();
+    py.detach(|| key.verify_mu(&mu, &signature)).map_err(|e| err(py, e))
+}
+
+/// pyca's classes, one private and one public per parameter set, each a
+/// thin shell over the functions above; and the functions that map a
+/// library key to its class and back.
+macro_rules! classes {
+    ($($set:expr => $private:ident($private_name:literal), $public:ident($public_name:literal);)*) => {
+        $(
+            #[doc = concat!("An ", $private_name, " (pyca's class of that name).")]
+            #[pyclass(name = $private_name, module = "parcrypt.mldsa", frozen)]
+            #[derive(Debug)]
+            pub struct $private {
+                key: Arc<PrivateKey>,
+            }
+
+            #[doc = concat!("An ", $public_name, " (pyca's class of that name).")]
+            #[pyclass(name = $public_name, module = "parcrypt.mldsa", frozen)]
+            #[derive(Debug)]
+            pub struct $public {
+                key: PublicOf<PrivateKey>,
+            }
+
+            #[pymethods]
+            impl $private {
+                /// A new key from a random seed.
+                #[staticmethod]
+                fn generate(py: Python<'_>) -> PyResult<Self> {
+                    Ok(Self { key: generate(py, $set)? })
+                }
+
+                /// The key of a 32-byte seed ξ.
+                #[staticmethod]
+                fn from_seed_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+                    Ok(Self { key: from_seed(py, $set, data)? })
+                }
+
+                fn public_key(&self) -> $public {
+                    $public { key: PublicOf::Of(Arc::clone(&self.key)) }
+                }
+
+                /// The key as pyca writes it: PEM/DER PKCS#8 (the seed form),
+                /// or Raw/Raw (the seed).
+                #[pyo3(signature = (encoding = None, format = None, encryption_algorithm = None))]
+                fn private_bytes<'py>(
+                    &self,
+                    py: Python<'py>,
+                    encoding: Option<&Bound<'py, PyAny>>,
+                    format: Option<&Bound<'py, PyAny>>,
+                    encryption_algorithm: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyBytes>> {
+                    serialization::private_bytes(py, &*self.key, encoding, format, encryption_algorithm)
+                }
+
+                /// The 32-byte seed.
+                fn private_bytes_raw<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+                    let seed = self.key.to_seed().map_err(|e| err(py, e))?;
+                    Ok(PyBytes::new(py, seed.expose()))
+                }
+
+                /// A hedged signature of `data` under `context` (0–255 bytes).
+                #[pyo3(signature = (data, context = None))]
+                fn sign<'py>(
+                    &self,
+                    py: Python<'py>,
+                    data: &Bound<'py, PyAny>,
+                    context: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyBytes>> {
+                    sign(py, &self.key, data, context)
+                }
+
+                /// A hedged signature of an external μ (64 bytes, from `MLDSAMuHasher`).
+                fn sign_mu<'py>(&self, py: Python<'py>, mu: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+                    sign_mu(py, &self.key, mu)
+                }
+
+                fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+                    slf
+                }
+
+                fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+                    slf
+                }
+
+                fn __repr__(&self) -> String {
+                    format!("<parcrypt.mldsa.{} (private values redacted)>", $private_name)
+                }
+            }
+
+            #[pymethods]
+            impl $public {
+                /// The key of its raw encoding.
+                #[staticmethod]
+                fn from_public_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
+                    Ok(Self { key: PublicOf::Own(from_raw(py, $set, data)?) })
+                }
+
+                /// The key as pyca writes it: PEM/DER SubjectPublicKeyInfo, or Raw/Raw.
+                #[pyo3(signature = (encoding = None, format = None))]
+                fn public_bytes<'py>(
+                    &self,
+                    py: Python<'py>,
+                    encoding: Option<&Bound<'py, PyAny>>,
+                    format: Option<&Bound<'py, PyAny>>,
+                ) -> PyResult<Bound<'py, PyBytes>> {
+                    serialization::public_bytes(py, &*self.key, encoding, format)
+                }
+
+                fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+                    PyBytes::new(py, self.key.to_raw())
+                }
+
+                /// Returns None if `signature` is valid for `data` under
+                /// `context`; raises `InvalidSignature` otherwise.
+                #[pyo3(signature = (signature, data, context = None))]
+                fn verify(
+                    &self,
+                    py: Python<'_>,
+                    signature: &Bound<'_, PyAny>,
+                    data: &Bound<'_, PyAny>,
+                    context: Option<&Bound<'_, PyAny>>,
+                ) -> PyResult<()> {
+                    verify(py, &self.key, signature, data, context)
+                }
+
+                /// As `verify`, over an external μ (64 bytes).
+                fn verify_mu(&self, py: Python<'_>, signature: &Bound<'_, PyAny>, mu: &Bound<'_, PyAny>) -> PyResult<()> {
+                    verify_mu(py, &self.key, signature, mu)
+                }
+
+                fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+                    other.cast::<Self>().is_ok_and(|o| *o.get().key == *self.key)
+                }
+
+                fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+                    slf
+                }
+
+                fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+                    slf
+                }
+
+                fn __repr__(&self) -> String {
+                    format!("<parcrypt.mldsa.{}>", $public_name)
+                }
+            }
+        )*
+
+        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(
+                m.add_class::<$private>()?;
+                m.add_class::<$public>()?;
+            )*
+            m.add_class::<MlDsaMuHasher>()?;
+            m.add_function(wrap_pyfunction!(mldsa_sign_batch, m)?)?;
+            m.add_function(wrap_pyfunction!(mldsa_verify_batch, m)?)?;
+            Ok(())
+        }
+
+        /// The class object of a library private key, by its set.
+        pub fn private_object(py: Python<'_>, key: PrivateKey) -> PyResult<Bound<'_, PyAny>> {
+            let set = key.parameter_set();
+            let key = Arc::new(key);
+            $(
+                if set == $set {
+                    return Ok(Bound::new(py, $private { key })?.into_any());
+                }
+            )*
+            Err(PyValueError::new_err(format!("no class for {set}")))
+        }
+
+        /// The class object of a library public key, by its set.
+        pub fn public_object(py: Python<'_>, key: PublicKey) -> PyResult<Bound<'_, PyAny>> {
+            let set = key.parameter_set();
+            $(
+                if set == $set {
+                    return Ok(Bound::new(py, $public { key: PublicOf::Own(key) })?.into_any());
+                }
+            )*
+            Err(PyValueError::new_err(format!("no class for {set}")))
+        }
+
+        /// The library key inside any of the private key classes.
+        fn private_of(obj: &Bound<'_, PyAny>) -> PyResult<Arc<PrivateKey>> {
+            $(
+                if let Ok(k) = obj.cast::<$private>() {
+                    return Ok(Arc::clone(&k.get().key));
+                }
+            )*
+            Err(PyTypeError::new_err("private_key must be an ML-DSA private key (MLDSA44/65/87PrivateKey)"))
+        }
+
+        /// The library key inside any of the public key classes.
+        fn public_of<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a PublicKey> {
+            $(
+                if let Ok(k) = obj.cast::<$public>() {
+                    return Ok(&*k.get().key);
+                }
+            )*
+            Err(PyTypeError::new_err(format!(
+                "{what} must be an ML-DSA public key (MLDSA44/65/87PublicKey)"
+            )))
+        }
+    };
+}
+
+classes! {
+    ParameterSet::MlDsa44 => MlDsa44PrivateKey("MLDSA44PrivateKey"), MlDsa44PublicKey("MLDSA44PublicKey");
+    ParameterSet::MlDsa65 => MlDsa65PrivateKey("MLDSA65PrivateKey"), MlDsa65PublicKey("MLDSA65PublicKey");
+    ParameterSet::MlDsa87 => MlDsa87PrivateKey("MLDSA87PrivateKey"), MlDsa87PublicKey("MLDSA87PublicKey");
+}
+
+/// μ of a message given in pieces (pyca's `MLDSAMuHasher(public_key,
+/// context=None)`): `update`, `copy`, `finalize` (then `AlreadyFinalized`).
+#[pyclass(name = "MLDSAMuHasher", module = "parcrypt.mldsa", frozen)]
+#[derive(Debug)]
+pub struct MlDsaMuHasher {
+    /// `None` once finalized; locked by each call (a hasher is not `Sync`).
+    hasher: Mutex<Option<MuHasher>>,
+}
+
+impl MlDsaMuHasher {
+    fn new_with(hasher: MuHasher) -> Self {
+        MlDsaMuHasher {
+            hasher: Mutex::new(Some(hasher)),
+        }
+    }
+
+    /// Runs `f` on the live hasher (taking it out when `f` says so).
+    fn with<T>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Option<MuHasher>) -> PyResult<T> + Send,
+    ) -> PyResult<T>
+    where
+        T: Send,
+    {
+        // Released while waiting for (and holding) the lock: an update may
+        // hash megabytes, and another thread may hold it.
+        py.detach(|| {
+            let mut guard = self.hasher.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            if guard.is_none() {
+                return Err(Python::attach(|py| {
+                    errors::raise(py, "AlreadyFinalized", "Context was already finalized.".into())
+                }));
+            }
+            f(&mut guard)
+        })
+    }
+}
+
+#[pymethods]
+impl MlDsaMuHasher {
+    #[new]
+    #[pyo3(signature = (public_key, context = None))]
+    fn new(py: Python<'_>, public_key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let key = public_of(public_key, "public_key")?;
+        let hasher = key.mu_hasher(&context_of(context)?).map_err(|e| err(py, e))?;
+        Ok(Self::new_with(hasher))
+    }
+
+    /// Adds message bytes (read once, without the GIL).
+    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let data = In::get(data, "data")?;
+        let bytes = data.as_slice();
+        self.with(py, |h| {
+            if let Some(h) = h {
+                h.update(bytes);
+            }
+            Ok(())
+        })
+    }
+
+    /// An independent copy of the hasher as it is now.
+    fn copy(&self, py: Python<'_>) -> PyResult<MlDsaMuHasher> {
+        let copy = self.with(py, |h| {
+            h.as_ref()
+                .map(MuHasher::try_clone)
+                .transpose()
+                .map_err(|e| Python::attach(|py| err(py, e)))
+        })?;
+        copy.map(Self::new_with)
+            .ok_or_else(|| PyValueError::new_err("Context was already finalized."))
+    }
+
+    /// μ (64 bytes); the hasher is spent.
+    fn finalize<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let mu = self.with(py, |h| {
+            h.take()
+                .map(MuHasher::finish)
+                .transpose()
+                .map_err(|e| Python::attach(|py| err(py, e)))
+        })?;
+        let mu = mu.ok_or_else(|| PyValueError::new_err("Context was already finalized."))?;
+        Ok(PyBytes::new(py, &mu))
+    }
+}
+
+/// One context's items of a batch, by index.
+type ByContext = BTreeMap<Vec<u8>, Vec<usize>>;
+
+/// Signs every message with `private_key` under `context` across cores
+/// (the library's `sign_batch`): one signature per message, in order.
+#[pyfunction]
+#[pyo3(signature = (private_key, messages, context = None, *, threads = None, strategy = "steal"))]
+fn mldsa_sign_batch<'py>(
+    py: Python<'py>,
+    private_key: &Bound<'py, PyAny>,
+    messages: &Bound<'py, PyAny>,
+    context: Option<&Bound<'py, PyAny>>,
+    threads: Option<i64>,
+    strategy: &str,
+) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+    let par = par::parallelism(threads, strategy)?;
+    let key = private_of(private_key)?;
+    let options = SignatureOptions {
+        context: context_of(context)?,
+    };
+    if options.context.len() > mldsa::MAX_CONTEXT {
+        return Err(err(py, mldsa::Error::ContextTooLong(options.context.len())));
+    }
+    let views = messages
+        .try_iter()?
+        .enumerate()
+        .map(|(i, m)| In::get(&m?, &format!("messages[{i}]")))
+        .collect::<PyResult<Vec<In>>>()?;
+    let slices: Vec<&[u8]> = views.iter().map(In::as_slice).collect();
+    let sigs = py.detach(|| key.sign_batch(&slices, &options, &par));
+    sigs.into_iter()
+        .map(|s| s.map(|s| PyBytes::new(py, &s)).map_err(|e| err(py, e)))
+        .collect()
+}
+
+/// Verifies `(public_key, data, signature)` or `(public_key, data,
+/// signature, context)` items across cores (the library's
+/// `verify_batch`, once per distinct context): one bool per item, in
+/// order. A signature of the wrong length is `False`; an item that is not
+/// such a tuple a `TypeError`, a context over 255 bytes a `ValueError`,
+/// each naming the item.
+#[pyfunction]
+#[pyo3(signature = (items, *, threads = None, strategy = "steal"))]
+fn mldsa_verify_batch(
+    py: Python<'_>,
+    items: &Bound<'_, PyAny>,
+    threads: Option<i64>,
+    strategy: &str,
+) -> PyResult<Vec<bool>> {
+    let par = par::parallelism(threads, strategy)?;
+    let mut fields: Vec<Vec<Bound<'_, PyAny>>> = Vec::new();
+    for (i, item) in items.try_iter()?.enumerate() {
+        let shape = || {
+            PyTypeError::new_err(format!(
+                "items[{i}] must be a (public_key, data, signature) or (public_key, data, signature, context) tuple"
+            ))
+        };
+        let item: Vec<Bound<'_, PyAny>> = item?.extract().map_err(|_| shape())?;
+        if !(3..=4).contains(&item.len()) {
+            return Err(shape());
+        }
+        fields.push(item);
+    }
+    let mut keys = Vec::with_capacity(fields.len());
+    let mut parts = Vec::with_capacity(fields.len());
+    let mut groups = ByContext::new();
+    for (i, item) in fields.iter().enumerate() {
+        keys.push(public_of(&item[0], &format!("items[{i}][0]"))?);
+        parts.push((
+            In::get(&item[1], &format!("items[{i}][1]"))?,
+            In::get(&item[2], &format!("items[{i}][2]"))?,
+        ));
+        let context = context_of(item.get(3))?;
+        if context.len() > mldsa::MAX_CONTEXT {
+            return Err(PyValueError::new_err(format!(
+                "items[{i}][3]: {}",
+                mldsa::Error::ContextTooLong(context.len())
+            )));
+        }
+        groups.entry(context).or_default().push(i);
+    }
+    Ok(py.detach(|| {
+        let mut valid = vec![false; keys.len()];
+        for (context, indexes) in groups {
+            let batch: Vec<BatchItem<'_, PublicKey>> = indexes
+                .iter()
+                .map(|&i| BatchItem {
+                    key: keys[i],
+                    message: parts[i].0.as_slice(),
+                    signature: parts[i].1.as_slice(),
+                })
+                .collect();
+            let results = PublicKey::verify_batch(&batch, &SignatureOptions { context }, &par);
+            for (&i, result) in indexes.iter().zip(results) {
+                valid[i] = result.is_ok();
+            }
+        }
+        valid
+    }))
+}
