@@ -10,7 +10,7 @@ use parcrypt::secret::SecretBytes;
 
 use crate::{
     Fail, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, encode_fn, entry, fail,
-    from_handle, key_fns, par,
+    from_handle, key_fns, par, parse_once,
 };
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
@@ -150,23 +150,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyBatch<'l>(
                 ),
             );
         }
-        // Equal encoded keys are parsed once (a batch is usually few signers).
-        let mut parsed: Vec<PublicKey> = Vec::new();
-        let mut index_of: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
-        let mut key_at = Vec::with_capacity(key_der.len());
-        for (i, der) in key_der.iter().enumerate() {
-            let k = match index_of.get(der.as_slice()) {
-                Some(&k) => k,
-                None => {
-                    let key = PublicKey::from_bytes(der)
-                        .map_err(|e| Fail::Throw(INVALID_KEY, format!("keys[{i}]: {e}")))?;
-                    parsed.push(key);
-                    index_of.insert(der, parsed.len() - 1);
-                    parsed.len() - 1
-                }
-            };
-            key_at.push(k);
-        }
+        let (parsed, key_at) = parse_once(&key_der, PublicKey::from_bytes)?;
         let mut signatures = Vec::with_capacity(sigs.len());
         for s in &sigs {
             signatures.push(parse_sig(s, format)?.ok());
