@@ -7,7 +7,9 @@ use jni::sys::{jbyteArray, jlong};
 use parcrypt::mlkem::{Error, Params, PrivateKey, PublicKey};
 use parcrypt::secret::SecretBytes;
 
-use crate::{Fail, INVALID_KEY, INVALID_PARAM, PROVIDER, bytes, encode_fn, entry, free_fn, from_handle, load_key};
+use crate::{
+    Fail, INVALID_KEY, INVALID_PARAM, PROVIDER, bytes, encode_fn, entry, free_fn, from_handle, load_key,
+};
 
 /// What `KEM.Decapsulator.decapsulate` throws for a ciphertext of the wrong length.
 const DECAPSULATE: &str = "javax/crypto/DecapsulateException";
@@ -49,7 +51,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_kemPrivateLoad<'l>(
     _class: JClass<'l>,
     der: JByteArray<'l>,
 ) -> jlong {
-    entry(&mut env, |env| load_key(env, &der, true, PrivateKey::from_pkcs8_der))
+    entry(&mut env, |env| {
+        load_key(env, &der, true, PrivateKey::from_pkcs8_der)
+    })
 }
 
 /// A public key from SPKI DER.
@@ -59,7 +63,9 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_kemPublicLoad<'l>(
     _class: JClass<'l>,
     der: JByteArray<'l>,
 ) -> jlong {
-    entry(&mut env, |env| load_key(env, &der, false, PublicKey::from_spki_der))
+    entry(&mut env, |env| {
+        load_key(env, &der, false, PublicKey::from_spki_der)
+    })
 }
 
 free_fn!(Java_dev_parcrypt_jca_Native_kemPrivateFree, PrivateKey);

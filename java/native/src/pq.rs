@@ -14,8 +14,8 @@ use parcrypt::secret::SecretBytes;
 use parcrypt::{mldsa, slhdsa};
 
 use crate::{
-    Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, encode_fn,
-    entry, fail, free_fn, from_handle, load_key, par, parse_once,
+    Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes,
+    encode_fn, entry, fail, free_fn, from_handle, load_key, par, parse_once,
 };
 
 /// A family's error as the JCA exception for its kind.
@@ -176,9 +176,10 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_sigPrivateLoad<'l>(
     family: jint,
     der: JByteArray<'l>,
 ) -> jlong {
-    entry(&mut env, |env| {
-        by_family!(family, K => load_key(env, &der, true, |d| <K as SigningKey>::from_pkcs8_der(d).map(K::wrap)))
-    })
+    entry(
+        &mut env,
+        |env| by_family!(family, K => load_key(env, &der, true, |d| <K as SigningKey>::from_pkcs8_der(d).map(K::wrap))),
+    )
 }
 
 /// A public key from SPKI DER.
@@ -229,7 +230,14 @@ encode_fn!(
     }
 );
 
-fn sign<K: Family>(key: &K, message: &[u8], context: Vec<u8>, deterministic: bool, threads: jint, strategy: jint) -> Res<Vec<u8>> {
+fn sign<K: Family>(
+    key: &K,
+    message: &[u8],
+    context: Vec<u8>,
+    deterministic: bool,
+    threads: jint,
+    strategy: jint,
+) -> Res<Vec<u8>> {
     let par = par(threads, strategy)?;
     key.sign_message(message, &K::options(context, deterministic), &par)
         .map_err(Into::into)
@@ -271,7 +279,12 @@ fn verdict<E: KeyError>(result: Result<(), E>) -> Res<bool> {
     }
 }
 
-fn verify<P: VerifyingKey<Private: Family>>(key: &P, message: &[u8], sig: &[u8], context: Vec<u8>) -> Res<bool> {
+fn verify<P: VerifyingKey<Private: Family>>(
+    key: &P,
+    message: &[u8],
+    sig: &[u8],
+    context: Vec<u8>,
+) -> Res<bool> {
     let options = P::Private::options(context, false);
     verdict(key.verify_message(message, sig, &options, &parcrypt::par::Parallelism::sequential()))
 }
