@@ -136,7 +136,7 @@ public final class ParcryptProvider extends Provider {
      * "ML-DSA"}: any set) and each set ({@code "ML-DSA-65"}, with its OID
      * as aliases, as the JDK registers them; SLH-DSA's sets as Bouncy
      * Castle spells them, {@code "SLH-DSA-SHA2-128S"}). {@code KEM} only
-     * where the runtime has {@code javax.crypto.KEMSpi} (Java 21+).
+     * on Java 21+ (see {@link #hasKemSpi}).
      */
     private void registerPostQuantum() {
         boolean kem = hasKemSpi();
@@ -155,7 +155,15 @@ public final class ParcryptProvider extends Provider {
         }
     }
 
+    /**
+     * Java 21+ with {@code javax.crypto.KEMSpi}: {@link PqKem} is compiled
+     * for Java 21 (17.0.11+ has the KEM API too, backported, but cannot
+     * load a Java 21 class).
+     */
     private static boolean hasKemSpi() {
+        if (Runtime.version().feature() < 21) {
+            return false;
+        }
         try {
             Class.forName("javax.crypto.KEMSpi");
             return true;
