@@ -156,3 +156,16 @@ pub fn parse_once<T, E: std::fmt::Display>(
     }
     Ok((parsed, key_at))
 }
+
+/// Refuses a batch without one key, one message and one signature per item.
+pub fn one_each(keys: usize, messages: usize, signatures: usize) -> Res<()> {
+    if keys != messages || keys != signatures {
+        return fail(
+            ILLEGAL_ARG,
+            format!(
+                "{keys} keys, {messages} messages and {signatures} signatures: give one of each per item"
+            ),
+        );
+    }
+    Ok(())
+}

@@ -15,7 +15,7 @@ use parcrypt::{mldsa, slhdsa};
 
 use crate::{
     Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes,
-    encode_fn, entry, fail, free_fn, from_handle, load_key, par, parse_once,
+    encode_fn, entry, fail, free_fn, from_handle, load_key, one_each, par, parse_once,
 };
 
 /// A family's error as the JCA exception for its kind.
@@ -401,17 +401,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_sigVerifyBatch<'l>(
         let messages = array_of_arrays(env, &messages, "messages")?;
         let sigs = array_of_arrays(env, &signatures, "signatures")?;
         let context = bytes(env, &context, "context")?;
-        if keys.len() != messages.len() || keys.len() != sigs.len() {
-            return fail(
-                ILLEGAL_ARG,
-                format!(
-                    "{} keys, {} messages and {} signatures: give one of each per item",
-                    keys.len(),
-                    messages.len(),
-                    sigs.len()
-                ),
-            );
-        }
+        one_each(keys.len(), messages.len(), sigs.len())?;
         by_family!(family, K => verify_batch::<K>(&keys, &messages, &sigs, context, &par))
     })
 }

@@ -51,10 +51,7 @@ public final class ParcryptPq {
             int threads, String strategy) throws InvalidKeyException {
         int strategyCode = ParcryptProvider.strategyCode(strategy);
         checkContext(context);
-        if (keys.length != messages.length || keys.length != signatures.length) {
-            throw new IllegalArgumentException(keys.length + " keys, " + messages.length + " messages and "
-                    + signatures.length + " signatures: give one of each per item");
-        }
+        ParcryptEcdsa.checkOneEach(keys.length, messages.length, signatures.length);
         if (keys.length == 0) {
             return new boolean[0];
         }

@@ -65,10 +65,10 @@ class SlhDsaInteropTest {
     static byte[] spki(PqKeys.Set set, byte[] raw) {
         byte[] bits = new byte[raw.length + 1];
         System.arraycopy(raw, 0, bits, 1, raw.length);
-        byte[] alg = concat(new byte[] {0x30, 0x0b, 0x06, 0x09}, set.oidBytes);
-        byte[] bitString = concat(header(0x03, bits.length), bits);
-        byte[] body = concat(alg, bitString);
-        return concat(header(0x30, body.length), body);
+        byte[] alg = TestSupport.concat(new byte[] {0x30, 0x0b, 0x06, 0x09}, set.oidBytes);
+        byte[] bitString = TestSupport.concat(header(0x03, bits.length), bits);
+        byte[] body = TestSupport.concat(alg, bitString);
+        return TestSupport.concat(header(0x30, body.length), body);
     }
 
     /** RFC 9909 PKCS#8 of a raw private key (the OCTET STRING holds it directly). */
@@ -82,13 +82,6 @@ class SlhDsaInteropTest {
         }
         return len < 0x100 ? new byte[] {(byte) tag, (byte) 0x81, (byte) len}
                 : new byte[] {(byte) tag, (byte) 0x82, (byte) (len >> 8), (byte) len};
-    }
-
-    static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = new byte[a.length + b.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     @Test

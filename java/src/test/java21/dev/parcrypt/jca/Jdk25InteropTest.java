@@ -77,7 +77,7 @@ class Jdk25InteropTest {
         PublicKey inSun = sunKf.generatePublic(new X509EncodedKeySpec(ours.getPublic().getEncoded()));
         PrivateKey privInSun = sunKf.generatePrivate(ParcryptPq.expandedPrivateKey(ours.getPrivate()));
         assertArrayEquals(ours.getPublic().getEncoded(), inSun.getEncoded());
-        assertEquals(set, ((NamedParameterSpec) inSun.getClass().getMethod("getParams").invoke(inSun)).getName());
+        assertEquals(set, ((NamedParameterSpec) Class.forName("java.security.AsymmetricKey").getMethod("getParams").invoke(inSun)).getName());
         assertTrue(verify(sun, set, inSun, sign(PARCRYPT, set, ours.getPrivate())));
         assertTrue(verify(PARCRYPT, set, ours.getPublic(), sign(sun, set, privInSun)));
         // The JDK's names for the same things as ours.
