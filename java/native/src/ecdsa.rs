@@ -10,7 +10,7 @@ use parcrypt::secret::SecretBytes;
 
 use crate::{
     Fail, ILLEGAL_ARG, INVALID_KEY, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes, encode_fn, entry, fail,
-    from_handle, key_fns, par,
+    from_handle, key_fns, one_each, par, parse_once,
 };
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 
@@ -139,34 +139,8 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyBatch<'l>(
         let key_der = array_of_arrays(env, &keys, "keys")?;
         let messages = array_of_arrays(env, &messages, "messages")?;
         let sigs = array_of_arrays(env, &signatures, "signatures")?;
-        if key_der.len() != messages.len() || key_der.len() != sigs.len() {
-            return fail(
-                ILLEGAL_ARG,
-                format!(
-                    "{} keys, {} messages and {} signatures: give one of each per item",
-                    key_der.len(),
-                    messages.len(),
-                    sigs.len()
-                ),
-            );
-        }
-        // Equal encoded keys are parsed once (a batch is usually few signers).
-        let mut parsed: Vec<PublicKey> = Vec::new();
-        let mut index_of: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
-        let mut key_at = Vec::with_capacity(key_der.len());
-        for (i, der) in key_der.iter().enumerate() {
-            let k = match index_of.get(der.as_slice()) {
-                Some(&k) => k,
-                None => {
-                    let key = PublicKey::from_bytes(der)
-                        .map_err(|e| Fail::Throw(INVALID_KEY, format!("keys[{i}]: {e}")))?;
-                    parsed.push(key);
-                    index_of.insert(der, parsed.len() - 1);
-                    parsed.len() - 1
-                }
-            };
-            key_at.push(k);
-        }
+        one_each(key_der.len(), messages.len(), sigs.len())?;
+        let (parsed, key_at) = parse_once(&key_der, PublicKey::from_bytes)?;
         let mut signatures = Vec::with_capacity(sigs.len());
         for s in &sigs {
             signatures.push(parse_sig(s, format)?.ok());

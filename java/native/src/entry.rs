@@ -122,18 +122,36 @@ impl<const N: usize> ToJava for Vec<Option<[u8; N]>> {
     type Raw = jobjectArray;
     const NONE: jobjectArray = std::ptr::null_mut();
     fn to_java(self, env: &mut JNIEnv<'_>) -> Res<jobjectArray> {
-        let len = self.len().to_java(env)?;
-        let array = env.new_object_array(len, "[B", JObject::null())?;
-        for (i, hash) in self.iter().enumerate() {
-            if let Some(hash) = hash {
-                let item = env.byte_array_from_slice(hash)?;
-                // i < len, which fits a jint (checked above).
-                env.set_object_array_element(&array, i as jint, &item)?;
-                env.delete_local_ref(item)?;
-            }
-        }
-        Ok(array.into_raw())
+        arrays_to_java(env, self.iter().map(|h| h.as_ref().map(|h| &h[..])), self.len())
     }
+}
+
+/// A new `byte[][]` (signatures).
+impl ToJava for Vec<Vec<u8>> {
+    type Raw = jobjectArray;
+    const NONE: jobjectArray = std::ptr::null_mut();
+    fn to_java(self, env: &mut JNIEnv<'_>) -> Res<jobjectArray> {
+        arrays_to_java(env, self.iter().map(|b| Some(b.as_slice())), self.len())
+    }
+}
+
+/// A new `byte[][]` of `len` elements, null where an item is `None`.
+fn arrays_to_java<'a>(
+    env: &mut JNIEnv<'_>,
+    items: impl Iterator<Item = Option<&'a [u8]>>,
+    len: usize,
+) -> Res<jobjectArray> {
+    let len = len.to_java(env)?;
+    let array = env.new_object_array(len, "[B", JObject::null())?;
+    for (i, item) in items.enumerate() {
+        if let Some(bytes) = item {
+            let item = env.byte_array_from_slice(bytes)?;
+            // i < len, which fits a jint (checked above).
+            env.set_object_array_element(&array, i as jint, &item)?;
+            env.delete_local_ref(item)?;
+        }
+    }
+    Ok(array.into_raw())
 }
 
 /// A new native object, handed to Java as a handle (see [`into_handle`]).

@@ -131,3 +131,41 @@ macro_rules! encode_fn {
         }
     };
 }
+
+/// Public keys of a batch parsed once each: the distinct keys, and for each
+/// encoding in `ders` the index of its key (a batch is usually few signers).
+/// A key that does not parse is an `InvalidKeyException` naming its index.
+pub fn parse_once<T, E: std::fmt::Display>(
+    ders: &[Vec<u8>],
+    parse: impl Fn(&[u8]) -> Result<T, E>,
+) -> Res<(Vec<T>, Vec<usize>)> {
+    let mut parsed: Vec<T> = Vec::new();
+    let mut index_of: std::collections::HashMap<&[u8], usize> = std::collections::HashMap::new();
+    let mut key_at = Vec::with_capacity(ders.len());
+    for (i, der) in ders.iter().enumerate() {
+        let k = match index_of.get(der.as_slice()) {
+            Some(&k) => k,
+            None => {
+                let key = parse(der).map_err(|e| Fail::Throw(INVALID_KEY, format!("keys[{i}]: {e}")))?;
+                parsed.push(key);
+                index_of.insert(der, parsed.len() - 1);
+                parsed.len() - 1
+            }
+        };
+        key_at.push(k);
+    }
+    Ok((parsed, key_at))
+}
+
+/// Refuses a batch without one key, one message and one signature per item.
+pub fn one_each(keys: usize, messages: usize, signatures: usize) -> Res<()> {
+    if keys != messages || keys != signatures {
+        return fail(
+            ILLEGAL_ARG,
+            format!(
+                "{keys} keys, {messages} messages and {signatures} signatures: give one of each per item"
+            ),
+        );
+    }
+    Ok(())
+}

@@ -43,7 +43,9 @@ mod entry;
 mod files;
 mod handles;
 mod merkle;
+mod mlkem;
 mod pkcs8;
+mod pq;
 mod rsa;
 mod stream;
 

@@ -98,6 +98,30 @@ final class Der {
         return out.toByteArray();
     }
 
+    /**
+     * A PKCS#8 {@code PrivateKeyInfo} (version 0, an AlgorithmIdentifier of
+     * {@code oid} without parameters) whose privateKey OCTET STRING holds
+     * {@code inner} (the caller wipes what it passed; the result is secret).
+     */
+    static byte[] pkcs8(byte[] oid, byte[] inner) {
+        ByteArrayOutputStream alg = new ByteArrayOutputStream();
+        write(alg, 0x06, oid);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        write(body, 0x02, new byte[] {0});
+        write(body, 0x30, alg.toByteArray());
+        write(body, 0x04, inner);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        write(out, 0x30, body.toByteArray());
+        return out.toByteArray();
+    }
+
+    /** An OCTET STRING of {@code content}. */
+    static byte[] octetString(byte[] content) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        write(out, 0x04, content);
+        return out.toByteArray();
+    }
+
     private static void write(ByteArrayOutputStream out, int tag, byte[] content) {
         out.write(tag);
         int len = content.length;

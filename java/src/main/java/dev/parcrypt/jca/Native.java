@@ -85,6 +85,40 @@ final class Native {
     static native boolean[] ecVerifyBatch(byte[][] spkis, byte[][] messages, byte[][] sigs, int format,
             int threads, int strategy) throws InvalidKeyException;
 
+    // ML-DSA (family 0) and SLH-DSA (family 1); set: the parameter set's name
+    static native byte[] sigGenerate(int family, String set, int threads, int strategy)
+            throws InvalidAlgorithmParameterException;
+    static native long sigPrivateLoad(int family, byte[] der) throws InvalidKeyException;
+    static native long sigPublicLoad(int family, byte[] der) throws InvalidKeyException;
+    static native void sigPrivateFree(long h);
+    static native void sigPublicFree(long h);
+    /** what: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key (ML-DSA). */
+    static native byte[] sigPrivateEncode(long h, int what);
+    /** what: 0 = SPKI. */
+    static native byte[] sigPublicEncode(long h, int what);
+    static native byte[] sigSign(long h, byte[] message, byte[] context, boolean deterministic, int threads,
+            int strategy) throws SignatureException;
+    static native boolean sigVerify(long h, byte[] message, byte[] sig, byte[] context) throws SignatureException;
+    static native byte[][] sigSignBatch(long h, byte[][] messages, byte[] context, boolean deterministic,
+            int threads, int strategy) throws SignatureException;
+    static native boolean[] sigVerifyBatch(int family, byte[][] spkis, byte[][] messages, byte[][] sigs,
+            byte[] context, int threads, int strategy) throws InvalidKeyException;
+
+    // ML-KEM
+    static native byte[] kemGenerate(String set) throws InvalidAlgorithmParameterException;
+    static native long kemPrivateLoad(byte[] der) throws InvalidKeyException;
+    static native long kemPublicLoad(byte[] der) throws InvalidKeyException;
+    static native void kemPrivateFree(long h);
+    static native void kemPublicFree(long h);
+    /** what: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key. */
+    static native byte[] kemPrivateEncode(long h, int what);
+    /** what: 0 = SPKI. */
+    static native byte[] kemPublicEncode(long h, int what);
+    /** The ciphertext followed by the 32-byte shared secret. */
+    static native byte[] kemEncapsulate(long h);
+    /** The shared secret; a ciphertext of the wrong length throws javax.crypto.DecapsulateException (Java 21+). */
+    static native byte[] kemDecapsulate(long h, byte[] ciphertext);
+
     // Merkle
     static native byte[] merkleRoot(byte[][] leaves, int threads, int strategy);
     static native byte[] merkleRootChunks(byte[] array, ByteBuffer buffer, int off, int len, int leafSize,

@@ -46,10 +46,7 @@ public final class ParcryptEcdsa {
     public static boolean[] verifyBatch(PublicKey[] keys, byte[][] messages, byte[][] signatures, boolean p1363,
             int threads, String strategy) throws InvalidKeyException {
         int strategyCode = ParcryptProvider.strategyCode(strategy);
-        if (keys.length != messages.length || keys.length != signatures.length) {
-            throw new IllegalArgumentException(keys.length + " keys, " + messages.length + " messages and "
-                    + signatures.length + " signatures: give one of each per item");
-        }
+        checkOneEach(keys.length, messages.length, signatures.length);
         byte[][] spkis = new byte[keys.length][];
         java.util.IdentityHashMap<PublicKey, byte[]> seen = new java.util.IdentityHashMap<>();
         for (int i = 0; i < keys.length; i++) {
@@ -66,5 +63,13 @@ public final class ParcryptEcdsa {
             spkis[i] = spki;
         }
         return Native.ecVerifyBatch(spkis, messages, signatures, p1363 ? 1 : 0, threads, strategyCode);
+    }
+
+    /** Refuses a batch without one key, one message and one signature per item (shared with {@link ParcryptPq}). */
+    static void checkOneEach(int keys, int messages, int signatures) {
+        if (keys != messages || keys != signatures) {
+            throw new IllegalArgumentException(keys + " keys, " + messages + " messages and " + signatures
+                    + " signatures: give one of each per item");
+        }
     }
 }

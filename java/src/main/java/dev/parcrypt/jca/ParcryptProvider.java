@@ -58,7 +58,7 @@ public final class ParcryptProvider extends Provider {
      * @throws ProviderException if no native library fits this platform
      */
     public ParcryptProvider(int threads, String strategy) {
-        super(NAME, "0.1.0", "Parcrypt: multi-core AES-GCM/CTR/CBC, RSA and ECDSA over the parcrypt Rust library");
+        super(NAME, "0.1.0", "Parcrypt: multi-core AES-GCM/CTR/CBC, RSA, ECDSA, ML-DSA, SLH-DSA and ML-KEM over the parcrypt Rust library");
         if (threads < 0) {
             throw new IllegalArgumentException("threads must be 0 (every core) or more, got " + threads);
         }
@@ -128,16 +128,76 @@ public final class ParcryptProvider extends Provider {
         add("KeyFactory", "RSA", "RsaKeyFactory", List.of("1.2.840.113549.1.1.1"));
         add("KeyFactory", "EC", "EcKeyFactory", List.of("EllipticCurve"));
         add("AlgorithmParameters", "GCM", "GcmParameters", List.of());
+        registerPostQuantum();
+    }
+
+    /**
+     * ML-DSA, SLH-DSA and ML-KEM under the JDK's names: the family ({@code
+     * "ML-DSA"}: any set) and each set ({@code "ML-DSA-65"}, with its OID
+     * as aliases, as the JDK registers them; SLH-DSA's sets as Bouncy
+     * Castle spells them, {@code "SLH-DSA-SHA2-128S"}). {@code KEM} only
+     * on Java 21+ (see {@link #hasKemSpi}).
+     */
+    private void registerPostQuantum() {
+        boolean kem = hasKemSpi();
+        for (PqKeys.Kind kind : PqKeys.Kind.values()) {
+            List<String> types = kind == PqKeys.Kind.ML_KEM
+                    ? (kem ? List.of("KeyPairGenerator", "KeyFactory", "KEM") : List.of("KeyPairGenerator", "KeyFactory"))
+                    : List.of("KeyPairGenerator", "KeyFactory", "Signature");
+            for (String type : types) {
+                addNamed(type, kind.name, List.of());
+                for (PqKeys.Set set : PqKeys.ALL) {
+                    if (set.kind == kind) {
+                        addNamed(type, set.name, List.of(set.oid, "OID." + set.oid));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Java 21+ with {@code javax.crypto.KEMSpi}: {@link PqKem} is compiled
+     * for Java 21 (17.0.11+ has the KEM API too, backported, but cannot
+     * load a Java 21 class).
+     */
+    private static boolean hasKemSpi() {
+        if (Runtime.version().feature() < 21) {
+            return false;
+        }
+        try {
+            Class.forName("javax.crypto.KEMSpi");
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    private static final Map<String, String> PQ_CLASSES = Map.of(
+            "KeyPairGenerator", "PqKeyPairGenerator",
+            "KeyFactory", "PqKeyFactory",
+            "Signature", "PqSignature",
+            "KEM", "PqKem");
+
+    /** A post-quantum service: its class takes the algorithm name too (family or set). */
+    private void addNamed(String type, String algorithm, List<String> aliases) {
+        putService(new ParcryptService(this, type, algorithm,
+                getClass().getPackageName() + "." + PQ_CLASSES.get(type), aliases, true));
     }
 
     private void add(String type, String algorithm, String className, List<String> aliases) {
-        putService(new ParcryptService(this, type, algorithm, getClass().getPackageName() + "." + className, aliases));
+        putService(new ParcryptService(this, type, algorithm, getClass().getPackageName() + "." + className, aliases,
+                false));
     }
 
     /** Makes each service object with this provider (its threads and strategy). */
     private static final class ParcryptService extends Provider.Service {
-        ParcryptService(ParcryptProvider provider, String type, String algorithm, String className, List<String> aliases) {
+        /** Whether the class's constructor also takes the algorithm's name. */
+        private final boolean named;
+
+        ParcryptService(ParcryptProvider provider, String type, String algorithm, String className, List<String> aliases,
+                boolean named) {
             super(provider, type, algorithm, className, aliases, Map.of());
+            this.named = named;
         }
 
         @Override
@@ -146,9 +206,11 @@ public final class ParcryptProvider extends Provider {
                 throw new java.security.InvalidParameterException(getType() + " takes no constructor parameter");
             }
             try {
-                return Class.forName(getClassName())
-                        .getDeclaredConstructor(ParcryptProvider.class)
-                        .newInstance((ParcryptProvider) getProvider());
+                Class<?> c = Class.forName(getClassName());
+                return named
+                        ? c.getDeclaredConstructor(ParcryptProvider.class, String.class)
+                                .newInstance((ParcryptProvider) getProvider(), getAlgorithm())
+                        : c.getDeclaredConstructor(ParcryptProvider.class).newInstance((ParcryptProvider) getProvider());
             } catch (ReflectiveOperationException e) {
                 throw new NoSuchAlgorithmException("cannot make " + getType() + "." + getAlgorithm() + ": " + e, e);
             }

@@ -46,7 +46,7 @@ class MerkleTest {
             String[] f = line.trim().split("\\s+");
             byte[] data = pattern(Integer.parseInt(f[1]));
             ByteBuffer direct = ByteBuffer.allocateDirect(data.length + 3).put(new byte[3]).put(data).position(3);
-            ByteBuffer heapSlice = ByteBuffer.wrap(concat(new byte[5], data)).position(5);
+            ByteBuffer heapSlice = ByteBuffer.wrap(TestSupport.concat(new byte[5], data)).position(5);
             for (ParcryptMerkle m : all()) {
                 switch (f[0]) {
                     case "rfc6962": {
@@ -82,13 +82,6 @@ class MerkleTest {
             checked++;
         }
         assertTrue(checked >= 60, "vectors read: " + checked);
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = new byte[a.length + b.length];
-        System.arraycopy(a, 0, out, 0, a.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     @Test

@@ -71,6 +71,13 @@ final class TestSupport {
         return null;
     }
 
+    static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = new byte[a.length + b.length];
+        System.arraycopy(a, 0, out, 0, a.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
     static String hex(byte[] b) {
         StringBuilder sb = new StringBuilder();
         for (byte x : b) {
