@@ -2,7 +2,7 @@
 //! operations the safe `aws-lc-rs` API lacks or makes slow. One file per
 //! concern:
 //!
-//! - [`internal`]: the sixteen functions AWS-LC compiles in but declares only
+//! - [`internal`]: the twenty-two functions AWS-LC compiles in but declares only
 //!   in its internal headers, linked under the symbol prefix `build.rs` finds;
 //! - [`error`]: the one backend error and the checks of C return values;
 //! - [`bn`]: big numbers — constant-time modular exponentiation of one CRT
