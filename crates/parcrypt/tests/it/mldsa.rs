@@ -167,7 +167,62 @@ fn hostile_input_is_a_clear_error() {
     let mut form = vec![0x04, 0x82];
     form.extend((expanded.len() as u16).to_be_bytes());
     form.extend_from_slice(expanded.expose());
-    assert!(PrivateKey::from_bytes(&pkcs8(ParameterSet::MlDsa65, &form)).is_err());
+    let wrong_set = pkcs8(ParameterSet::MlDsa65, &form);
+    assert_eq!(
+        PrivateKey::from_bytes(&wrong_set).unwrap_err().kind(),
+        ErrorKind::MalformedKey
+    );
+    // The same inside a PEM, and garbage DER and PEM.
+    let b64 = |der: &[u8]| {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(der)
+    };
+    let pem = format!(
+        "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+        b64(&wrong_set)
+    );
+    assert_eq!(
+        PrivateKey::from_bytes(pem.as_bytes()).unwrap_err().kind(),
+        ErrorKind::MalformedKey
+    );
+    for garbage in [
+        &b""[..],
+        b"\x30\x00",
+        b"\x30\x03\x02\x01\x00",
+        b"\x30\x80\x00\x00",
+        b"\xff\xff\xff\xff",
+        b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+        b"-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----\n",
+    ] {
+        assert_eq!(
+            PrivateKey::from_bytes(garbage).unwrap_err().kind(),
+            ErrorKind::MalformedKey,
+            "{garbage:?}"
+        );
+        assert_eq!(
+            PublicKey::from_bytes(garbage).unwrap_err().kind(),
+            ErrorKind::MalformedKey,
+            "{garbage:?}"
+        );
+    }
+    // A context of 256 bytes, on every path that takes one.
+    assert_eq!(
+        public.verify(b"m", &sig, &[0; 256]).unwrap_err(),
+        Error::ContextTooLong(256)
+    );
+    assert_eq!(
+        public.mu_hasher(&[0; 256]).unwrap_err(),
+        Error::ContextTooLong(256)
+    );
+    assert_eq!(
+        key.sign_deterministic(b"m", &[0; 256]).unwrap_err(),
+        Error::ContextTooLong(256)
+    );
+    assert_eq!(
+        key.sign_mu_internal(&[0; 65], &[0; 32]).unwrap_err(),
+        Error::MuLength(65)
+    );
+    assert_eq!(public.verify_mu(&[0; 63], &sig).unwrap_err(), Error::MuLength(63));
     // Another family's key is named as such.
     let ec = parcrypt::ecdsa::PrivateKey::generate().unwrap();
     let err = PrivateKey::from_bytes(ec.to_pkcs8_pem().unwrap().expose_bytes()).unwrap_err();
