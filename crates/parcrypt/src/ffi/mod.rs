@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn every_internal_aws_lc_function_links() {
         let all = super::internal::all();
-        assert_eq!(all.len(), 19);
+        assert_eq!(all.len(), 22);
         for (name, address) in all {
             assert!(name.starts_with(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX")), "{name}");
             assert!(!address.is_null(), "{name}");
