@@ -154,7 +154,7 @@ fn sign_key(set: ParameterSet, group: &mldsa_sign::TestGroup, name: SignName) ->
     let mut keys = [from_seed, from_pkcs8, from_expanded].into_iter().flatten();
     let Some(first) = keys.next() else {
         // An empty seed or key.
-        return Err(PrivateKey::from_seed(set, &[]).unwrap_err());
+        return Err(PrivateKey::from_seed(set, &[]).expect_err("an empty seed is refused"));
     };
     for other in keys {
         match (&first, other) {
