@@ -19,6 +19,13 @@
 //! genpkey` write. A key read from the expanded form alone has no seed and
 //! is written back in the expanded form.
 //!
+//! Signing is hedged (fresh randomness each time, as FIPS 204 recommends);
+//! [`PrivateKey::sign_deterministic`] is FIPS 204's deterministic variant,
+//! and [`PrivateKey::sign_internal`], [`PrivateKey::sign_mu_internal`] and
+//! [`PublicKey::verify_internal`] are its internal functions with given
+//! randomness, for known-answer tests (NIST ACVP, pyca's KATs, Wycheproof:
+//! `tests/it/mldsa_kat.rs`, `tests/it/mldsa_wycheproof.rs`).
+//!
 //! One signature is fast and serial (a few hundred µs): parallelism here is
 //! many signatures at once ([`SigningKey::sign_batch`],
 //! [`VerifyingKey::verify_batch`]).
