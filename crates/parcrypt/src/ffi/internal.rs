@@ -1,7 +1,8 @@
 //! AWS-LC functions compiled into its libcrypto (so linked into every build of
 //! aws-lc-sys) but declared only in its internal headers: the constant-time
-//! steps its own RSA is made of, and the OAEP decoder, which its public API
-//! only offers fused with its own private-key operation.
+//! steps its own RSA is made of, the OAEP decoder, which its public API
+//! only offers fused with its own private-key operation, and ML-DSA's
+//! signing with given randomness, which its `EVP` API only offers hedged.
 //!
 //! aws-lc-sys renames every C symbol `aws_lc_<version>_…`; the build script
 //! reads that prefix from aws-lc-sys's build metadata, so each declaration
@@ -182,6 +183,40 @@ aws_lc_internal! {
         out_is_uniform: *mut c_int,
         min_inclusive: BN_ULONG,
         max_exclusive: *const BIGNUM,
+    ) -> c_int;
+    /// ML-DSA.Sign_internal on an external μ with given randomness `rnd`
+    /// (crypto/fipsmodule/ml_dsa/ml_dsa.h; FIPS 204 Algorithm 7), one per
+    /// parameter set: the deterministic variant and the known-answer tests
+    /// (`ffi::mldsa`). `private_key` is the expanded key.
+    fn ml_dsa_extmu_44_sign_internal(
+        private_key: *const u8,
+        sig: *mut u8,
+        sig_len: *mut usize,
+        mu: *const u8,
+        mu_len: usize,
+        pre: *const u8,
+        pre_len: usize,
+        rnd: *const u8,
+    ) -> c_int;
+    fn ml_dsa_extmu_65_sign_internal(
+        private_key: *const u8,
+        sig: *mut u8,
+        sig_len: *mut usize,
+        mu: *const u8,
+        mu_len: usize,
+        pre: *const u8,
+        pre_len: usize,
+        rnd: *const u8,
+    ) -> c_int;
+    fn ml_dsa_extmu_87_sign_internal(
+        private_key: *const u8,
+        sig: *mut u8,
+        sig_len: *mut usize,
+        mu: *const u8,
+        mu_len: usize,
+        pre: *const u8,
+        pre_len: usize,
+        rnd: *const u8,
     ) -> c_int;
 }
 

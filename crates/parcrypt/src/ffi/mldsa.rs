@@ -4,7 +4,9 @@
 //! seed and the expanded key, and a streaming SHAKE256 for μ.
 //!
 //! Signing is AWS-LC's (mldsa-native's) hedged signing: fresh random bytes
-//! mixed with the key and μ for each signature.
+//! mixed with the key and μ for each signature; signing with given
+//! randomness (the deterministic variant, known-answer tests) goes through
+//! AWS-LC's internal `ml_dsa_extmu_*_sign_internal` (`internal.rs`).
 #![allow(unsafe_code)]
 
 use std::os::raw::c_int;
@@ -14,11 +16,14 @@ use aws_lc_sys as sys;
 
 use super::der::{self, ParseError};
 use super::error::{BackendError, Result, check};
+use super::internal;
 use super::owned::{MdCtx, Owned, Pkey, PkeyCtx, own};
 use crate::secret::SecretBytes;
 
 /// μ's length (FIPS 204: 512 bits).
 pub(crate) const MU_LEN: usize = 64;
+/// The signing randomness `rnd`'s length (FIPS 204: 256 bits).
+pub(crate) const RND_LEN: usize = 32;
 
 /// The three parameter sets by AWS-LC's NID.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -257,6 +262,36 @@ impl MlDsaKey {
         // mu MU_LEN readable.
         check(unsafe {
             sys::EVP_PKEY_sign(ctx.as_ptr(), sig.as_mut_ptr(), &mut len, mu.as_ptr(), mu.len())
+        })?;
+        (len == sig.len()).then_some(()).ok_or(BackendError)
+    }
+
+    /// ML-DSA.Sign_internal on an external μ with the given randomness
+    /// `rnd` (all zero: FIPS 204's deterministic variant), which the
+    /// `EVP` API does not take.
+    pub(crate) fn sign_mu_with(&self, mu: &[u8; MU_LEN], rnd: &[u8; RND_LEN], sig: &mut [u8]) -> Result<()> {
+        let sign = match self.set {
+            Set::MlDsa44 => internal::ml_dsa_extmu_44_sign_internal,
+            Set::MlDsa65 => internal::ml_dsa_extmu_65_sign_internal,
+            Set::MlDsa87 => internal::ml_dsa_extmu_87_sign_internal,
+        };
+        let expanded = self.expanded().ok_or(BackendError)?;
+        let mut len = sig.len();
+        // SAFETY: `expanded` is the set's expanded private key (AWS-LC
+        // wrote it, of the set's length); sig is len writable bytes, which
+        // the caller sized to the set's signature; mu is MU_LEN readable
+        // bytes, rnd RND_LEN; no prefix (null, 0).
+        check(unsafe {
+            sign(
+                expanded.expose().as_ptr(),
+                sig.as_mut_ptr(),
+                &mut len,
+                mu.as_ptr(),
+                mu.len(),
+                ptr::null(),
+                0,
+                rnd.as_ptr(),
+            )
         })?;
         (len == sig.len()).then_some(()).ok_or(BackendError)
     }

@@ -2,7 +2,7 @@
 //! operations the safe `aws-lc-rs` API lacks or makes slow. One file per
 //! concern:
 //!
-//! - [`internal`]: the sixteen functions AWS-LC compiles in but declares only
+//! - [`internal`]: the twenty-two functions AWS-LC compiles in but declares only
 //!   in its internal headers, linked under the symbol prefix `build.rs` finds;
 //! - [`error`]: the one backend error and the checks of C return values;
 //! - [`bn`]: big numbers — constant-time modular exponentiation of one CRT
@@ -94,7 +94,7 @@ mod tests {
     #[test]
     fn every_internal_aws_lc_function_links() {
         let all = super::internal::all();
-        assert_eq!(all.len(), 19);
+        assert_eq!(all.len(), 22);
         for (name, address) in all {
             assert!(name.starts_with(env!("PARCRYPT_AWS_LC_SYMBOL_PREFIX")), "{name}");
             assert!(!address.is_null(), "{name}");

@@ -19,6 +19,13 @@
 //! genpkey` write. A key read from the expanded form alone has no seed and
 //! is written back in the expanded form.
 //!
+//! Signing is hedged (fresh randomness each time, as FIPS 204 recommends);
+//! [`PrivateKey::sign_deterministic`] is FIPS 204's deterministic variant,
+//! and [`PrivateKey::sign_internal`], [`PrivateKey::sign_mu_internal`] and
+//! [`PublicKey::verify_internal`] are its internal functions with given
+//! randomness, for known-answer tests (NIST ACVP, pyca's KATs, Wycheproof:
+//! `tests/it/mldsa_kat.rs`, `tests/it/mldsa_wycheproof.rs`).
+//!
 //! One signature is fast and serial (a few hundred µs): parallelism here is
 //! many signatures at once ([`SigningKey::sign_batch`],
 //! [`VerifyingKey::verify_batch`]).
@@ -47,7 +54,7 @@
 
 use std::str::FromStr;
 
-use crate::ffi::mldsa::{MU_LEN, MlDsaKey, Set, Shake256};
+use crate::ffi::mldsa::{MU_LEN, MlDsaKey, RND_LEN, Set, Shake256};
 use crate::keys::{self, ErrorKind, Family, KeyError, MessageHasher, SigningKey, VerifyingKey};
 use crate::name::UnknownName;
 use crate::par::Parallelism;
@@ -59,6 +66,8 @@ pub const MAX_CONTEXT: usize = 255;
 pub const SEED_LEN: usize = 32;
 /// μ's length.
 pub const MU_BYTES: usize = MU_LEN;
+/// The signing randomness `rnd`'s length (FIPS 204: 256 bits).
+pub const RND_BYTES: usize = RND_LEN;
 
 /// What can go wrong with ML-DSA keys and signatures.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -380,6 +389,19 @@ impl PublicKey {
             .ok_or(Error::BadSignature)
     }
 
+    /// ML-DSA.Verify_internal (FIPS 204 Algorithm 8): verifies `signature`
+    /// over `message` as given (M′, with no domain separator or context).
+    /// For test vectors (NIST ACVP's internal interface) and protocols that
+    /// build M′ themselves; use [`PublicKey::verify`] otherwise.
+    ///
+    /// # Errors
+    /// As [`PublicKey::verify_mu`].
+    pub fn verify_internal(&self, message: &[u8], signature: &[u8]) -> Result<(), Error> {
+        let mut h = MuHasher::internal(&self.tr)?;
+        h.update(message);
+        self.verify_mu(&h.finish()?, signature)
+    }
+
     /// A hasher computing μ for a message signed with this key under `context`.
     ///
     /// # Errors
@@ -405,12 +427,19 @@ impl std::fmt::Debug for MuHasher {
 impl MuHasher {
     fn new(tr: &[u8; 64], context: &[u8]) -> Result<MuHasher, Error> {
         check_context(context)?;
-        let mut shake = Shake256::new()?;
-        shake.update(tr);
+        let mut h = MuHasher::internal(tr)?;
         // M′ = 0 ‖ |ctx| ‖ ctx ‖ M (pure ML-DSA, FIPS 204 Algorithm 2);
         // |ctx| ≤ 255 was checked.
-        shake.update(&[0, context.len() as u8]);
-        shake.update(context);
+        h.update(&[0, context.len() as u8]);
+        h.update(context);
+        Ok(h)
+    }
+
+    /// μ = SHAKE256(tr ‖ M′, 64) for an M′ the caller gives whole
+    /// (Sign_internal and Verify_internal).
+    fn internal(tr: &[u8; 64]) -> Result<MuHasher, Error> {
+        let mut shake = Shake256::new()?;
+        shake.update(tr);
         Ok(MuHasher { shake })
     }
 
@@ -545,6 +574,47 @@ impl PrivateKey {
         let mu: &[u8; MU_LEN] = mu.try_into().map_err(|_| Error::MuLength(mu.len()))?;
         let mut sig = vec![0u8; self.parameter_set().signature_len()];
         self.key.sign_mu(mu, &mut sig)?;
+        Ok(sig)
+    }
+
+    /// ML-DSA.Sign in FIPS 204's deterministic variant (`rnd` all zero,
+    /// §3.4): the same message and context always give the same signature,
+    /// the one NIST's and pyca's deterministic known answers list. For
+    /// reproducible output and tests; prefer the hedged [`PrivateKey::sign`]
+    /// (FIPS 204 recommends it against fault and side-channel attacks).
+    ///
+    /// # Errors
+    /// [`Error::ContextTooLong`]; [`Error::Backend`].
+    pub fn sign_deterministic(&self, message: &[u8], context: &[u8]) -> Result<Vec<u8>, Error> {
+        let mut h = self.public.mu_hasher(context)?;
+        h.update(message);
+        self.sign_mu_internal(&h.finish()?, &[0; RND_BYTES])
+    }
+
+    /// ML-DSA.Sign_internal (FIPS 204 Algorithm 7): signs `message` as
+    /// given (M′, with no domain separator or context) with the given
+    /// randomness `rnd`. For test vectors (NIST ACVP's internal interface)
+    /// and protocols that build M′ themselves; use [`PrivateKey::sign`]
+    /// otherwise.
+    ///
+    /// # Errors
+    /// [`Error::Backend`].
+    pub fn sign_internal(&self, message: &[u8], rnd: &[u8; RND_BYTES]) -> Result<Vec<u8>, Error> {
+        let mut h = MuHasher::internal(&self.public.tr)?;
+        h.update(message);
+        self.sign_mu_internal(&h.finish()?, rnd)
+    }
+
+    /// Signs an external μ with the given randomness `rnd` (FIPS 204
+    /// Algorithm 7 from μ on; all-zero `rnd` is the deterministic variant).
+    /// For test vectors; use [`PrivateKey::sign_mu`] otherwise.
+    ///
+    /// # Errors
+    /// [`Error::MuLength`] unless `mu` is 64 bytes; [`Error::Backend`].
+    pub fn sign_mu_internal(&self, mu: &[u8], rnd: &[u8; RND_BYTES]) -> Result<Vec<u8>, Error> {
+        let mu: &[u8; MU_LEN] = mu.try_into().map_err(|_| Error::MuLength(mu.len()))?;
+        let mut sig = vec![0u8; self.parameter_set().signature_len()];
+        self.key.sign_mu_with(mu, rnd, &mut sig)?;
         Ok(sig)
     }
 

@@ -624,3 +624,5 @@ impl KemPublicKey for PublicKey {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod vectors;

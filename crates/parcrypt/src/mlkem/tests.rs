@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::*;
 
-fn unhex(s: &str) -> Vec<u8> {
+pub(super) fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
@@ -66,7 +66,7 @@ fn pkcs8(params: Params, private: &[u8]) -> Vec<u8> {
     tlv(0x30, &body)
 }
 
-fn expanded_form(params: Params, dk: &[u8]) -> Vec<u8> {
+pub(super) fn expanded_form(params: Params, dk: &[u8]) -> Vec<u8> {
     pkcs8(
         params,
         &[&[0x04, 0x82][..], &(dk.len() as u16).to_be_bytes(), dk].concat(),

@@ -24,6 +24,8 @@ mod kat;
 mod merkle;
 mod merkle_files;
 mod mldsa;
+mod mldsa_kat;
+mod mldsa_wycheproof;
 mod mlkem;
 mod openssl_kdf;
 mod pkcs8;

@@ -1,12 +1,14 @@
-//! ML-DSA: the three PKCS#8 forms, batches on every schedule against one by
-//! one, hostile input, and pyca/cryptography 50 both ways (same seed, same
-//! public key and byte-identical PKCS#8; each verifies the other's
-//! signatures with and without a context).
+//! ML-DSA: the three PKCS#8 forms, batches on every schedule (sizes 0, 1
+//! and 37) against one by one, hostile input, and two independent
+//! implementations both ways: pyca/cryptography 50 (same seed, same public
+//! key and byte-identical PKCS#8; each verifies the other's signatures
+//! with and without a context) and OpenSSL 3.5 through Node.js 26 (it
+//! reads our keys in all three PKCS#8 forms and our signatures; we read
+//! the forms it writes, its keys and its signatures).
 #![allow(clippy::unwrap_used)]
 
 use parcrypt::keys::{BatchItem, ErrorKind, KeyError, SigningKey, VerifyingKey};
 use parcrypt::mldsa::{Error, ParameterSet, PrivateKey, PublicKey, SignatureOptions};
-use parcrypt::par::Parallelism;
 
 use super::common::every_parallelism;
 
@@ -51,20 +53,28 @@ fn pkcs8(set: ParameterSet, private_key: &[u8]) -> Vec<u8> {
     tlv(0x30, &body)
 }
 
+/// The contents of PKCS#8's `privateKey` in RFC 9881's three forms for
+/// `key`: seed (`[0] IMPLICIT OCTET STRING`), expanded (`OCTET STRING`),
+/// both (`SEQUENCE { seed, expanded }`).
+fn private_key_forms(key: &PrivateKey) -> [Vec<u8>; 3] {
+    let seed_bytes = key.to_seed().unwrap();
+    let expanded = key.to_expanded().unwrap();
+    let seed_form = [&[0x80, 0x20][..], seed_bytes.expose()].concat();
+    let mut expanded_form = vec![0x04, 0x82];
+    expanded_form.extend((expanded.len() as u16).to_be_bytes());
+    expanded_form.extend_from_slice(expanded.expose());
+    let both_body = [&[0x04, 0x20][..], seed_bytes.expose(), &expanded_form].concat();
+    let mut both_form = vec![0x30, 0x82];
+    both_form.extend((both_body.len() as u16).to_be_bytes());
+    both_form.extend(&both_body);
+    [seed_form, expanded_form, both_form]
+}
+
 #[test]
 fn all_three_pkcs8_forms_read_and_the_seed_form_is_written() {
     for set in ParameterSet::ALL {
         let key = PrivateKey::from_seed(set, &seed(1)).unwrap();
-        let seed_bytes = key.to_seed().unwrap();
-        let expanded = key.to_expanded().unwrap();
-        let seed_form = [&[0x80, 0x20][..], seed_bytes.expose()].concat();
-        let mut expanded_form = vec![0x04, 0x82];
-        expanded_form.extend((expanded.len() as u16).to_be_bytes());
-        expanded_form.extend_from_slice(expanded.expose());
-        let both_body = [&[0x04, 0x20][..], seed_bytes.expose(), &expanded_form].concat();
-        let mut both_form = vec![0x30, 0x82];
-        both_form.extend((both_body.len() as u16).to_be_bytes());
-        both_form.extend(&both_body);
+        let [seed_form, expanded_form, both_form] = private_key_forms(&key);
         assert_eq!(
             key.to_pkcs8_der().unwrap().expose(),
             pkcs8(set, &seed_form),
@@ -157,7 +167,62 @@ fn hostile_input_is_a_clear_error() {
     let mut form = vec![0x04, 0x82];
     form.extend((expanded.len() as u16).to_be_bytes());
     form.extend_from_slice(expanded.expose());
-    assert!(PrivateKey::from_bytes(&pkcs8(ParameterSet::MlDsa65, &form)).is_err());
+    let wrong_set = pkcs8(ParameterSet::MlDsa65, &form);
+    assert_eq!(
+        PrivateKey::from_bytes(&wrong_set).unwrap_err().kind(),
+        ErrorKind::MalformedKey
+    );
+    // The same inside a PEM, and garbage DER and PEM.
+    let b64 = |der: &[u8]| {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(der)
+    };
+    let pem = format!(
+        "-----BEGIN PRIVATE KEY-----\n{}\n-----END PRIVATE KEY-----\n",
+        b64(&wrong_set)
+    );
+    assert_eq!(
+        PrivateKey::from_bytes(pem.as_bytes()).unwrap_err().kind(),
+        ErrorKind::MalformedKey
+    );
+    for garbage in [
+        &b""[..],
+        b"\x30\x00",
+        b"\x30\x03\x02\x01\x00",
+        b"\x30\x80\x00\x00",
+        b"\xff\xff\xff\xff",
+        b"-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n",
+        b"-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----\n",
+    ] {
+        assert_eq!(
+            PrivateKey::from_bytes(garbage).unwrap_err().kind(),
+            ErrorKind::MalformedKey,
+            "{garbage:?}"
+        );
+        assert_eq!(
+            PublicKey::from_bytes(garbage).unwrap_err().kind(),
+            ErrorKind::MalformedKey,
+            "{garbage:?}"
+        );
+    }
+    // A context of 256 bytes, on every path that takes one.
+    assert_eq!(
+        public.verify(b"m", &sig, &[0; 256]).unwrap_err(),
+        Error::ContextTooLong(256)
+    );
+    assert_eq!(
+        public.mu_hasher(&[0; 256]).unwrap_err(),
+        Error::ContextTooLong(256)
+    );
+    assert_eq!(
+        key.sign_deterministic(b"m", &[0; 256]).unwrap_err(),
+        Error::ContextTooLong(256)
+    );
+    assert_eq!(
+        key.sign_mu_internal(&[0; 65], &[0; 32]).unwrap_err(),
+        Error::MuLength(65)
+    );
+    assert_eq!(public.verify_mu(&[0; 63], &sig).unwrap_err(), Error::MuLength(63));
     // Another family's key is named as such.
     let ec = parcrypt::ecdsa::PrivateKey::generate().unwrap();
     let err = PrivateKey::from_bytes(ec.to_pkcs8_pem().unwrap().expose_bytes()).unwrap_err();
@@ -216,25 +281,40 @@ fn batches_on_every_schedule_equal_one_by_one() {
             );
         }
     }
-    assert!(
-        keys[0]
-            .sign_batch(&[], &options, &Parallelism::default())
-            .is_empty()
-    );
-}
-
-/// The python with pyca/cryptography ≥ 50 (`PARCRYPT_PYTHON`, or `python3`).
-fn pyca_python() -> Option<String> {
-    let python = std::env::var("PARCRYPT_PYTHON").unwrap_or_else(|_| "python3".to_owned());
-    let present = std::process::Command::new(&python)
-        .args([
-            "-c",
-            "from cryptography.hazmat.primitives.asymmetric import mldsa; mldsa.MLDSA65PrivateKey.sign_mu",
-        ])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .is_ok_and(|o| o.status.success());
-    super::tools::require("python3-cryptography-50-mldsa", present).then_some(python)
+    // Sizes 0 and 1 on every schedule: nothing, and the one signature.
+    for par in every_parallelism() {
+        assert!(keys[0].sign_batch(&[], &options, &par).is_empty(), "{par:?}");
+        assert!(PublicKey::verify_batch(&[], &options, &par).is_empty(), "{par:?}");
+        let one = keys[1].sign_batch(&[b"one"], &options, &par);
+        let [Ok(sig)] = &one[..] else {
+            panic!("{par:?}: {one:?}")
+        };
+        keys[1]
+            .public_key()
+            .verify(b"one", sig, &options.context)
+            .unwrap();
+        let item = BatchItem {
+            key: keys[1].public_key(),
+            message: b"one",
+            signature: sig,
+        };
+        assert!(
+            PublicKey::verify_batch(&[item], &options, &par)[0].is_ok(),
+            "{par:?}"
+        );
+        let wrong = BatchItem {
+            key: keys[0].public_key(),
+            ..item
+        };
+        assert_eq!(
+            PublicKey::verify_batch(&[wrong], &options, &par)[0]
+                .as_ref()
+                .unwrap_err()
+                .kind(),
+            ErrorKind::MalformedSignature,
+            "{par:?}: an ML-DSA-65 signature under an ML-DSA-44 key"
+        );
+    }
 }
 
 /// pyca's side: for each line `SET SEED MSG CTX OURSIG` (hex), checks our
@@ -256,7 +336,9 @@ for line in open(sys.argv[1]):
 
 #[test]
 fn pyca_and_parcrypt_agree_both_ways() {
-    let Some(python) = pyca_python() else { return };
+    let Some(python) = super::tools::pyca_pq_python() else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut cases = Vec::new();
     let mut lines = String::new();
@@ -316,5 +398,119 @@ fn pyca_and_parcrypt_agree_both_ways() {
         // pyca's key, read by us.
         let theirs = PrivateKey::from_bytes(&unhex(f[1])).unwrap();
         assert_eq!(theirs.public_key(), key.public_key());
+    }
+}
+
+/// OpenSSL's side (Node.js 26 `crypto`): reads our public key and our
+/// private key in each of the three PKCS#8 forms (`seed.der`,
+/// `expanded.der`, `both.der`), writes each back, signs with each under
+/// the context, verifies our signature; then makes a key pair of its own
+/// and signs with it, with and without the context.
+const NODE: &str = r#"
+const c = require('crypto'), fs = require('fs');
+const [dir, alg] = process.argv.slice(1);
+const hex = (b) => Buffer.from(b).toString('hex');
+const rd = (f) => fs.readFileSync(dir + '/' + f);
+const msg = rd('msg'), context = rd('ctx');
+const pub = c.createPublicKey(rd('pub.pem'));
+const out = { type: pub.asymmetricKeyType, pubPem: pub.export({ type: 'spki', format: 'pem' }), forms: {} };
+for (const form of ['seed', 'expanded', 'both']) {
+  const k = c.createPrivateKey({ key: rd(form + '.der'), format: 'der', type: 'pkcs8' });
+  out.forms[form] = {
+    pubPem: c.createPublicKey(k).export({ type: 'spki', format: 'pem' }),
+    pkcs8: hex(k.export({ type: 'pkcs8', format: 'der' })),
+    sig: hex(c.sign(null, msg, { key: k, context })),
+  };
+}
+out.oursVerifies = c.verify(null, msg, { key: pub, context }, rd('sig'));
+out.oursVerifiesWithoutContext = c.verify(null, msg, pub, rd('sig'));
+const pair = c.generateKeyPairSync(alg);
+out.theirPkcs8 = pair.privateKey.export({ type: 'pkcs8', format: 'pem' });
+out.theirPub = pair.publicKey.export({ type: 'spki', format: 'pem' });
+out.theirSig = hex(c.sign(null, msg, { key: pair.privateKey, context }));
+out.theirSigWithoutContext = hex(c.sign(null, msg, pair.privateKey));
+console.log(JSON.stringify(out));
+"#;
+
+#[test]
+fn openssl_35_and_parcrypt_agree_both_ways() {
+    let Some(node) = super::tools::node_openssl35() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, bytes: &[u8]| std::fs::write(dir.path().join(name), bytes).unwrap();
+    let msg: Vec<u8> = (0..1000u32).map(|i| (i % 251) as u8).collect();
+    write("msg", &msg);
+    // An empty context, a short one, the longest.
+    for (set, context) in ParameterSet::ALL
+        .into_iter()
+        .zip([vec![], b"ctx".to_vec(), vec![0x5a; 255]])
+    {
+        let key = PrivateKey::from_seed(set, &seed(40)).unwrap();
+        let pub_pem = key.public_key().to_spki_pem().unwrap();
+        let forms = private_key_forms(&key);
+        for (name, form) in ["seed", "expanded", "both"].iter().zip(&forms) {
+            write(&format!("{name}.der"), &pkcs8(set, form));
+        }
+        write("pub.pem", pub_pem.as_bytes());
+        write("ctx", &context);
+        write("sig", &key.sign(&msg, &context).unwrap());
+        let out = std::process::Command::new(&node)
+            .args(["-e", NODE])
+            .arg(dir.path())
+            .arg(set.name().to_ascii_lowercase())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let text = |v: &serde_json::Value| v.as_str().unwrap_or_else(|| panic!("{v}")).to_owned();
+        assert_eq!(text(&got["type"]), set.name().to_ascii_lowercase());
+        assert_eq!(
+            text(&got["pubPem"]),
+            pub_pem,
+            "{set}: SPKI written back byte for byte"
+        );
+        assert!(
+            got["oursVerifies"].as_bool().unwrap(),
+            "{set}: OpenSSL verifies ours"
+        );
+        assert_eq!(
+            got["oursVerifiesWithoutContext"].as_bool().unwrap(),
+            context.is_empty(),
+            "{set}: the context is bound"
+        );
+        for (name, form) in ["seed", "expanded", "both"].iter().zip(&forms) {
+            let f = &got["forms"][name];
+            assert_eq!(text(&f["pubPem"]), pub_pem, "{set} {name}: OpenSSL reads our key");
+            key.public_key()
+                .verify(&msg, &unhex(&text(&f["sig"])), &context)
+                .unwrap_or_else(|e| panic!("{set} {name}: OpenSSL's signature: {e}"));
+            // What OpenSSL writes back for each (the seed form for a key
+            // with its seed, the expanded form for one without), read by us.
+            let written = unhex(&text(&f["pkcs8"]));
+            let read = PrivateKey::from_bytes(&written).unwrap();
+            assert_eq!(read.public_key(), key.public_key(), "{set} {name}");
+            if *name != "both" {
+                assert_eq!(
+                    written,
+                    pkcs8(set, form),
+                    "{set} {name}: the same form, byte for byte"
+                );
+            }
+        }
+        // Its key pair, read by us: the seed form byte for byte, and its
+        // signatures with and without the context.
+        let their_pem = text(&got["theirPkcs8"]);
+        let theirs = PrivateKey::from_bytes(their_pem.as_bytes()).unwrap();
+        assert_eq!(theirs.parameter_set(), set);
+        assert_eq!(theirs.to_pkcs8_pem().unwrap().expose(), their_pem, "{set}");
+        let their_pub = PublicKey::from_bytes(text(&got["theirPub"]).as_bytes()).unwrap();
+        assert_eq!(&their_pub, theirs.public_key());
+        their_pub
+            .verify(&msg, &unhex(&text(&got["theirSig"])), &context)
+            .unwrap();
+        their_pub
+            .verify(&msg, &unhex(&text(&got["theirSigWithoutContext"])), b"")
+            .unwrap();
     }
 }
