@@ -8,7 +8,8 @@ call `parcrypt hash` makes) and, with --cli, the CLI itself.
 Rows run interleaved (dask_bench.py's rounds; medians), the cluster started
 before timing. Besides wall times, what load does not change: the workers'
 CPU time (user + system) and minor page faults per call, read with
-`getrusage` in each worker process around one more call. A worker that reads
+`getrusage` in each worker process around one more call, and the same for
+one `merkle.hash_file` in this process. A worker that reads
 its part into a Python buffer first faults in and zeroes a part-sized
 allocation per task (65,536 faults for 256 MiB in 4 KiB pages); one that
 hashes through the library's pipeline reuses three buffers.
@@ -61,6 +62,9 @@ def main() -> None:
             before = c.run(usage)
             pdask.merkle_root(path, client=c)
             after = c.run(usage)
+            here = usage()
+            merkle.hash_file(path, "rfc6962", threads=2)
+            here = [b - a for a, b in zip(here, usage())]
         load_after = os.getloadavg()
     print(f"merkle_root rfc6962 of a {args.mib} MiB file (4 KiB leaves), medians of {args.rounds} interleaved "
           f"rounds; load average {load[0]:.2f} before, {load_after[0]:.2f} after, {os.cpu_count()} CPUs")
@@ -73,6 +77,7 @@ def main() -> None:
     for w in before:
         cpu, flt = (a - b for a, b in zip(after[w], before[w]))
         print(f"  worker {w}: {cpu * 1e3:.0f} ms CPU, {flt:,} minor page faults in one merkle_root")
+    print(f"  one process, threads=2: {here[0] * 1e3:.0f} ms CPU, {here[1]:,} minor page faults in one hash_file")
 
 
 if __name__ == "__main__":
