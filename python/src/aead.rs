@@ -8,7 +8,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use crate::buffer::{In, Out, Sharing, bytes_from, detach_from, sharing};
+use crate::buffer::{In, Out, Sharing, bytes_from, bytes_uninit, detach_from, sharing};
 use crate::{errors, par};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -164,12 +164,23 @@ impl AesGcm {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let args = self.args(nonce, data, associated_data, threads, strategy)?;
         let (par, nonce, aad, data) = (args.par, &args.nonce, args.aad(), &args.data);
-        check_length(data.len())?;
-        bytes_from(py, data.as_slice(), GCM_TAG, &par, |out| {
-            let (body, tag) = out.split_at_mut(out.len() - GCM_TAG);
-            tag.copy_from_slice(&self.gcm.seal_in_place(nonce, aad, body, &par));
-            Ok(())
-        })
+        let len = data.len();
+        check_length(len)?;
+        // Sealed straight from `data` into the new object's storage, part by
+        // part on the call's threads, which take its first-touch page faults
+        // in parallel: one pass over memory, no copy into it first.
+        // SAFETY: the closure writes every byte: `seal_to_uninit` the
+        // ciphertext, then the tag.
+        unsafe {
+            bytes_uninit(py, len + GCM_TAG, |fresh| {
+                let (body, slot) = fresh.split_at_mut(len);
+                let tag = self.gcm.seal_to_uninit(nonce, aad, data.as_slice(), body, &par);
+                for (b, t) in slot.iter_mut().zip(tag) {
+                    b.write(t);
+                }
+                Ok(())
+            })
+        }
     }
 
     /// Checks the tag of ciphertext ‖ tag and returns the plaintext; raises

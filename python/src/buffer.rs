@@ -162,14 +162,10 @@ where
 /// A new `bytes` holding `src` followed by `extra` zero bytes, then changed
 /// in place by `fill` (with the GIL released for large outputs: the object is
 /// not visible to any other thread yet). One copy, no zero-filling pass over
-/// the data (`PyBytes::new_with` zero-fills first).
-///
-/// A fresh large allocation is untouched memory: its first write takes a
-/// page fault per 4 KiB page, which costs as much as the copy itself. So
-/// from [`FRESH_OUTPUT_FROM`] on, the output is advised `MADV_HUGEPAGE` (one
-/// fault per 2 MiB where the kernel allows it) and the copy is made by the
-/// call's own threads (`par`), each faulting in its part, rather than by
-/// the calling thread alone.
+/// the data (`PyBytes::new_with` zero-fills first); the copy is made by the
+/// call's own threads (`par`) from [`FRESH_OUTPUT_FROM`] on (see
+/// [`bytes_uninit`]). A call that can write its whole output itself (AES-GCM
+/// sealing) uses [`bytes_uninit`] instead and skips the copy.
 pub fn bytes_from<'py, F>(
     py: Python<'py>,
     src: &[u8],
@@ -181,6 +177,34 @@ where
     F: FnOnce(&mut [u8]) -> PyResult<()> + Send,
 {
     let len = src.len().checked_add(extra).ok_or_else(too_long)?;
+    // SAFETY: `fill_fresh` writes every byte of `fresh` before `fill` sees it.
+    unsafe {
+        bytes_uninit(py, len, |fresh| {
+            let out = fill_fresh(fresh, src, par);
+            fill(out)
+        })
+    }
+}
+
+/// A new `bytes` of `len` bytes written by `fill` (with the GIL released
+/// for large outputs: the object is not visible to any other thread yet),
+/// which is given the object's storage uninitialised: no zeroing or copying
+/// pass comes before its own.
+///
+/// A fresh large allocation is untouched memory: its first write takes a
+/// page fault per 4 KiB page, which costs as much as a copy. So from
+/// [`FRESH_OUTPUT_FROM`] on, the output is advised `MADV_HUGEPAGE` (one
+/// fault per 2 MiB where the kernel allows it), and `fill` should write it
+/// on the call's threads, each faulting in its own part, rather than on
+/// the calling thread alone.
+///
+/// # Safety
+/// `fill`, when it returns `Ok`, must have written every byte of its
+/// argument (the object is then handed to Python, which reads them all).
+pub unsafe fn bytes_uninit<'py, F>(py: Python<'py>, len: usize, fill: F) -> PyResult<Bound<'py, PyBytes>>
+where
+    F: FnOnce(&mut [MaybeUninit<u8>]) -> PyResult<()> + Send,
+{
     let size = isize::try_from(len).map_err(|_| too_long())?;
     // SAFETY: a NULL source asks CPython for a new bytes object of `size`
     // uninitialised bytes; it returns a new reference, or NULL with an
@@ -197,17 +221,15 @@ where
     }
     // SAFETY: `data` has room for `len` bytes, owned by `bytes` (alive until
     // we return) and reachable by no one else. They are not initialised yet,
-    // so they are written as `MaybeUninit` below before any `u8` view exists.
+    // so they are handed out as `MaybeUninit`; the caller's contract has
+    // `fill` write them all before Python sees them.
     let fresh = unsafe { std::slice::from_raw_parts_mut(data.cast::<MaybeUninit<u8>>(), len) };
-    detach_from(py, len, || {
-        let out = fill_fresh(fresh, src, par);
-        fill(out)
-    })?;
+    detach_from(py, len, || fill(fresh))?;
     Ok(bytes)
 }
 
 /// Outputs from this size on are advised huge pages and first written by
-/// the call's threads (see [`bytes_from`]).
+/// the call's threads (see [`bytes_uninit`]).
 pub const FRESH_OUTPUT_FROM: usize = 4 << 20;
 
 /// How the first write of a large output is cut between threads: whole

@@ -1,5 +1,6 @@
 """Outputs of 4 MiB and more are advised huge pages and first written by the
-call's threads (buffer.rs, `bytes_from`): at sizes around that threshold and
+call's threads (buffer.rs, `bytes_uninit`; GCM sealing writes
+its ciphertext there directly): at sizes around that threshold and
 its 2 MiB parts, every function that returns a new bytes object gives the
 same bytes as `cryptography` (or as the sequential call) for every thread
 count and strategy."""

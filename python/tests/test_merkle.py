@@ -237,3 +237,57 @@ def test_check_agrees_with_sha256sum(tmp_path):
     finally:
         os.chdir(cwd)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("format,leaf", [("rfc6962", 4096), ("rfc6962", 1000), ("bittorrent-v2", 16 << 10),
+                                         ("glacier", 1 << 20)])
+def test_compact_range_from_file_equals_from_leaves_of_the_bytes(tmp_path, format, leaf):
+    """A byte range of a file, read by the library through its pipeline (the
+    Dask workers' parts), is the range of the same bytes given in memory:
+    across pipeline buffers (the file is past two 8 MiB buffers), at every
+    thread count, starting at leaf 0 or not, ending at the file's end in a
+    short leaf or inside it; adjacent parts merge to the file's root."""
+    import random
+
+    from parcrypt.merkle import CompactRange
+
+    size = (19 << 20) + 12345
+    data = random.Random(f"{format} {leaf}").randbytes(size)
+    path = tmp_path / "f.bin"
+    path.write_bytes(data)
+    leaves = -(-size // leaf)
+    cuts = [(0, size), (leaf, size - leaf), (3 * leaf, 9 * leaf + 17), (leaf * (leaves // 2), leaf * 5),
+            (leaf * (leaves - 1), size - leaf * (leaves - 1)), (7 * leaf, 0)]
+    for offset, length in cuts:
+        want = CompactRange.from_leaves(format, offset // leaf, data[offset:offset + length], leaf_size=leaf)
+        for par in PARS:
+            got = CompactRange.from_file(format, path, offset, length, leaf_size=leaf, **par)
+            assert got == want, (offset, length, par)
+            assert (got.begin, got.end) == (offset // leaf, (offset + length + leaf - 1) // leaf)
+    half = leaf * (leaves // 2)
+    left = CompactRange.from_file(format, str(path), 0, half, leaf_size=leaf, threads=1)
+    right = CompactRange.from_file(format, path, half, size - half, leaf_size=leaf, threads=1)
+    assert left.merge(right).root() == merkle.hash_file(path, format, leaf_size=leaf)
+
+
+def test_compact_range_from_file_refuses_bad_ranges(tmp_path):
+    from parcrypt.merkle import CompactRange
+
+    path = tmp_path / "f.bin"
+    path.write_bytes(pattern(10_000))
+    with pytest.raises(OSError, match="ends at byte 10000"):
+        CompactRange.from_file("rfc6962", path, 4096, 8192, leaf_size=4096)
+    with pytest.raises(OSError, match="ends at byte"):
+        CompactRange.from_file("rfc6962", path, 20480, 1, leaf_size=4096)
+    with pytest.raises(ValueError, match="not a multiple of the 4096-byte leaf"):
+        CompactRange.from_file("rfc6962", path, 100, 1000, leaf_size=4096)
+    with pytest.raises(ValueError, match="not a multiple of the 16384-byte leaf"):
+        CompactRange.from_file("bittorrent-v2", path, 4096, 1000)
+    with pytest.raises(ValueError, match="leaf_size"):
+        CompactRange.from_file("rfc6962", path, 0, 1000)
+    with pytest.raises(ValueError, match="leaf size 0"):
+        CompactRange.from_file("rfc6962", path, 0, 1000, leaf_size=0)
+    with pytest.raises(FileNotFoundError):
+        CompactRange.from_file("rfc6962", tmp_path / "missing", 0, 1, leaf_size=4096)
+    with pytest.raises(ValueError, match="unknown|format"):
+        CompactRange.from_file("sha256", path, 0, 1, leaf_size=4096)

@@ -1,7 +1,8 @@
 """A file truncated while it is hashed gives OSError, never a dead process.
 
 Another thread cuts a large file to a few bytes after a short random delay
-while `merkle.hash_file` / `merkle.hash_files` reads it. The library reads
+while `merkle.hash_file` / `merkle.hash_files` / `CompactRange.from_file`
+(a Dask worker's part of a file) reads it. The library reads
 files with `pread`, so a file that shrinks under it is a short read and an
 `OSError` (or the digest, when the hash finished first). A hasher reading
 through a memory map instead dies of SIGBUS at the first page past the new
@@ -42,6 +43,10 @@ cutter.start()
 try:
     if call == "hash_file":
         merkle.hash_file(path, format, threads=2)
+    elif call == "from_file":
+        # A Dask worker's part: a byte range, read through the pipeline.
+        merkle.CompactRange.from_file(format, path, 1 << 20, os.path.getsize(path) - (1 << 20),
+                                      leaf_size=4096, threads=1)
     else:
         big, other = merkle.hash_files([path, small], format, threads=2)
         # The other file is hashed whatever happened to the first.
@@ -55,8 +60,11 @@ cutter.join()
 """
 
 
-@pytest.mark.parametrize("format", ["sha256", "rfc6962", "bittorrent-v2", "glacier"])
-@pytest.mark.parametrize("call", ["hash_file", "hash_files"])
+FORMATS = ["sha256", "rfc6962", "bittorrent-v2", "glacier"]
+
+
+@pytest.mark.parametrize("call,format", [(c, f) for c in ("hash_file", "hash_files") for f in FORMATS]
+                         + [("from_file", f) for f in FORMATS[1:]])
 def test_a_file_truncated_while_hashed_raises_oserror(tmp_path, call, format):
     path, small = tmp_path / "big", tmp_path / "small"
     small.write_bytes(b"a small file")

@@ -12,9 +12,9 @@ from ._common import (BATCH_FILES, DEFAULT_PART, _batches, _client, _cut, _delay
                       _part_bytes, _slots, _view)
 
 def _range_task(path: str, format: str, leaf: int, offset: int, length: int) -> bytes:
-    with _view(path, offset, length) as data:
-        r = CompactRange.from_leaves(format, offset // leaf, data, leaf_size=leaf, threads=1)
-    return r.to_bytes()
+    # Read by the library into its own pipeline buffers and hashed there as
+    # the next one is read, the GIL released: no part-sized Python buffer.
+    return CompactRange.from_file(format, path, offset, length, leaf_size=leaf, threads=1).to_bytes()
 
 
 def manifest_line(digest: Optional[bytes], name: str) -> str:

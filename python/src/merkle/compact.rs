@@ -9,7 +9,7 @@ use pyo3::types::PyBytes;
 
 use super::{Leaves, hashes_of};
 use crate::buffer::In;
-use crate::par;
+use crate::{errors, par};
 
 /// A compact range (`parcrypt.merkle.CompactRange`): the roots of the
 /// aligned subtrees covering leaves `[begin, end)` of an RFC 6962,
@@ -52,6 +52,44 @@ impl PyCompactRange {
         let leaf_size = tree.leaf_size().or(leaf_size);
         let leaves = Leaves::get(leaves, leaf_size)?;
         let range = leaves.with(py, |l| CompactRange::from_leaves(tree, begin, l, &par));
+        Ok(PyCompactRange { range })
+    }
+
+    /// The range of the `length` bytes of the file at `path` from byte
+    /// `offset` (a multiple of the leaf size: `leaf_size` for "rfc6962", 16
+    /// KiB / 1 MiB for "bittorrent-v2" / "glacier"): what `from_leaves` of
+    /// those bytes gives, leaves `offset / leaf size ..`, without reading
+    /// them into Python. The library reads them with positional reads (never
+    /// a map) into its own buffers and hashes each as the next is read, with
+    /// the GIL released. `OSError` if the file ends before `offset + length`
+    /// (e.g. truncated meanwhile).
+    #[staticmethod]
+    #[pyo3(signature = (format, path, offset, length, *, leaf_size = None, threads = None, strategy = "steal"))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_file(
+        py: Python<'_>,
+        format: &str,
+        path: std::path::PathBuf,
+        offset: u64,
+        length: u64,
+        leaf_size: Option<usize>,
+        threads: Option<i64>,
+        strategy: &str,
+    ) -> PyResult<Self> {
+        let tree = tree_of(format)?;
+        let par = par::parallelism(threads, strategy)?;
+        let leaf = tree.leaf_size().or(leaf_size).ok_or_else(|| {
+            PyValueError::new_err(format!("{format} needs leaf_size (its leaves are of any size)"))
+        })?;
+        if leaf > 0 && offset % leaf as u64 != 0 {
+            return Err(PyValueError::new_err(format!(
+                "offset {offset} is not a multiple of the {leaf}-byte leaf"
+            )));
+        }
+        let file = std::fs::File::open(&path)?;
+        let range = py
+            .detach(|| CompactRange::from_file_range(tree, leaf, &file, offset, length, &par))
+            .map_err(|e| errors::merkle(py, e))?;
         Ok(PyCompactRange { range })
     }
 

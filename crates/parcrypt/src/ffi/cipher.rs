@@ -5,6 +5,7 @@
 #![allow(unsafe_code)]
 
 use aws_lc_sys as sys;
+use std::mem::MaybeUninit;
 
 /// Which way a block cipher runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,16 +232,36 @@ impl AeadKey {
     /// # Panics
     /// If the lengths differ, or AWS-LC fails (inputs over 2^36 bytes).
     pub(crate) fn seal_into(&self, nonce: &[u8], input: &[u8], output: &mut [u8], aad: &[u8]) -> [u8; 16] {
+        // SAFETY: `[u8]` and `[MaybeUninit<u8>]` have the same layout, and
+        // `seal_to` writes only initialised bytes, so `output` stays
+        // initialised.
+        let output = unsafe { &mut *(std::ptr::from_mut::<[u8]>(output) as *mut [MaybeUninit<u8>]) };
+        self.seal_to(nonce, input, output, aad)
+    }
+
+    /// [`AeadKey::seal_into`] into memory that need not be initialised (a
+    /// fresh allocation): AWS-LC writes every byte of `output` and reads
+    /// none of it, so it is initialised when this returns.
+    ///
+    /// # Panics
+    /// If the lengths differ, or AWS-LC fails (inputs over 2^36 bytes).
+    pub(crate) fn seal_to(
+        &self,
+        nonce: &[u8],
+        input: &[u8],
+        output: &mut [MaybeUninit<u8>],
+        aad: &[u8],
+    ) -> [u8; 16] {
         assert_eq!(input.len(), output.len());
         let mut tag = [0u8; 16];
         let mut tag_len = 0usize;
         // SAFETY: ctx live; input/output valid, equal length, distinct
-        // (a & and a &mut cannot alias); nonce, aad and tag valid for their
-        // lengths.
+        // (a & and a &mut cannot alias); AWS-LC only writes `output`;
+        // nonce, aad and tag valid for their lengths.
         let ok = unsafe {
             sys::EVP_AEAD_CTX_seal_scatter(
                 self.0.as_ptr(),
-                output.as_mut_ptr(),
+                output.as_mut_ptr().cast::<u8>(),
                 tag.as_mut_ptr(),
                 &mut tag_len,
                 tag.len(),

@@ -195,3 +195,64 @@ fn a_fifo_writer_that_is_waiting_before_hashing_starts_is_read_whole() {
         assert_eq!(got[0], alone(Format::Sha256, &before));
     }
 }
+
+/// `CompactRange::from_file_range` (a Dask worker's part, read through the
+/// pipeline) is `from_bytes_at` of the same bytes, for every format and
+/// schedule, across pipeline buffers (the file is past two 8 MiB buffers),
+/// starting at leaf 0 or not and ending in a short last leaf or inside the
+/// file; a range past the file's end is `UnexpectedEof`, a misaligned
+/// offset `InvalidInput`.
+#[test]
+fn a_file_range_is_the_range_of_its_bytes_under_every_parallelism() {
+    use parcrypt::merkle::compact::{CompactRange, Tree};
+
+    let size: usize = (19 << 20) + 12_345;
+    // Not periodic in the leaf size: a leaf read from the wrong offset shows.
+    let bytes: Vec<u8> = (0..size as u64)
+        .map(|i| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56) as u8)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("f");
+    std::fs::write(&path, &bytes).unwrap();
+    let file = File::open(&path).unwrap();
+    for (tree, leaf) in [
+        (Tree::Rfc6962, 4096usize),
+        (Tree::Rfc6962, 1000),
+        (Tree::BitTorrentV2, 16 << 10),
+        (Tree::Glacier, 1 << 20),
+    ] {
+        let leaves = size.div_ceil(leaf);
+        let last = leaf * (leaves - 1);
+        for (offset, len) in [
+            (0, size),
+            (3 * leaf, 9 * leaf + 17),
+            (leaf * (leaves / 2), size - leaf * (leaves / 2)),
+            (last, size - last),
+            (7 * leaf, 0),
+        ] {
+            let want = CompactRange::from_bytes_at(
+                tree,
+                leaf,
+                offset as u64,
+                &bytes[offset..offset + len],
+                &Parallelism::sequential(),
+            );
+            for par in schedules() {
+                let got = CompactRange::from_file_range(tree, leaf, &file, offset as u64, len as u64, &par)
+                    .unwrap();
+                assert_eq!(got, want, "{tree} leaf {leaf}, {offset} + {len}, {par:?}");
+            }
+        }
+        let par = Parallelism::default();
+        let past = CompactRange::from_file_range(tree, leaf, &file, last as u64, leaf as u64 + 1, &par);
+        assert!(
+            matches!(&past, Err(merkle::Error::Io(e)) if e.kind() == std::io::ErrorKind::UnexpectedEof),
+            "{past:?}"
+        );
+        let odd = CompactRange::from_file_range(tree, leaf, &file, leaf as u64 / 2, 1, &par);
+        assert!(
+            matches!(&odd, Err(merkle::Error::Io(e)) if e.kind() == std::io::ErrorKind::InvalidInput),
+            "{odd:?}"
+        );
+    }
+}

@@ -45,6 +45,7 @@ use crate::par::Parallelism;
 use crate::secret::{SecretKey, wipe};
 use field::{Block, inverse, lengths, mul, pow, xor};
 use open::Scratch;
+use std::mem::MaybeUninit;
 use std::sync::OnceLock;
 
 /// The tag length.
@@ -282,27 +283,48 @@ impl Gcm {
         output: &mut [u8],
         par: &Parallelism,
     ) -> [u8; TAG] {
-        assert_eq!(
-            input.len(),
-            output.len(),
-            "GCM output must be as long as the input"
-        );
+        same_length(input, output);
         self.seal_parts(nonce, aad, output, par, |nonce, aad, offset, part| {
             self.aead
                 .seal_into(nonce, &input[offset..offset + part.len()], part, aad)
         })
     }
 
-    /// Seals `data` in parts: `seal_part(nonce, aad, offset, part)` is
-    /// AWS-LC's seal of the part at `offset`, leaving its ciphertext in
-    /// `part`, and returns AWS-LC's tag.
-    fn seal_parts(
+    /// [`Gcm::seal_into`] into memory that need not be initialised, such as
+    /// a fresh allocation a binding returns: every byte of `output` is
+    /// written (never read), by the threads that seal its parts, so a fresh
+    /// allocation's first-touch page faults are taken in parallel, in the
+    /// same pass, and no zeroing or copying pass comes first. `output` is
+    /// initialised when this returns.
+    ///
+    /// # Panics
+    /// As [`Gcm::seal_into`].
+    pub fn seal_to_uninit(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
-        data: &mut [u8],
+        input: &[u8],
+        output: &mut [MaybeUninit<u8>],
         par: &Parallelism,
-        seal_part: impl Fn(&[u8], &[u8], usize, &mut [u8]) -> [u8; TAG] + Sync,
+    ) -> [u8; TAG] {
+        same_length(input, output);
+        self.seal_parts(nonce, aad, output, par, |nonce, aad, offset, part| {
+            self.aead
+                .seal_to(nonce, &input[offset..offset + part.len()], part, aad)
+        })
+    }
+
+    /// Seals `data` in parts: `seal_part(nonce, aad, offset, part)` is
+    /// AWS-LC's seal of the part at `offset`, leaving its ciphertext in
+    /// `part`, and returns AWS-LC's tag. `T` is `u8`, or `MaybeUninit<u8>`
+    /// for an output not yet written.
+    fn seal_parts<T: Send>(
+        &self,
+        nonce: &[u8; NONCE],
+        aad: &[u8],
+        data: &mut [T],
+        par: &Parallelism,
+        seal_part: impl Fn(&[u8], &[u8], usize, &mut [T]) -> [u8; TAG] + Sync,
     ) -> [u8; TAG] {
         assert!((data.len() as u64) <= (1 << 36) - 32, "GCM message too long");
         if par.runs_inline(data.len(), &GRAIN) {
@@ -452,6 +474,18 @@ impl Gcm {
 /// on the already expanded key; nothing is set up per block.
 fn mask(aead: &AeadKey, nonce: &[u8]) -> Block {
     aead.seal_in_place(nonce, &mut [], &[])
+}
+
+/// The check every seal into a separate output makes first.
+///
+/// # Panics
+/// If `output` is not as long as `input`.
+fn same_length<T>(input: &[u8], output: &[T]) {
+    assert_eq!(
+        input.len(),
+        output.len(),
+        "GCM output must be as long as the input"
+    );
 }
 
 #[cfg(test)]

@@ -21,7 +21,9 @@
 //!
 //! - `tree.rs`: [`Tree`], the formats and their names;
 //! - `range.rs`: [`CompactRange`], building, merging and the root;
-//! - `bytes.rs`: its serialized form (`PCR1`).
+//! - `bytes.rs`: its serialized form (`PCR1`);
+//! - `file.rs`: the range of a byte range of a file, read through the
+//!   crate's pipeline ([`CompactRange::from_file_range`]).
 //!
 //! [`BitTorrentV2::piece_hashes`]: super::BitTorrentV2::piece_hashes
 //! [`BitTorrentV2::root_from_pieces`]: super::BitTorrentV2::root_from_pieces
@@ -45,6 +47,7 @@
 //! ```
 
 mod bytes;
+mod file;
 mod range;
 mod tree;
 
