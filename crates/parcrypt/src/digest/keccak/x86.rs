@@ -185,8 +185,16 @@ unsafe fn permute<V: Lanes>(a: &mut [V; 25]) {
     unsafe {
         for rc in RC {
             // θ: the column parities, then each lane XOR its neighbours'.
-            let c = [0, 1, 2, 3, 4].map(|x| V::xor3(V::xor3(a[x], a[x + 5], a[x + 10]), a[x + 15], a[x + 20]));
-            let d = [0, 1, 2, 3, 4].map(|x| V::xor(c[(x + 4) % 5], V::rol(c[(x + 1) % 5], 1)));
+            // (Spelled out: `array::map` here is not always inlined.)
+            let column = |x: usize| V::xor3(V::xor3(a[x], a[x + 5], a[x + 10]), a[x + 15], a[x + 20]);
+            let c = [column(0), column(1), column(2), column(3), column(4)];
+            let d = [
+                V::xor(c[4], V::rol(c[1], 1)),
+                V::xor(c[0], V::rol(c[2], 1)),
+                V::xor(c[1], V::rol(c[3], 1)),
+                V::xor(c[2], V::rol(c[4], 1)),
+                V::xor(c[3], V::rol(c[0], 1)),
+            ];
             // ρ and π.
             let mut b = *a;
             macro_rules! rho_pi {
