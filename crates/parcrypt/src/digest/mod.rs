@@ -90,8 +90,10 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::str::FromStr;
 
+mod keccak;
 mod many;
 
+pub use keccak::{Shake256Backend, Shake256Unavailable, shake256_many_into};
 pub use many::{
     BACKEND_ENV, Backend, Digest, EnvError, Midstate, Unavailable, sha256_many_from_into, sha256_many_into,
     sha256_many_prefixed_into, sha256_pairs_into, sha256_prefixed,

@@ -19,9 +19,11 @@
 //! SHA-256 goes through [`crate::digest::sha256_many_from_into`] (the
 //! lanes of the SHA-NI/AVX2/AVX-512 kernels, or one at a time on `sha2`,
 //! as [`crate::digest::Backend::active`] chooses, `PARCRYPT_CPU_MASK`
-//! included) from a [`Midstate`] of the `PK.seed` block. SHA-512 and SHAKE
-//! use `sha2` and `sha3` here directly: `digest` has no SHA-512 midstate
-//! and no XOF.
+//! included) from a [`Midstate`] of the `PK.seed` block; SHAKE256 batches
+//! through [`crate::digest::shake256_many_into`] (Keccak in the lanes of
+//! AVX-512 ×8 or AVX2 ×4, or one at a time on `sha3`). SHA-512 and the
+//! single SHAKE calls (`PRF_msg`, `H_msg`) use `sha2` and `sha3` here
+//! directly: `digest` has no SHA-512 midstate.
 
 use sha2::Digest as _;
 use sha3::digest::{ExtendableOutput, Update};
@@ -150,12 +152,19 @@ impl Hashes {
                 }
             }
             Engine::Shake => {
-                for (i, a) in adrs.iter().enumerate() {
-                    let mut h = sha3::Shake256::default();
-                    h.update(&self.pk_seed[..n]);
-                    h.update(a.bytes());
-                    h.update(msg(i));
-                    h.finalize_xof_into(&mut out[i * n..][..n]);
+                // Each lane's message is PK.seed ‖ ADRS ‖ M, side by side.
+                let len = adrs.first().map_or(0, |_| msg(0).len());
+                let stride = n + 32 + len;
+                let mut scratch = vec![0u8; adrs.len() * stride];
+                for (i, (a, slot)) in adrs.iter().zip(scratch.chunks_exact_mut(stride)).enumerate() {
+                    slot[..n].copy_from_slice(&self.pk_seed[..n]);
+                    slot[n..n + 32].copy_from_slice(a.bytes());
+                    slot[n + 32..].copy_from_slice(msg(i));
+                }
+                let messages: Vec<&[u8]> = scratch.chunks_exact(stride).collect();
+                digest::shake256_many_into(&messages, out);
+                if secret {
+                    wipe(&mut scratch);
                 }
             }
         }

@@ -176,6 +176,11 @@ pub struct PrivateKey {
     /// `SK.seed ‖ SK.prf`.
     seeds: SecretBytes,
     public: PublicKey,
+    /// The leaves of the top XMSS tree (the 2^h′ WOTS+ public keys of
+    /// layer d − 1, n bytes each), kept from building `PK.root`: every
+    /// signature's top layer is climbed from them instead of rebuilt
+    /// (a key generation's work saved per signature). Public values.
+    top: Vec<u8>,
 }
 
 impl fmt::Debug for PrivateKey {
@@ -358,15 +363,14 @@ impl PrivateKey {
                 tree: 0,
             },
             target: None,
+            keep_leaves: true,
         };
-        let root = tree::build(p, &h, &seeds.expose()[..n], &[top], par)
-            .pop()
-            .map(|b| b.root)
-            .unwrap_or_default();
+        let built = tree::build(p, &h, &seeds.expose()[..n], &[top], par).pop();
+        let (root, top) = built.map(|b| (b.root, b.leaves)).unwrap_or_default();
         let mut public = PublicKey { set, bytes: [0; 64] };
         public.bytes[..n].copy_from_slice(pk_seed);
         public.bytes[n..2 * n].copy_from_slice(&root[..n]);
-        PrivateKey { seeds, public }
+        PrivateKey { seeds, public, top }
     }
 
     /// Reads a raw private key, `SK.seed ‖ SK.prf ‖ PK.seed ‖ PK.root`
@@ -477,13 +481,20 @@ impl PrivateKey {
                 keypair: idx_leaf,
             },
             target: Some(fors_idx[i as usize]),
+            keep_leaves: false,
         });
         let xmss_trees = layers.iter().map(|&(layer, tree, leaf)| Job {
             tree: Tree::Xmss { layer, tree },
             target: Some(leaf),
+            keep_leaves: false,
         });
-        let jobs: Vec<Job> = fors_trees.chain(xmss_trees).collect();
-        let built = tree::build(p, &h, sk_seed, &jobs, par);
+        let mut xmss_jobs: Vec<Job> = xmss_trees.collect();
+        // The top layer's tree is the key's own (tree 0 of layer d − 1):
+        // climbed from the leaves the key keeps, not rebuilt.
+        let top = xmss_jobs.pop();
+        let jobs: Vec<Job> = fors_trees.chain(xmss_jobs).collect();
+        let mut built = tree::build(p, &h, sk_seed, &jobs, par);
+        built.extend(top.map(|job| tree::from_leaves(p, &h, &job, &self.top)));
         let (fors, xmss) = built.split_at(p.k as usize);
 
         let mut sig = Vec::with_capacity(p.sig_len());

@@ -30,14 +30,33 @@ pub(super) enum Tree {
 pub(super) struct Job {
     pub(super) tree: Tree,
     pub(super) target: Option<u32>,
+    /// Keep every leaf ([`Built::leaves`]): key generation keeps the top
+    /// tree's, so that signing climbs it from them instead of rebuilding it.
+    pub(super) keep_leaves: bool,
 }
 
-/// What building a tree gives: its root and the authentication path of
-/// the target leaf (`height` nodes, bottom first; empty without a target).
+/// What building a tree gives: its root, the authentication path of
+/// the target leaf (`height` nodes, bottom first; empty without a target)
+/// and, if the job asked, its leaves (n bytes each, in order).
 #[derive(Debug)]
 pub(super) struct Built {
     pub(super) root: [u8; 32],
     pub(super) auth: Vec<u8>,
+    pub(super) leaves: Vec<u8>,
+}
+
+/// The root and the authentication path of `job.target` of a tree whose
+/// leaves are given (the top tree a key keeps): a climb of `height`
+/// levels, one batched call each.
+pub(super) fn from_leaves(p: &Params, h: &Hashes, job: &Job, leaves: &[u8]) -> Built {
+    let height = job.tree.height(p);
+    let mut auth = vec![0u8; height as usize * p.n];
+    let root = climb(p, h, job, (0, 0), leaves.to_vec(), height, &mut auth);
+    Built {
+        root,
+        auth,
+        leaves: Vec::new(),
+    }
 }
 
 impl Tree {
@@ -198,9 +217,10 @@ pub(super) fn build(p: &Params, h: &Hashes, sk_seed: &[u8], jobs: &[Job], par: &
                 let mut leaves = vec![0u8; n << c];
                 job.tree.leaves_into(p, h, sk_seed, first, 1 << c, &mut leaves);
                 let mut auth = vec![0u8; job.tree.height(p) as usize * n];
+                let kept = job.keep_leaves.then(|| leaves.clone());
                 let root = climb(p, h, job, (0, first), leaves, c, &mut auth);
                 let inside = job.target.is_some_and(|t| t >> c == s);
-                (u, root, inside.then_some(auth))
+                (u, root, inside.then_some(auth), kept)
             })
             .collect::<Vec<_>>()
     });
@@ -214,9 +234,19 @@ pub(super) fn build(p: &Params, h: &Hashes, sk_seed: &[u8], jobs: &[Job], par: &
         .iter()
         .map(|j| vec![0u8; j.tree.height(p) as usize * n])
         .collect();
-    for (u, root, auth) in parts.into_iter().flatten() {
+    let mut leaves: Vec<Vec<u8>> = jobs
+        .iter()
+        .map(|j| {
+            let count = if j.keep_leaves { 1 << j.tree.height(p) } else { 0 };
+            vec![0u8; count * n]
+        })
+        .collect();
+    for (u, root, auth, kept) in parts.into_iter().flatten() {
         let (j, s) = units[u];
         roots[j][s as usize * n..][..n].copy_from_slice(&root[..n]);
+        if let Some(kept) = kept {
+            leaves[j][(s as usize * kept.len())..][..kept.len()].copy_from_slice(&kept);
+        }
         if let Some(auth) = auth {
             let c = cuts[j] as usize;
             auths[j][..c * n].copy_from_slice(&auth[..c * n]);
@@ -225,15 +255,16 @@ pub(super) fn build(p: &Params, h: &Hashes, sk_seed: &[u8], jobs: &[Job], par: &
     jobs.iter()
         .zip(roots)
         .zip(auths)
+        .zip(leaves)
         .enumerate()
-        .map(|(j, ((job, tops), mut auth))| {
+        .map(|(j, (((job, tops), mut auth), leaves))| {
             let height = job.tree.height(p);
             let c = cuts[j];
             let root = climb(p, h, job, (c, 0), tops, height - c, &mut auth);
             if job.target.is_none() {
                 auth.clear();
             }
-            Built { root, auth }
+            Built { root, auth, leaves }
         })
         .collect()
 }

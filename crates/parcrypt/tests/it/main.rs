@@ -34,6 +34,7 @@ mod rsa;
 mod rsa_wycheproof;
 mod secrets;
 mod sha_many;
+mod shake_many;
 mod slhdsa;
 mod slhdsa_acvp;
 mod slhdsa_keys;
