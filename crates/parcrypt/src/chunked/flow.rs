@@ -598,6 +598,58 @@ mod tests {
     }
 
     #[test]
+    fn files_read_in_runs_seal_and_open_as_memory_does() {
+        // Batches of 1,100 chunks of 16 bytes: a part holds more chunks
+        // than a run (512 of them), so each worker reads several runs, the
+        // last one short. Sealed from a file on 1–3 threads as from memory;
+        // opened from a file whole, and with one chunk damaged on each side
+        // of a run's edge, named exactly and with nothing of its batch out.
+        let budget = Budget {
+            batch: 1100,
+            depth: 2,
+        };
+        each_framing(|chunks, name| {
+            for len in [0, 1, 511 * SIZE, 512 * SIZE + 3, 1100 * SIZE, 2500 * SIZE + 7] {
+                let plain: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+                let reference = sealed(chunks, &plain);
+                let file = file_of(&plain);
+                for par in &pars() {
+                    let mut out = Vec::new();
+                    seal_file(chunks, &file, len as u64, &mut out, budget, par, |_| {}).unwrap();
+                    assert!(out == reference, "{name} {len}: sealed from a file");
+                    let stored_file = file_of(&reference);
+                    let stored = Stored::File {
+                        file: &stored_file,
+                        at: 0,
+                    };
+                    let body = reference.len() as u64;
+                    let mut opened = Vec::new();
+                    open_stored(chunks, stored, body, &mut opened, budget, par, |_| {}).unwrap();
+                    assert!(opened == plain, "{name} {len}: opened from a file");
+                }
+            }
+            let plain: Vec<u8> = (0..2500 * SIZE).map(|i| (i % 251) as u8).collect();
+            let good = sealed(chunks, &plain);
+            for bad_chunk in [511usize, 512, 1023, 1024, 1099, 1100] {
+                let mut bad = good.clone();
+                bad[bad_chunk * (SIZE + TAG) + 5] ^= 1;
+                let file = file_of(&bad);
+                for par in &pars() {
+                    let stored = Stored::File { file: &file, at: 0 };
+                    let mut out = Vec::new();
+                    let got = open_stored(chunks, stored, bad.len() as u64, &mut out, budget, par, |_| {});
+                    assert!(
+                        matches!(got, Err(Error::Authentication { chunk }) if chunk == bad_chunk as u64),
+                        "{name} {bad_chunk}: {got:?}"
+                    );
+                    let batches_before = bad_chunk / budget.batch * budget.batch;
+                    assert_eq!(out, plain[..batches_before * SIZE], "{name} {bad_chunk}");
+                }
+            }
+        });
+    }
+
+    #[test]
     fn prove_length_opens_the_final_chunk_unless_the_range_holds_it() {
         each_framing(|chunks, name| {
             let plain: Vec<u8> = (0..100).map(|i| (i % 251) as u8).collect();

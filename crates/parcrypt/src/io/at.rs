@@ -3,7 +3,7 @@
 //! descriptor) is never moved, and concurrent readers need no lock.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, IoSliceMut, Read};
 use std::os::unix::fs::FileExt;
 
 /// Reads exactly `buf.len()` bytes of `file` from `offset`, retrying reads
@@ -16,17 +16,59 @@ use std::os::unix::fs::FileExt;
 pub(crate) fn read_exact_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     let n = super::fill(&mut ReadAt::new(file, offset), buf)?;
     if n < buf.len() {
-        return Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            format!(
-                "the file ends at byte {}, before the {} bytes wanted from offset {offset} \
-                 (was it truncated while it was read?)",
-                offset.saturating_add(n as u64),
-                buf.len()
-            ),
-        ));
+        return Err(ends_early(offset, n, buf.len()));
     }
     Ok(())
+}
+
+/// Reads exactly as many bytes as `bufs` hold, one after the other, from
+/// `offset` of `file`: [`read_exact_at`] scattered over several buffers in
+/// one `preadv(2)` (more only if the kernel returns less), so that chunks
+/// bound for places apart in memory cost one system call, not one each.
+/// At most `IOV_MAX` (1024 on Linux) buffers.
+///
+/// # Errors
+/// As [`read_exact_at`].
+pub(crate) fn read_exact_vectored_at(
+    file: &File,
+    mut bufs: &mut [IoSliceMut<'_>],
+    offset: u64,
+) -> io::Result<()> {
+    let want: usize = bufs.iter().map(|b| b.len()).sum();
+    let mut done = 0usize;
+    IoSliceMut::advance_slices(&mut bufs, 0);
+    while !bufs.is_empty() {
+        let at = offset.saturating_add(done as u64);
+        // As `ReadAt`: a position past `off_t` is past the end.
+        let read = if i64::try_from(at).is_err() {
+            Ok(0)
+        } else {
+            rustix::io::preadv(file, bufs, at)
+        };
+        match read {
+            Ok(0) => return Err(ends_early(offset, done, want)),
+            Ok(n) => {
+                done += n;
+                IoSliceMut::advance_slices(&mut bufs, n);
+            }
+            Err(rustix::io::Errno::INTR) => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(())
+}
+
+/// The error of a positional read that found the end of the file after
+/// `got` of the `wanted` bytes from `offset`.
+fn ends_early(offset: u64, got: usize, wanted: usize) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::UnexpectedEof,
+        format!(
+            "the file ends at byte {}, before the {wanted} bytes wanted from offset {offset} \
+             (was it truncated while it was read?)",
+            offset.saturating_add(got as u64),
+        ),
+    )
 }
 
 /// A [`Read`] over a file from a position of its own (positional reads,
@@ -158,6 +200,34 @@ mod tests {
         let err = read_exact_at(&f, &mut buf, u64::MAX).expect_err("far past the end");
         assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
         read_exact_at(&f, &mut [], u64::MAX).expect("nothing wanted");
+    }
+
+    #[test]
+    fn vectored_reads_scatter_in_order_and_report_a_short_file() {
+        let f = file(b"0123456789");
+        let (mut a, mut b, mut none, mut c) = ([0u8; 3], [0u8; 2], [0u8; 0], [0u8; 4]);
+        let mut bufs = [
+            IoSliceMut::new(&mut a),
+            IoSliceMut::new(&mut none),
+            IoSliceMut::new(&mut b),
+            IoSliceMut::new(&mut c),
+        ];
+        read_exact_vectored_at(&f, &mut bufs, 1).unwrap();
+        assert_eq!((&a, &b, &c), (b"123", b"45", b"6789"));
+        let (mut d, mut e) = ([0u8; 4], [0u8; 4]);
+        let mut bufs = [IoSliceMut::new(&mut d), IoSliceMut::new(&mut e)];
+        let err = read_exact_vectored_at(&f, &mut bufs, 4).expect_err("past the end");
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
+        let msg = err.to_string();
+        assert!(
+            msg.contains("ends at byte 10") && msg.contains("8 bytes wanted from offset 4"),
+            "{msg}"
+        );
+        let mut far = [0u8; 1];
+        let err = read_exact_vectored_at(&f, &mut [IoSliceMut::new(&mut far)], u64::MAX)
+            .expect_err("far past the end");
+        assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
+        read_exact_vectored_at(&f, &mut [], u64::MAX).expect("nothing wanted");
     }
 
     #[test]

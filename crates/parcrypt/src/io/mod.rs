@@ -35,7 +35,7 @@ mod wait;
 use std::fs::File;
 use std::io::{self, Read};
 
-pub(crate) use at::{ReadAt, read_exact_at};
+pub(crate) use at::{ReadAt, read_exact_at, read_exact_vectored_at};
 pub use caller::{Input, Sharing, sharing};
 pub use pipe_size::grow_pipe;
 pub(crate) use wait::wait_then_block;
