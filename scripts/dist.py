@@ -304,7 +304,11 @@ def build_jar(arches, dist, ver):
     for arch in ARCHES:
         if arch not in arches:
             shutil.rmtree(natives / f"linux-{arch}", ignore_errors=True)
-    run(["mvn", "-q", "-B", "-Pdist", f"-Dparcrypt.natives={natives}", "-DskipTests", "clean", "package"],
+    # The KEM service is compiled for Java 21: by Maven's own JDK if it is 21+,
+    # else by the JDK 25 that $PARCRYPT_JDK25 names (docs/JAVA.md).
+    jdk25 = os.environ.get("PARCRYPT_JDK25")
+    kem = [f"-Dparcrypt.jdk25={jdk25}"] if jdk25 else []
+    run(["mvn", "-q", "-B", "-Pdist", f"-Dparcrypt.natives={natives}", *kem, "-DskipTests", "clean", "package"],
         cwd=ROOT / "java")
     out = dist / f"parcrypt-jca-{ver}.jar"
     shutil.copy2(ROOT / "java" / "target" / "parcrypt-jca.jar", out)

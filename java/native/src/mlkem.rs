@@ -8,7 +8,8 @@ use parcrypt::mlkem::{Error, Params, PrivateKey, PublicKey};
 use parcrypt::secret::SecretBytes;
 
 use crate::{
-    Fail, INVALID_KEY, INVALID_PARAM, PROVIDER, bytes, encode_fn, entry, free_fn, from_handle, load_key,
+    Fail, Handle, INVALID_KEY, INVALID_PARAM, PROVIDER, bytes, encode_fn, entry, free_fn, from_handle,
+    load_key,
 };
 
 /// What `KEM.Decapsulator.decapsulate` throws for a ciphertext of the wrong length.
@@ -27,20 +28,20 @@ impl From<Error> for Fail {
     }
 }
 
-/// A new key of parameter set `set` (`ML-KEM-768` …); its PKCS#8 DER (the seed form).
+/// A new key of parameter set `set` (`ML-KEM-768` …), as a handle.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_kemGenerate<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     set: JString<'l>,
-) -> jbyteArray {
+) -> jlong {
     entry(&mut env, |env| {
         let set: String = env.get_string(&set)?.into();
         let params = Params::ALL
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(&set))
             .ok_or_else(|| Fail::Throw(INVALID_PARAM, format!("unknown ML-KEM parameter set {set:?}")))?;
-        Ok(PrivateKey::generate(params)?.to_pkcs8_der()?)
+        Ok(Handle(PrivateKey::generate(params)?))
     })
 }
 

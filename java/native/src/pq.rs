@@ -14,7 +14,7 @@ use parcrypt::secret::SecretBytes;
 use parcrypt::{mldsa, slhdsa};
 
 use crate::{
-    Fail, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes,
+    Fail, Handle, ILLEGAL_ARG, INVALID_KEY, INVALID_PARAM, PROVIDER, Res, SIGNATURE, array_of_arrays, bytes,
     encode_fn, entry, fail, free_fn, from_handle, load_key, one_each, par, parse_once,
 };
 
@@ -148,7 +148,7 @@ macro_rules! on_key {
 }
 
 /// A new key of parameter set `set` (its top tree built on the threads, for
-/// SLH-DSA); its PKCS#8 DER.
+/// SLH-DSA), as a handle.
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_sigGenerate<'l>(
     mut env: JNIEnv<'l>,
@@ -157,13 +157,13 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_sigGenerate<'l>(
     set: JString<'l>,
     threads: jint,
     strategy: jint,
-) -> jbyteArray {
+) -> jlong {
     entry(&mut env, |env| {
         let par = par(threads, strategy)?;
         let set: String = env.get_string(&set)?.into();
         by_family!(family, K => {
             let key = <K as SigningKey>::generate(&K::params(&set)?, &par)?;
-            Ok(SigningKey::to_pkcs8_der(&key)?)
+            Ok(Handle(key.wrap()))
         })
     })
 }

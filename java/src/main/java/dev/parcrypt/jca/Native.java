@@ -86,7 +86,7 @@ final class Native {
             int threads, int strategy) throws InvalidKeyException;
 
     // ML-DSA (family 0) and SLH-DSA (family 1); set: the parameter set's name
-    static native byte[] sigGenerate(int family, String set, int threads, int strategy)
+    static native long sigGenerate(int family, String set, int threads, int strategy)
             throws InvalidAlgorithmParameterException;
     static native long sigPrivateLoad(int family, byte[] der) throws InvalidKeyException;
     static native long sigPublicLoad(int family, byte[] der) throws InvalidKeyException;
@@ -105,7 +105,7 @@ final class Native {
             byte[] context, int threads, int strategy) throws InvalidKeyException;
 
     // ML-KEM
-    static native byte[] kemGenerate(String set) throws InvalidAlgorithmParameterException;
+    static native long kemGenerate(String set) throws InvalidAlgorithmParameterException;
     static native long kemPrivateLoad(byte[] der) throws InvalidKeyException;
     static native long kemPublicLoad(byte[] der) throws InvalidKeyException;
     static native void kemPrivateFree(long h);

@@ -9,9 +9,10 @@ import java.util.Map;
 
 /**
  * The JCA provider {@code Parcrypt}: parcrypt's multi-core AES-GCM, AES-CTR,
- * AES-CBC decryption, RSA key generation and private operations, and ECDSA,
- * behind the standard {@code Cipher}, {@code Signature}, {@code
- * KeyPairGenerator} and {@code KeyFactory} APIs.
+ * AES-CBC decryption, RSA key generation and private operations, ECDSA, and
+ * the post-quantum ML-DSA, SLH-DSA and ML-KEM (the JDK's names), behind the
+ * standard {@code Cipher}, {@code Signature}, {@code KeyPairGenerator},
+ * {@code KeyFactory} and (Java 21+) {@code KEM} APIs.
  *
  * <pre>{@code
  * Security.addProvider(new ParcryptProvider());            // every core, work stealing

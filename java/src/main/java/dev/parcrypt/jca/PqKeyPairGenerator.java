@@ -10,7 +10,6 @@ import java.security.ProviderException;
 import java.security.SecureRandom;
 import java.security.spec.AlgorithmParameterSpec;
 import java.security.spec.NamedParameterSpec;
-import java.util.Arrays;
 
 /**
  * {@code KeyPairGenerator} for ML-DSA (default ML-DSA-65, as the JDK),
@@ -78,19 +77,11 @@ public final class PqKeyPairGenerator extends KeyPairGeneratorSpi {
 
     @Override
     public KeyPair generateKeyPair() {
-        byte[] pkcs8 = null;
         try {
-            pkcs8 = set.kind == PqKeys.Kind.ML_KEM
-                    ? Native.kemGenerate(set.name)
-                    : Native.sigGenerate(set.kind.code, set.name, provider.threads(), provider.strategyCode());
-            PqKeys.Private priv = PqKeys.Private.of(pkcs8, set.kind, set);
+            PqKeys.Private priv = PqKeys.Private.generate(set, provider);
             return new KeyPair(priv.publicKey(), priv);
         } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
             throw new ProviderException(set.name + " key generation failed: " + e.getMessage(), e);
-        } finally {
-            if (pkcs8 != null) {
-                Arrays.fill(pkcs8, (byte) 0);
-            }
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.parcrypt.jca;
 
+import java.security.InvalidAlgorithmParameterException;
 import java.security.InvalidKeyException;
 import java.security.Key;
 import java.security.PrivateKey;
@@ -219,9 +220,21 @@ final class PqKeys {
         private volatile boolean destroyed;
 
         private Private(Set set, byte[] der) throws InvalidKeyException {
-            super(set.kind.name, "PKCS#8", privateRef(set, der));
+            this(set, privateRef(set, der));
+        }
+
+        private Private(Set set, NativeRef ref) {
+            super(set.kind.name, "PKCS#8", ref);
             this.set = set;
             this.pkcs8 = encode(0);
+        }
+
+        /** A new key of {@code set}, generated natively (SLH-DSA's top tree on the provider's threads). */
+        static Private generate(Set set, ParcryptProvider provider) throws InvalidAlgorithmParameterException {
+            return new Private(set, set.kind == Kind.ML_KEM
+                    ? new NativeRef(Native.kemGenerate(set.name), Native::kemPrivateFree)
+                    : new NativeRef(Native.sigGenerate(set.kind.code, set.name, provider.threads(),
+                            provider.strategyCode()), Native::sigPrivateFree));
         }
 
         /** The key of PKCS#8 {@code der}, of family {@code kind} and set {@code set} (null: any). */

@@ -62,28 +62,7 @@ public final class PqKem implements KEMSpi {
             SecureRandom secureRandom) throws InvalidAlgorithmParameterException, InvalidKeyException {
         noParams(spec);
         PqKeys.Public key = PqKeys.toPublic(publicKey, PqKeys.Kind.ML_KEM, named.set());
-        int ctLen = ciphertextLength(key.set);
-        return new EncapsulatorSpi() {
-            @Override
-            public KEM.Encapsulated engineEncapsulate(int from, int to, String algorithm) {
-                Objects.checkFromToIndex(from, to, SECRET);
-                byte[] both = key.ref().call(Native::kemEncapsulate);
-                byte[] ct = Arrays.copyOf(both, ctLen);
-                byte[] secret = Arrays.copyOfRange(both, ctLen, both.length);
-                Arrays.fill(both, (byte) 0);
-                return new KEM.Encapsulated(secretKey(secret, from, to, algorithm), ct, null);
-            }
-
-            @Override
-            public int engineSecretSize() {
-                return SECRET;
-            }
-
-            @Override
-            public int engineEncapsulationSize() {
-                return ctLen;
-            }
-        };
+        return new Encapsulator(key, ciphertextLength(key.set));
     }
 
     @Override
@@ -91,30 +70,64 @@ public final class PqKem implements KEMSpi {
             throws InvalidAlgorithmParameterException, InvalidKeyException {
         noParams(spec);
         PqKeys.Private key = PqKeys.toPrivate(privateKey, PqKeys.Kind.ML_KEM, named.set());
-        int ctLen = ciphertextLength(key.set);
-        return new DecapsulatorSpi() {
-            @Override
-            public SecretKey engineDecapsulate(byte[] encapsulation, int from, int to, String algorithm)
-                    throws DecapsulateException {
-                Objects.checkFromToIndex(from, to, SECRET);
-                Objects.requireNonNull(encapsulation, "null encapsulation");
-                if (encapsulation.length != ctLen) {
-                    throw new DecapsulateException("an " + key.set.name + " ciphertext is " + ctLen
-                            + " bytes, not " + encapsulation.length);
-                }
-                byte[] secret = key.ref().call(h -> Native.kemDecapsulate(h, encapsulation));
-                return secretKey(secret, from, to, algorithm);
-            }
+        return new Decapsulator(key, ciphertextLength(key.set));
+    }
 
-            @Override
-            public int engineSecretSize() {
-                return SECRET;
-            }
+    /** What both directions report: a 32-byte secret, the set's ciphertext length. */
+    private abstract static class Sizes {
+        final int ctLen;
 
-            @Override
-            public int engineEncapsulationSize() {
-                return ctLen;
+        Sizes(int ctLen) {
+            this.ctLen = ctLen;
+        }
+
+        public int engineSecretSize() {
+            return SECRET;
+        }
+
+        public int engineEncapsulationSize() {
+            return ctLen;
+        }
+    }
+
+    private static final class Encapsulator extends Sizes implements EncapsulatorSpi {
+        private final PqKeys.Public key;
+
+        Encapsulator(PqKeys.Public key, int ctLen) {
+            super(ctLen);
+            this.key = key;
+        }
+
+        @Override
+        public KEM.Encapsulated engineEncapsulate(int from, int to, String algorithm) {
+            Objects.checkFromToIndex(from, to, SECRET);
+            byte[] both = key.ref().call(Native::kemEncapsulate);
+            byte[] ct = Arrays.copyOf(both, ctLen);
+            byte[] secret = Arrays.copyOfRange(both, ctLen, both.length);
+            Arrays.fill(both, (byte) 0);
+            return new KEM.Encapsulated(secretKey(secret, from, to, algorithm), ct, null);
+        }
+    }
+
+    private static final class Decapsulator extends Sizes implements DecapsulatorSpi {
+        private final PqKeys.Private key;
+
+        Decapsulator(PqKeys.Private key, int ctLen) {
+            super(ctLen);
+            this.key = key;
+        }
+
+        @Override
+        public SecretKey engineDecapsulate(byte[] encapsulation, int from, int to, String algorithm)
+                throws DecapsulateException {
+            Objects.checkFromToIndex(from, to, SECRET);
+            Objects.requireNonNull(encapsulation, "null encapsulation");
+            if (encapsulation.length != ctLen) {
+                throw new DecapsulateException("an " + key.set.name + " ciphertext is " + ctLen
+                        + " bytes, not " + encapsulation.length);
             }
-        };
+            byte[] secret = key.ref().call(h -> Native.kemDecapsulate(h, encapsulation));
+            return secretKey(secret, from, to, algorithm);
+        }
     }
 }
