@@ -38,6 +38,7 @@ def cut():
     os.truncate(path, 3)
 
 
+size = os.path.getsize(path)  # before any cut: the length a caller would ask for
 cutter = threading.Thread(target=cut)
 cutter.start()
 try:
@@ -45,8 +46,7 @@ try:
         merkle.hash_file(path, format, threads=2)
     elif call == "from_file":
         # A Dask worker's part: a byte range, read through the pipeline.
-        merkle.CompactRange.from_file(format, path, 1 << 20, os.path.getsize(path) - (1 << 20),
-                                      leaf_size=4096, threads=1)
+        merkle.CompactRange.from_file(format, path, 1 << 20, size - (1 << 20), leaf_size=4096, threads=1)
     else:
         big, other = merkle.hash_files([path, small], format, threads=2)
         # The other file is hashed whatever happened to the first.
