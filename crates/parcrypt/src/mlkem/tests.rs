@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use super::*;
 
-pub(super) fn unhex(s: &str) -> Vec<u8> {
+fn unhex(s: &str) -> Vec<u8> {
     (0..s.len())
         .step_by(2)
         .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())

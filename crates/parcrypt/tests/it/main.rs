@@ -8,6 +8,7 @@
 
 mod common;
 mod tools;
+mod vector_sets;
 mod vectors;
 
 mod age;

@@ -2,33 +2,25 @@
 //! `tests/data/mldsa/` (its README says where each file comes from and how
 //! it was cut):
 //!
-//! - pyca/cryptography's deterministic KATs (`kat_MLDSA_*_det_pure.rsp.gz`):
-//!   the key pair of the seed ξ (public and expanded private key), and the
-//!   deterministic signature of a message under a context, byte for byte,
-//!   from the seed and from the expanded key;
+//! - pyca/cryptography's deterministic KATs (`kat_MLDSA_*_det_pure.rsp.gz`,
+//!   the first 25 of each file's 100 records): the key pair of the seed ξ
+//!   (public and expanded private key), and the deterministic signature of
+//!   a message under a context, byte for byte, from the seed and from the
+//!   expanded key. `PARCRYPT_MLDSA_KAT_DIR=DIR` runs the whole files
+//!   instead, from `DIR` (`cryptography_vectors/asymmetric/MLDSA` of
+//!   `pip install cryptography-vectors==50.0.2`);
 //! - NIST's ACVP vectors (`acvp/`): keyGen (seed → both keys), sigGen
 //!   (ML-DSA.Sign_internal from the expanded key, deterministic and with
 //!   given randomness) and sigVer (ML-DSA.Verify_internal, passing and
 //!   failing cases), every case of every parameter set.
-
-use std::io::Read;
 
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::mldsa::{ParameterSet, PrivateKey, PublicKey, RND_BYTES};
 use serde_json::Value;
 
 use crate::common::unhex;
+use crate::vector_sets::{acvp, gunzip, hex_field as hex_of};
 use crate::vectors::{Record, records};
-
-fn gunzip(path: &str) -> Vec<u8> {
-    let full = format!("{}/tests/data/mldsa/{path}", env!("CARGO_MANIFEST_DIR"));
-    let raw = std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"));
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(&raw[..])
-        .read_to_end(&mut out)
-        .unwrap_or_else(|e| panic!("{full}: {e}"));
-    out
-}
 
 /// The records of a `.rsp` file, which has no blank lines between them:
 /// each starts at its `count`.
@@ -45,10 +37,17 @@ fn kat_records(text: &str) -> Vec<Record> {
 
 #[test]
 fn pyca_deterministic_known_answers() {
+    let full = std::env::var_os("PARCRYPT_MLDSA_KAT_DIR").filter(|d| !d.is_empty());
     let mut checked = 0;
     for set in ParameterSet::ALL {
-        let file = format!("kat_MLDSA_{}_det_pure.rsp.gz", &set.name()["ML-DSA-".len()..]);
-        let text = String::from_utf8(gunzip(&file)).expect("UTF-8");
+        let file = format!("kat_MLDSA_{}_det_pure.rsp", &set.name()["ML-DSA-".len()..]);
+        let text = match &full {
+            Some(dir) => {
+                let path = std::path::Path::new(dir).join(&file);
+                std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            }
+            None => String::from_utf8(gunzip(&format!("mldsa/{file}.gz"))).expect("UTF-8"),
+        };
         for r in kat_records(&text) {
             let id = format!("{file} count {}", r.field("count"));
             let key = PrivateKey::from_seed(set, &unhex(r.field("xi"))).expect("a 32-byte seed");
@@ -87,42 +86,7 @@ fn pyca_deterministic_known_answers() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 3 * 25);
-}
-
-/// An ACVP vector set: its prompt's groups, each test joined with its
-/// expected result (same tgId and tcId).
-fn acvp(dir: &str) -> Vec<(Value, Vec<Value>)> {
-    let load = |name: &str| -> Value {
-        serde_json::from_slice(&gunzip(&format!("acvp/{dir}/{name}.json.gz"))).expect("JSON")
-    };
-    let (prompt, expected) = (load("prompt"), load("expectedResults"));
-    let groups = |v: &Value| v["testGroups"].as_array().expect("testGroups").clone();
-    let mut out = Vec::new();
-    for (g, e) in groups(&prompt).into_iter().zip(groups(&expected)) {
-        assert_eq!(g["tgId"], e["tgId"], "{dir}: groups in the same order");
-        let tests = g["tests"].as_array().expect("tests");
-        let results = e["tests"].as_array().expect("tests");
-        assert_eq!(tests.len(), results.len(), "{dir} tgId {}", g["tgId"]);
-        let joined = tests
-            .iter()
-            .zip(results)
-            .map(|(t, r)| {
-                assert_eq!(t["tcId"], r["tcId"], "{dir}: tests in the same order");
-                let mut t = t.clone();
-                for (k, v) in r.as_object().expect("a result") {
-                    t[k] = v.clone();
-                }
-                t
-            })
-            .collect();
-        out.push((g, joined));
-    }
-    out
-}
-
-fn hex_of(v: &Value, k: &str) -> Vec<u8> {
-    unhex(v[k].as_str().unwrap_or_else(|| panic!("{k} in {v}")))
+    assert_eq!(checked, 3 * if full.is_some() { 100 } else { 25 });
 }
 
 fn set_of(group: &Value) -> ParameterSet {
@@ -136,7 +100,7 @@ fn set_of(group: &Value) -> ParameterSet {
 #[test]
 fn acvp_keygen() {
     let mut checked = 0;
-    for (g, tests) in acvp("ML-DSA-keyGen-FIPS204") {
+    for (g, tests) in acvp("mldsa/acvp/ML-DSA-keyGen-FIPS204") {
         let set = set_of(&g);
         for t in tests {
             let key = PrivateKey::from_seed(set, &hex_of(&t, "seed")).expect("a 32-byte seed");
@@ -161,7 +125,7 @@ fn acvp_keygen() {
 #[test]
 fn acvp_siggen() {
     let mut checked = (0, 0);
-    for (g, tests) in acvp("ML-DSA-sigGen-FIPS204") {
+    for (g, tests) in acvp("mldsa/acvp/ML-DSA-sigGen-FIPS204") {
         let set = set_of(&g);
         let deterministic = g["deterministic"].as_bool().expect("deterministic");
         for t in tests {
@@ -191,7 +155,7 @@ fn acvp_siggen() {
 #[test]
 fn acvp_sigver() {
     let mut seen = (0, 0);
-    for (g, tests) in acvp("ML-DSA-sigVer-FIPS204") {
+    for (g, tests) in acvp("mldsa/acvp/ML-DSA-sigVer-FIPS204") {
         let set = set_of(&g);
         let key = PublicKey::from_raw(set, &hex_of(&g, "pk")).expect("a public key");
         // The SPKI reader gives the same key.

