@@ -1,5 +1,5 @@
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 
 use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
@@ -423,6 +423,37 @@ impl crate::pipe::Transform for Crypter {
 
     fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
         self.blocks(data, par);
+    }
+
+    /// CTR fills each part on the thread that encrypts it, just before
+    /// (one pass over the part while it is in that core's cache); the other
+    /// modes fill everything first.
+    fn apply_filled(
+        &mut self,
+        data: &mut [u8],
+        par: &Parallelism,
+        fill: &crate::pipe::Fill<'_>,
+    ) -> io::Result<()> {
+        let Engine::Ctr(ctr, counter) = &mut self.engine else {
+            return crate::pipe::fill_then_apply(self, data, par, fill);
+        };
+        let failed = std::sync::Mutex::new(None);
+        ctr.apply_keystream_filled(counter, data, par, |offset, part| {
+            if let Err(e) = fill(offset, part) {
+                failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .get_or_insert(e);
+            }
+        });
+        *counter = add_blocks(counter, (data.len() / BLOCK) as u128);
+        match failed
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
     }
 
     fn finish(mut self, tail: &[u8]) -> Result<Vec<u8>, Error> {
