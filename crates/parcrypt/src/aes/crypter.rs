@@ -593,6 +593,47 @@ mod tests {
         }
     }
 
+    /// CTR's filled path (each part read by the thread that encrypts it)
+    /// equals reading first and then applying, carries the counter on to
+    /// the next buffer the same, and turns a failed read into the error.
+    #[test]
+    fn ctr_filled_equals_read_then_applied_and_reports_a_failed_read() {
+        use crate::pipe::Transform;
+        let len = (5 << 20) + 48;
+        let src: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        for par in [
+            Parallelism::sequential(),
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(3, Strategy::WorkStealing),
+        ] {
+            let mut read_first = Crypter::ctr(&[7; 16], &[0xff; 16]).expect("key");
+            let mut filled = Crypter::ctr(&[7; 16], &[0xff; 16]).expect("key");
+            let mut want = src.clone();
+            read_first.apply(&mut want, &par);
+            let mut got = vec![0u8; len];
+            let copy = |offset: usize, part: &mut [u8]| {
+                part.copy_from_slice(&src[offset..offset + part.len()]);
+                Ok(())
+            };
+            filled.apply_filled(&mut got, &par, &copy).expect("no read fails");
+            assert!(got == want, "{par:?}");
+            let (mut a, mut b) = ([3u8; 32], [3u8; 32]);
+            read_first.apply(&mut a, &par);
+            filled.apply(&mut b, &par);
+            assert_eq!(a, b, "the counter carried on alike, {par:?}");
+            let fails = |offset: usize, part: &mut [u8]| {
+                if offset + part.len() > 3 << 20 {
+                    return Err(io::Error::other("the disk went away"));
+                }
+                copy(offset, part)
+            };
+            let err = filled
+                .apply_filled(&mut got, &par, &fails)
+                .expect_err("a read failed");
+            assert_eq!(err.to_string(), "the disk went away", "{par:?}");
+        }
+    }
+
     /// With 16 threads, every buffer of a stream is 32 MiB and cut into 16
     /// parts (`Static`) or 32 tasks of 1 MiB (`WorkStealing`): at least one
     /// per thread, where a fixed 8 MiB buffer gave at most 8.
