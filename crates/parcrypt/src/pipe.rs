@@ -40,9 +40,43 @@ pub(crate) trait Transform: Send {
     /// Transforms ready bytes in place and advances the stream position.
     fn apply(&mut self, data: &mut [u8], par: &Parallelism);
 
+    /// [`Transform::apply`] to bytes that `fill(offset, part)` writes into
+    /// each part of `data` first (a file's positional reads). This default
+    /// fills every part, on all threads, then applies; a transform whose
+    /// parts are independent (CTR) fills each part on the thread that then
+    /// transforms it, while it is in that core's cache.
+    ///
+    /// # Errors
+    /// The first error of `fill` (then `data` is not all transformed).
+    fn apply_filled(&mut self, data: &mut [u8], par: &Parallelism, fill: &Fill<'_>) -> io::Result<()> {
+        fill_then_apply(self, data, par, fill)
+    }
+
     /// Ends the stream with the held-back `tail`; returns the last output.
     fn finish(self, tail: &[u8]) -> Result<Vec<u8>, Self::Error>;
 }
+
+/// [`Transform::apply_filled`]'s default: every part of `data` filled on
+/// all threads ([`READ_GRAIN`]), then `t` applied to the whole.
+///
+/// # Errors
+/// The first error of `fill` (then nothing is transformed).
+pub(crate) fn fill_then_apply<T: Transform + ?Sized>(
+    t: &mut T,
+    data: &mut [u8],
+    par: &Parallelism,
+    fill: &Fill<'_>,
+) -> io::Result<()> {
+    par.map_mut(data, &READ_GRAIN, |_, offset, part| fill(offset, part))
+        .into_iter()
+        .collect::<io::Result<()>>()?;
+    t.apply(data, par);
+    Ok(())
+}
+
+/// Writes the input bytes of a part of a buffer, given its offset in the
+/// buffer ([`Transform::apply_filled`]).
+pub(crate) type Fill<'a> = dyn Fn(usize, &mut [u8]) -> io::Result<()> + Sync + 'a;
 
 /// Bytes in front of each buffer, where the tail held back from the previous
 /// buffer is put back.
@@ -164,8 +198,11 @@ const READ_GRAIN: Grain = Grain {
 /// [`run`] for a regular file, read with positional reads (`pread`) by all
 /// threads at once, each into its part of the buffer, instead of by one
 /// reader thread, whose copy out of the page cache was the bottleneck
-/// (`aes --mode ctr` of 1 GiB took as long on 2 threads as on 1). The
-/// buffer is then transformed and written while the next one is read.
+/// (`aes --mode ctr` of 1 GiB took as long on 2 threads as on 1). Each
+/// part is read by the thread that transforms it, just before, where the
+/// transform's parts are independent (CTR: [`Transform::apply_filled`]);
+/// else the buffer is read on all threads, then transformed. A writer
+/// thread writes the buffer before while the next one is read.
 /// (Copying out of a memory map instead costs a page fault every few pages,
 /// and a file truncated meanwhile would raise SIGBUS; `pread` has
 /// neither.) `head` (at most [`HEAD`] bytes) is input
@@ -251,16 +288,11 @@ pub(crate) fn run_file_from<T: Transform>(
                 let mut batch = sink.take()?;
                 // Marked before the reads: whatever arrives is wiped.
                 batch.dirty = batch.dirty.max(HEAD + n);
-                let room = &mut batch.buf[HEAD..HEAD + n];
-                par.map_mut(room, &READ_GRAIN, |_, offset, part| {
-                    read_exact_at(file, part, at + offset as u64)
-                })
-                .into_iter()
-                .collect::<io::Result<()>>()?;
                 batch.read = n;
+                let read = |offset: usize, part: &mut [u8]| read_exact_at(file, part, at + offset as u64);
+                batch.out = step_filled(&mut t, &mut batch.buf, n, &mut tail, par, &read)?;
                 at += n as u64;
                 progress(n as u64);
-                batch.out = step(&mut t, &mut batch.buf, batch.read, &mut tail, par);
                 written += batch.out.len() as u64;
                 sink.send(batch)?;
             }
@@ -373,6 +405,37 @@ fn step<T: Transform>(
     t.apply(&mut buf[start..start + ready], par);
     *tail = Tail::from(&buf[start + ready..start + filled]);
     start..start + ready
+}
+
+/// [`step`] for `n` bytes not read yet: `read(offset, part)` writes the
+/// input's bytes `offset ..` (after the tail) into `part`, for each part
+/// of what is ready as it is transformed ([`Transform::apply_filled`]),
+/// then for the bytes held back.
+///
+/// # Errors
+/// The first error of `read`.
+fn step_filled<T: Transform>(
+    t: &mut T,
+    buf: &mut [u8],
+    n: usize,
+    tail: &mut Tail,
+    par: &Parallelism,
+    read: &Fill<'_>,
+) -> io::Result<Range<usize>> {
+    let held = tail.len;
+    let start = HEAD - held;
+    buf[start..HEAD].copy_from_slice(tail.bytes());
+    let filled = held + n;
+    let ready = filled - t.hold_back(filled);
+    // The bytes from `offset` of tail ‖ input: the tail's are in place.
+    let fill = |offset: usize, part: &mut [u8]| {
+        let skip = held.saturating_sub(offset).min(part.len());
+        read((offset + skip).saturating_sub(held), &mut part[skip..])
+    };
+    t.apply_filled(&mut buf[start..start + ready], par, &fill)?;
+    fill(ready, &mut buf[start + ready..start + filled])?;
+    *tail = Tail::from(&buf[start + ready..start + filled]);
+    Ok(start..start + ready)
 }
 
 /// Input held back between buffers (at most [`HEAD`] bytes). Wiped when

@@ -1,5 +1,5 @@
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 
 use super::cbc::Cbc;
 use super::ctr::{Ctr, add_blocks};
@@ -425,6 +425,37 @@ impl crate::pipe::Transform for Crypter {
         self.blocks(data, par);
     }
 
+    /// CTR fills each part on the thread that encrypts it, just before
+    /// (one pass over the part while it is in that core's cache); the other
+    /// modes fill everything first.
+    fn apply_filled(
+        &mut self,
+        data: &mut [u8],
+        par: &Parallelism,
+        fill: &crate::pipe::Fill<'_>,
+    ) -> io::Result<()> {
+        let Engine::Ctr(ctr, counter) = &mut self.engine else {
+            return crate::pipe::fill_then_apply(self, data, par, fill);
+        };
+        let failed = std::sync::Mutex::new(None);
+        ctr.apply_keystream_filled(counter, data, par, |offset, part| {
+            if let Err(e) = fill(offset, part) {
+                failed
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .get_or_insert(e);
+            }
+        });
+        *counter = add_blocks(counter, (data.len() / BLOCK) as u128);
+        match failed
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
     fn finish(mut self, tail: &[u8]) -> Result<Vec<u8>, Error> {
         self.pending = tail.to_vec();
         Crypter::finish(self)
@@ -559,6 +590,47 @@ mod tests {
         }
         fn finish(self, tail: &[u8]) -> Result<Vec<u8>, Error> {
             crate::pipe::Transform::finish(self.inner, tail)
+        }
+    }
+
+    /// CTR's filled path (each part read by the thread that encrypts it)
+    /// equals reading first and then applying, carries the counter on to
+    /// the next buffer the same, and turns a failed read into the error.
+    #[test]
+    fn ctr_filled_equals_read_then_applied_and_reports_a_failed_read() {
+        use crate::pipe::Transform;
+        let len = (5 << 20) + 48;
+        let src: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+        for par in [
+            Parallelism::sequential(),
+            Parallelism::new(2, Strategy::Static),
+            Parallelism::new(3, Strategy::WorkStealing),
+        ] {
+            let mut read_first = Crypter::ctr(&[7; 16], &[0xff; 16]).expect("key");
+            let mut filled = Crypter::ctr(&[7; 16], &[0xff; 16]).expect("key");
+            let mut want = src.clone();
+            read_first.apply(&mut want, &par);
+            let mut got = vec![0u8; len];
+            let copy = |offset: usize, part: &mut [u8]| {
+                part.copy_from_slice(&src[offset..offset + part.len()]);
+                Ok(())
+            };
+            filled.apply_filled(&mut got, &par, &copy).expect("no read fails");
+            assert!(got == want, "{par:?}");
+            let (mut a, mut b) = ([3u8; 32], [3u8; 32]);
+            read_first.apply(&mut a, &par);
+            filled.apply(&mut b, &par);
+            assert_eq!(a, b, "the counter carried on alike, {par:?}");
+            let fails = |offset: usize, part: &mut [u8]| {
+                if offset + part.len() > 3 << 20 {
+                    return Err(io::Error::other("the disk went away"));
+                }
+                copy(offset, part)
+            };
+            let err = filled
+                .apply_filled(&mut got, &par, &fails)
+                .expect_err("a read failed");
+            assert_eq!(err.to_string(), "the disk went away", "{par:?}");
         }
     }
 

@@ -19,10 +19,12 @@ use crate::par::{Grain, Parallelism};
 /// cache when its chunks are sealed or opened (L2 is 512 KiB–2 MiB a core).
 const RUN_BYTES: usize = 256 << 10;
 
-/// Chunks in a run (at least one): at most 512, within `IOV_MAX`, for the
-/// scattered reads of [`seal_into`].
+/// Chunks in a run: the whole number nearest [`RUN_BYTES`] of them (16 of
+/// C2SP's, 4 of age's, so that runs cut a worker's 1 MiB part evenly), at
+/// least one, at most 512 (within `IOV_MAX`, for the scattered reads of
+/// [`seal_into`]).
 fn run_chunks(enc: usize) -> usize {
-    (RUN_BYTES / enc).clamp(1, 512)
+    (RUN_BYTES.saturating_add(enc / 2) / enc).clamp(1, 512)
 }
 
 /// Cuts work into whole encrypted chunks, at least 1 MiB a part.
