@@ -209,7 +209,7 @@ impl PrivateKey {
     /// # Errors
     /// [`crate::keys::KeyFileError::Malformed`] for DER that is not a `PrivateKeyInfo`
     /// (truncated, trailing bytes, parameters present);
-    /// [`Error::Key(crate::keys::KeyFileError::Encrypted)`] for an `EncryptedPrivateKeyInfo` (see
+    /// [`KeyFileError::Encrypted`] for an `EncryptedPrivateKeyInfo` (see
     /// [`PrivateKey::from_pkcs8_with_password`]);
     /// [`crate::keys::KeyFileError::WrongType`] for another algorithm's key;
     /// [`Error::PrivateKeyLength`] for a key of the wrong length for its
@@ -270,7 +270,7 @@ impl PrivateKey {
     /// ```
     ///
     /// # Errors
-    /// As [`PrivateKey::from_pkcs8_der`]; [`Error::Key(crate::keys::KeyFileError::Encrypted)`] for an
+    /// As [`PrivateKey::from_pkcs8_der`]; [`KeyFileError::Encrypted`] for an
     /// encrypted key (see [`PrivateKey::from_pkcs8_with_password`]);
     /// [`crate::keys::KeyFileError::WrongType`] for a PEM block of another kind.
     pub fn from_pkcs8_pem(pem: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> {
