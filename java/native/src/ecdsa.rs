@@ -18,10 +18,7 @@ impl From<Error> for Fail {
     fn from(e: Error) -> Self {
         let msg = e.to_string();
         let class = match e {
-            Error::MalformedKey(_)
-            | Error::EncryptedKey
-            | Error::KeyEncryption(_)
-            | Error::WrongKeyType(_) => INVALID_KEY,
+            Error::Key(_) => INVALID_KEY,
             Error::MalformedSignature | Error::BadSignature => SIGNATURE,
             _ => PROVIDER,
         };

@@ -18,11 +18,7 @@ impl From<Error> for Fail {
     fn from(e: Error) -> Self {
         let msg = e.to_string();
         let class = match e {
-            Error::MalformedKey(_)
-            | Error::EncryptedKey
-            | Error::KeyEncryption(_)
-            | Error::WrongKeyType(_)
-            | Error::UnsupportedKey(_) => INVALID_KEY,
+            Error::Key(_) | Error::UnsupportedKey(_) => INVALID_KEY,
             Error::KeySize(_) => INVALID_PARAM,
             Error::MessageTooLong { .. } => BLOCK_SIZE,
             Error::Decryption => BAD_PADDING,

@@ -58,20 +58,10 @@ use crate::secret::{SecretBytes, SecretString};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Not a PEM or DER key of the expected kind.
-    #[error("malformed key: {0}")]
-    MalformedKey(String),
-    /// A password-protected key, read without a password (give one to
-    /// `PrivateKey::from_bytes_with_password`).
-    #[error("the key is encrypted: a password is needed to read it")]
-    EncryptedKey,
-    /// A password-protected key that could not be read (a wrong password,
-    /// an unsupported or malformed encryption) or written.
+    /// A key's encoding, password protection or type (the problems every
+    /// family shares).
     #[error(transparent)]
-    KeyEncryption(crate::pkcs8::Error),
-    /// A valid key of another algorithm or curve.
-    #[error("not a P-256 key: {0}")]
-    WrongKeyType(String),
+    Key(#[from] crate::keys::KeyFileError),
     /// Not a DER (or, for the fixed form, 64-byte) signature.
     #[error("malformed signature")]
     MalformedSignature,
@@ -85,10 +75,7 @@ pub enum Error {
 
 impl From<crate::pkcs8::Error> for Error {
     fn from(e: crate::pkcs8::Error) -> Self {
-        match e {
-            crate::pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
-            other => Error::KeyEncryption(other),
-        }
+        Error::Key(e.into())
     }
 }
 
@@ -147,22 +134,11 @@ const FAMILY: Family = Family {
 };
 
 impl KeyError for Error {
-    fn malformed(why: String) -> Self {
-        Error::MalformedKey(why)
-    }
-
-    fn wrong_type(why: String) -> Self {
-        Error::WrongKeyType(why)
-    }
+    const A_KEY: &'static str = "a P-256 key";
 
     fn kind(&self) -> ErrorKind {
         match self {
-            Error::MalformedKey(_) => ErrorKind::MalformedKey,
-            Error::EncryptedKey => ErrorKind::EncryptedKey,
-            Error::KeyEncryption(crate::pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
-            Error::KeyEncryption(crate::pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
-            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
-            Error::WrongKeyType(_) => ErrorKind::WrongKeyType,
+            Error::Key(e) => e.kind(),
             Error::MalformedSignature => ErrorKind::MalformedSignature,
             Error::BadSignature => ErrorKind::BadSignature,
             Error::Backend => ErrorKind::Other,
@@ -324,7 +300,7 @@ pub struct PublicKey {
 impl PrivateKey {
     fn from_ec(key: EcKey) -> Result<PrivateKey, Error> {
         if !key.has_private() {
-            return Err(Error::WrongKeyType(
+            return Err(<Error as crate::keys::KeyError>::wrong_type(
                 "a public key where a private key is needed".into(),
             ));
         }

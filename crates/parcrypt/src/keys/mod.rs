@@ -79,13 +79,75 @@ pub enum ErrorKind {
     Other,
 }
 
+/// The key problems every family's error carries (as its `Key` variant):
+/// reading a key's encoding, its password protection, its type.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyFileError {
+    /// Not a PEM or DER key of the expected kind (or raw bytes of the wrong
+    /// length).
+    #[error("malformed key: {0}")]
+    Malformed(String),
+    /// A password-protected key, read without a password (give one to the
+    /// family's `PrivateKey::from_bytes_with_password`).
+    #[error("the key is encrypted: a password is needed to read it")]
+    Encrypted,
+    /// A password-protected key that could not be read (a wrong password,
+    /// an unsupported or malformed encryption) or written.
+    #[error(transparent)]
+    Encryption(pkcs8::Error),
+    /// A valid key of another algorithm, curve or parameter set.
+    #[error("not {a_key}: {why}")]
+    WrongType {
+        /// The key wanted: "an RSA key", "a P-256 key".
+        a_key: &'static str,
+        /// What was found instead.
+        why: String,
+    },
+}
+
+impl From<pkcs8::Error> for KeyFileError {
+    fn from(e: pkcs8::Error) -> Self {
+        match e {
+            pkcs8::Error::PasswordNeeded => KeyFileError::Encrypted,
+            other => KeyFileError::Encryption(other),
+        }
+    }
+}
+
+impl KeyFileError {
+    /// Which kind of problem this is.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            KeyFileError::Malformed(_) => ErrorKind::MalformedKey,
+            KeyFileError::Encrypted => ErrorKind::EncryptedKey,
+            KeyFileError::Encryption(pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
+            KeyFileError::Encryption(pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
+            KeyFileError::Encryption(_) => ErrorKind::KeyEncryption,
+            KeyFileError::WrongType { .. } => ErrorKind::WrongKeyType,
+        }
+    }
+}
+
 /// The errors of a key family: what the shared readers and writers here
 /// need to make one, and to tell which kind one is.
-pub trait KeyError: std::error::Error + From<pkcs8::Error> + Send + Sync + 'static {
+pub trait KeyError:
+    std::error::Error + From<pkcs8::Error> + From<KeyFileError> + Send + Sync + 'static
+{
+    /// The key the family's [`KeyFileError::WrongType`] wants: "an RSA key".
+    const A_KEY: &'static str;
     /// Not a key of the expected encoding; `why` says what was wrong.
-    fn malformed(why: String) -> Self;
+    fn malformed(why: String) -> Self {
+        KeyFileError::Malformed(why).into()
+    }
     /// A key of another kind; `why` says which.
-    fn wrong_type(why: String) -> Self;
+    fn wrong_type(why: String) -> Self {
+        KeyFileError::WrongType {
+            a_key: Self::A_KEY,
+            why,
+        }
+        .into()
+    }
     /// Which kind of problem this is.
     fn kind(&self) -> ErrorKind;
 }

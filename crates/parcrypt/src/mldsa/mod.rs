@@ -52,6 +52,7 @@
 //! # Ok::<(), parcrypt::mldsa::Error>(())
 //! ```
 
+use crate::keys::KeyFileError;
 use std::str::FromStr;
 
 use crate::ffi::mldsa::{MU_LEN, MlDsaKey, RND_LEN, Set, Shake256};
@@ -73,18 +74,10 @@ pub const RND_BYTES: usize = RND_LEN;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Not a PEM or DER key of the expected kind, or raw bytes of the wrong length.
-    #[error("malformed key: {0}")]
-    MalformedKey(String),
-    /// A password-protected key, read without a password.
-    #[error("the key is encrypted: a password is needed to read it")]
-    EncryptedKey,
-    /// A password-protected key that could not be read or written.
+    /// A key's encoding, password protection or type (the problems every
+    /// family shares).
     #[error(transparent)]
-    KeyEncryption(crate::pkcs8::Error),
-    /// A valid key of another algorithm or parameter set.
-    #[error("not an ML-DSA key: {0}")]
-    WrongKeyType(String),
+    Key(#[from] crate::keys::KeyFileError),
     /// A seed that is not 32 bytes.
     #[error("an ML-DSA seed is {SEED_LEN} bytes, not {0}")]
     SeedLength(usize),
@@ -117,10 +110,7 @@ pub enum Error {
 
 impl From<crate::pkcs8::Error> for Error {
     fn from(e: crate::pkcs8::Error) -> Self {
-        match e {
-            crate::pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
-            other => Error::KeyEncryption(other),
-        }
+        Error::Key(e.into())
     }
 }
 
@@ -131,22 +121,11 @@ impl From<crate::ffi::BackendError> for Error {
 }
 
 impl KeyError for Error {
-    fn malformed(why: String) -> Self {
-        Error::MalformedKey(why)
-    }
-
-    fn wrong_type(why: String) -> Self {
-        Error::WrongKeyType(why)
-    }
+    const A_KEY: &'static str = "an ML-DSA key";
 
     fn kind(&self) -> ErrorKind {
         match self {
-            Error::MalformedKey(_) => ErrorKind::MalformedKey,
-            Error::EncryptedKey => ErrorKind::EncryptedKey,
-            Error::KeyEncryption(crate::pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
-            Error::KeyEncryption(crate::pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
-            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
-            Error::WrongKeyType(_) => ErrorKind::WrongKeyType,
+            Error::Key(e) => e.kind(),
             Error::SeedLength(_) | Error::ContextTooLong(_) | Error::MuLength(_) | Error::NoSeed => {
                 ErrorKind::InvalidInput
             }
@@ -326,17 +305,17 @@ impl PublicKey {
     /// A public key from its raw encoding (pyca's `from_public_bytes`).
     ///
     /// # Errors
-    /// [`Error::MalformedKey`] for bytes of the wrong length.
+    /// [`crate::keys::KeyFileError::Malformed`] for bytes of the wrong length.
     pub fn from_raw(set: ParameterSet, bytes: &[u8]) -> Result<PublicKey, Error> {
         if bytes.len() != set.public_key_len() {
-            return Err(Error::MalformedKey(format!(
+            return Err(Error::Key(KeyFileError::Malformed(format!(
                 "an {set} public key is {} bytes, not {}",
                 set.public_key_len(),
                 bytes.len()
-            )));
+            ))));
         }
         let key = MlDsaKey::from_public(set.set(), bytes)
-            .ok_or_else(|| Error::MalformedKey(format!("not an {set} public key")))?;
+            .ok_or_else(|| Error::Key(KeyFileError::Malformed(format!("not an {set} public key"))))?;
         Self::new(key)
     }
 
@@ -485,7 +464,7 @@ impl MessageHasher for MuHasher {
 impl PrivateKey {
     fn from_key(key: MlDsaKey) -> Result<PrivateKey, Error> {
         if key.expanded().is_none() {
-            return Err(Error::WrongKeyType(
+            return Err(<Error as crate::keys::KeyError>::wrong_type(
                 "a public key where a private key is needed".into(),
             ));
         }
@@ -519,17 +498,20 @@ impl PrivateKey {
     /// key has no seed: it is written back in PKCS#8's expanded form.
     ///
     /// # Errors
-    /// [`Error::MalformedKey`] for bytes of the wrong length or refused.
+    /// [`crate::keys::KeyFileError::Malformed`] for bytes of the wrong length or refused.
     pub fn from_expanded(set: ParameterSet, expanded: &[u8]) -> Result<PrivateKey, Error> {
         if expanded.len() != set.expanded_key_len() {
-            return Err(Error::MalformedKey(format!(
+            return Err(Error::Key(KeyFileError::Malformed(format!(
                 "an {set} expanded private key is {} bytes, not {}",
                 set.expanded_key_len(),
                 expanded.len()
-            )));
+            ))));
         }
-        let key = MlDsaKey::from_expanded(set.set(), expanded)
-            .ok_or_else(|| Error::MalformedKey(format!("not an {set} expanded private key")))?;
+        let key = MlDsaKey::from_expanded(set.set(), expanded).ok_or_else(|| {
+            Error::Key(KeyFileError::Malformed(format!(
+                "not an {set} expanded private key"
+            )))
+        })?;
         Self::from_key(key)
     }
 

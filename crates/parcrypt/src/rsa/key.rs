@@ -3,6 +3,7 @@
 use super::crt::{Crt, CrtMode};
 use super::{Error, keygen};
 use crate::ffi::rsa::RsaKey;
+use crate::keys::KeyFileError;
 use crate::keys::{self, Family, SigningKey, Traditional, VerifyingKey};
 use crate::par::Parallelism;
 use crate::pem;
@@ -67,14 +68,14 @@ impl PrivateKey {
         check_size(key.bits())?;
         let components = key.components();
         if components.d.is_none() {
-            return Err(Error::WrongKeyType(
+            return Err(<Error as crate::keys::KeyError>::wrong_type(
                 "a public key where a private key is needed".into(),
             ));
         }
         if !key.check() {
-            return Err(Error::MalformedKey(
+            return Err(Error::Key(KeyFileError::Malformed(
                 "inconsistent RSA private key (RSA_check_key failed)".into(),
-            ));
+            )));
         }
         let crt = Crt::new(&components)?;
         let public = PublicKey { key: key.public()? };
@@ -96,7 +97,7 @@ impl PrivateKey {
     /// checked as any other.
     ///
     /// # Errors
-    /// [`Error::MalformedKey`] for inconsistent components;
+    /// [`crate::keys::KeyFileError::Malformed`] for inconsistent components;
     /// [`Error::UnsupportedKey`] for a size parcrypt does not handle.
     pub fn from_components(
         n: &[u8],
@@ -110,7 +111,7 @@ impl PrivateKey {
         let (p, q, d) = (Bn::from_be_bytes(p), Bn::from_be_bytes(q), Bn::from_be_bytes(d));
         let one = Bn::from_u64(1);
         if p.bits() < 2 || q.bits() < 2 {
-            return Err(Error::MalformedKey("an RSA prime below 2".into()));
+            return Err(Error::Key(KeyFileError::Malformed("an RSA prime below 2".into())));
         }
         let mut ctx = Ctx::new();
         let pm1 = bn::sub_consttime(&p, &one)?;
@@ -127,7 +128,7 @@ impl PrivateKey {
             dq: Some(dq),
             qinv: Some(Bn::from_be_bytes(qinv)),
         })
-        .map_err(|_| Error::MalformedKey("inconsistent RSA key components".into()))?;
+        .map_err(|_| Error::Key(KeyFileError::Malformed("inconsistent RSA key components".into())))?;
         Self::from_rsa(key)
     }
 
@@ -201,12 +202,16 @@ impl PublicKey {
     /// (what an SSH public key holds).
     ///
     /// # Errors
-    /// [`Error::MalformedKey`] for values AWS-LC refuses;
+    /// [`crate::keys::KeyFileError::Malformed`] for values AWS-LC refuses;
     /// [`Error::UnsupportedKey`] for a size parcrypt does not handle.
     pub fn from_components(n: &[u8], e: &[u8]) -> Result<PublicKey, Error> {
         use crate::ffi::bn::Bn;
-        let key = RsaKey::from_public_components(&Bn::from_be_bytes(n), &Bn::from_be_bytes(e))
-            .map_err(|_| Error::MalformedKey("invalid RSA public key components".into()))?;
+        let key =
+            RsaKey::from_public_components(&Bn::from_be_bytes(n), &Bn::from_be_bytes(e)).map_err(|_| {
+                Error::Key(KeyFileError::Malformed(
+                    "invalid RSA public key components".into(),
+                ))
+            })?;
         Self::from_rsa(key)
     }
 

@@ -62,20 +62,10 @@ pub(crate) use scheme::oaep_capacity;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Not a PEM or DER key of the expected kind.
-    #[error("malformed key: {0}")]
-    MalformedKey(String),
-    /// A password-protected key, read without a password (give one to
-    /// `PrivateKey::from_bytes_with_password`).
-    #[error("the key is encrypted: a password is needed to read it")]
-    EncryptedKey,
-    /// A password-protected key that could not be read (a wrong password,
-    /// an unsupported or malformed encryption) or written.
+    /// A key's encoding, password protection or type (the problems every
+    /// family shares).
     #[error(transparent)]
-    KeyEncryption(crate::pkcs8::Error),
-    /// A valid key of another algorithm (an EC key given as an RSA key, say).
-    #[error("not an RSA key: {0}")]
-    WrongKeyType(String),
+    Key(#[from] crate::keys::KeyFileError),
     /// A valid RSA key parcrypt does not handle (size, missing CRT values).
     #[error("unsupported RSA key: {0}")]
     UnsupportedKey(String),
@@ -117,31 +107,18 @@ pub enum Error {
 
 impl From<crate::pkcs8::Error> for Error {
     fn from(e: crate::pkcs8::Error) -> Self {
-        match e {
-            crate::pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
-            other => Error::KeyEncryption(other),
-        }
+        Error::Key(e.into())
     }
 }
 
 impl crate::keys::KeyError for Error {
-    fn malformed(why: String) -> Self {
-        Error::MalformedKey(why)
-    }
-
-    fn wrong_type(why: String) -> Self {
-        Error::WrongKeyType(why)
-    }
+    const A_KEY: &'static str = "an RSA key";
 
     fn kind(&self) -> crate::keys::ErrorKind {
         use crate::keys::ErrorKind;
         match self {
-            Error::MalformedKey(_) => ErrorKind::MalformedKey,
-            Error::EncryptedKey => ErrorKind::EncryptedKey,
-            Error::KeyEncryption(crate::pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
-            Error::KeyEncryption(crate::pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
-            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
-            Error::WrongKeyType(_) | Error::UnsupportedKey(_) => ErrorKind::WrongKeyType,
+            Error::Key(e) => e.kind(),
+            Error::UnsupportedKey(_) => ErrorKind::WrongKeyType,
             Error::BadSignature => ErrorKind::BadSignature,
             Error::KeySize(_) | Error::MessageTooLong { .. } | Error::DigestLength { .. } => {
                 ErrorKind::InvalidInput

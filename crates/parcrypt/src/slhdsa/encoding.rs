@@ -12,6 +12,7 @@
 //! DER code of the crate outside the backend).
 
 use super::{Error, ParameterSet, PrivateKey, PublicKey};
+use crate::keys::KeyFileError;
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
 use crate::pkcs8::der::{self, BIT_STRING, OCTET_STRING, OID, Reader};
@@ -46,17 +47,20 @@ fn algorithm(set: ParameterSet) -> Vec<u8> {
 }
 
 fn malformed(what: &str, why: &str) -> Error {
-    Error::MalformedKey(format!("not a DER SLH-DSA {what} ({why})"))
+    Error::Key(KeyFileError::Malformed(format!(
+        "not a DER SLH-DSA {what} ({why})"
+    )))
 }
 
 /// Reads an `AlgorithmIdentifier` that must name an SLH-DSA set with no
 /// parameters. A well-formed identifier of another algorithm is
-/// [`Error::WrongKeyType`], saying which when it is a common one.
+/// [`crate::keys::KeyFileError::WrongType`], saying which when it is a common one.
 fn read_algorithm(outer: &mut Reader<'_>, what: &str) -> Result<ParameterSet, Error> {
     let mut alg = outer.sequence().map_err(|e| malformed(what, e))?;
     let oid = alg.read(OID).map_err(|e| malformed(what, e))?;
-    let set = ParameterSet::from_oid(oid)
-        .ok_or_else(|| Error::WrongKeyType(format!("the {what} holds {}", key_name(oid))))?;
+    let set = ParameterSet::from_oid(oid).ok_or_else(|| {
+        <Error as crate::keys::KeyError>::wrong_type(format!("the {what} holds {}", key_name(oid)))
+    })?;
     if !alg.is_empty() {
         return Err(malformed(
             what,
@@ -131,20 +135,19 @@ fn dotted(oid: &[u8]) -> String {
 /// A PEM problem, for a reader that wanted a block labelled `wanted`.
 fn pem_error(e: PemError, wanted: &str) -> Error {
     match e {
-        PemError::Encrypted => Error::EncryptedKey,
+        PemError::Encrypted => Error::Key(KeyFileError::Encrypted),
         PemError::Label(label) if label.contains("PRIVATE KEY") || label.contains("PUBLIC KEY") => {
-            Error::WrongKeyType(format!("the PEM block is {label:?}, not an SLH-DSA {wanted:?}"))
+            <Error as crate::keys::KeyError>::wrong_type(format!(
+                "the PEM block is {label:?}, not an SLH-DSA {wanted:?}"
+            ))
         }
-        other => Error::MalformedKey(other.to_string()),
+        other => Error::Key(KeyFileError::Malformed(other.to_string())),
     }
 }
 
 impl From<pkcs8::Error> for Error {
     fn from(e: pkcs8::Error) -> Self {
-        match e {
-            pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
-            other => Error::KeyEncryption(other),
-        }
+        Error::Key(e.into())
     }
 }
 
@@ -153,8 +156,8 @@ impl PublicKey {
     /// -outform DER`); the parameter set is the one its OID names.
     ///
     /// # Errors
-    /// [`Error::MalformedKey`] for DER that is not an SPKI (truncated,
-    /// trailing bytes, parameters present); [`Error::WrongKeyType`] for
+    /// [`crate::keys::KeyFileError::Malformed`] for DER that is not an SPKI (truncated,
+    /// trailing bytes, parameters present); [`crate::keys::KeyFileError::WrongType`] for
     /// another algorithm's key; [`Error::PublicKeyLength`] for a key of the
     /// wrong length for its set.
     pub fn from_spki_der(der: &[u8]) -> Result<PublicKey, Error> {
@@ -175,7 +178,7 @@ impl PublicKey {
     /// Reads a PEM `PUBLIC KEY` (SPKI), what `openssl pkey -pubout` writes.
     ///
     /// # Errors
-    /// As [`PublicKey::from_spki_der`]; [`Error::WrongKeyType`] for a PEM
+    /// As [`PublicKey::from_spki_der`]; [`crate::keys::KeyFileError::WrongType`] for a PEM
     /// block of another kind (a private key, a certificate).
     pub fn from_spki_pem(pem: &[u8]) -> Result<PublicKey, Error> {
         let (_, der) = pem::decode(pem, &[SPKI_LABEL]).map_err(|e| pem_error(e, SPKI_LABEL))?;
@@ -204,17 +207,17 @@ impl PrivateKey {
     /// cost of a key generation, on `par`).
     ///
     /// # Errors
-    /// [`Error::MalformedKey`] for DER that is not a `PrivateKeyInfo`
+    /// [`crate::keys::KeyFileError::Malformed`] for DER that is not a `PrivateKeyInfo`
     /// (truncated, trailing bytes, parameters present);
-    /// [`Error::EncryptedKey`] for an `EncryptedPrivateKeyInfo` (see
+    /// [`KeyFileError::Encrypted`] for an `EncryptedPrivateKeyInfo` (see
     /// [`PrivateKey::from_pkcs8_with_password`]);
-    /// [`Error::WrongKeyType`] for another algorithm's key;
+    /// [`crate::keys::KeyFileError::WrongType`] for another algorithm's key;
     /// [`Error::PrivateKeyLength`] for a key of the wrong length for its
     /// set; [`Error::KeyMismatch`] for a damaged key.
     pub fn from_pkcs8_der(der: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> {
         const WHAT: &str = "PKCS#8 private key";
         if pkcs8::is_encrypted(der) {
-            return Err(Error::EncryptedKey);
+            return Err(Error::Key(KeyFileError::Encrypted));
         }
         let m = |e| malformed(WHAT, e);
         let mut outer = Reader::new(der);
@@ -262,14 +265,14 @@ impl PrivateKey {
     ///
     /// let spki = key.public_key().to_spki_pem();
     /// assert_eq!(&PublicKey::from_spki_pem(spki.as_bytes())?, key.public_key());
-    /// assert!(matches!(PrivateKey::from_pkcs8_pem(spki.as_bytes(), &par), Err(Error::WrongKeyType(_))));
+    /// assert!(matches!(PrivateKey::from_pkcs8_pem(spki.as_bytes(), &par), Err(Error::Key(parcrypt::keys::KeyFileError::WrongType { .. }))));
     /// # Ok::<(), Error>(())
     /// ```
     ///
     /// # Errors
-    /// As [`PrivateKey::from_pkcs8_der`]; [`Error::EncryptedKey`] for an
+    /// As [`PrivateKey::from_pkcs8_der`]; [`KeyFileError::Encrypted`] for an
     /// encrypted key (see [`PrivateKey::from_pkcs8_with_password`]);
-    /// [`Error::WrongKeyType`] for a PEM block of another kind.
+    /// [`crate::keys::KeyFileError::WrongType`] for a PEM block of another kind.
     pub fn from_pkcs8_pem(pem: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> {
         let (_, der) = pem::decode(pem, &[PKCS8_LABEL]).map_err(|e| pem_error(e, PKCS8_LABEL))?;
         PrivateKey::from_pkcs8_der(der.expose(), par)
@@ -282,7 +285,7 @@ impl PrivateKey {
     /// OpenSSL's `-passin` is.
     ///
     /// # Errors
-    /// As [`PrivateKey::from_pkcs8_pem`]; [`Error::KeyEncryption`] with
+    /// As [`PrivateKey::from_pkcs8_pem`]; [`crate::keys::KeyFileError::Encryption`] with
     /// [`pkcs8::Error::BadDecrypt`] for a wrong password.
     pub fn from_pkcs8_with_password(
         bytes: &[u8],
@@ -297,7 +300,7 @@ impl PrivateKey {
     /// [`pkcs8::KdfLimits::DEFAULT`].
     ///
     /// # Errors
-    /// As [`PrivateKey::from_pkcs8_with_password`]; [`Error::KeyEncryption`]
+    /// As [`PrivateKey::from_pkcs8_with_password`]; [`crate::keys::KeyFileError::Encryption`]
     /// with [`pkcs8::Error::TooCostly`] is decided by `limits`.
     pub fn from_pkcs8_with_password_and_limits(
         bytes: &[u8],
@@ -348,7 +351,7 @@ impl PrivateKey {
     /// `openssl genpkey -aes256` writes).
     ///
     /// # Errors
-    /// [`Error::KeyEncryption`] for options beyond the readers' limits.
+    /// [`crate::keys::KeyFileError::Encryption`] for options beyond the readers' limits.
     pub fn to_pkcs8_encrypted_der(
         &self,
         password: &[u8],

@@ -124,26 +124,14 @@ impl MessageHasher for Hasher {
 }
 
 impl KeyError for Error {
-    fn malformed(why: String) -> Self {
-        Error::MalformedKey(why)
-    }
-
-    fn wrong_type(why: String) -> Self {
-        Error::WrongKeyType(why)
-    }
+    const A_KEY: &'static str = "an SLH-DSA key of the expected kind";
 
     fn kind(&self) -> ErrorKind {
         match self {
-            Error::MalformedKey(_) | Error::PublicKeyLength { .. } | Error::PrivateKeyLength { .. } => {
-                ErrorKind::MalformedKey
-            }
+            Error::Key(e) => e.kind(),
+            Error::PublicKeyLength { .. } | Error::PrivateKeyLength { .. } => ErrorKind::MalformedKey,
             // A damaged key, or one whose PK.root is another set's.
             Error::KeyMismatch => ErrorKind::MalformedKey,
-            Error::EncryptedKey => ErrorKind::EncryptedKey,
-            Error::KeyEncryption(crate::pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
-            Error::KeyEncryption(crate::pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
-            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
-            Error::WrongKeyType(_) => ErrorKind::WrongKeyType,
             Error::SeedLength { .. } | Error::ContextTooLong(_) | Error::DigestLength { .. } => {
                 ErrorKind::InvalidInput
             }

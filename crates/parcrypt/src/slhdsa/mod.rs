@@ -135,21 +135,10 @@ pub enum Error {
     /// The operating system's random number generator failed.
     #[error("the operating system's random number generator failed")]
     Random,
-    /// Not an SLH-DSA key of the expected encoding (DER that does not
-    /// parse, a PEM block that is not base64); says what was wrong.
-    #[error("malformed key: {0}")]
-    MalformedKey(String),
-    /// A well-formed key of another algorithm, or a PEM block of another
-    /// kind (a public key where a private one is needed); says which.
-    #[error("not an SLH-DSA key of the expected kind: {0}")]
-    WrongKeyType(String),
-    /// A password-protected private key read without a password.
-    #[error("the key is encrypted: a password is needed to read it")]
-    EncryptedKey,
-    /// Decrypting or encrypting a password-protected key failed (a wrong
-    /// password is [`crate::pkcs8::Error::BadDecrypt`]).
-    #[error("{0}")]
-    KeyEncryption(crate::pkcs8::Error),
+    /// A key's encoding, password protection or type (the problems every
+    /// family shares).
+    #[error(transparent)]
+    Key(#[from] crate::keys::KeyFileError),
 }
 
 /// An SLH-DSA public key: `PK.seed ‖ PK.root`.

@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used)]
 
 use parcrypt::ecdsa::{self, BatchItem, DigestItem, Error, PrivateKey, PublicKey, Signature, VerifyStrategy};
+use parcrypt::keys::KeyFileError;
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::par::{Parallelism, Strategy};
 
@@ -56,7 +57,7 @@ fn keys_round_trip_through_every_encoding() {
         );
         assert!(matches!(
             PrivateKey::from_bytes(&bytes),
-            Err(Error::WrongKeyType(_) | Error::MalformedKey(_))
+            Err(Error::Key(KeyFileError::WrongType { .. }) | Error::Key(KeyFileError::Malformed(_)))
         ));
     }
     let point = public.to_sec1_point().unwrap();
@@ -88,29 +89,34 @@ fn bad_keys_and_points_are_refused() {
     off[64] ^= 1;
     assert!(matches!(
         PublicKey::from_sec1_point(&off),
-        Err(Error::MalformedKey(_))
+        Err(Error::Key(KeyFileError::Malformed(_)))
     ));
     assert!(PublicKey::from_sec1_point(&point[..64]).is_err());
     assert!(PublicKey::from_sec1_point(&[0]).is_err());
     let der = key.to_pkcs8_der().unwrap().expose().to_vec();
     for bad in [&der[..der.len() - 1], &[][..], b"junk"] {
-        assert!(matches!(PrivateKey::from_bytes(bad), Err(Error::MalformedKey(_))));
+        assert!(matches!(
+            PrivateKey::from_bytes(bad),
+            Err(Error::Key(KeyFileError::Malformed(_)))
+        ));
     }
     let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n";
     assert_eq!(
         PrivateKey::from_bytes(encrypted.as_bytes()).err(),
-        Some(Error::EncryptedKey)
+        Some(Error::Key(KeyFileError::Encrypted))
     );
     let rsa = parcrypt::rsa::PrivateKey::generate(1024, &Parallelism::default()).unwrap();
     let rsa_pem = rsa.to_pkcs8_pem().unwrap();
     match PrivateKey::from_bytes(rsa_pem.expose_bytes()) {
-        Err(Error::WrongKeyType(why)) => assert!(why.contains("holds an RSA key"), "{why}"),
+        Err(Error::Key(KeyFileError::WrongType { why, .. })) => {
+            assert!(why.contains("holds an RSA key"), "{why}")
+        }
         other => panic!("{other:?}"),
     }
     let rsa_pub = rsa.public_key().to_spki_der().unwrap();
     assert!(matches!(
         PublicKey::from_bytes(&rsa_pub),
-        Err(Error::WrongKeyType(_))
+        Err(Error::Key(KeyFileError::WrongType { .. }))
     ));
 }
 

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use parcrypt::keys::KeyFileError;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -53,18 +54,18 @@ fn openssl_encrypted_ec_keys() {
         );
         assert_eq!(
             ecdsa::PrivateKey::from_bytes(&bytes).unwrap_err(),
-            ecdsa::Error::EncryptedKey,
+            ecdsa::Error::Key(KeyFileError::Encrypted),
             "{name}"
         );
         assert_eq!(
             ecdsa::PrivateKey::from_bytes_with_password(&bytes, b"correct-hors").unwrap_err(),
-            ecdsa::Error::KeyEncryption(pkcs8::Error::BadDecrypt),
+            ecdsa::Error::Key(KeyFileError::Encryption(pkcs8::Error::BadDecrypt)),
             "{name}"
         );
         // Public keys are not read from an encrypted file without its password.
         assert_eq!(
             ecdsa::PublicKey::from_bytes(&bytes).unwrap_err(),
-            ecdsa::Error::EncryptedKey,
+            ecdsa::Error::Key(KeyFileError::Encrypted),
             "{name}"
         );
     }
@@ -89,18 +90,18 @@ fn openssl_encrypted_rsa_keys() {
         );
         assert_eq!(
             rsa::PrivateKey::from_bytes(&bytes).unwrap_err(),
-            rsa::Error::EncryptedKey
+            rsa::Error::Key(KeyFileError::Encrypted)
         );
         assert_eq!(
             rsa::PrivateKey::from_bytes_with_password(&bytes, b"").unwrap_err(),
-            rsa::Error::KeyEncryption(pkcs8::Error::BadDecrypt),
+            rsa::Error::Key(KeyFileError::Encryption(pkcs8::Error::BadDecrypt)),
             "{name}"
         );
     }
     // An EC key, encrypted, is still not an RSA key once decrypted.
     assert!(matches!(
         rsa::PrivateKey::from_bytes_with_password(&data("ec-scrypt-aes256.pem"), PASSWORD),
-        Err(rsa::Error::WrongKeyType(_))
+        Err(rsa::Error::Key(KeyFileError::WrongType { .. }))
     ));
 }
 
@@ -141,7 +142,10 @@ fn unsupported_schemes_say_how_to_convert() {
     for name in ["ec-pbes1-3des.pem", "ec-legacy-des3.pem"] {
         let err = ecdsa::PrivateKey::from_bytes_with_password(&data(name), PASSWORD).unwrap_err();
         assert!(
-            matches!(err, ecdsa::Error::KeyEncryption(pkcs8::Error::Unsupported(_))),
+            matches!(
+                err,
+                ecdsa::Error::Key(KeyFileError::Encryption(pkcs8::Error::Unsupported(_)))
+            ),
             "{name}: {err:?}"
         );
         assert!(err.to_string().contains("openssl pkcs8 -topk8"), "{name}: {err}");
@@ -280,7 +284,7 @@ fn hostile_files_are_errors_not_panics() {
     let garbage = text.replacen("MI", "!!", 1);
     assert!(matches!(
         ecdsa::PrivateKey::from_bytes_with_password(garbage.as_bytes(), PASSWORD),
-        Err(ecdsa::Error::MalformedKey(_))
+        Err(ecdsa::Error::Key(KeyFileError::Malformed(_)))
     ));
     let no_end = &text[..text.len() - 40];
     assert!(ecdsa::PrivateKey::from_bytes_with_password(no_end.as_bytes(), PASSWORD).is_err());
@@ -289,6 +293,8 @@ fn hostile_files_are_errors_not_panics() {
     let bad_iv = legacy.replacen("AES-128-CBC,", "AES-128-CBC,ZZ", 1);
     assert!(matches!(
         ecdsa::PrivateKey::from_bytes_with_password(bad_iv.as_bytes(), PASSWORD),
-        Err(ecdsa::Error::KeyEncryption(pkcs8::Error::Malformed(_)))
+        Err(ecdsa::Error::Key(KeyFileError::Encryption(
+            pkcs8::Error::Malformed(_)
+        )))
     ));
 }

@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used)]
 
+use parcrypt::keys::KeyFileError;
 use std::sync::OnceLock;
 
 use parcrypt::digest::Algorithm;
@@ -98,7 +99,7 @@ fn keys_round_trip_through_every_encoding() {
         // ...but a public key is not a private key.
         assert!(matches!(
             PrivateKey::from_bytes(&bytes),
-            Err(Error::WrongKeyType(_) | Error::MalformedKey(_))
+            Err(Error::Key(KeyFileError::WrongType { .. }) | Error::Key(KeyFileError::Malformed(_)))
         ));
     }
 }
@@ -117,7 +118,10 @@ fn malformed_keys_get_clear_errors() {
     ];
     for bytes in cases {
         assert!(
-            matches!(PrivateKey::from_bytes(&bytes), Err(Error::MalformedKey(_))),
+            matches!(
+                PrivateKey::from_bytes(&bytes),
+                Err(Error::Key(KeyFileError::Malformed(_)))
+            ),
             "{:?}",
             PrivateKey::from_bytes(&bytes).err()
         );
@@ -125,12 +129,12 @@ fn malformed_keys_get_clear_errors() {
     let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0w\n-----END ENCRYPTED PRIVATE KEY-----\n";
     assert_eq!(
         PrivateKey::from_bytes(encrypted.as_bytes()).err(),
-        Some(Error::EncryptedKey)
+        Some(Error::Key(KeyFileError::Encrypted))
     );
     let ec = "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n";
     assert!(matches!(
         PrivateKey::from_bytes(ec.as_bytes()),
-        Err(Error::WrongKeyType(_))
+        Err(Error::Key(KeyFileError::WrongType { .. }))
     ));
     // A well-formed key of another type is named.
     let ec_der = parcrypt::ecdsa::PrivateKey::generate()
@@ -138,7 +142,9 @@ fn malformed_keys_get_clear_errors() {
         .to_pkcs8_der()
         .unwrap();
     match PrivateKey::from_bytes(ec_der.expose()) {
-        Err(Error::WrongKeyType(why)) => assert!(why.contains("holds an EC key"), "{why}"),
+        Err(Error::Key(KeyFileError::WrongType { why, .. })) => {
+            assert!(why.contains("holds an EC key"), "{why}")
+        }
         other => panic!("{other:?}"),
     }
 }

@@ -6,6 +6,7 @@
 //! error that says what they are. The live two-way interop with OpenSSL is
 //! `slhdsa_openssl`.
 
+use parcrypt::keys::KeyFileError;
 use parcrypt::keys::{SigningKey as _, VerifyingKey as _};
 use parcrypt::par::Parallelism;
 use parcrypt::pkcs8;
@@ -99,11 +100,11 @@ fn password_protected_keys_both_ways() {
     assert_eq!(key.to_bytes().expose(), plain.to_bytes().expose());
     assert_eq!(
         PrivateKey::from_pkcs8_with_password(&encrypted, b"wrong", &par).unwrap_err(),
-        Error::KeyEncryption(pkcs8::Error::BadDecrypt)
+        Error::Key(KeyFileError::Encryption(pkcs8::Error::BadDecrypt))
     );
     assert_eq!(
         PrivateKey::from_pkcs8_pem(&encrypted, &par).unwrap_err(),
-        Error::EncryptedKey
+        Error::Key(KeyFileError::Encrypted)
     );
 
     // Ours, PEM and DER, with the default (OpenSSL 3's) and a scrypt layout.
@@ -127,12 +128,12 @@ fn password_protected_keys_both_ways() {
             assert_eq!(back.to_bytes().expose(), key.to_bytes().expose());
             assert!(matches!(
                 PrivateKey::from_pkcs8_with_password(bytes, b"pX", &par),
-                Err(Error::KeyEncryption(_))
+                Err(Error::Key(KeyFileError::Encryption(_)))
             ));
         }
         assert_eq!(
             PrivateKey::from_pkcs8_der(&der, &par).unwrap_err(),
-            Error::EncryptedKey
+            Error::Key(KeyFileError::Encrypted)
         );
     }
 }
@@ -183,13 +184,13 @@ fn hostile_and_foreign_keys_are_refused_clearly() {
     long.push(0);
     assert!(matches!(
         PrivateKey::from_pkcs8_der(&long, &par),
-        Err(Error::MalformedKey(_))
+        Err(Error::Key(KeyFileError::Malformed(_)))
     ));
     let mut long = spki_der.clone();
     long.push(0);
     assert!(matches!(
         PublicKey::from_spki_der(&long),
-        Err(Error::MalformedKey(_))
+        Err(Error::Key(KeyFileError::Malformed(_)))
     ));
 
     // A key one byte short or long inside well-formed DER: the length error.
@@ -231,9 +232,9 @@ fn hostile_and_foreign_keys_are_refused_clearly() {
     // Unused bits in the BIT STRING, or no unused-bits byte at all.
     assert!(matches!(
         s(arc, &[&[1][..], &public].concat()),
-        Err(Error::MalformedKey(_))
+        Err(Error::Key(KeyFileError::Malformed(_)))
     ));
-    assert!(matches!(s(arc, &[]), Err(Error::MalformedKey(_))));
+    assert!(matches!(s(arc, &[]), Err(Error::Key(KeyFileError::Malformed(_)))));
     // A public key under another set's OID is that set's key (n = 16: a
     // SHAKE key; the bytes alone cannot tell), or the wrong length.
     assert_eq!(
@@ -274,20 +275,23 @@ fn hostile_and_foreign_keys_are_refused_clearly() {
     // Another algorithm's OID (ML-DSA-65), a HashSLH-DSA OID, parameters.
     let e = under(18).unwrap_err();
     assert!(
-        matches!(&e, Error::WrongKeyType(why) if why.contains("ML-DSA-65")),
+        matches!(&e, Error::Key(KeyFileError::WrongType { why, .. }) if why.contains("ML-DSA-65")),
         "{e}"
     );
     assert!(e.to_string().starts_with("not an SLH-DSA key"), "{e}");
-    assert!(matches!(under(35), Err(Error::WrongKeyType(_))));
+    assert!(matches!(
+        under(35),
+        Err(Error::Key(KeyFileError::WrongType { .. }))
+    ));
     let e = PrivateKey::from_pkcs8_der(&pkcs8(0, &alg(arc, &[0x05, 0x00]), &raw, &[]), &par).unwrap_err();
     assert!(
-        matches!(&e, Error::MalformedKey(why) if why.contains("parameters")),
+        matches!(&e, Error::Key(KeyFileError::Malformed(why)) if why.contains("parameters")),
         "{e}"
     );
     let e =
         PublicKey::from_spki_der(&spki(&alg(arc, &[0x05, 0x00]), &[&[0][..], &public].concat())).unwrap_err();
     assert!(
-        matches!(&e, Error::MalformedKey(why) if why.contains("parameters")),
+        matches!(&e, Error::Key(KeyFileError::Malformed(why)) if why.contains("parameters")),
         "{e}"
     );
 
@@ -305,44 +309,53 @@ fn hostile_and_foreign_keys_are_refused_clearly() {
     let mut wrong = public.clone();
     wrong[0] ^= 1;
     assert_eq!(with(1, &field(&wrong)).unwrap_err(), Error::KeyMismatch);
-    assert!(matches!(with(0, &field(&public)), Err(Error::MalformedKey(_))));
-    assert!(matches!(with(2, &[]), Err(Error::MalformedKey(_))));
-    assert!(matches!(with(1, &tlv(0x04, &[])), Err(Error::MalformedKey(_))));
+    assert!(matches!(
+        with(0, &field(&public)),
+        Err(Error::Key(KeyFileError::Malformed(_)))
+    ));
+    assert!(matches!(
+        with(2, &[]),
+        Err(Error::Key(KeyFileError::Malformed(_)))
+    ));
+    assert!(matches!(
+        with(1, &tlv(0x04, &[])),
+        Err(Error::Key(KeyFileError::Malformed(_)))
+    ));
 
     // PEM blocks of another kind, and keys of other algorithms.
     let e = PrivateKey::from_pkcs8_pem(public_pem.as_bytes(), &par).unwrap_err();
     assert!(
-        matches!(&e, Error::WrongKeyType(why) if why.contains("PUBLIC KEY")),
+        matches!(&e, Error::Key(KeyFileError::WrongType { why, .. }) if why.contains("PUBLIC KEY")),
         "{e}"
     );
     let e = PublicKey::from_spki_pem(private_pem.as_bytes()).unwrap_err();
     assert!(
-        matches!(&e, Error::WrongKeyType(why) if why.contains("PRIVATE KEY")),
+        matches!(&e, Error::Key(KeyFileError::WrongType { why, .. }) if why.contains("PRIVATE KEY")),
         "{e}"
     );
     let ec = parcrypt::ecdsa::PrivateKey::generate().expect("P-256 key");
     let e = PrivateKey::from_pkcs8_pem(ec.to_pkcs8_pem().expect("pem").expose_bytes(), &par).unwrap_err();
     assert!(
-        matches!(&e, Error::WrongKeyType(why) if why.contains("an EC key")),
+        matches!(&e, Error::Key(KeyFileError::WrongType { why, .. }) if why.contains("an EC key")),
         "{e}"
     );
     let e = PrivateKey::from_pkcs8_pem(ec.to_sec1_pem().expect("pem").expose_bytes(), &par).unwrap_err();
     assert!(
-        matches!(&e, Error::WrongKeyType(why) if why.contains("EC PRIVATE KEY")),
+        matches!(&e, Error::Key(KeyFileError::WrongType { why, .. }) if why.contains("EC PRIVATE KEY")),
         "{e}"
     );
     let ec_spki = ec.public_key().to_spki_pem().expect("pem");
     let e = PublicKey::from_spki_pem(ec_spki.as_bytes()).unwrap_err();
     assert!(
-        matches!(&e, Error::WrongKeyType(why) if why.contains("an EC key")),
+        matches!(&e, Error::Key(KeyFileError::WrongType { why, .. }) if why.contains("an EC key")),
         "{e}"
     );
     assert!(matches!(
         PrivateKey::from_pkcs8_pem(b"not a key", &par),
-        Err(Error::MalformedKey(_))
+        Err(Error::Key(KeyFileError::Malformed(_)))
     ));
     assert!(matches!(
         PrivateKey::from_pkcs8_der(b"not a key", &par),
-        Err(Error::MalformedKey(_))
+        Err(Error::Key(KeyFileError::Malformed(_)))
     ));
 }

@@ -60,7 +60,23 @@ struct Update<'a, 'l> {
     out_off: jint,
 }
 
-impl Update<'_, '_> {
+impl<'a, 'l> Update<'a, 'l> {
+    fn new(
+        input: &'a JByteArray<'l>,
+        in_off: jint,
+        len: jint,
+        out: &'a JByteArray<'l>,
+        out_off: jint,
+    ) -> Self {
+        Update {
+            input,
+            in_off,
+            len,
+            out,
+            out_off,
+        }
+    }
+
     /// The input's length.
     fn len(&self) -> Res<usize> {
         usize::try_from(self.len).or_else(|_| fail(ILLEGAL_ARG, "negative length"))
@@ -220,13 +236,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobEncryptorUpdate<'l>(
     out: JByteArray<'l>,
     out_off: jint,
 ) -> jint {
-    let io = Update {
-        input: &input,
-        in_off,
-        len,
-        out: &out,
-        out_off,
-    };
+    let io = Update::new(&input, in_off, len, &out, out_off);
     update::<Encryptor>(&mut env, handle, &io)
 }
 
@@ -291,13 +301,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_cobDecryptorUpdate<'l>(
     out: JByteArray<'l>,
     out_off: jint,
 ) -> jint {
-    let io = Update {
-        input: &input,
-        in_off,
-        len,
-        out: &out,
-        out_off,
-    };
+    let io = Update::new(&input, in_off, len, &out, out_off);
     update::<Decryptor>(&mut env, handle, &io)
 }
 
