@@ -61,8 +61,9 @@ impl SignOp {
     }
 }
 
-/// Another implementation in this process: `setup(items)` makes keys and
-/// messages (outside the timing) and returns one run of `items` operations.
+/// Another implementation in this process: `setup(op, items)` makes keys
+/// and messages (outside the timing) and returns one run of `items`
+/// operations `op`.
 #[derive(Debug, Clone, Copy)]
 pub struct InProcess {
     /// The peer's name in results (`rustcrypto`).
@@ -70,7 +71,7 @@ pub struct InProcess {
     /// What it is, for the peer's detail line (`RustCrypto slh-dsa 0.2`).
     pub detail: &'static str,
     /// Builds one run.
-    pub setup: fn(items: usize) -> Box<dyn FnMut()>,
+    pub setup: fn(op: SignOp, items: usize) -> Box<dyn FnMut()>,
 }
 
 /// The OpenSSL ≥ 3.5 peer's name in results.
@@ -156,7 +157,7 @@ pub(super) fn measure(
         peers.push(measure_pyca(w, peer, class, size, items, repeats));
     }
     if let Some(own) = peer.in_process {
-        peers.push(measure_in_process(w, own, size, items, repeats));
+        peers.push(measure_in_process(w, peer.op, own, size, items, repeats));
     }
     peers
 }
@@ -256,12 +257,13 @@ fn measure_pyca(
 
 fn measure_in_process(
     w: &Beside,
+    op: SignOp,
     own: InProcess,
     size: usize,
     items: usize,
     repeats: usize,
 ) -> (Option<Row>, PeerStatus) {
-    let mut run = (own.setup)(items);
+    let mut run = (own.setup)(op, items);
     run(); // warm-up
     let samples: Vec<f64> = (0..repeats.max(1))
         .map(|_| {
@@ -319,7 +321,7 @@ mod tests {
             in_process: Some(InProcess {
                 name: "in-process",
                 detail: "a counter",
-                setup: |items| {
+                setup: |_op, items| {
                     let mut n = 0;
                     Box::new(move || {
                         n += items;

@@ -52,7 +52,7 @@ macro_rules! per_set {
 type Setup = fn(usize) -> Operation;
 type Sizes = fn(bool) -> Vec<usize>;
 type Samples = fn(bool, usize) -> Option<usize>;
-type PeerRun = fn(usize) -> Box<dyn FnMut()>;
+type PeerRun = fn(SignOp, usize) -> Box<dyn FnMut()>;
 /// Messages and their signatures.
 type Signed = (Vec<parcrypt::digest::Digest>, Vec<Vec<u8>>);
 
@@ -140,7 +140,7 @@ pub(super) fn register(all: &mut Vec<Workload>) {
 
 /// The peers beside the workload `name`, if it is one of these.
 pub(super) fn signer(name: &str) -> Option<SignPeer> {
-    let rustcrypto: [[PeerRun; 12]; 3] = [per_set!(rc_keygen), per_set!(rc_sign), per_set!(rc_verify)];
+    let rustcrypto: [PeerRun; 12] = per_set!(rc_run);
     [Op::Keygen, Op::Sign, Op::Verify].into_iter().find_map(|op| {
         let names = match op {
             Op::Keygen => &id::SLH_DSA_KEYGEN,
@@ -159,7 +159,7 @@ pub(super) fn signer(name: &str) -> Option<SignPeer> {
             in_process: Some(InProcess {
                 name: "rustcrypto",
                 detail: "RustCrypto slh-dsa 0.2 (deterministic signatures)",
-                setup: rustcrypto[op as usize][s],
+                setup: rustcrypto[s],
             }),
         })
     })
@@ -363,21 +363,13 @@ fn shake256_setup(size: usize) -> Operation {
     })
 }
 
-fn rc_keygen<const S: usize>(items: usize) -> Box<dyn FnMut()> {
-    rustcrypto(S, Op::Keygen, items)
-}
-
-fn rc_sign<const S: usize>(items: usize) -> Box<dyn FnMut()> {
-    rustcrypto(S, Op::Sign, items)
-}
-
-fn rc_verify<const S: usize>(items: usize) -> Box<dyn FnMut()> {
-    rustcrypto(S, Op::Verify, items)
+fn rc_run<const S: usize>(op: SignOp, items: usize) -> Box<dyn FnMut()> {
+    rustcrypto(S, op, items)
 }
 
 /// RustCrypto's `slh-dsa` doing `op` `items` times a run, on set `s`'s seeds
 /// and messages.
-fn rustcrypto(s: usize, op: Op, items: usize) -> Box<dyn FnMut()> {
+fn rustcrypto(s: usize, op: SignOp, items: usize) -> Box<dyn FnMut()> {
     use ParameterSet as P;
     match ParameterSet::ALL[s] {
         P::Sha2_128s => rc::<slh_dsa::Sha2_128s>(s, op, items),
@@ -395,12 +387,12 @@ fn rustcrypto(s: usize, op: Op, items: usize) -> Box<dyn FnMut()> {
     }
 }
 
-fn rc<P: slh_dsa::ParameterSet + 'static>(s: usize, op: Op, items: usize) -> Box<dyn FnMut()> {
+fn rc<P: slh_dsa::ParameterSet + 'static>(s: usize, op: SignOp, items: usize) -> Box<dyn FnMut()> {
     let (sk_seed, sk_prf, pk_seed) = seeds(ParameterSet::ALL[s]);
     let key = slh_dsa::SigningKey::<P>::slh_keygen_internal(&sk_seed, &sk_prf, &pk_seed);
     let digests: Vec<parcrypt::digest::Digest> = (0..DISTINCT).map(message).collect();
     match op {
-        Op::Keygen => Box::new(move || {
+        SignOp::Keygen => Box::new(move || {
             for _ in 0..items {
                 black_box(slh_dsa::SigningKey::<P>::slh_keygen_internal(
                     black_box(&sk_seed),
@@ -409,13 +401,13 @@ fn rc<P: slh_dsa::ParameterSet + 'static>(s: usize, op: Op, items: usize) -> Box
                 ));
             }
         }),
-        Op::Sign => Box::new(move || {
+        SignOp::Sign => Box::new(move || {
             for _ in 0..items {
                 black_box(key.try_sign_with_context(black_box(&digests[0]), b"", None))
                     .expect("an empty context");
             }
         }),
-        Op::Verify => {
+        SignOp::Verify => {
             let signatures: Vec<slh_dsa::Signature<P>> = digests
                 .iter()
                 .map(|d| key.try_sign_with_context(d, b"", None).expect("an empty context"))
@@ -784,7 +776,7 @@ mod tests {
     #[test]
     fn rustcrypto_runs_each_operation() {
         let s = 2; // SHA2-128f
-        for op in [Op::Keygen, Op::Sign, Op::Verify] {
+        for op in [SignOp::Keygen, SignOp::Sign, SignOp::Verify] {
             let mut run = rustcrypto(s, op, 1);
             run();
         }
