@@ -2,7 +2,8 @@
 // slhdsa_bench -- --peer NODE`: one round of SLH-DSA timings through the
 // OpenSSL inside a Node.js >= 24, in process, one core.
 // Input (argv[1], JSON): {set, op: "keygen"|"sign"|"verify", count, len}.
-// Output: one JSON line, {openssl, ms: [count wall-clock times]}.
+// Output: one JSON line, {openssl, ms: [count wall-clock times],
+// cpu: [their CPU times (user + system)]}, in milliseconds.
 const c = require('crypto');
 const { set, op, count, len } = JSON.parse(process.argv[1]);
 const name = set.toLowerCase();
@@ -19,9 +20,13 @@ const ops = {
 const run = ops[op];
 run(); // warm up
 const ms = [];
+const cpu = [];
 for (let i = 0; i < count; i++) {
+  const c = process.cpuUsage();
   const t = process.hrtime.bigint();
   run();
   ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  const d = process.cpuUsage(c);
+  cpu.push((d.user + d.system) / 1e3);
 }
-console.log(JSON.stringify({ openssl: process.versions.openssl, ms }));
+console.log(JSON.stringify({ openssl: process.versions.openssl, ms, cpu }));

@@ -4,7 +4,9 @@
 //! `$PARCRYPT_NODE_OPENSSL35`) each round of parcrypt's runs is followed by
 //! a round of OpenSSL 3.5's (`scripts/slhdsa_peer.js`, in the node's own
 //! process, one core), so both see the same machine load and the ratio
-//! comes from one run:
+//! comes from one run. "ratio" is OpenSSL's median wall-clock time over
+//! parcrypt's; "cpu" the same of CPU time (what a loaded machine changes
+//! least; at 2 threads it counts both cores' time, so it is no speed-up):
 //!
 //! ```text
 //! cargo run --release -p parcrypt --example slhdsa_bench -- \
@@ -96,8 +98,15 @@ fn args() -> Args {
     a
 }
 
-/// One round of OpenSSL's: `count` times of `op`, in milliseconds.
-fn peer_round(node: &str, set: ParameterSet, op: &str, count: usize, len: usize) -> (String, Vec<f64>) {
+/// One round of OpenSSL's: `count` wall-clock and CPU times of `op`, in
+/// milliseconds.
+fn peer_round(
+    node: &str,
+    set: ParameterSet,
+    op: &str,
+    count: usize,
+    len: usize,
+) -> (String, Vec<f64>, Vec<f64>) {
     let input = format!(
         r#"{{"set":"{}","op":"{op}","count":{count},"len":{len}}}"#,
         set.name()
@@ -105,10 +114,18 @@ fn peer_round(node: &str, set: ParameterSet, op: &str, count: usize, len: usize)
     let out = Command::new(node).args(["-e", PEER, &input]).output().unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let line = String::from_utf8(out.stdout).unwrap();
-    // {"openssl":"3.5.8","ms":[1.2,3.4]}: read without a JSON parser.
+    // {"openssl":"3.5.8","ms":[1.2,3.4],"cpu":[1.1,3.3]}: read without a
+    // JSON parser.
     let version = line.split('"').nth(3).unwrap_or("?").to_string();
-    let list = line.split('[').nth(1).and_then(|s| s.split(']').next()).unwrap_or("");
-    (version, list.split(',').filter_map(|x| x.parse().ok()).collect())
+    let list = |i: usize| -> Vec<f64> {
+        let inside = line
+            .split('[')
+            .nth(i)
+            .and_then(|s| s.split(']').next())
+            .unwrap_or("");
+        inside.split(',').filter_map(|x| x.parse().ok()).collect()
+    };
+    (version, list(1), list(2))
 }
 
 /// CPU nanoseconds per hash of each backend, medians of `rounds`
@@ -163,8 +180,8 @@ fn main() {
     let msg_bytes = vec![0x61u8; a.len];
     let msg = Message::pure(&msg_bytes, b"").unwrap();
     println!(
-        "{:<20} {:<6} {:>3} {:>12} {:>12} {:>12} {:>8}",
-        "set", "op", "thr", "parcrypt ms", "cpu ms", "openssl ms", "ratio"
+        "{:<20} {:<6} {:>3} {:>11} {:>9} {:>11} {:>9} {:>7} {:>7}",
+        "set", "op", "thr", "parcrypt ms", "(cpu ms)", "openssl ms", "(cpu ms)", "ratio", "cpu"
     );
     for &set in &a.sets {
         let key = PrivateKey::generate(set, &Parallelism::default()).unwrap();
@@ -190,6 +207,7 @@ fn main() {
             let mut wall = vec![Vec::new(); pars.len()];
             let mut cpu = vec![Vec::new(); pars.len()];
             let mut peer = Vec::new();
+            let mut peer_cpu = Vec::new();
             let mut version = String::new();
             for _ in 0..a.rounds {
                 for (i, par) in pars.iter().enumerate() {
@@ -202,29 +220,44 @@ fn main() {
                     }
                 }
                 if let Some(node) = &a.peer {
-                    let (v, ms) = peer_round(node, set, op, count, a.len);
+                    let (v, ms, cpu) = peer_round(node, set, op, count, a.len);
                     version = v;
                     peer.extend(ms);
+                    peer_cpu.extend(cpu);
                 }
             }
-            let theirs = (!peer.is_empty()).then(|| median(peer));
+            let theirs = (!peer.is_empty()).then(|| (median(peer), median(peer_cpu)));
             for (i, threads) in a.threads.iter().enumerate() {
                 let ours = median(std::mem::take(&mut wall[i]));
-                let their = theirs.map_or("-".into(), |m| format!("{m:.3}"));
-                let ratio = theirs.map_or("-".into(), |m| format!("{:.2}x", m / ours));
+                let ours_cpu = median(std::mem::take(&mut cpu[i]));
+                let (their, their_cpu, ratio, cpu_ratio) = match theirs {
+                    Some((m, c)) => (
+                        format!("{m:.3}"),
+                        format!("{c:.3}"),
+                        format!("{:.2}x", m / ours),
+                        format!("{:.2}x", c / ours_cpu),
+                    ),
+                    None => ("-".into(), "-".into(), "-".into(), "-".into()),
+                };
                 println!(
-                    "{:<20} {:<6} {:>3} {:>12.3} {:>12.3} {:>12} {:>8}",
+                    "{:<20} {:<6} {:>3} {:>11.3} {:>9.3} {:>11} {:>9} {:>7} {:>7}",
                     set.name(),
                     op,
                     threads,
                     ours,
-                    median(std::mem::take(&mut cpu[i])),
+                    ours_cpu,
                     their,
-                    ratio
+                    their_cpu,
+                    ratio,
+                    cpu_ratio
                 );
             }
             if !version.is_empty() {
-                eprintln!("  ({op} {}: OpenSSL {version}, {count} ops x {} rounds)", set.name(), a.rounds);
+                eprintln!(
+                    "  ({op} {}: OpenSSL {version}, {count} ops x {} rounds)",
+                    set.name(),
+                    a.rounds
+                );
             }
         }
     }

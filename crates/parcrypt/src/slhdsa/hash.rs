@@ -84,10 +84,6 @@ impl Hashes {
         }
     }
 
-    pub(super) fn n(&self) -> usize {
-        self.n
-    }
-
     /// `out[i] = tweak(PK.seed, adrs[i], msgs[i])` for every i, where `msgs`
     /// is `adrs.len()` messages of equal length side by side and `out` is
     /// `adrs.len()` n-byte nodes.
@@ -109,7 +105,7 @@ impl Hashes {
     }
 
     /// The one place a batch is hashed: SHA-256 in lanes from the cached
-    /// midstate, SHA-512 and SHAKE one by one.
+    /// midstate, SHAKE256 in lanes, SHA-512 one by one.
     fn batch_into<'m>(
         &self,
         tweak: Tweak,
@@ -120,54 +116,121 @@ impl Hashes {
     ) {
         let n = self.n;
         debug_assert_eq!(out.len(), adrs.len() * n);
-        match &self.engine {
+        if let (
             Engine::Sha2 {
                 mid512: Some(mid512), ..
-            } if tweak == Tweak::H => {
-                for (i, a) in adrs.iter().enumerate() {
-                    let mut h = sha2::Sha512::clone(mid512);
-                    sha2::Digest::update(&mut h, a.compressed());
-                    sha2::Digest::update(&mut h, msg(i));
-                    out[i * n..][..n].copy_from_slice(&h.finalize()[..n]);
-                }
+            },
+            Tweak::H,
+        ) = (&self.engine, tweak)
+        {
+            for (i, a) in adrs.iter().enumerate() {
+                let mut h = sha2::Sha512::clone(mid512);
+                sha2::Digest::update(&mut h, a.compressed());
+                sha2::Digest::update(&mut h, msg(i));
+                out[i * n..][..n].copy_from_slice(&h.finalize()[..n]);
             }
+            return;
+        }
+        // Each lane's message is its head (the address) and M, side by
+        // side in one buffer.
+        let len = adrs.first().map_or(0, |_| msg(0).len());
+        let stride = self.head_len() + len;
+        let mut scratch = vec![0u8; adrs.len() * stride];
+        for (i, (a, slot)) in adrs.iter().zip(scratch.chunks_exact_mut(stride)).enumerate() {
+            self.write_head(a, slot);
+            slot[self.head_len()..].copy_from_slice(msg(i));
+        }
+        let messages: Vec<&[u8]> = scratch.chunks_exact(stride).collect();
+        self.lanes_into(&messages, out, secret);
+        if secret {
+            wipe(&mut scratch);
+        }
+    }
+
+    /// The bytes in front of M in a lane's message: ADRS^c (SHA-2, after
+    /// the cached `PK.seed` block) or `PK.seed ‖ ADRS` (SHAKE).
+    fn head_len(&self) -> usize {
+        match self.engine {
+            Engine::Sha2 { .. } => 22,
+            Engine::Shake => self.n + 32,
+        }
+    }
+
+    /// Writes the head of address `a` at the start of `slot`.
+    fn write_head(&self, a: &Adrs, slot: &mut [u8]) {
+        match self.engine {
+            Engine::Sha2 { .. } => slot[..22].copy_from_slice(&a.compressed()),
+            Engine::Shake => {
+                slot[..self.n].copy_from_slice(&self.pk_seed[..self.n]);
+                slot[self.n..self.n + 32].copy_from_slice(a.bytes());
+            }
+        }
+    }
+
+    /// F or H (SHA-256 or SHAKE256) of whole lane messages, n bytes each
+    /// into `out`, in the lanes of the active kernel.
+    fn lanes_into(&self, messages: &[&[u8]], out: &mut [u8], secret: bool) {
+        let n = self.n;
+        match &self.engine {
             Engine::Sha2 { mid256, .. } => {
-                // Each lane's message is ADRS^c ‖ M, side by side in one buffer.
-                let len = adrs.first().map_or(0, |_| msg(0).len());
-                let stride = 22 + len;
-                let mut scratch = vec![0u8; adrs.len() * stride];
-                for (i, (a, slot)) in adrs.iter().zip(scratch.chunks_exact_mut(stride)).enumerate() {
-                    slot[..22].copy_from_slice(&a.compressed());
-                    slot[22..].copy_from_slice(msg(i));
-                }
-                let messages: Vec<&[u8]> = scratch.chunks_exact(stride).collect();
-                let mut digests = vec![[0u8; 32]; adrs.len()];
-                digest::sha256_many_from_into(mid256, &[], &messages, &mut digests);
+                let mut digests = vec![[0u8; 32]; messages.len()];
+                digest::sha256_many_from_into(mid256, &[], messages, &mut digests);
                 for (d, o) in digests.iter().zip(out.chunks_exact_mut(n)) {
                     o.copy_from_slice(&d[..n]);
                 }
                 if secret {
-                    wipe(&mut scratch);
                     wipe(digests.as_flattened_mut());
                 }
             }
-            Engine::Shake => {
-                // Each lane's message is PK.seed ‖ ADRS ‖ M, side by side.
-                let len = adrs.first().map_or(0, |_| msg(0).len());
-                let stride = n + 32 + len;
-                let mut scratch = vec![0u8; adrs.len() * stride];
-                for (i, (a, slot)) in adrs.iter().zip(scratch.chunks_exact_mut(stride)).enumerate() {
-                    slot[..n].copy_from_slice(&self.pk_seed[..n]);
-                    slot[n..n + 32].copy_from_slice(a.bytes());
-                    slot[n + 32..].copy_from_slice(msg(i));
-                }
-                let messages: Vec<&[u8]> = scratch.chunks_exact(stride).collect();
-                digest::shake256_many_into(&messages, out);
-                if secret {
-                    wipe(&mut scratch);
-                }
+            Engine::Shake => digest::shake256_many_into(messages, out),
+        }
+    }
+
+    /// WOTS+ chains in lock step (`chain`, FIPS 205 Algorithm 5): chain i
+    /// (address `adrs[i]`) steps from position `start[i]` for `steps[i]`
+    /// steps, in place in `vals` (n-byte values side by side). Each step
+    /// is one batch of the chains still running; a chain's message stays
+    /// in one place, where only its hash address and value change between
+    /// steps. The scratch, which held secret chain starts, is wiped.
+    pub(super) fn chains_in_place(&self, adrs: &[Adrs], start: &[u8], steps: &[u8], vals: &mut [u8]) {
+        let n = self.n;
+        let head = self.head_len();
+        let stride = head + n;
+        // The hash address is the last word of the head.
+        let word3 = head - 4;
+        let mut scratch = vec![0u8; adrs.len() * stride];
+        for ((a, slot), v) in adrs
+            .iter()
+            .zip(scratch.chunks_exact_mut(stride))
+            .zip(vals.chunks_exact(n))
+        {
+            self.write_head(a, slot);
+            slot[head..].copy_from_slice(v);
+        }
+        let most = steps.iter().copied().max().unwrap_or(0);
+        let mut running: Vec<usize> = (0..adrs.len()).collect();
+        let mut out = vec![0u8; adrs.len() * n];
+        for t in 0..most {
+            running.retain(|&i| steps[i] > t);
+            for &i in &running {
+                let at = u32::from(start[i] + t).to_be_bytes();
+                scratch[i * stride + word3..][..4].copy_from_slice(&at);
+            }
+            let messages: Vec<&[u8]> = running
+                .iter()
+                .map(|&i| &scratch[i * stride..][..stride])
+                .collect();
+            let used = running.len() * n;
+            self.lanes_into(&messages, &mut out[..used], true);
+            for (&i, o) in running.iter().zip(out.chunks_exact(n)) {
+                scratch[i * stride + head..][..n].copy_from_slice(o);
             }
         }
+        for (slot, v) in scratch.chunks_exact(stride).zip(vals.chunks_exact_mut(n)) {
+            v.copy_from_slice(&slot[head..]);
+        }
+        wipe(&mut scratch);
+        wipe(&mut out);
     }
 
     /// `PRF_msg(SK.prf, opt_rand, M)` (n bytes), M given in parts.

@@ -416,10 +416,11 @@ impl PrivateKey {
     /// [`Error::Random`] if the random number generator fails.
     ///
     /// # Performance
-    /// The work is `k` FORS trees and `d` XMSS trees (SHA2-128s: 14 trees of
-    /// 4,096 leaves and 7 of 512 WOTS+ keys), cut into units of at most 256
-    /// FORS or 32 XMSS leaves; every parameter set offers dozens of units,
-    /// enough for every core of a machine.
+    /// The work is `k` FORS trees and `d − 1` XMSS trees (SHA2-128s: 14
+    /// trees of 4,096 leaves and 6 of 512 WOTS+ keys; the top tree's leaves
+    /// the key keeps), cut into units of at most 256 FORS or 32 XMSS
+    /// leaves; every parameter set offers dozens of units, enough for every
+    /// core of a machine.
     pub fn sign(&self, msg: &Message<'_>, par: &Parallelism) -> Result<Vec<u8>, Error> {
         let n = self.public.set.n();
         let mut opt_rand = [0u8; 32];

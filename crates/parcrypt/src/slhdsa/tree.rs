@@ -165,6 +165,12 @@ fn unit_cost(p: &Params, tree: &Tree, u: u32) -> u64 {
     per_leaf << u
 }
 
+/// Below this much work (in [`unit_cost`]'s hash calls: about half a
+/// millisecond) the trees are built on the calling thread: waking a worker
+/// costs more than it saves (SHA2-128f's key generation, one tree of 8
+/// leaves).
+const INLINE_COST: u64 = 1 << 14;
+
 /// Scheduling: one unit per task.
 const GRAIN: Grain = Grain {
     unit: 1,
@@ -207,6 +213,8 @@ pub(super) fn build(p: &Params, h: &Hashes, sk_seed: &[u8], jobs: &[Job], par: &
     }
     debug_assert_eq!(done.iter().sum::<u64>(), all);
 
+    let sequential = Parallelism::sequential();
+    let par = if all < INLINE_COST { &sequential } else { par };
     let parts = par.map_range(units.len(), &GRAIN, |range| {
         range
             .map(|u| {

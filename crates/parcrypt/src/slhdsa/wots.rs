@@ -11,7 +11,6 @@ use std::ops::Range;
 use super::address::{Adrs, Kind};
 use super::hash::{Hashes, Tweak};
 use super::params::{Params, W};
-use crate::secret::wipe;
 
 /// The `len` base-w digits signed for an n-byte message: its `2n` nibbles,
 /// high first, then the three digits of the checksum (Algorithm 7).
@@ -25,38 +24,6 @@ pub(super) fn digits(p: &Params, msg: &[u8]) -> Vec<u8> {
     // csum < 2^12: `toByte(csum << 4, 2)` read as three nibbles.
     d.extend([(csum >> 8) as u8 & 15, (csum >> 4) as u8 & 15, csum as u8 & 15]);
     d
-}
-
-/// Steps chain i (address `adrs[i]`, its hash address set here) from
-/// position `start[i]` for `steps[i]` steps, in place in `vals` (n-byte
-/// values side by side), all chains in lock step.
-fn chains_in_place(h: &Hashes, adrs: &[Adrs], start: &[u8], steps: &[u8], vals: &mut [u8]) {
-    let n = h.n();
-    let count = adrs.len();
-    let most = steps.iter().copied().max().unwrap_or(0);
-    let mut batch: Vec<Adrs> = Vec::with_capacity(count);
-    let mut which: Vec<usize> = Vec::with_capacity(count);
-    let mut input = vec![0u8; count * n];
-    let mut output = vec![0u8; count * n];
-    for t in 0..most {
-        batch.clear();
-        which.clear();
-        for i in (0..count).filter(|&i| steps[i] > t) {
-            let mut a = adrs[i];
-            a.set_word3(u32::from(start[i] + t));
-            batch.push(a);
-            input[which.len() * n..][..n].copy_from_slice(&vals[i * n..][..n]);
-            which.push(i);
-        }
-        let used = which.len() * n;
-        h.many_into(Tweak::F, &batch, &input[..used], &mut output[..used]);
-        for (j, &i) in which.iter().enumerate() {
-            vals[i * n..][..n].copy_from_slice(&output[j * n..][..n]);
-        }
-    }
-    // The first step's inputs were secret chain starts.
-    wipe(&mut input);
-    wipe(&mut output);
 }
 
 /// The secret chain starts and chain addresses of the keys `keys`
@@ -100,7 +67,7 @@ pub(super) fn public_keys_into(
     let top = (W - 1) as u8;
     let zeros = vec![0u8; chain.len()];
     let ends = vec![top; chain.len()];
-    chains_in_place(h, &chain, &zeros, &ends, &mut vals);
+    h.chains_in_place(&chain, &zeros, &ends, &mut vals);
     let pk: Vec<Adrs> = keys
         .iter()
         .map(|&(layer, tree, kp)| *Adrs::new(layer, tree, Kind::WotsPk).set_keypair(kp))
@@ -121,7 +88,7 @@ pub(super) fn sign_many(
     let (chain, mut vals) = starts(p, h, sk_seed, keys);
     let steps: Vec<u8> = msgs.chunks(p.n).flat_map(|m| digits(p, m)).collect();
     let zeros = vec![0u8; chain.len()];
-    chains_in_place(h, &chain, &zeros, &steps, &mut vals);
+    h.chains_in_place(&chain, &zeros, &steps, &mut vals);
     vals
 }
 
@@ -144,7 +111,7 @@ pub(super) fn public_key_from_sig(
         })
         .collect();
     let mut vals = sig.to_vec();
-    chains_in_place(h, &chain, &start, &steps, &mut vals);
+    h.chains_in_place(&chain, &start, &steps, &mut vals);
     let mut pk = [0u8; 32];
     h.one_into(
         Tweak::H,

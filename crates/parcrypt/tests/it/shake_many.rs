@@ -23,7 +23,9 @@ fn backends_under_test(test: &str) -> Vec<Shake256Backend> {
 
 fn reference(message: &[u8], out_len: usize) -> Vec<u8> {
     let mut out = vec![0u8; out_len];
-    sha3::Shake256::default().chain(message).finalize_xof_into(&mut out);
+    sha3::Shake256::default()
+        .chain(message)
+        .finalize_xof_into(&mut out);
     out
 }
 
@@ -87,7 +89,7 @@ fn unequal_lengths_and_the_active_backend_equal_sha3() {
     let refs: Vec<&[u8]> = msgs.iter().map(Vec::as_slice).collect();
     let mut out = vec![0u8; 21 * 24];
     digest::shake256_many_into(&refs, &mut out);
-    assert_eq!(out[20 * 24..], reference(&refs[20], 24)[..]);
+    assert_eq!(out[20 * 24..], reference(refs[20], 24)[..]);
     assert!(Shake256Backend::active().is_available());
 }
 
@@ -101,7 +103,10 @@ fn unavailable_backends_are_refused() {
             assert_eq!(out[..], reference(b"x", 32)[..]);
         } else {
             assert_eq!(got, Err(Shake256Unavailable(backend)));
-            assert_eq!(Shake256Backend::force(Some(backend)), Err(Shake256Unavailable(backend)));
+            assert_eq!(
+                Shake256Backend::force(Some(backend)),
+                Err(Shake256Unavailable(backend))
+            );
         }
     }
     assert_eq!(Shake256Backend::force(None), Ok(()));

@@ -3,7 +3,8 @@
 //! permutation and the sponge are written once, over [`Lanes`]; AVX2 and
 //! AVX-512 supply the lane operations.
 #![allow(clippy::cast_ptr_alignment)] // unaligned loads and stores throughout
-#![allow(clippy::needless_range_loop)] // lane loops read best indexed
+#![allow(clippy::needless_range_loop)]
+// lane loops read best indexed
 // AVX-512 is compiled only with Rust 1.89 or later (`cfg(parcrypt_avx512)`,
 // set by `build.rs`), where its intrinsics are stable.
 #![allow(clippy::incompatible_msrv)]
@@ -174,11 +175,31 @@ unsafe fn permute<V: Lanes>(a: &mut [V; 25]) {
     /// `$step!(i)` for each lane i.
     macro_rules! lanes {
         ($step:ident) => {
-            $step!(0); $step!(1); $step!(2); $step!(3); $step!(4);
-            $step!(5); $step!(6); $step!(7); $step!(8); $step!(9);
-            $step!(10); $step!(11); $step!(12); $step!(13); $step!(14);
-            $step!(15); $step!(16); $step!(17); $step!(18); $step!(19);
-            $step!(20); $step!(21); $step!(22); $step!(23); $step!(24);
+            $step!(0);
+            $step!(1);
+            $step!(2);
+            $step!(3);
+            $step!(4);
+            $step!(5);
+            $step!(6);
+            $step!(7);
+            $step!(8);
+            $step!(9);
+            $step!(10);
+            $step!(11);
+            $step!(12);
+            $step!(13);
+            $step!(14);
+            $step!(15);
+            $step!(16);
+            $step!(17);
+            $step!(18);
+            $step!(19);
+            $step!(20);
+            $step!(21);
+            $step!(22);
+            $step!(23);
+            $step!(24);
         };
     }
     // SAFETY: the lane operations need what the caller guarantees.
@@ -206,7 +227,11 @@ unsafe fn permute<V: Lanes>(a: &mut [V; 25]) {
             // χ along each row.
             macro_rules! chi {
                 ($i:literal) => {
-                    a[$i] = V::chi(b[$i], b[$i - $i % 5 + ($i + 1) % 5], b[$i - $i % 5 + ($i + 2) % 5]);
+                    a[$i] = V::chi(
+                        b[$i],
+                        b[$i - $i % 5 + ($i + 1) % 5],
+                        b[$i - $i % 5 + ($i + 2) % 5],
+                    );
                 };
             }
             lanes!(chi);
