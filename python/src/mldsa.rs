@@ -99,10 +99,16 @@ fn verify(
         .map_err(|e| err(py, e))
 }
 
-fn verify_mu(py: Python<'_>, key: &PublicKey, signature: &Bound<'_, PyAny>, mu: &Bound<'_, PyAny>) -> PyResult<()> {
+fn verify_mu(
+    py: Python<'_>,
+    key: &PublicKey,
+    signature: &Bound<'_, PyAny>,
+    mu: &Bound<'_, PyAny>,
+) -> PyResult<()> {
     let signature = In::get(signature, "signature")?.as_slice().to_vec();
     let mu = In::get(mu, "mu")?.as_slice().to_vec();
-    py.detach(|| key.verify_mu(&mu, &signature)).map_err(|e| err(py, e))
+    py.detach(|| key.verify_mu(&mu, &signature))
+        .map_err(|e| err(py, e))
 }
 
 /// pyca's classes, one private and one public per parameter set, each a
@@ -342,7 +348,10 @@ impl MlDsaMuHasher {
         // Released while waiting for (and holding) the lock: an update may
         // hash megabytes, and another thread may hold it.
         py.detach(|| {
-            let mut guard = self.hasher.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut guard = self
+                .hasher
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if guard.is_none() {
                 return Err(Python::attach(|py| {
                     errors::raise(py, "AlreadyFinalized", "Context was already finalized.".into())
@@ -357,7 +366,11 @@ impl MlDsaMuHasher {
 impl MlDsaMuHasher {
     #[new]
     #[pyo3(signature = (public_key, context = None))]
-    fn new(py: Python<'_>, public_key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        public_key: &Bound<'_, PyAny>,
+        context: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let key = public_of(public_key, "public_key")?;
         let hasher = key.mu_hasher(&context_of(context)?).map_err(|e| err(py, e))?;
         Ok(Self::new_with(hasher))

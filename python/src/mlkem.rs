@@ -29,7 +29,9 @@ fn generate(py: Python<'_>, params: Params) -> PyResult<Arc<PrivateKey>> {
 
 fn from_seed(py: Python<'_>, params: Params, seed: &Bound<'_, PyAny>) -> PyResult<Arc<PrivateKey>> {
     let seed = SecretBytes::from(In::get(seed, "data")?.as_slice());
-    let key = py.detach(|| PrivateKey::from_seed(params, seed.expose())).map_err(err)?;
+    let key = py
+        .detach(|| PrivateKey::from_seed(params, seed.expose()))
+        .map_err(err)?;
     Ok(Arc::new(key))
 }
 
@@ -38,21 +40,28 @@ fn from_raw(params: Params, data: &Bound<'_, PyAny>) -> PyResult<PublicKey> {
     PublicKey::from_raw(params, &raw).map_err(err)
 }
 
-fn decapsulate<'py>(py: Python<'py>, key: &PrivateKey, ciphertext: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+fn decapsulate<'py>(
+    py: Python<'py>,
+    key: &PrivateKey,
+    ciphertext: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let ciphertext = In::get(ciphertext, "ciphertext")?.as_slice().to_vec();
     let secret = py.detach(|| key.decapsulate(&ciphertext)).map_err(err)?;
     Ok(PyBytes::new(py, secret.expose()))
 }
 
-fn encapsulate<'py>(py: Python<'py>, key: &PublicKey) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+fn encapsulate<'py>(
+    py: Python<'py>,
+    key: &PublicKey,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
     let (secret, ciphertext) = py.detach(|| key.encapsulate()).map_err(err)?;
     Ok((PyBytes::new(py, secret.expose()), PyBytes::new(py, &ciphertext)))
 }
 
 fn seed<'py>(py: Python<'py>, key: &PrivateKey) -> PyResult<Bound<'py, PyBytes>> {
-    let seed = key
-        .seed()
-        .ok_or_else(|| PyValueError::new_err("the key was read without its seed, which cannot be recovered"))?;
+    let seed = key.seed().ok_or_else(|| {
+        PyValueError::new_err("the key was read without its seed, which cannot be recovered")
+    })?;
     Ok(PyBytes::new(py, seed.expose()))
 }
 
