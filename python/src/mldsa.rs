@@ -18,6 +18,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::batch::{self, context_of};
 use crate::buffer::In;
 use crate::keyclass::key_classes;
 use crate::{errors, par};
@@ -31,14 +32,6 @@ fn err(py: Python<'_>, e: mldsa::Error) -> PyErr {
         mldsa::Error::BadSignature | mldsa::Error::MalformedSignature { .. }
     );
     errors::signature(py, invalid, e)
-}
-
-/// `context=None` or a bytes-like object (small: copied).
-fn context_of(context: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
-    match context {
-        Some(c) if !c.is_none() => Ok(In::get(c, "context")?.as_slice().to_vec()),
-        _ => Ok(Vec::new()),
-    }
 }
 
 fn generate(py: Python<'_>, set: ParameterSet) -> PyResult<Arc<PrivateKey>> {
@@ -330,7 +323,7 @@ fn mldsa_sign_batch<'py>(
     let options = SignatureOptions {
         context: context_of(context)?,
     };
-    if options.context.len() > mldsa::MAX_CONTEXT {
+    if options.context.len() > batch::MAX_CONTEXT {
         return Err(err(py, mldsa::Error::ContextTooLong(options.context.len())));
     }
     let views = messages
@@ -360,37 +353,17 @@ fn mldsa_verify_batch(
     strategy: &str,
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
-    let mut fields: Vec<Vec<Bound<'_, PyAny>>> = Vec::new();
-    for (i, item) in items.try_iter()?.enumerate() {
-        let shape = || {
-            PyTypeError::new_err(format!(
-                "items[{i}] must be a (public_key, data, signature) or (public_key, data, signature, context) tuple"
-            ))
-        };
-        let item: Vec<Bound<'_, PyAny>> = item?.extract().map_err(|_| shape())?;
-        if !(3..=4).contains(&item.len()) {
-            return Err(shape());
-        }
-        fields.push(item);
-    }
-    let mut keys = Vec::with_capacity(fields.len());
-    let mut parts = Vec::with_capacity(fields.len());
+    let items = batch::items(items)?;
+    let mut keys = Vec::with_capacity(items.len());
     let mut groups = ByContext::new();
-    for (i, item) in fields.iter().enumerate() {
-        keys.push(public_of(&item[0], &format!("items[{i}][0]"))?);
-        parts.push((
-            In::get(&item[1], &format!("items[{i}][1]"))?,
-            In::get(&item[2], &format!("items[{i}][2]"))?,
-        ));
-        let context = context_of(item.get(3))?;
-        if context.len() > mldsa::MAX_CONTEXT {
-            return Err(PyValueError::new_err(format!(
-                "items[{i}][3]: {}",
-                mldsa::Error::ContextTooLong(context.len())
-            )));
-        }
-        groups.entry(context).or_default().push(i);
+    for (i, item) in items.iter().enumerate() {
+        keys.push(public_of(&item.key, &format!("items[{i}][0]"))?);
+        groups.entry(item.context.clone()).or_default().push(i);
     }
+    let parts: Vec<(&[u8], &[u8])> = items
+        .iter()
+        .map(|item| (item.data.as_slice(), item.signature.as_slice()))
+        .collect();
     Ok(py.detach(|| {
         let mut valid = vec![false; keys.len()];
         for (context, indexes) in groups {
@@ -398,8 +371,8 @@ fn mldsa_verify_batch(
                 .iter()
                 .map(|&i| BatchItem {
                     key: keys[i],
-                    message: parts[i].0.as_slice(),
-                    signature: parts[i].1.as_slice(),
+                    message: parts[i].0,
+                    signature: parts[i].1,
                 })
                 .collect();
             let results = PublicKey::verify_batch(&batch, &SignatureOptions { context }, &par);
