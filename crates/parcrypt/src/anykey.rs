@@ -4,7 +4,7 @@
 //!
 //! The data is read once: PEM is decoded, an encrypted key decrypted (one
 //! key derivation), then the PKCS#8 or SPKI algorithm OID
-//! ([`keys::Algorithm`]) picks the one family that parses it. The
+//! ([`crate::keys::Algorithm`]) picks the one family that parses it. The
 //! traditional forms name their family themselves (`RSA PRIVATE KEY`,
 //! `EC PRIVATE KEY`; as DER, PKCS#1 then SEC1 are tried).
 //!
