@@ -16,6 +16,7 @@
 
 mod aead;
 mod age;
+mod batch;
 mod buffer;
 mod ciphers;
 mod cobblestone;

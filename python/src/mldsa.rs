@@ -18,9 +18,10 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::batch::{self, context_of};
 use crate::buffer::In;
-use crate::keyclass::PublicOf;
-use crate::{errors, par, serialization};
+use crate::keyclass::key_classes;
+use crate::{errors, par};
 
 /// `InvalidSignature` for a signature that does not verify or cannot (the
 /// wrong length), as pyca raises; `ValueError` for the rest (a context
@@ -31,14 +32,6 @@ fn err(py: Python<'_>, e: mldsa::Error) -> PyErr {
         mldsa::Error::BadSignature | mldsa::Error::MalformedSignature { .. }
     );
     errors::signature(py, invalid, e)
-}
-
-/// `context=None` or a bytes-like object (small: copied).
-fn context_of(context: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
-    match context {
-        Some(c) if !c.is_none() => Ok(In::get(c, "context")?.as_slice().to_vec()),
-        _ => Ok(Vec::new()),
-    }
 }
 
 fn generate(py: Python<'_>, set: ParameterSet) -> PyResult<Arc<PrivateKey>> {
@@ -99,219 +92,122 @@ fn verify(
         .map_err(|e| err(py, e))
 }
 
-fn verify_mu(py: Python<'_>, key: &PublicKey, signature: &Bound<'_, PyAny>, mu: &Bound<'_, PyAny>) -> PyResult<()> {
+fn verify_mu(
+    py: Python<'_>,
+    key: &PublicKey,
+    signature: &Bound<'_, PyAny>,
+    mu: &Bound<'_, PyAny>,
+) -> PyResult<()> {
     let signature = In::get(signature, "signature")?.as_slice().to_vec();
     let mu = In::get(mu, "mu")?.as_slice().to_vec();
-    py.detach(|| key.verify_mu(&mu, &signature)).map_err(|e| err(py, e))
+    py.detach(|| key.verify_mu(&mu, &signature))
+        .map_err(|e| err(py, e))
 }
 
-/// pyca's classes, one private and one public per parameter set, each a
-/// thin shell over the functions above; and the functions that map a
-/// library key to its class and back.
-macro_rules! classes {
-    ($($set:expr => $private:ident($private_name:literal), $public:ident($public_name:literal);)*) => {
-        $(
-            #[doc = concat!("An ", $private_name, " (pyca's class of that name).")]
-            #[pyclass(name = $private_name, module = "parcrypt.mldsa", frozen)]
-            #[derive(Debug)]
-            pub struct $private {
-                key: Arc<PrivateKey>,
-            }
+fn seed<'py>(py: Python<'py>, key: &PrivateKey) -> PyResult<Bound<'py, PyBytes>> {
+    let seed = key.to_seed().map_err(|e| err(py, e))?;
+    Ok(PyBytes::new(py, seed.expose()))
+}
 
-            #[doc = concat!("An ", $public_name, " (pyca's class of that name).")]
-            #[pyclass(name = $public_name, module = "parcrypt.mldsa", frozen)]
-            #[derive(Debug)]
-            pub struct $public {
-                key: PublicOf<PrivateKey>,
-            }
+fn raw<'py>(py: Python<'py>, key: &PublicKey) -> PyResult<Bound<'py, PyBytes>> {
+    Ok(PyBytes::new(py, key.to_raw()))
+}
 
-            #[pymethods]
-            impl $private {
-                /// A new key from a random seed.
-                #[staticmethod]
-                fn generate(py: Python<'_>) -> PyResult<Self> {
-                    Ok(Self { key: generate(py, $set)? })
-                }
+fn same(a: &PublicKey, b: &PublicKey) -> bool {
+    a == b
+}
 
-                /// The key of a 32-byte seed ξ.
-                #[staticmethod]
-                fn from_seed_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-                    Ok(Self { key: from_seed(py, $set, data)? })
-                }
+fn set_of(key: &PrivateKey) -> ParameterSet {
+    key.parameter_set()
+}
 
-                fn public_key(&self) -> $public {
-                    $public { key: PublicOf::Of(Arc::clone(&self.key)) }
-                }
+fn public_set_of(key: &PublicKey) -> ParameterSet {
+    key.parameter_set()
+}
 
-                /// The key as pyca writes it: PEM/DER PKCS#8 (the seed form),
-                /// or Raw/Raw (the seed).
-                #[pyo3(signature = (encoding = None, format = None, encryption_algorithm = None))]
-                fn private_bytes<'py>(
-                    &self,
-                    py: Python<'py>,
-                    encoding: Option<&Bound<'py, PyAny>>,
-                    format: Option<&Bound<'py, PyAny>>,
-                    encryption_algorithm: Option<&Bound<'py, PyAny>>,
-                ) -> PyResult<Bound<'py, PyBytes>> {
-                    serialization::private_bytes(py, &*self.key, encoding, format, encryption_algorithm)
-                }
-
-                /// The 32-byte seed.
-                fn private_bytes_raw<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-                    let seed = self.key.to_seed().map_err(|e| err(py, e))?;
-                    Ok(PyBytes::new(py, seed.expose()))
-                }
-
-                /// A hedged signature of `data` under `context` (0–255 bytes).
-                #[pyo3(signature = (data, context = None))]
-                fn sign<'py>(
-                    &self,
-                    py: Python<'py>,
-                    data: &Bound<'py, PyAny>,
-                    context: Option<&Bound<'py, PyAny>>,
-                ) -> PyResult<Bound<'py, PyBytes>> {
-                    sign(py, &self.key, data, context)
-                }
-
-                /// A hedged signature of an external μ (64 bytes, from `MLDSAMuHasher`).
-                fn sign_mu<'py>(&self, py: Python<'py>, mu: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-                    sign_mu(py, &self.key, mu)
-                }
-
-                fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-                    slf
-                }
-
-                fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
-                    slf
-                }
-
-                fn __repr__(&self) -> String {
-                    format!("<parcrypt.mldsa.{} (private values redacted)>", $private_name)
-                }
-            }
-
-            #[pymethods]
-            impl $public {
-                /// The key of its raw encoding.
-                #[staticmethod]
-                fn from_public_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-                    Ok(Self { key: PublicOf::Own(from_raw(py, $set, data)?) })
-                }
-
-                /// The key as pyca writes it: PEM/DER SubjectPublicKeyInfo, or Raw/Raw.
-                #[pyo3(signature = (encoding = None, format = None))]
-                fn public_bytes<'py>(
-                    &self,
-                    py: Python<'py>,
-                    encoding: Option<&Bound<'py, PyAny>>,
-                    format: Option<&Bound<'py, PyAny>>,
-                ) -> PyResult<Bound<'py, PyBytes>> {
-                    serialization::public_bytes(py, &*self.key, encoding, format)
-                }
-
-                fn public_bytes_raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-                    PyBytes::new(py, self.key.to_raw())
-                }
-
-                /// Returns None if `signature` is valid for `data` under
-                /// `context`; raises `InvalidSignature` otherwise.
-                #[pyo3(signature = (signature, data, context = None))]
-                fn verify(
-                    &self,
-                    py: Python<'_>,
-                    signature: &Bound<'_, PyAny>,
-                    data: &Bound<'_, PyAny>,
-                    context: Option<&Bound<'_, PyAny>>,
-                ) -> PyResult<()> {
-                    verify(py, &self.key, signature, data, context)
-                }
-
-                /// As `verify`, over an external μ (64 bytes).
-                fn verify_mu(&self, py: Python<'_>, signature: &Bound<'_, PyAny>, mu: &Bound<'_, PyAny>) -> PyResult<()> {
-                    verify_mu(py, &self.key, signature, mu)
-                }
-
-                fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-                    other.cast::<Self>().is_ok_and(|o| *o.get().key == *self.key)
-                }
-
-                fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
-                    slf
-                }
-
-                fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
-                    slf
-                }
-
-                fn __repr__(&self) -> String {
-                    format!("<parcrypt.mldsa.{}>", $public_name)
-                }
-            }
-        )*
-
-        pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-            $(
-                m.add_class::<$private>()?;
-                m.add_class::<$public>()?;
-            )*
-            m.add_class::<MlDsaMuHasher>()?;
-            m.add_function(wrap_pyfunction!(mldsa_sign_batch, m)?)?;
-            m.add_function(wrap_pyfunction!(mldsa_verify_batch, m)?)?;
-            Ok(())
+key_classes! {
+    module = "parcrypt.mldsa",
+    types = (PrivateKey, PublicKey),
+    sets = [
+        ParameterSet::MlDsa44 => MlDsa44PrivateKey("MLDSA44PrivateKey"), MlDsa44PublicKey("MLDSA44PublicKey");
+        ParameterSet::MlDsa65 => MlDsa65PrivateKey("MLDSA65PrivateKey"), MlDsa65PublicKey("MLDSA65PublicKey");
+        ParameterSet::MlDsa87 => MlDsa87PrivateKey("MLDSA87PrivateKey"), MlDsa87PublicKey("MLDSA87PublicKey");
+    ],
+    private_methods = {
+        /// A hedged signature of `data` under `context` (0–255 bytes).
+        #[pyo3(signature = (data, context = None))]
+        fn sign<'py>(
+            &self,
+            py: Python<'py>,
+            data: &Bound<'py, PyAny>,
+            context: Option<&Bound<'py, PyAny>>,
+        ) -> PyResult<Bound<'py, PyBytes>> {
+            sign(py, &self.key, data, context)
         }
 
-        /// The class object of a library private key, by its set.
-        pub fn private_object(py: Python<'_>, key: PrivateKey) -> PyResult<Bound<'_, PyAny>> {
-            let set = key.parameter_set();
-            let key = Arc::new(key);
-            $(
-                if set == $set {
-                    return Ok(Bound::new(py, $private { key })?.into_any());
-                }
-            )*
-            Err(PyValueError::new_err(format!("no class for {set}")))
+        /// A hedged signature of an external μ (64 bytes, from `MLDSAMuHasher`).
+        fn sign_mu<'py>(&self, py: Python<'py>, mu: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+            sign_mu(py, &self.key, mu)
+        }
+    },
+    public_methods = {
+        /// Returns None if `signature` is valid for `data` under `context`;
+        /// raises `InvalidSignature` otherwise.
+        #[pyo3(signature = (signature, data, context = None))]
+        fn verify(
+            &self,
+            py: Python<'_>,
+            signature: &Bound<'_, PyAny>,
+            data: &Bound<'_, PyAny>,
+            context: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<()> {
+            verify(py, &self.key, signature, data, context)
         }
 
-        /// The class object of a library public key, by its set.
-        pub fn public_object(py: Python<'_>, key: PublicKey) -> PyResult<Bound<'_, PyAny>> {
-            let set = key.parameter_set();
-            $(
-                if set == $set {
-                    return Ok(Bound::new(py, $public { key: PublicOf::Own(key) })?.into_any());
-                }
-            )*
-            Err(PyValueError::new_err(format!("no class for {set}")))
+        /// As `verify`, over an external μ (64 bytes).
+        fn verify_mu(&self, py: Python<'_>, signature: &Bound<'_, PyAny>, mu: &Bound<'_, PyAny>) -> PyResult<()> {
+            verify_mu(py, &self.key, signature, mu)
         }
+    },
+}
 
-        /// The library key inside any of the private key classes.
-        fn private_of(obj: &Bound<'_, PyAny>) -> PyResult<Arc<PrivateKey>> {
-            $(
-                if let Ok(k) = obj.cast::<$private>() {
-                    return Ok(Arc::clone(&k.get().key));
-                }
-            )*
-            Err(PyTypeError::new_err("private_key must be an ML-DSA private key (MLDSA44/65/87PrivateKey)"))
-        }
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    register_classes(m)?;
+    m.add_class::<MlDsaMuHasher>()?;
+    m.add_function(wrap_pyfunction!(mldsa_sign_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(mldsa_verify_batch, m)?)?;
+    Ok(())
+}
 
-        /// The library key inside any of the public key classes.
-        fn public_of<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a PublicKey> {
-            $(
-                if let Ok(k) = obj.cast::<$public>() {
-                    return Ok(&*k.get().key);
-                }
-            )*
-            Err(PyTypeError::new_err(format!(
-                "{what} must be an ML-DSA public key (MLDSA44/65/87PublicKey)"
-            )))
-        }
+/// The library key inside any of the private key classes.
+fn private_of(obj: &Bound<'_, PyAny>) -> PyResult<Arc<PrivateKey>> {
+    let key = if let Ok(k) = obj.cast::<MlDsa44PrivateKey>() {
+        &k.get().key
+    } else if let Ok(k) = obj.cast::<MlDsa65PrivateKey>() {
+        &k.get().key
+    } else if let Ok(k) = obj.cast::<MlDsa87PrivateKey>() {
+        &k.get().key
+    } else {
+        return Err(PyTypeError::new_err(
+            "private_key must be an ML-DSA private key (MLDSA44/65/87PrivateKey)",
+        ));
     };
+    Ok(Arc::clone(key))
 }
 
-classes! {
-    ParameterSet::MlDsa44 => MlDsa44PrivateKey("MLDSA44PrivateKey"), MlDsa44PublicKey("MLDSA44PublicKey");
-    ParameterSet::MlDsa65 => MlDsa65PrivateKey("MLDSA65PrivateKey"), MlDsa65PublicKey("MLDSA65PublicKey");
-    ParameterSet::MlDsa87 => MlDsa87PrivateKey("MLDSA87PrivateKey"), MlDsa87PublicKey("MLDSA87PublicKey");
+/// The library key inside any of the public key classes.
+fn public_of<'a>(obj: &'a Bound<'_, PyAny>, what: &str) -> PyResult<&'a PublicKey> {
+    if let Ok(k) = obj.cast::<MlDsa44PublicKey>() {
+        Ok(&k.get().key)
+    } else if let Ok(k) = obj.cast::<MlDsa65PublicKey>() {
+        Ok(&k.get().key)
+    } else if let Ok(k) = obj.cast::<MlDsa87PublicKey>() {
+        Ok(&k.get().key)
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "{what} must be an ML-DSA public key (MLDSA44/65/87PublicKey)"
+        )))
+    }
 }
 
 /// μ of a message given in pieces (pyca's `MLDSAMuHasher(public_key,
@@ -342,7 +238,10 @@ impl MlDsaMuHasher {
         // Released while waiting for (and holding) the lock: an update may
         // hash megabytes, and another thread may hold it.
         py.detach(|| {
-            let mut guard = self.hasher.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut guard = self
+                .hasher
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
             if guard.is_none() {
                 return Err(Python::attach(|py| {
                     errors::raise(py, "AlreadyFinalized", "Context was already finalized.".into())
@@ -357,7 +256,11 @@ impl MlDsaMuHasher {
 impl MlDsaMuHasher {
     #[new]
     #[pyo3(signature = (public_key, context = None))]
-    fn new(py: Python<'_>, public_key: &Bound<'_, PyAny>, context: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(
+        py: Python<'_>,
+        public_key: &Bound<'_, PyAny>,
+        context: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let key = public_of(public_key, "public_key")?;
         let hasher = key.mu_hasher(&context_of(context)?).map_err(|e| err(py, e))?;
         Ok(Self::new_with(hasher))
@@ -420,7 +323,7 @@ fn mldsa_sign_batch<'py>(
     let options = SignatureOptions {
         context: context_of(context)?,
     };
-    if options.context.len() > mldsa::MAX_CONTEXT {
+    if options.context.len() > batch::MAX_CONTEXT {
         return Err(err(py, mldsa::Error::ContextTooLong(options.context.len())));
     }
     let views = messages
@@ -450,37 +353,17 @@ fn mldsa_verify_batch(
     strategy: &str,
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
-    let mut fields: Vec<Vec<Bound<'_, PyAny>>> = Vec::new();
-    for (i, item) in items.try_iter()?.enumerate() {
-        let shape = || {
-            PyTypeError::new_err(format!(
-                "items[{i}] must be a (public_key, data, signature) or (public_key, data, signature, context) tuple"
-            ))
-        };
-        let item: Vec<Bound<'_, PyAny>> = item?.extract().map_err(|_| shape())?;
-        if !(3..=4).contains(&item.len()) {
-            return Err(shape());
-        }
-        fields.push(item);
-    }
-    let mut keys = Vec::with_capacity(fields.len());
-    let mut parts = Vec::with_capacity(fields.len());
+    let items = batch::items(items)?;
+    let mut keys = Vec::with_capacity(items.len());
     let mut groups = ByContext::new();
-    for (i, item) in fields.iter().enumerate() {
-        keys.push(public_of(&item[0], &format!("items[{i}][0]"))?);
-        parts.push((
-            In::get(&item[1], &format!("items[{i}][1]"))?,
-            In::get(&item[2], &format!("items[{i}][2]"))?,
-        ));
-        let context = context_of(item.get(3))?;
-        if context.len() > mldsa::MAX_CONTEXT {
-            return Err(PyValueError::new_err(format!(
-                "items[{i}][3]: {}",
-                mldsa::Error::ContextTooLong(context.len())
-            )));
-        }
-        groups.entry(context).or_default().push(i);
+    for (i, item) in items.iter().enumerate() {
+        keys.push(public_of(&item.key, &format!("items[{i}][0]"))?);
+        groups.entry(item.context.clone()).or_default().push(i);
     }
+    let parts: Vec<(&[u8], &[u8])> = items
+        .iter()
+        .map(|item| (item.data.as_slice(), item.signature.as_slice()))
+        .collect();
     Ok(py.detach(|| {
         let mut valid = vec![false; keys.len()];
         for (context, indexes) in groups {
@@ -488,8 +371,8 @@ fn mldsa_verify_batch(
                 .iter()
                 .map(|&i| BatchItem {
                     key: keys[i],
-                    message: parts[i].0.as_slice(),
-                    signature: parts[i].1.as_slice(),
+                    message: parts[i].0,
+                    signature: parts[i].1,
                 })
                 .collect();
             let results = PublicKey::verify_batch(&batch, &SignatureOptions { context }, &par);

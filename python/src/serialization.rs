@@ -70,7 +70,9 @@ fn signing_form<K: SigningKey>(key: &K, form: PrivateForm, pem: bool) -> Option<
         (PrivateForm::Pkcs8, true) => key.to_pkcs8_pem().map(|s| SecretBytes::from(s.expose_bytes())),
         (PrivateForm::Pkcs8, false) => key.to_pkcs8_der(),
         (PrivateForm::Traditional, _) if K::FAMILY.traditional.is_none() => return None,
-        (PrivateForm::Traditional, true) => key.to_traditional_pem().map(|s| SecretBytes::from(s.expose_bytes())),
+        (PrivateForm::Traditional, true) => key
+            .to_traditional_pem()
+            .map(|s| SecretBytes::from(s.expose_bytes())),
         (PrivateForm::Traditional, false) => key.to_traditional_der(),
         (PrivateForm::Raw, _) => return None,
     };
@@ -79,7 +81,12 @@ fn signing_form<K: SigningKey>(key: &K, form: PrivateForm, pem: bool) -> Option<
 
 /// SPKI of a signature family, through [`VerifyingKey`].
 fn verifying_spki<P: VerifyingKey>(key: &P, pem: bool) -> Result<Vec<u8>, String> {
-    if pem { key.to_spki_pem().map(String::into_bytes) } else { key.to_spki_der() }.map_err(|e| e.to_string())
+    if pem {
+        key.to_spki_pem().map(String::into_bytes)
+    } else {
+        key.to_spki_der()
+    }
+    .map_err(|e| e.to_string())
 }
 
 impl PrivateForms for rsa::PrivateKey {
@@ -123,7 +130,9 @@ impl PrivateForms for mlkem::PrivateKey {
                 return Some(
                     self.seed()
                         .map(|s| SecretBytes::from(s.expose().as_slice()))
-                        .ok_or_else(|| "the key was read without its seed, which cannot be recovered".to_owned()),
+                        .ok_or_else(|| {
+                            "the key was read without its seed, which cannot be recovered".to_owned()
+                        }),
                 );
             }
             (PrivateForm::Traditional, _) => return None,
@@ -137,8 +146,12 @@ impl PublicForms for rsa::PublicKey {
         match form {
             PublicForm::Spki => Some(verifying_spki(self, pem)),
             PublicForm::Traditional => Some(
-                if pem { self.to_pkcs1_pem().map(String::into_bytes) } else { self.to_pkcs1_der() }
-                    .map_err(|e| e.to_string()),
+                if pem {
+                    self.to_pkcs1_pem().map(String::into_bytes)
+                } else {
+                    self.to_pkcs1_der()
+                }
+                .map_err(|e| e.to_string()),
             ),
             _ => None,
         }
@@ -209,7 +222,11 @@ fn member(arg: Option<&Bound<'_, PyAny>>, default: &str, enum_name: &str) -> PyR
     } else {
         return Err(PyTypeError::new_err(format!(
             "{} must be an item from the {enum_name} enum",
-            if enum_name == "Encoding" { "encoding" } else { "format" }
+            if enum_name == "Encoding" {
+                "encoding"
+            } else {
+                "format"
+            }
         )));
     };
     Ok(name.to_ascii_uppercase())
@@ -270,7 +287,11 @@ pub fn private_bytes<'py>(
         (Encoding::Raw, PrivateForm::Raw) => {}
         (_, PrivateForm::Raw) => return Err(invalid_format()),
         (Encoding::Pem | Encoding::Der, _) => {}
-        _ => return Err(PyTypeError::new_err("encoding must be Encoding.DER or Encoding.PEM")),
+        _ => {
+            return Err(PyTypeError::new_err(
+                "encoding must be Encoding.DER or Encoding.PEM",
+            ));
+        }
     }
     let pem = encoding == Encoding::Pem;
     let Some(password) = password else {
@@ -386,7 +407,9 @@ fn encryption_password(algorithm: Option<&Bound<'_, PyAny>>) -> PyResult<Option<
 /// whatever the key inside).
 fn load_error(e: anykey::Error) -> PyErr {
     match e.kind() {
-        ErrorKind::BadPassword => PyValueError::new_err(format!("Incorrect password, could not decrypt key ({e})")),
+        ErrorKind::BadPassword => {
+            PyValueError::new_err(format!("Incorrect password, could not decrypt key ({e})"))
+        }
         _ => PyValueError::new_err(format!("Could not deserialize key data: {e}")),
     }
 }
@@ -421,10 +444,16 @@ fn load_private_key<'py>(
     Ok(match key {
         anykey::PrivateKey::Rsa(key) => Bound::new(py, crate::rsa::RsaPrivateKey { key })?.into_any(),
         anykey::PrivateKey::Ec(key) => Bound::new(py, crate::ecdsa::EcPrivateKey { key })?.into_any(),
-        anykey::PrivateKey::SlhDsa(key) => Bound::new(py, crate::slhdsa::SlhDsaPrivateKey { key })?.into_any(),
+        anykey::PrivateKey::SlhDsa(key) => {
+            Bound::new(py, crate::slhdsa::SlhDsaPrivateKey { key })?.into_any()
+        }
         anykey::PrivateKey::MlDsa(key) => crate::mldsa::private_object(py, key)?,
         anykey::PrivateKey::MlKem(key) => crate::mlkem::private_object(py, key)?,
-        _ => return Err(PyValueError::new_err("a key of a family this build does not offer")),
+        _ => {
+            return Err(PyValueError::new_err(
+                "a key of a family this build does not offer",
+            ));
+        }
     })
 }
 
@@ -440,6 +469,10 @@ fn load_public_key<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<B
         anykey::PublicKey::SlhDsa(key) => Bound::new(py, crate::slhdsa::SlhDsaPublicKey { key })?.into_any(),
         anykey::PublicKey::MlDsa(key) => crate::mldsa::public_object(py, key)?,
         anykey::PublicKey::MlKem(key) => crate::mlkem::public_object(py, key)?,
-        _ => return Err(PyValueError::new_err("a key of a family this build does not offer")),
+        _ => {
+            return Err(PyValueError::new_err(
+                "a key of a family this build does not offer",
+            ));
+        }
     })
 }

@@ -14,6 +14,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
+use crate::batch::{self, context_of};
 use crate::buffer::In;
 use crate::serialization::{self, load_password};
 use crate::{errors, par};
@@ -50,15 +51,6 @@ fn set_member(py: Python<'_>, set: ParameterSet) -> PyResult<Bound<'_, PyAny>> {
     py.import("parcrypt.slhdsa")?
         .getattr("ParameterSet")?
         .call1((set.name(),))
-}
-
-/// `context=None` or a bytes-like object of at most 255 bytes, copied
-/// (it is small, and read once into M').
-fn context_of(context: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u8>> {
-    match context {
-        Some(c) if !c.is_none() => Ok(In::get(c, "context")?.as_slice().to_vec()),
-        _ => Ok(Vec::new()),
-    }
 }
 
 /// What is signed or verified: `data` under `context`, pure or through
@@ -153,47 +145,27 @@ fn slhdsa_verify_batch(
     strategy: &str,
 ) -> PyResult<Vec<bool>> {
     let par = par::parallelism(threads, strategy)?;
-    let mut keys: Vec<Py<SlhDsaPublicKey>> = Vec::new();
-    let mut parts: Vec<(In, In, Vec<u8>)> = Vec::new();
-    for (i, item) in items.try_iter()?.enumerate() {
-        let item = item?;
-        let shape = || {
-            PyTypeError::new_err(format!(
-                "items[{i}] must be a (public_key, data, signature) or (public_key, data, signature, context) tuple"
-            ))
-        };
-        let fields: Vec<Bound<'_, PyAny>> = item.extract().map_err(|_| shape())?;
-        if !(3..=4).contains(&fields.len()) {
-            return Err(shape());
-        }
-        let key = fields[0].cast::<SlhDsaPublicKey>().map_err(|_| {
+    let items = batch::items(items)?;
+    let mut keys: Vec<&SlhDsaPublicKey> = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let key = item.key.cast::<SlhDsaPublicKey>().map_err(|_| {
             PyTypeError::new_err(format!("items[{i}][0] must be a parcrypt.slhdsa.SLHDSAPublicKey"))
         })?;
-        let data = In::get(&fields[1], &format!("items[{i}][1]"))?;
-        let signature = In::get(&fields[2], &format!("items[{i}][2]"))?;
-        let context = context_of(fields.get(3))?;
-        if context.len() > 255 {
-            return Err(PyValueError::new_err(format!(
-                "items[{i}][3]: {}",
-                slhdsa::Error::ContextTooLong(context.len())
-            )));
-        }
-        keys.push(key.clone().unbind());
-        parts.push((data, signature, context));
+        keys.push(key.get());
     }
-    let messages: Vec<Message<'_>> = parts
+    let messages: Vec<Message<'_>> = items
         .iter()
-        .map(|(data, _, context)| Message::pure(data.as_slice(), context))
+        .map(|item| Message::pure(item.data.as_slice(), &item.context))
         .collect::<Result<_, _>>()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     let batch: Vec<BatchItem<'_>> = keys
         .iter()
-        .zip(&parts)
+        .zip(&items)
         .zip(&messages)
-        .map(|((key, (_, signature, _)), message)| BatchItem {
-            key: &key.get().key,
+        .map(|((key, item), message)| BatchItem {
+            key: &key.key,
             message,
-            signature: signature.as_slice(),
+            signature: item.signature.as_slice(),
         })
         .collect();
     Ok(py.detach(|| slhdsa::verify_batch(&batch, &par)))

@@ -4,7 +4,7 @@
 //!
 //! The data is read once: PEM is decoded, an encrypted key decrypted (one
 //! key derivation), then the PKCS#8 or SPKI algorithm OID
-//! ([`keys::Algorithm`]) picks the one family that parses it. The
+//! ([`crate::keys::Algorithm`]) picks the one family that parses it. The
 //! traditional forms name their family themselves (`RSA PRIVATE KEY`,
 //! `EC PRIVATE KEY`; as DER, PKCS#1 then SEC1 are tried).
 //!
@@ -114,7 +114,9 @@ impl Error {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Error::MalformedKey(_) => ErrorKind::MalformedKey,
-            Error::EncryptedKey | Error::KeyEncryption(pkcs8::Error::PasswordNeeded) => ErrorKind::EncryptedKey,
+            Error::EncryptedKey | Error::KeyEncryption(pkcs8::Error::PasswordNeeded) => {
+                ErrorKind::EncryptedKey
+            }
             Error::KeyEncryption(pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
             Error::KeyEncryption(pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
             Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
@@ -305,15 +307,24 @@ mod tests {
         assert_eq!(Algorithm::of_pkcs8(&spki), None);
         assert_eq!(Algorithm::of_pkcs8(b"\x30\x03\x02\x01\x00"), None);
         let ml = mldsa::PrivateKey::from_seed(mldsa::ParameterSet::MlDsa65, &[1; 32]).unwrap();
-        assert_eq!(Algorithm::of_pkcs8(ml.to_pkcs8_der().unwrap().expose()), Some(Algorithm::MlDsa));
+        assert_eq!(
+            Algorithm::of_pkcs8(ml.to_pkcs8_der().unwrap().expose()),
+            Some(Algorithm::MlDsa)
+        );
         let kem = mlkem::PrivateKey::from_seed(mlkem::Params::MlKem768, &[2; 64]).unwrap();
-        assert_eq!(Algorithm::of_spki(&kem.public_key().to_spki_der().unwrap()), Some(Algorithm::MlKem));
+        assert_eq!(
+            Algorithm::of_spki(&kem.public_key().to_spki_der().unwrap()),
+            Some(Algorithm::MlKem)
+        );
         // Ed25519 (1.3.101.112): a PKCS#8 of another algorithm, named.
         let mut ed25519 = vec![
             0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
         ];
         ed25519.extend([7u8; 32]);
-        assert_eq!(Algorithm::of_pkcs8(&ed25519), Some(Algorithm::Other("1.3.101.112".into())));
+        assert_eq!(
+            Algorithm::of_pkcs8(&ed25519),
+            Some(Algorithm::Other("1.3.101.112".into()))
+        );
         let e = read_private(&ed25519, None, &KdfLimits::DEFAULT, &par()).unwrap_err();
         assert_eq!(e.to_string(), "unsupported key algorithm (OID 1.3.101.112)");
     }
@@ -326,11 +337,23 @@ mod tests {
         let sec1 = ec.to_traditional_der().unwrap();
         let read = |b: &[u8]| read_private(b, None, &KdfLimits::DEFAULT, &par()).unwrap();
         assert!(matches!(read(sec1.expose()), PrivateKey::Ec(_)));
-        assert!(matches!(read(ec.to_traditional_pem().unwrap().expose_bytes()), PrivateKey::Ec(_)));
-        assert!(matches!(read(ml.to_pkcs8_pem().unwrap().expose_bytes()), PrivateKey::MlDsa(_)));
-        assert!(matches!(read(KemPrivateKey::to_pkcs8_der(&kem).unwrap().expose()), PrivateKey::MlKem(_)));
+        assert!(matches!(
+            read(ec.to_traditional_pem().unwrap().expose_bytes()),
+            PrivateKey::Ec(_)
+        ));
+        assert!(matches!(
+            read(ml.to_pkcs8_pem().unwrap().expose_bytes()),
+            PrivateKey::MlDsa(_)
+        ));
+        assert!(matches!(
+            read(KemPrivateKey::to_pkcs8_der(&kem).unwrap().expose()),
+            PrivateKey::MlKem(_)
+        ));
         let spki = ml.public_key().to_spki_pem().unwrap();
-        assert!(matches!(read_public(spki.as_bytes()).unwrap(), PublicKey::MlDsa(_)));
+        assert!(matches!(
+            read_public(spki.as_bytes()).unwrap(),
+            PublicKey::MlDsa(_)
+        ));
         assert!(matches!(
             read_private(spki.as_bytes(), None, &KdfLimits::DEFAULT, &par()),
             Err(Error::WrongKeyType(_))
@@ -344,7 +367,9 @@ mod tests {
     #[test]
     fn an_encrypted_key_needs_its_password_and_a_wrong_one_is_one_clear_error() {
         let ec = ecdsa::PrivateKey::generate().unwrap();
-        let der = ec.to_pkcs8_encrypted_der(b"right", &pkcs8::Options::default()).unwrap();
+        let der = ec
+            .to_pkcs8_encrypted_der(b"right", &pkcs8::Options::default())
+            .unwrap();
         let read = |p: Option<&[u8]>| read_private(&der, p, &KdfLimits::DEFAULT, &par());
         assert!(matches!(read(Some(b"right")).unwrap(), PrivateKey::Ec(_)));
         assert_eq!(read(None).unwrap_err().kind(), ErrorKind::EncryptedKey);

@@ -739,24 +739,32 @@ impl Algorithm {
     }
 }
 
-/// An OID's dotted form (`1.2.840.113549.1.1.1`), for messages.
-fn dotted(oid: &[u8]) -> String {
+/// An OID's contents in dotted-decimal form (`1.2.840.113549.1.1.1`);
+/// `?` for contents that are not an OID.
+pub(crate) fn dotted(oid: &[u8]) -> String {
     let mut arcs: Vec<u64> = Vec::new();
     let mut value: u64 = 0;
-    for &b in oid {
+    for (i, &b) in oid.iter().enumerate() {
+        if value > u64::MAX >> 7 {
+            return "?".into();
+        }
         value = (value << 7) | u64::from(b & 0x7f);
-        if b & 0x80 == 0 {
-            if arcs.is_empty() {
-                let first = (value / 40).min(2);
-                arcs.extend([first, value - 40 * first]);
-            } else {
-                arcs.push(value);
+        if b & 0x80 != 0 {
+            if i + 1 == oid.len() {
+                return "?".into();
             }
-            value = 0;
+            continue;
         }
-        if value > u64::MAX >> 8 {
-            return "(an OID too long to show)".into();
+        if arcs.is_empty() {
+            let first = (value / 40).min(2);
+            arcs.extend([first, value - 40 * first]);
+        } else {
+            arcs.push(value);
         }
+        value = 0;
+    }
+    if arcs.is_empty() {
+        return "?".into();
     }
     arcs.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
 }

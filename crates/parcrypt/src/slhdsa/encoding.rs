@@ -12,7 +12,7 @@
 //! DER code of the crate outside the backend).
 
 use super::{Error, ParameterSet, PrivateKey, PublicKey};
-use crate::keys::KeyFileError;
+use crate::keys::{KeyFileError, dotted};
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
 use crate::pkcs8::der::{self, BIT_STRING, OCTET_STRING, OID, Reader};
@@ -100,36 +100,6 @@ fn key_name(oid: &[u8]) -> String {
     } else {
         named.to_owned()
     }
-}
-
-/// An OID's contents in dotted-decimal form (`1.2.840.113549.1.1.1`);
-/// `?` for contents that are not an OID.
-fn dotted(oid: &[u8]) -> String {
-    let mut arcs: Vec<u64> = Vec::new();
-    let mut value: u64 = 0;
-    for (i, &b) in oid.iter().enumerate() {
-        if value > u64::MAX >> 7 {
-            return "?".into();
-        }
-        value = (value << 7) | u64::from(b & 0x7f);
-        if b & 0x80 != 0 {
-            if i + 1 == oid.len() {
-                return "?".into();
-            }
-            continue;
-        }
-        if arcs.is_empty() {
-            let first = (value / 40).min(2);
-            arcs.extend([first, value - 40 * first]);
-        } else {
-            arcs.push(value);
-        }
-        value = 0;
-    }
-    if arcs.is_empty() {
-        return "?".into();
-    }
-    arcs.iter().map(u64::to_string).collect::<Vec<_>>().join(".")
 }
 
 /// A PEM problem, for a reader that wanted a block labelled `wanted`.
