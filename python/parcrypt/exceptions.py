@@ -1,18 +1,30 @@
-"""The exceptions parcrypt raises (besides ValueError, TypeError and OSError)."""
+"""The exceptions parcrypt raises (besides ValueError, TypeError and OSError).
+
+Where pyca/cryptography is installed, ``InvalidTag``, ``AlreadyFinalized``
+and ``InvalidSignature`` are subclasses of its exceptions of the same names,
+so code written for pyca (``except cryptography.exceptions.InvalidSignature``)
+catches parcrypt's too when only its import changed to a parcrypt drop-in."""
+
+try:  # pyca's classes as bases when present: the drop-ins raise what pyca code catches
+    from cryptography.exceptions import AlreadyFinalized as _FinalizedBase
+    from cryptography.exceptions import InvalidSignature as _SignatureBase
+    from cryptography.exceptions import InvalidTag as _TagBase
+except ImportError:  # pragma: no cover - exercised where cryptography is absent
+    _TagBase = _FinalizedBase = _SignatureBase = Exception  # type: ignore[misc,assignment]
 
 
-class InvalidTag(Exception):
+class InvalidTag(_TagBase):
     """An authentication tag did not match: wrong key, nonce or associated
     data, or the ciphertext or tag was modified. No plaintext was returned
     (an output buffer given to ``decrypt_into`` is zeroed)."""
 
 
-class AlreadyFinalized(Exception):
+class AlreadyFinalized(_FinalizedBase):
     """A context was used after ``finalize()``, or a Cobblestone decryptor
     after it failed (as ``cryptography.exceptions.AlreadyFinalized``)."""
 
 
-class InvalidSignature(Exception):
+class InvalidSignature(_SignatureBase):
     """A signature does not verify (or cannot be parsed)."""
 
 

@@ -173,6 +173,18 @@ def test_pycas_usage_runs_with_only_the_import_changed():
     pyca_serialization.load_pem_private_key(ours["pem"], None)
 
 
+def test_pycas_except_clauses_catch_parcrypts_exceptions():
+    # Code ported by changing only the import still catches what it caught.
+    from cryptography import exceptions as pyca_exceptions
+    from parcrypt import exceptions
+
+    key = mldsa.MLDSA65PrivateKey.generate()
+    with pytest.raises(pyca_exceptions.InvalidSignature):
+        key.public_key().verify(b"\0" * 3309, b"message")
+    assert issubclass(exceptions.InvalidTag, pyca_exceptions.InvalidTag)
+    assert issubclass(exceptions.AlreadyFinalized, pyca_exceptions.AlreadyFinalized)
+
+
 def test_copies_equality_and_pickling_behave_as_pycas():
     a = mldsa.MLDSA44PrivateKey.from_seed_bytes(bytes(32))
     b = pyca_mldsa.MLDSA44PrivateKey.from_seed_bytes(bytes(32))

@@ -27,7 +27,7 @@
 //! # Ok::<(), mldsa::Error>(())
 //! ```
 
-use crate::keys::{Algorithm, ErrorKind, KeyError, SigningKey, VerifyingKey};
+use crate::keys::{Algorithm, ErrorKind, KeyError, KeyFileError, SigningKey, VerifyingKey};
 use crate::par::Parallelism;
 use crate::pem::{self, PemError};
 use crate::pkcs8::{self, KdfLimits, UnlockError};
@@ -76,22 +76,14 @@ pub enum PublicKey {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// Not a PEM or DER key parcrypt reads.
-    #[error("malformed key: {0}")]
-    MalformedKey(String),
-    /// A password-protected key, read without a password.
-    #[error("the key is encrypted: a password is needed to read it")]
-    EncryptedKey,
-    /// A password-protected key that could not be opened (a wrong
-    /// password among them).
+    /// Not a PEM or DER key parcrypt reads, an encrypted key without its
+    /// password or with a wrong one, or a public key where a private one is
+    /// needed (and the reverse): the families' own key-file errors.
     #[error(transparent)]
-    KeyEncryption(pkcs8::Error),
+    Key(KeyFileError),
     /// A well-formed key of an algorithm parcrypt has not.
     #[error("unsupported key algorithm (OID {0})")]
     UnsupportedAlgorithm(String),
-    /// A public key where a private one is needed, or the reverse.
-    #[error("{0}")]
-    WrongKeyType(&'static str),
     /// The RSA family refused the key.
     #[error(transparent)]
     Rsa(rsa::Error),
@@ -113,14 +105,8 @@ impl Error {
     /// What kind of problem this is, as the families say it.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::MalformedKey(_) => ErrorKind::MalformedKey,
-            Error::EncryptedKey | Error::KeyEncryption(pkcs8::Error::PasswordNeeded) => {
-                ErrorKind::EncryptedKey
-            }
-            Error::KeyEncryption(pkcs8::Error::BadDecrypt) => ErrorKind::BadPassword,
-            Error::KeyEncryption(pkcs8::Error::TooCostly(_)) => ErrorKind::TooCostly,
-            Error::KeyEncryption(_) => ErrorKind::KeyEncryption,
-            Error::UnsupportedAlgorithm(_) | Error::WrongKeyType(_) => ErrorKind::WrongKeyType,
+            Error::Key(e) => e.kind(),
+            Error::UnsupportedAlgorithm(_) => ErrorKind::WrongKeyType,
             Error::Rsa(e) => e.kind(),
             Error::Ec(e) => e.kind(),
             Error::SlhDsa(e) => e.kind(),
@@ -136,23 +122,33 @@ impl Error {
 
 impl From<pkcs8::Error> for Error {
     fn from(e: pkcs8::Error) -> Self {
-        match e {
-            pkcs8::Error::PasswordNeeded => Error::EncryptedKey,
-            other => Error::KeyEncryption(other),
-        }
+        Error::Key(e.into())
     }
+}
+
+fn malformed(why: &str) -> Error {
+    Error::Key(KeyFileError::Malformed(why.into()))
+}
+
+/// A public key where a private one is needed (`private` true), or the reverse.
+fn wrong_kind(private: bool) -> Error {
+    let (a_key, found) = if private {
+        ("a private key", "a public key")
+    } else {
+        ("a public key", "a private key")
+    };
+    Error::Key(KeyFileError::WrongType {
+        a_key,
+        why: format!("{found} was given"),
+    })
 }
 
 fn pem_error(e: PemError) -> Error {
     match e {
-        PemError::Encrypted => Error::EncryptedKey,
-        PemError::Label(label) if label.contains("PUBLIC KEY") => {
-            Error::WrongKeyType("a public key where a private key is needed")
-        }
-        PemError::Label(label) if label.contains("PRIVATE KEY") => {
-            Error::WrongKeyType("a private key where a public key is needed")
-        }
-        other => Error::MalformedKey(other.to_string()),
+        PemError::Encrypted => Error::Key(KeyFileError::Encrypted),
+        PemError::Label(label) if label.contains("PUBLIC KEY") => wrong_kind(true),
+        PemError::Label(label) if label.contains("PRIVATE KEY") => wrong_kind(false),
+        other => Error::Key(KeyFileError::Malformed(other.to_string())),
     }
 }
 
@@ -165,9 +161,10 @@ fn pem_error(e: PemError) -> Error {
 /// is parallel work (SLH-DSA rebuilds its root).
 ///
 /// # Errors
-/// [`Error::EncryptedKey`] without a password for an encrypted key;
-/// [`Error::KeyEncryption`] for a wrong one ([`ErrorKind::BadPassword`]);
-/// [`Error::UnsupportedAlgorithm`]; [`Error::MalformedKey`]; the family's
+/// [`Error::Key`] ([`KeyFileError::Encrypted`]) without a password for an
+/// encrypted key, [`KeyFileError::Encryption`] for a wrong one
+/// ([`ErrorKind::BadPassword`]), [`KeyFileError::Malformed`];
+/// [`Error::UnsupportedAlgorithm`]; the family's
 /// error for a key it refuses.
 pub fn read_private(
     bytes: &[u8],
@@ -198,18 +195,18 @@ pub fn read_private(
         return private_of_pkcs8(bytes, par);
     }
     if Algorithm::of_spki(bytes).is_some() {
-        return Err(Error::WrongKeyType("a public key where a private key is needed"));
+        return Err(wrong_kind(true));
     }
     rsa::PrivateKey::from_traditional_der(bytes)
         .map(PrivateKey::Rsa)
         .or_else(|_| ecdsa::PrivateKey::from_traditional_der(bytes).map(PrivateKey::Ec))
-        .map_err(|_| Error::MalformedKey("not a PKCS#8, PKCS#1 or SEC1 private key".into()))
+        .map_err(|_| malformed("not a PKCS#8, PKCS#1 or SEC1 private key"))
 }
 
 /// The family a PKCS#8 `PrivateKeyInfo` names parses it.
 fn private_of_pkcs8(der: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> {
     match Algorithm::of_pkcs8(der) {
-        None => Err(Error::MalformedKey("not a DER PKCS#8 private key".into())),
+        None => Err(malformed("not a DER PKCS#8 private key")),
         Some(Algorithm::Rsa) => rsa::PrivateKey::from_pkcs8_der(der)
             .map(PrivateKey::Rsa)
             .map_err(Error::Rsa),
@@ -235,11 +232,11 @@ fn private_of_pkcs8(der: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> 
 /// [`read_private`]'s.
 ///
 /// # Errors
-/// [`Error::WrongKeyType`] for a private key; [`Error::UnsupportedAlgorithm`];
-/// [`Error::MalformedKey`]; the family's error for a key it refuses.
+/// [`KeyFileError::WrongType`] for a private key, [`KeyFileError::Malformed`];
+/// [`Error::UnsupportedAlgorithm`]; the family's error for a key it refuses.
 pub fn read_public(bytes: &[u8]) -> Result<PublicKey, Error> {
     if pkcs8::is_encrypted(bytes) {
-        return Err(Error::WrongKeyType("a private key where a public key is needed"));
+        return Err(wrong_kind(false));
     }
     if pem::is_pem(bytes) {
         let (label, der) = pem::decode(bytes, &[SPKI_LABEL, RSA_PUBLIC_LABEL]).map_err(pem_error)?;
@@ -254,17 +251,17 @@ pub fn read_public(bytes: &[u8]) -> Result<PublicKey, Error> {
         return public_of_spki(bytes);
     }
     if Algorithm::of_pkcs8(bytes).is_some() {
-        return Err(Error::WrongKeyType("a private key where a public key is needed"));
+        return Err(wrong_kind(false));
     }
     rsa::PublicKey::from_traditional_der(bytes)
         .map(PublicKey::Rsa)
-        .map_err(|_| Error::MalformedKey("not a SubjectPublicKeyInfo or PKCS#1 public key".into()))
+        .map_err(|_| malformed("not a SubjectPublicKeyInfo or PKCS#1 public key"))
 }
 
 /// The family an SPKI names parses it.
 fn public_of_spki(der: &[u8]) -> Result<PublicKey, Error> {
     match Algorithm::of_spki(der) {
-        None => Err(Error::MalformedKey("not a DER SubjectPublicKeyInfo".into())),
+        None => Err(malformed("not a DER SubjectPublicKeyInfo")),
         Some(Algorithm::Rsa) => rsa::PublicKey::from_spki_der(der)
             .map(PublicKey::Rsa)
             .map_err(Error::Rsa),
@@ -356,11 +353,11 @@ mod tests {
         ));
         assert!(matches!(
             read_private(spki.as_bytes(), None, &KdfLimits::DEFAULT, &par()),
-            Err(Error::WrongKeyType(_))
+            Err(Error::Key(KeyFileError::WrongType { .. }))
         ));
         assert!(matches!(
             read_public(ml.to_pkcs8_pem().unwrap().expose_bytes()),
-            Err(Error::WrongKeyType(_))
+            Err(Error::Key(KeyFileError::WrongType { .. }))
         ));
     }
 
