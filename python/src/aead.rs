@@ -169,12 +169,12 @@ impl AesGcm {
         // Sealed straight from `data` into the new object's storage, part by
         // part on the call's threads, which take its first-touch page faults
         // in parallel: one pass over memory, no copy into it first.
-        // SAFETY: the closure writes every byte: `seal_to_uninit` the
+        // SAFETY: the closure writes every byte: `seal_uninit_into` the
         // ciphertext, then the tag.
         unsafe {
             bytes_uninit(py, len + GCM_TAG, |fresh| {
                 let (body, slot) = fresh.split_at_mut(len);
-                let tag = self.gcm.seal_to_uninit(nonce, aad, data.as_slice(), body, &par);
+                let tag = self.gcm.seal_uninit_into(nonce, aad, data.as_slice(), body, &par);
                 for (b, t) in slot.iter_mut().zip(tag) {
                     b.write(t);
                 }

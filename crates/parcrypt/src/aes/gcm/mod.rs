@@ -299,7 +299,7 @@ impl Gcm {
     ///
     /// # Panics
     /// As [`Gcm::seal_into`].
-    pub fn seal_to_uninit(
+    pub fn seal_uninit_into(
         &self,
         nonce: &[u8; NONCE],
         aad: &[u8],
