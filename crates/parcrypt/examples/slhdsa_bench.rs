@@ -62,6 +62,9 @@ struct Args {
     kernels: bool,
 }
 
+const USAGE: &str = "usage: slhdsa_bench [--ops keygen,sign,verify] [--threads 1,2] [--rounds R] \
+[--count N] [--len BYTES] [--peer NODE] [--kernels] [SET ... | all]";
+
 fn args() -> Args {
     let mut a = Args {
         sets: Vec::new(),
@@ -85,7 +88,17 @@ fn args() -> Args {
             "--peer" => a.peer = Some(value()),
             "--kernels" => a.kernels = true,
             "all" => a.sets.extend(ParameterSet::ALL),
-            name => a.sets.push(name.parse().unwrap()),
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            name => match name.parse() {
+                Ok(set) => a.sets.push(set),
+                Err(e) => {
+                    eprintln!("slhdsa_bench: {e}\n{USAGE}");
+                    std::process::exit(2);
+                }
+            },
         }
     }
     if a.sets.is_empty() {
