@@ -180,6 +180,10 @@ const RAWIN_VERIFY: &str = "Verify a signature; prints \"Verified OK\" (exit 0) 
 /// The pubkey about of the families written only as SPKI.
 const SPKI_PUBKEY: &str = "Write the public key (SPKI) of a private key (= openssl pkey -pubout)";
 
+/// The convert about of the families with a traditional form beside PKCS#8.
+const PKCS8_CONVERT: &str = "Rewrite a private key: another encoding, with a password (--passout) or without one \
+                             (= openssl pkey, openssl pkcs8 -topk8)";
+
 /// The verify about of the families OpenSSL verifies with `dgst`.
 const DGST_VERIFY: &str = "Verify a signature; prints \"Verified OK\" (exit 0) or fails (exit 1)";
 
@@ -192,8 +196,7 @@ impl FamilyArgs for Ecdsa {
     type VerifyBatch = EcSignature;
     const HELP: KeyHelp = KeyHelp {
         keygen: "Generate a P-256 private key",
-        convert: "Rewrite a private key: another encoding, with a password (--passout) or without one \
-                  (= openssl pkey, openssl pkcs8 -topk8)",
+        convert: PKCS8_CONVERT,
         pubkey: "Write the public key (SPKI) of a private key",
         sign: "Sign SHA-256 of the message (= openssl dgst -sha256 -sign)",
         verify: DGST_VERIFY,
@@ -213,8 +216,7 @@ impl FamilyArgs for Rsa {
     type VerifyBatch = SigOptions;
     const HELP: KeyHelp = KeyHelp {
         keygen: "Generate a private key (e = 65537), primes searched on all threads",
-        convert: "Rewrite a private key: another encoding, with a password (--passout) or without one \
-                  (= openssl pkey, openssl pkcs8 -topk8)",
+        convert: PKCS8_CONVERT,
         pubkey: "Write the public key of a private key",
         sign: "Sign a message (hashed with --hash); the private operation runs its CRT halves on two threads",
         verify: DGST_VERIFY,
