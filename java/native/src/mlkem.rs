@@ -69,6 +69,21 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_kemPublicLoad<'l>(
     })
 }
 
+/// The public key of a private key handle, as a public key handle (the
+/// checked key shared, nothing parsed or checked again).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_kemPublicOf<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    entry(&mut env, |_| {
+        // SAFETY: a live ML-KEM private key handle (see `from_handle`).
+        let key = unsafe { from_handle::<PrivateKey>(handle)? };
+        Ok(Handle(key.public_key().clone()))
+    })
+}
+
 free_fn!(Java_dev_parcrypt_jca_Native_kemPrivateFree, PrivateKey);
 free_fn!(Java_dev_parcrypt_jca_Native_kemPublicFree, PublicKey);
 

@@ -197,6 +197,25 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_sigPublicLoad<'l>(
     })
 }
 
+/// The public key of a private key handle, as a public key handle: the
+/// library's parsed key shared, nothing parsed or hashed again (what a
+/// generated key pair's public half is made from).
+#[unsafe(no_mangle)]
+pub extern "system" fn Java_dev_parcrypt_jca_Native_sigPublicOf<'l>(
+    mut env: JNIEnv<'l>,
+    _class: JClass<'l>,
+    handle: jlong,
+) -> jlong {
+    entry(&mut env, |_| {
+        // SAFETY: a live private key handle of this module (see `from_handle`).
+        let key = unsafe { from_handle::<Private>(handle)? };
+        Ok(Handle(match key {
+            Private::MlDsa(k) => Public::MlDsa(k.public_key().clone()),
+            Private::SlhDsa(k) => Public::SlhDsa(k.public_key().clone()),
+        }))
+    })
+}
+
 free_fn!(Java_dev_parcrypt_jca_Native_sigPrivateFree, Private);
 free_fn!(Java_dev_parcrypt_jca_Native_sigPublicFree, Public);
 

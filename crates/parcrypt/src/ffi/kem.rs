@@ -376,10 +376,19 @@ impl DecapsulationKey {
 }
 
 /// An ML-KEM encapsulation (public) key, checked as FIPS 203 §7.2 asks
-/// when it is made.
+/// when it is made. A clone shares the `EVP_PKEY` ([`Pkey::share`]).
 pub(crate) struct EncapsulationKey {
     key: Pkey,
     kem: Kem,
+}
+
+impl Clone for EncapsulationKey {
+    fn clone(&self) -> Self {
+        EncapsulationKey {
+            key: self.key.share(),
+            kem: self.kem,
+        }
+    }
 }
 
 // SAFETY: as for DecapsulationKey.

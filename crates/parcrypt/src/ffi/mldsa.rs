@@ -56,6 +56,17 @@ pub(crate) struct MlDsaKey {
     set: Set,
 }
 
+/// A clone shares the `EVP_PKEY` ([`Pkey::share`]): the library clones
+/// only public keys ([`crate::mldsa::PublicKey`]).
+impl Clone for MlDsaKey {
+    fn clone(&self) -> Self {
+        MlDsaKey {
+            key: self.key.share(),
+            set: self.set,
+        }
+    }
+}
+
 // SAFETY: the EVP_PKEY is not modified after it is made; every operation
 // makes its own EVP_PKEY_CTX / EVP_MD_CTX (which take a reference) and keeps
 // per-call state there.

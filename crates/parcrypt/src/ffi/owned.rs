@@ -72,6 +72,19 @@ owned! {
     pub(crate) struct MdCtx(sys::EVP_MD_CTX) = EVP_MD_CTX_free;
 }
 
+impl Pkey {
+    /// Another owner of the same key (`EVP_PKEY_up_ref`). For keys that are
+    /// never modified once made (every `EVP_PKEY` here: operations keep
+    /// their state in their own contexts), so both owners may use it from
+    /// any thread.
+    pub(crate) fn share(&self) -> Pkey {
+        // SAFETY: the key is live; up_ref adds the reference the new
+        // wrapper owns (and frees once, on drop). It cannot fail.
+        unsafe { sys::EVP_PKEY_up_ref(self.0.as_ptr()) };
+        Pkey(self.0)
+    }
+}
+
 /// Makes sure AWS-LC runs as masked (`PARCRYPT_CPU_MASK`) before it is
 /// used: the first call of [`crate::cpu::enabled`] applies the mask (its
 /// docs say why it cannot be applied at load time). Every door of `ffi`

@@ -269,7 +269,9 @@ impl std::fmt::Debug for PrivateKey {
     }
 }
 
-/// An ML-DSA public key, parsed once (with its hash tr for μ).
+/// An ML-DSA public key, parsed once (with its hash tr for μ). A clone
+/// shares the parsed key (no parsing, no hashing).
+#[derive(Clone)]
 pub struct PublicKey {
     key: MlDsaKey,
     raw: Vec<u8>,
@@ -743,6 +745,19 @@ mod tests {
                 Err(Error::BadSignature)
             );
             assert_eq!(public.verify(b"message", &sig_mu, b""), Err(Error::BadSignature));
+        }
+    }
+
+    #[test]
+    fn a_cloned_public_key_outlives_its_private_key() {
+        for set in ParameterSet::ALL {
+            let key = PrivateKey::from_seed(set, &[5; 32]).unwrap();
+            let public = key.public_key().clone();
+            let sig = key.sign(b"m", b"ctx").unwrap();
+            assert_eq!(&public, key.public_key());
+            drop(key);
+            public.verify(b"m", &sig, b"ctx").unwrap();
+            assert_eq!(public.verify(b"n", &sig, b"ctx"), Err(Error::BadSignature));
         }
     }
 

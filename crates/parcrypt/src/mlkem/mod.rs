@@ -232,7 +232,9 @@ impl fmt::Debug for PrivateKey {
     }
 }
 
-/// An ML-KEM encapsulation key, checked when it was read.
+/// An ML-KEM encapsulation key, checked when it was read. A clone shares
+/// the checked key (nothing is parsed or checked again).
+#[derive(Clone)]
 pub struct PublicKey {
     key: EncapsulationKey,
 }

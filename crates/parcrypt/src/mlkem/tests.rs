@@ -336,3 +336,17 @@ fn params_are_named_as_openssl_names_them() {
         "ML-KEM parameter set"
     );
 }
+
+#[test]
+fn a_cloned_public_key_outlives_its_private_key() {
+    for params in Params::ALL {
+        let key = PrivateKey::generate(params).unwrap();
+        let public = key.public_key().clone();
+        let (secret, ciphertext) = public.encapsulate().unwrap();
+        assert_eq!(key.decapsulate(&ciphertext).unwrap().expose(), secret.expose());
+        let spki = key.public_key().to_spki_der().unwrap();
+        drop(key);
+        assert_eq!(public.to_spki_der().unwrap(), spki);
+        assert_eq!(public.params(), params);
+    }
+}

@@ -90,6 +90,8 @@ final class Native {
             throws InvalidAlgorithmParameterException;
     static native long sigPrivateLoad(int family, byte[] der) throws InvalidKeyException;
     static native long sigPublicLoad(int family, byte[] der) throws InvalidKeyException;
+    /** The public key of private key {@code h}, as a public key handle (shared, not parsed again). */
+    static native long sigPublicOf(long h);
     static native void sigPrivateFree(long h);
     static native void sigPublicFree(long h);
     /** what: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key (ML-DSA). */
@@ -108,6 +110,8 @@ final class Native {
     static native long kemGenerate(String set) throws InvalidAlgorithmParameterException;
     static native long kemPrivateLoad(byte[] der) throws InvalidKeyException;
     static native long kemPublicLoad(byte[] der) throws InvalidKeyException;
+    /** The public key of private key {@code h}, as a public key handle (shared, not checked again). */
+    static native long kemPublicOf(long h);
     static native void kemPrivateFree(long h);
     static native void kemPublicFree(long h);
     /** what: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key. */

@@ -2,7 +2,6 @@ package dev.parcrypt.jca;
 
 import java.lang.reflect.Method;
 import java.security.InvalidAlgorithmParameterException;
-import java.security.InvalidKeyException;
 import java.security.InvalidParameterException;
 import java.security.KeyPair;
 import java.security.KeyPairGeneratorSpi;
@@ -80,7 +79,7 @@ public final class PqKeyPairGenerator extends KeyPairGeneratorSpi {
         try {
             PqKeys.Private priv = PqKeys.Private.generate(set, provider);
             return new KeyPair(priv.publicKey(), priv);
-        } catch (InvalidKeyException | InvalidAlgorithmParameterException e) {
+        } catch (InvalidAlgorithmParameterException e) {
             throw new ProviderException(set.name + " key generation failed: " + e.getMessage(), e);
         }
     }

@@ -165,29 +165,35 @@ final class PqKeys {
                 : new NativeRef(Native.sigPrivateLoad(set.kind.code, der), Native::sigPrivateFree);
     }
 
-    /** A public key: its set, SPKI encoding (as the library writes it) and a native handle. */
+    /**
+     * A public key: its set, a native handle, and its SPKI encoding as the
+     * library writes it (made when first asked for: a generated key pair's
+     * public half is often only used, never encoded).
+     */
     static final class Public extends NativeKey implements PublicKey {
         private static final long serialVersionUID = 1L;
         final transient Set set;
-        private final byte[] spki;
+        private byte[] spki;
 
-        private Public(Set set, byte[] der) throws InvalidKeyException {
-            super(set.kind.name, "X.509", publicRef(set, der));
+        private Public(Set set, NativeRef ref) {
+            super(set.kind.name, "X.509", ref);
             this.set = set;
-            this.spki = ref().call(h -> set.kind == Kind.ML_KEM
-                    ? Native.kemPublicEncode(h, 0)
-                    : Native.sigPublicEncode(h, 0));
         }
 
         /** The key of SPKI {@code der}, of family {@code kind} and set {@code set} (null: any). */
         static Public of(byte[] der, Kind kind, Set set) throws InvalidKeyException {
             Set found = setOf(der, false);
             check(found, kind, set);
-            return new Public(found, der);
+            return new Public(found, publicRef(found, der));
         }
 
         @Override
-        byte[] encoding() {
+        synchronized byte[] encoding() {
+            if (spki == null) {
+                spki = ref().call(h -> set.kind == Kind.ML_KEM
+                        ? Native.kemPublicEncode(h, 0)
+                        : Native.sigPublicEncode(h, 0));
+            }
             return spki;
         }
 
@@ -208,15 +214,16 @@ final class PqKeys {
     }
 
     /**
-     * A private key: its set, PKCS#8 encoding (ML-DSA and ML-KEM: the seed
-     * form, or the expanded form for a key read without its seed) and a
-     * native handle. {@link #destroy()} wipes the encoding and frees the
-     * native key (whose memory the library wipes).
+     * A private key: its set, a native handle and its PKCS#8 encoding
+     * (ML-DSA and ML-KEM: the seed form, or the expanded form for a key
+     * read without its seed), made when first asked for. {@link
+     * #destroy()} wipes the encoding and frees the native key (whose
+     * memory the library wipes).
      */
     static final class Private extends NativeKey implements PrivateKey, Destroyable {
         private static final long serialVersionUID = 1L;
         final transient Set set;
-        private final byte[] pkcs8;
+        private byte[] pkcs8;
         private volatile boolean destroyed;
 
         private Private(Set set, byte[] der) throws InvalidKeyException {
@@ -226,7 +233,6 @@ final class PqKeys {
         private Private(Set set, NativeRef ref) {
             super(set.kind.name, "PKCS#8", ref);
             this.set = set;
-            this.pkcs8 = encode(0);
         }
 
         /** A new key of {@code set}, generated natively (SLH-DSA's top tree on the provider's threads). */
@@ -251,14 +257,20 @@ final class PqKeys {
                     : Native.sigPrivateEncode(h, what));
         }
 
-        Public publicKey() throws InvalidKeyException {
-            return new Public(set, encode(1));
+        /** The public key, sharing the native one (nothing encoded or parsed). */
+        Public publicKey() {
+            return new Public(set, set.kind == Kind.ML_KEM
+                    ? new NativeRef(ref().call(Native::kemPublicOf), Native::kemPublicFree)
+                    : new NativeRef(ref().call(Native::sigPublicOf), Native::sigPublicFree));
         }
 
         @Override
-        byte[] encoding() {
+        synchronized byte[] encoding() {
             if (destroyed) {
                 throw new IllegalStateException("the key was destroyed");
+            }
+            if (pkcs8 == null) {
+                pkcs8 = encode(0);
             }
             return pkcs8;
         }
@@ -268,9 +280,11 @@ final class PqKeys {
         }
 
         @Override
-        public void destroy() {
+        public synchronized void destroy() {
             destroyed = true;
-            Arrays.fill(pkcs8, (byte) 0);
+            if (pkcs8 != null) {
+                Arrays.fill(pkcs8, (byte) 0);
+            }
             ref().close();
         }
 

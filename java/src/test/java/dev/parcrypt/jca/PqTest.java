@@ -245,6 +245,30 @@ class PqTest {
     }
 
     @Test
+    void aGeneratedPublicKeyOutlivesItsDestroyedPrivateKey() throws Exception {
+        // The pair's public half shares the native public key (nothing parsed again)
+        // and encodes lazily: it must still work, and encode as the KeyFactory
+        // reads it, once the private key is gone.
+        for (String set : List.of("ML-DSA-65", "ML-KEM-768", "SLH-DSA-SHAKE-128F")) {
+            KeyPair kp = generate(set);
+            byte[] sig = set.startsWith("ML-KEM") ? null : sign(family(set), kp.getPrivate(), MSG, null);
+            byte[] pkcs8 = kp.getPrivate().getEncoded();
+            kp.getPrivate().destroy();
+            PublicKey pub = kp.getPublic();
+            byte[] spki = pub.getEncoded();
+            PublicKey read = KeyFactory.getInstance(family(set), PARCRYPT).generatePublic(new X509EncodedKeySpec(spki));
+            assertArrayEquals(spki, read.getEncoded(), set);
+            assertEquals(read, pub, set);
+            assertEquals(read.hashCode(), pub.hashCode(), set);
+            PrivateKey again = KeyFactory.getInstance(family(set), PARCRYPT).generatePrivate(new PKCS8EncodedKeySpec(pkcs8));
+            assertArrayEquals(spki, ((PqKeys.Private) again).publicKey().getEncoded(), set);
+            if (sig != null) {
+                assertTrue(verify(family(set), pub, MSG, sig, null), set);
+            }
+        }
+    }
+
+    @Test
     void expandedFormsRoundTrip() throws Exception {
         for (String set : List.of("ML-DSA-44", "ML-DSA-87", "ML-KEM-512", "ML-KEM-1024")) {
             KeyPair kp = generate(set);
