@@ -269,13 +269,18 @@ impl std::fmt::Debug for PrivateKey {
     }
 }
 
+/// tr = H(pk)'s length (FIPS 204: 512 bits).
+const TR_LEN: usize = 64;
+/// Where tr lies in the expanded private key (`skEncode`: ρ ‖ K ‖ tr ‖ …).
+const SK_TR: std::ops::Range<usize> = 64..64 + TR_LEN;
+
 /// An ML-DSA public key, parsed once (with its hash tr for μ). A clone
 /// shares the parsed key (no parsing, no hashing).
 #[derive(Clone)]
 pub struct PublicKey {
     key: MlDsaKey,
     raw: Vec<u8>,
-    tr: [u8; 64],
+    tr: [u8; TR_LEN],
 }
 
 impl std::fmt::Debug for PublicKey {
@@ -297,7 +302,7 @@ impl Eq for PublicKey {}
 impl PublicKey {
     fn new(key: MlDsaKey) -> Result<PublicKey, Error> {
         let raw = key.public_raw()?;
-        let mut tr = [0u8; 64];
+        let mut tr = [0u8; TR_LEN];
         let mut shake = Shake256::new()?;
         shake.update(&raw);
         shake.finish(&mut tr)?;
@@ -406,7 +411,7 @@ impl std::fmt::Debug for MuHasher {
 }
 
 impl MuHasher {
-    fn new(tr: &[u8; 64], context: &[u8]) -> Result<MuHasher, Error> {
+    fn new(tr: &[u8; TR_LEN], context: &[u8]) -> Result<MuHasher, Error> {
         check_context(context)?;
         let mut h = MuHasher::internal(tr)?;
         // M′ = 0 ‖ |ctx| ‖ ctx ‖ M (pure ML-DSA, FIPS 204 Algorithm 2);
@@ -418,7 +423,7 @@ impl MuHasher {
 
     /// μ = SHAKE256(tr ‖ M′, 64) for an M′ the caller gives whole
     /// (Sign_internal and Verify_internal).
-    fn internal(tr: &[u8; 64]) -> Result<MuHasher, Error> {
+    fn internal(tr: &[u8; TR_LEN]) -> Result<MuHasher, Error> {
         let mut shake = Shake256::new()?;
         shake.update(tr);
         Ok(MuHasher { shake })
@@ -465,15 +470,20 @@ impl MessageHasher for MuHasher {
 
 impl PrivateKey {
     fn from_key(key: MlDsaKey) -> Result<PrivateKey, Error> {
-        if key.expanded().is_none() {
+        let Some(expanded) = key.expanded() else {
             return Err(<Error as crate::keys::KeyError>::wrong_type(
                 "a public key where a private key is needed".into(),
             ));
-        }
-        let public = MlDsaKey::from_public(key.set(), &key.public_raw()?).ok_or(Error::Backend)?;
+        };
+        // tr = H(pk) is in the expanded key, and AWS-LC either computed it
+        // (from a seed) or checked it against H(pk) when it took the key
+        // (mldsa-native's pk_from_sk): it is not hashed again here.
+        let tr = expanded.expose().get(SK_TR).and_then(|t| t.try_into().ok()).ok_or(Error::Backend)?;
+        let raw = key.public_raw()?;
+        let public = MlDsaKey::from_public(key.set(), &raw).ok_or(Error::Backend)?;
         Ok(PrivateKey {
             key,
-            public: PublicKey::new(public)?,
+            public: PublicKey { key: public, raw, tr },
         })
     }
 
@@ -746,6 +756,22 @@ mod tests {
             );
             assert_eq!(public.verify(b"message", &sig_mu, b""), Err(Error::BadSignature));
         }
+    }
+
+    #[test]
+    fn a_private_keys_tr_is_the_hash_of_its_public_key() {
+        for set in ParameterSet::ALL {
+            let key = PrivateKey::from_seed(set, &[6; 32]).unwrap();
+            let expanded = PrivateKey::from_expanded(set, key.to_expanded().unwrap().expose()).unwrap();
+            let read = PublicKey::from_raw(set, key.public_key().to_raw()).unwrap();
+            assert_eq!(key.public_key().tr, read.tr, "{set}");
+            assert_eq!(expanded.public_key().tr, read.tr, "{set}");
+        }
+        // An expanded key whose tr is not H(pk) is refused (AWS-LC checks it).
+        let key = PrivateKey::from_seed(ParameterSet::MlDsa44, &[6; 32]).unwrap();
+        let mut bad = key.to_expanded().unwrap().expose().to_vec();
+        bad[SK_TR.start] ^= 1;
+        assert!(PrivateKey::from_expanded(ParameterSet::MlDsa44, &bad).is_err());
     }
 
     #[test]
