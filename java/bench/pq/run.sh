@@ -3,7 +3,7 @@
 # keygen / encapsulate / decapsulate through the Parcrypt provider against
 # the JDK 25's SUN / SunJCE, paired in one JVM (PqVsJdk.java says how).
 #
-#   java/bench/pq/run.sh [ROUNDS [CALLS]]      # defaults 31 rounds x 40 calls, about 2 minutes
+#   java/bench/pq/run.sh [ROUNDS [CALLS]]      # defaults 31 rounds x 40 calls, under a minute
 #
 # Builds the provider first (mvn package in java/: the release native
 # library, the KEM service compiled with the JDK 25), then prints the
