@@ -89,13 +89,12 @@ free_fn!(Java_dev_parcrypt_jca_Native_kemPublicFree, PublicKey);
 
 encode_fn!(
     /// `what` 0 = PKCS#8 DER (the seed form, or the expanded one for a key
-    /// read without its seed), 1 = the public key's SPKI DER, 2 = the raw
-    /// expanded decapsulation key.
+    /// read without its seed), 2 = the raw expanded decapsulation key. The
+    /// public key: `kemPublicOf`.
     Java_dev_parcrypt_jca_Native_kemPrivateEncode,
     PrivateKey,
     |key| {
         0 => key.to_pkcs8_der()?,
-        1 => SecretBytes::new(key.public_key().to_spki_der()?),
         2 => key.to_expanded_bytes()?,
     }
 );

@@ -229,13 +229,12 @@ fn spki<P: VerifyingKey<Error: Into<Fail>>>(key: &P) -> Res<Vec<u8>> {
 
 encode_fn!(
     /// `what` 0 = PKCS#8 DER (ML-DSA: the seed form, or the expanded one for
-    /// a key read without its seed), 1 = the public key's SPKI DER, 2 = the
-    /// raw expanded private key (ML-DSA only).
+    /// a key read without its seed), 2 = the raw expanded private key
+    /// (ML-DSA only). The public key: `sigPublicOf`.
     Java_dev_parcrypt_jca_Native_sigPrivateEncode,
     Private,
     |key| {
         0 => on_key!(Private, key, k => pkcs8(k)?),
-        1 => SecretBytes::new(on_key!(Private, key, k => spki(SigningKey::public_key(k))?)),
         2 => on_key!(Private, key, k => k.expanded()?),
     }
 );

@@ -94,7 +94,7 @@ final class Native {
     static native long sigPublicOf(long h);
     static native void sigPrivateFree(long h);
     static native void sigPublicFree(long h);
-    /** what: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key (ML-DSA). */
+    /** what: 0 = PKCS#8, 2 = the raw expanded key (ML-DSA). */
     static native byte[] sigPrivateEncode(long h, int what);
     /** what: 0 = SPKI. */
     static native byte[] sigPublicEncode(long h, int what);
@@ -114,7 +114,7 @@ final class Native {
     static native long kemPublicOf(long h);
     static native void kemPrivateFree(long h);
     static native void kemPublicFree(long h);
-    /** what: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key. */
+    /** what: 0 = PKCS#8, 2 = the raw expanded key. */
     static native byte[] kemPrivateEncode(long h, int what);
     /** what: 0 = SPKI. */
     static native byte[] kemPublicEncode(long h, int what);

@@ -250,7 +250,7 @@ final class PqKeys {
             return new Private(found, der);
         }
 
-        /** {@code what}: 0 = PKCS#8, 1 = the public key's SPKI, 2 = the raw expanded key (not SLH-DSA). */
+        /** {@code what}: 0 = PKCS#8, 2 = the raw expanded key (not SLH-DSA). */
         byte[] encode(int what) {
             return ref().call(h -> set.kind == Kind.ML_KEM
                     ? Native.kemPrivateEncode(h, what)
