@@ -98,6 +98,7 @@ pub use many::{
     BACKEND_ENV, Backend, Digest, EnvError, Midstate, Unavailable, sha256_many_from_into, sha256_many_into,
     sha256_many_prefixed_into, sha256_pairs_into, sha256_prefixed,
 };
+pub(crate) use many::{Chains, sha256_chains_in_place};
 
 /// A hash algorithm.
 ///

@@ -193,6 +193,20 @@ impl Hashes {
     /// in one place, where only its hash address and value change between
     /// steps. The scratch, which held secret chain starts, is wiped.
     pub(super) fn chains_in_place(&self, adrs: &[Adrs], start: &[u8], steps: &[u8], vals: &mut [u8]) {
+        if let Engine::Sha2 { mid256, .. } = &self.engine {
+            // The chain kernel keeps the lanes' blocks in registers across
+            // steps, where the active backend has one (AVX-512).
+            let heads: Vec<[u8; 22]> = adrs.iter().map(Adrs::compressed).collect();
+            let job = digest::Chains {
+                mid: mid256,
+                heads: &heads,
+                start,
+                steps,
+            };
+            if digest::sha256_chains_in_place(&job, vals) {
+                return;
+            }
+        }
         let n = self.n;
         let head = self.head_len();
         let stride = head + n;

@@ -20,7 +20,10 @@
 
 use std::arch::x86_64::*;
 
-use super::{BLOCK, Batch, Bodies, Digest, K, finish_lanes, gather, lanes};
+use zeroize::Zeroize as _;
+
+use super::{BLOCK, Batch, Bodies, Chains, Digest, K, chain_blocks, finish_lanes, gather, lanes};
+use crate::secret::wipe;
 
 /// Messages per group.
 const N: usize = 16;
@@ -117,6 +120,14 @@ unsafe fn small_sigma1(x: __m512i) -> __m512i {
 /// One block of every lane of `G` groups, the groups' rounds interleaved.
 #[inline(always)]
 unsafe fn compress<const L: usize, const G: usize>(state: &mut [[__m512i; 8]; G], ptrs: &[*const u8; L]) {
+    // SAFETY: AVX-512 F/BW and valid pointers per the callers.
+    unsafe { rounds::<G>(state, load_words::<L, G>(ptrs)) }
+}
+
+/// The sixteen message words of every lane's block at `ptrs`, one register
+/// per word and group: loaded, byte-swapped to big-endian words, transposed.
+#[inline(always)]
+unsafe fn load_words<const L: usize, const G: usize>(ptrs: &[*const u8; L]) -> [[__m512i; N]; G] {
     // SAFETY: AVX-512 F/BW per the callers; each pointer is valid for 64
     // bytes (the callers').
     unsafe {
@@ -130,6 +141,16 @@ unsafe fn compress<const L: usize, const G: usize>(state: &mut [[__m512i; 8]; G]
             }
             w[g] = transpose(&rows);
         }
+        w
+    }
+}
+
+/// The 64 rounds of one block (message words `w`, one register per word)
+/// in every lane of `G` groups, their rounds interleaved, added into `state`.
+#[inline(always)]
+unsafe fn rounds<const G: usize>(state: &mut [[__m512i; 8]; G], mut w: [[__m512i; N]; G]) {
+    // SAFETY: AVX-512 F per the callers.
+    unsafe {
         let mut s = *state;
         for t in 0..64 {
             let k = _mm512_set1_epi32(K[t] as i32);
@@ -206,4 +227,105 @@ unsafe fn transpose(r: &[__m512i; N]) -> [__m512i; N] {
         }
         out
     }
+}
+
+/// SLH-DSA-SHA2's WOTS+ chains ([`super::sha256_chains_in_place`]), 32 or
+/// 16 at a time: each lane's block stays in registers, transposed, from the
+/// first step to the last. A step is one compression from the midstate;
+/// between steps only the hash address (bytes 18..22 of the block) and the
+/// value (bytes 22..22 + n, the previous digest's first n bytes, two bytes
+/// off the word grid) change, so each is a few shifts per word instead of
+/// a store, a reload and a transpose per lane.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn chains<const NW: usize>(job: &Chains<'_>, vals: &mut [u8]) {
+    let count = job.heads.len();
+    let mut first = 0;
+    // SAFETY: the caller guarantees the features `chain_group` needs.
+    unsafe {
+        while first + 2 * N <= count {
+            chain_group::<NW, 32, 2>(job, first, vals);
+            first += 2 * N;
+        }
+        while first < count {
+            chain_group::<NW, 16, 1>(job, first, vals);
+            first += N;
+        }
+    }
+}
+
+/// Chains `first..first + L` (those that exist; idle lanes take no step)
+/// in `G` groups of 16, `NW` = n / 4 words of value each.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn chain_group<const NW: usize, const L: usize, const G: usize>(
+    job: &Chains<'_>,
+    first: usize,
+    vals: &mut [u8],
+) {
+    const { assert!(L == N * G && NW >= 4 && NW <= 8) };
+    let n = 4 * NW;
+    let mut bufs = [[0u8; BLOCK]; L];
+    let mut start = [0u32; L];
+    let mut steps = [0u32; L];
+    let (active, most) = chain_blocks::<L>(job, first, n, vals, &mut bufs, &mut start, &mut steps);
+    // The value's words after the last step: words 5..=5 + NW of the block.
+    let mut words = [[0u32; L]; 9];
+    // SAFETY: AVX-512 F/BW per this function's contract; every pointer
+    // points at one of `bufs`' 64-byte blocks.
+    unsafe {
+        let ptrs: [*const u8; L] = std::array::from_fn(|l| bufs[l].as_ptr());
+        let mut w = load_words::<L, G>(&ptrs);
+        let mid = job.mid.state.map(|h| _mm512_set1_epi32(h as i32));
+        let start: [__m512i; G] = std::array::from_fn(|g| _mm512_loadu_si512(start[N * g..].as_ptr().cast()));
+        let steps: [__m512i; G] = std::array::from_fn(|g| _mm512_loadu_si512(steps[N * g..].as_ptr().cast()));
+        let low = _mm512_set1_epi32(0xFFFF);
+        let pad = _mm512_set1_epi32(0x8000);
+        for t in 0..most {
+            let tv = _mm512_set1_epi32(t as i32);
+            let mut running = [0u16; G];
+            for g in 0..G {
+                // The hash address start + t, big-endian, in bytes 18..22:
+                // the low half of word 4 and the high half of word 5.
+                let at = _mm512_add_epi32(start[g], tv);
+                w[g][4] = _mm512_or_si512(_mm512_andnot_si512(low, w[g][4]), _mm512_srli_epi32::<16>(at));
+                w[g][5] = _mm512_or_si512(_mm512_slli_epi32::<16>(at), _mm512_and_si512(w[g][5], low));
+                running[g] = _mm512_cmpgt_epu32_mask(steps[g], tv);
+            }
+            let mut state = [mid; G];
+            rounds::<G>(&mut state, w);
+            for g in 0..G {
+                // The digest's first n bytes into bytes 22..22 + n, then the
+                // padding's 0x80: each word is half of one digest word and
+                // half of the next. Lanes whose chain has ended keep theirs.
+                let (d, m) = (&state[g], running[g]);
+                let keep = _mm512_andnot_si512(low, w[g][5]);
+                let next5 = _mm512_or_si512(keep, _mm512_srli_epi32::<16>(d[0]));
+                w[g][5] = _mm512_mask_blend_epi32(m, w[g][5], next5);
+                for j in 1..NW {
+                    let next = _mm512_or_si512(_mm512_slli_epi32::<16>(d[j - 1]), _mm512_srli_epi32::<16>(d[j]));
+                    w[g][5 + j] = _mm512_mask_blend_epi32(m, w[g][5 + j], next);
+                }
+                let last = _mm512_or_si512(_mm512_slli_epi32::<16>(d[NW - 1]), pad);
+                w[g][5 + NW] = _mm512_mask_blend_epi32(m, w[g][5 + NW], last);
+            }
+        }
+        for g in 0..G {
+            for j in 0..=NW {
+                _mm512_storeu_si512(words[j][N * g..].as_mut_ptr().cast(), w[g][5 + j]);
+            }
+        }
+    }
+    for l in 0..active {
+        // Bytes 20..24 + 4·NW of the block; the value starts at byte 22.
+        let mut bytes = [0u8; 36];
+        for j in 0..=NW {
+            bytes[4 * j..4 * j + 4].copy_from_slice(&words[j][l].to_be_bytes());
+        }
+        vals[(first + l) * n..][..n].copy_from_slice(&bytes[2..2 + n]);
+        wipe(&mut bytes);
+    }
+    wipe(bufs.as_flattened_mut());
+    words.as_flattened_mut().zeroize();
 }

@@ -10,7 +10,8 @@
 
 use std::arch::x86_64::*;
 
-use super::{BLOCK, Batch, Bodies, Digest, K, finish_lanes, gather, lanes};
+use super::{BLOCK, Batch, Bodies, Chains, Digest, K, chain_blocks, finish_lanes, gather, lanes};
+use crate::secret::wipe;
 
 /// Hashes every message of `batch` into `out`, `N` at a time; a remainder
 /// of 1 or 2 messages runs 1 or 2 wide instead of leaving lanes idle.
@@ -192,4 +193,64 @@ unsafe fn compress<const W: usize>(abef: &mut [__m128i; W], cdgh: &mut [__m128i;
             cdgh[l] = _mm_add_epi32(cdgh[l], cdgh_save[l]);
         }
     }
+}
+
+/// SLH-DSA-SHA2's WOTS+ chains ([`super::sha256_chains_in_place`]), `W` at a
+/// time (a remainder of 1 or 2 runs 1 or 2 wide): each lane's padded block
+/// stays on the stack from the first step to the last, and a step changes
+/// only its hash address and its n-byte value (`n` is 16, 24 or 32).
+///
+/// # Safety
+/// The CPU must support SHA, SSE2, SSSE3 and SSE4.1.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+pub(super) unsafe fn chains<const W: usize>(job: &Chains<'_>, n: usize, vals: &mut [u8]) {
+    let count = job.heads.len();
+    let mut first = 0;
+    // SAFETY: the caller guarantees the features `chain_group` needs.
+    unsafe {
+        while first < count {
+            match count - first {
+                1 => chain_group::<1>(job, first, n, vals),
+                2 => chain_group::<2>(job, first, n, vals),
+                _ => chain_group::<W>(job, first, n, vals),
+            }
+            first += W;
+        }
+    }
+}
+
+/// Chains `first..first + W` (those that exist), `W` side by side.
+#[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
+unsafe fn chain_group<const W: usize>(job: &Chains<'_>, first: usize, n: usize, vals: &mut [u8]) {
+    let mut bufs = [[0u8; BLOCK]; W];
+    let mut start = [0u32; W];
+    let mut steps = [0u32; W];
+    let (active, most) = chain_blocks::<W>(job, first, n, vals, &mut bufs, &mut start, &mut steps);
+    // SAFETY: the features are enabled (this function's contract); every
+    // pointer points at one of `bufs`' 64-byte blocks, which outlive the loop.
+    unsafe {
+        let (abef0, cdgh0) = to_abef_cdgh(&job.mid.state);
+        for t in 0..most {
+            for l in 0..active {
+                // The hash address start + t, big-endian, in bytes 18..22.
+                bufs[l][18..22].copy_from_slice(&(start[l] + t).to_be_bytes());
+            }
+            let ptrs: [*const u8; W] = std::array::from_fn(|l| bufs[l].as_ptr());
+            let (mut abef, mut cdgh) = ([abef0; W], [cdgh0; W]);
+            compress::<W>(&mut abef, &mut cdgh, &ptrs);
+            for l in 0..active {
+                // A lane whose chain has ended keeps its value.
+                if t < steps[l] {
+                    let words = from_abef_cdgh(abef[l], cdgh[l]);
+                    for (j, word) in words.iter().take(n / 4).enumerate() {
+                        bufs[l][22 + 4 * j..26 + 4 * j].copy_from_slice(&word.to_be_bytes());
+                    }
+                }
+            }
+        }
+    }
+    for l in 0..active {
+        vals[(first + l) * n..][..n].copy_from_slice(&bufs[l][22..22 + n]);
+    }
+    wipe(bufs.as_flattened_mut());
 }
