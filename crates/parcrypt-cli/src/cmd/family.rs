@@ -735,10 +735,11 @@ fn sign_batch<K: SigningKey>(key: &K, list: &Path, options: &K::Options, par: &P
         if batch.is_empty() {
             break;
         }
-        let prehashes: Vec<Result<Vec<u8>, String>> = read_batch(&batch, par, |line_no, fields| match fields {
-            [msg, _] => prehash_file(key.public_key(), options, msg),
-            _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
-        });
+        let prehashes: Vec<Result<Vec<u8>, String>> =
+            read_batch(&batch, par, |line_no, fields| match fields {
+                [msg, _] => prehash_file(key.public_key(), options, msg),
+                _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
+            });
         let readable: Vec<&[u8]> = prehashes
             .iter()
             .filter_map(|p| p.as_ref().ok())
@@ -746,7 +747,7 @@ fn sign_batch<K: SigningKey>(key: &K, list: &Path, options: &K::Options, par: &P
             .collect();
         let mut signatures = key.sign_prehashed_batch(&readable, options, par).into_iter();
         // Each entry's fields and its signature, or why there is none.
-        let signed: Vec<(&[String], Result<Vec<u8>, String>)> = batch
+        let signed: Vec<_> = batch
             .iter()
             .zip(prehashes)
             .map(|((_, fields), prehash)| {

@@ -131,12 +131,28 @@ fn verify_batch_across_its_read_batches_reports_each_entry_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let d = |n: &str| dir.path().join(n);
     ok(&parcrypt(
-        &["ml-dsa", "keygen", "--params", "ML-DSA-44", "-o", p(&d("key.pem"))],
+        &[
+            "ml-dsa",
+            "keygen",
+            "--params",
+            "ML-DSA-44",
+            "-o",
+            p(&d("key.pem")),
+        ],
         b"",
     ));
     std::fs::write(d("m"), b"one message, many copies").unwrap();
     ok(&parcrypt(
-        &["ml-dsa", "sign", "--key", p(&d("key.pem")), "-i", p(&d("m")), "-o", p(&d("sig"))],
+        &[
+            "ml-dsa",
+            "sign",
+            "--key",
+            p(&d("key.pem")),
+            "-i",
+            p(&d("m")),
+            "-o",
+            p(&d("sig")),
+        ],
         b"",
     ));
     let signature = std::fs::read(d("sig")).unwrap();
@@ -145,7 +161,11 @@ fn verify_batch_across_its_read_batches_reports_each_entry_in_order() {
     let (mut list, mut good, mut expected) = (String::new(), String::new(), Vec::new());
     for i in 0..COUNT {
         let (msg, sig) = (d(&format!("m{i}")), d(&format!("s{i}")));
-        let text: &[u8] = if i == 5 { b"another message" } else { b"one message, many copies" };
+        let text: &[u8] = if i == 5 {
+            b"another message"
+        } else {
+            b"one message, many copies"
+        };
         std::fs::write(&msg, text).unwrap();
         match i {
             4097 => std::fs::write(&sig, &signature[..signature.len() - 1]).unwrap(),
@@ -186,8 +206,14 @@ fn verify_batch_across_its_read_batches_reports_each_entry_in_order() {
         );
         fails(&out, 1, &format!("3 of {COUNT} signatures did not verify"));
         let err = super::common::stderr(&out);
-        assert!(err.contains(&format!("{} is not a ML-DSA-44 signature", p(&d("s4097")))), "{err}");
-        assert!(err.contains(&format!("cannot read signature {}", p(&d("s4099")))), "{err}");
+        assert!(
+            err.contains(&format!("{} is not a ML-DSA-44 signature", p(&d("s4097")))),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("cannot read signature {}", p(&d("s4099")))),
+            "{err}"
+        );
         let out = verify("good");
         batch_lines(ok_quietly(&out), COUNT - failing.len(), &[]);
     }
