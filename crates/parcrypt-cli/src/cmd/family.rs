@@ -5,13 +5,14 @@
 //! ([`run`]). A family's own module only maps its arguments to its options
 //! ([`Family`]).
 
+use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, anyhow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use parcrypt::keys::{BatchItem, ErrorKind, KeyError, MessageHasher, SigningKey, VerifyingKey};
+use parcrypt::keys::{BATCH_GRAIN, BatchItem, ErrorKind, KeyError, MessageHasher, SigningKey, VerifyingKey};
 use parcrypt::par::Parallelism;
 use parcrypt::pkcs8;
 use parcrypt::secret::SecretBytes;
@@ -34,6 +35,9 @@ const WHOLE_MESSAGE_ENTRIES: usize = 16;
 /// The largest signature file read (an RSA-16384 signature is 2 KiB, an
 /// SLH-DSA one up to 50 KiB).
 const MAX_SIGNATURE: u64 = 1 << 20;
+
+/// The buffer a message is hashed through, when it is not a small file.
+const READ_BUFFER: usize = 256 << 10;
 
 /// A family's public key.
 pub type Public<F> = <<F as Family>::Private as SigningKey>::Public;
@@ -328,7 +332,7 @@ fn prehash_input<P: VerifyingKey>(
 ) -> Result<Vec<u8>> {
     let hasher = key.hasher(options)?;
     let limit = key.message_limit(options);
-    match hash_reader(hasher, Input::open(path)?, limit) {
+    match hash_reader(hasher, Input::open(path)?, limit, READ_BUFFER) {
         Err(e) if e.kind() == io::ErrorKind::FileTooLarge => Err(anyhow!(e))
             .context("cannot read the message")
             .hint(names.long_message_hint)
@@ -337,15 +341,17 @@ fn prehash_input<P: VerifyingKey>(
     }
 }
 
-/// The hasher's prehash of everything `reader` gives; a message over
-/// `limit` bytes is refused ([`io::ErrorKind::FileTooLarge`]) before the
-/// hasher holds more than the limit.
+/// The hasher's prehash of everything `reader` gives, read through a
+/// buffer of `buffer` bytes; a message over `limit` bytes is refused
+/// ([`io::ErrorKind::FileTooLarge`]) before the hasher holds more than the
+/// limit.
 fn hash_reader<H: MessageHasher>(
     mut hasher: H,
     mut reader: impl Read,
     limit: Option<u64>,
+    buffer: usize,
 ) -> io::Result<Vec<u8>> {
-    let mut buf = vec![0u8; 256 << 10];
+    let mut buf = vec![0u8; buffer.max(1)];
     let mut total = 0u64;
     loop {
         let n = match reader.read(&mut buf) {
@@ -533,21 +539,57 @@ struct Entry {
 fn read_entry<P: VerifyingKey>(key: &P, options: &P::Options, line_no: usize, fields: &[String]) -> Entry {
     let label = fields.join(" ");
     let item = match fields {
-        [msg, sig] => (|| {
-            let hasher = key.hasher(options).map_err(|e| e.to_string())?;
-            let limit = key.message_limit(options);
-            let prehash = File::open(msg)
-                .and_then(|f| hash_reader(hasher, f, limit))
-                .map_err(|e| format!("cannot read message {msg}: {e}"))?;
-            let mut signature = Vec::new();
-            File::open(sig)
-                .and_then(|f| f.take(MAX_SIGNATURE).read_to_end(&mut signature))
+        [msg, sig] => prehash_file(key, options, msg).and_then(|prehash| {
+            let signature = File::open(sig)
+                .and_then(|f| read_limited(f, MAX_SIGNATURE))
                 .map_err(|e| format!("cannot read signature {sig}: {e}"))?;
             Ok((prehash, signature, sig.clone()))
-        })(),
+        }),
         _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
     };
     Entry { label, item }
+}
+
+/// The prehash of a list entry's message file, or why it could not be read.
+fn prehash_file<P: VerifyingKey>(key: &P, options: &P::Options, msg: &str) -> Result<Vec<u8>, String> {
+    let hasher = key.hasher(options).map_err(|e| e.to_string())?;
+    let limit = key.message_limit(options);
+    File::open(msg)
+        .and_then(|f| {
+            let buffer = small_file_len(&f, READ_BUFFER).map_or(READ_BUFFER, |len| len + 1);
+            hash_reader(hasher, f, limit, buffer)
+        })
+        .map_err(|e| format!("cannot read message {msg}: {e}"))
+}
+
+/// The length of `file` if it is a regular file shorter than `max`: a
+/// buffer (or a `Vec`) of that length and one byte reads it in one call and
+/// sees its end in the next, where a list of 10,000 small files would
+/// otherwise zero a [`READ_BUFFER`] for each (or grow a `Vec` read by read).
+fn small_file_len(file: &File, max: usize) -> Option<usize> {
+    let meta = file.metadata().ok()?;
+    let len = usize::try_from(meta.len()).ok()?;
+    (meta.is_file() && len < max).then_some(len)
+}
+
+/// At most `max` bytes of `file` (the rest is not read).
+fn read_limited(file: File, max: u64) -> io::Result<Vec<u8>> {
+    let max_len = usize::try_from(max).unwrap_or(usize::MAX);
+    let mut bytes = Vec::with_capacity(small_file_len(&file, max_len).map_or(0, |len| len + 1));
+    file.take(max).read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// `read` of each list entry of `batch`, across the threads of `par` (in
+/// list order): opening, reading and hashing many small files costs about
+/// as much as verifying their signatures, so it is spread over the same
+/// threads rather than done by one before them.
+fn read_batch<T, F>(batch: &[(usize, Vec<String>)], par: &Parallelism, read: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(usize, &[String]) -> T + Sync,
+{
+    par.map_items(batch, &BATCH_GRAIN, |(line_no, fields)| read(*line_no, fields))
 }
 
 /// One list entry's outcome: its label (the list line's fields), whether
@@ -583,18 +625,22 @@ impl Progress {
     /// `out`, a `parcrypt:` line on stderr for each that says why), with
     /// the progress line lifted meanwhile; returns how many failed.
     fn report(&self, out: &mut Output, outcomes: &[Outcome]) -> Result<usize> {
+        // The batch's lines leave in one write (standard output writes a
+        // line at a time otherwise): those before a line on stderr go
+        // first, so that a terminal showing both shows them in list order.
         let print = |out: &mut Output| -> Result<usize> {
+            let mut lines = String::new();
             for outcome in outcomes {
                 if let Some(why) = &outcome.why {
+                    out.write_all(lines.as_bytes())?;
+                    out.flush()?;
+                    lines.clear();
                     eprint_line(format_args!("parcrypt: {why}"));
                 }
-                writeln!(
-                    out,
-                    "{}: {}",
-                    outcome.label,
-                    if outcome.ok { "OK" } else { "FAIL" }
-                )?;
+                let verdict = if outcome.ok { "OK" } else { "FAIL" };
+                let _ = writeln!(lines, "{}: {verdict}", outcome.label);
             }
+            out.write_all(lines.as_bytes())?;
             out.flush()?;
             Ok(outcomes.iter().filter(|o| !o.ok).count())
         };
@@ -637,10 +683,7 @@ fn verify_batch<P: VerifyingKey>(
         if batch.is_empty() {
             break;
         }
-        let entries: Vec<Entry> = batch
-            .iter()
-            .map(|(line, fields)| read_entry(key, options, *line, fields))
-            .collect();
+        let entries = read_batch(&batch, par, |line, fields| read_entry(key, options, line, fields));
         let items: Vec<BatchItem<'_, P>> = entries
             .iter()
             .filter_map(|e| e.item.as_ref().ok())
@@ -692,46 +735,45 @@ fn sign_batch<K: SigningKey>(key: &K, list: &Path, options: &K::Options, par: &P
         if batch.is_empty() {
             break;
         }
-        let prehashes: Vec<Result<(Vec<u8>, &str), String>> = batch
-            .iter()
-            .map(|(line_no, fields)| match &fields[..] {
-                [msg, sig] => {
-                    let hasher = key.public_key().hasher(options).map_err(|e| e.to_string())?;
-                    let limit = key.public_key().message_limit(options);
-                    let prehash = File::open(msg)
-                        .and_then(|f| hash_reader(hasher, f, limit))
-                        .map_err(|e| format!("cannot read message {msg}: {e}"))?;
-                    Ok((prehash, sig.as_str()))
-                }
+        let prehashes: Vec<Result<Vec<u8>, String>> =
+            read_batch(&batch, par, |line_no, fields| match fields {
+                [msg, _] => prehash_file(key.public_key(), options, msg),
                 _ => Err(format!("line {line_no}: expected `MSGFILE SIGFILE`")),
-            })
-            .collect();
+            });
         let readable: Vec<&[u8]> = prehashes
             .iter()
             .filter_map(|p| p.as_ref().ok())
-            .map(|(p, _)| p.as_slice())
+            .map(Vec::as_slice)
             .collect();
         let mut signatures = key.sign_prehashed_batch(&readable, options, par).into_iter();
-        let outcomes: Vec<Outcome> = batch
+        // Each entry's fields and its signature, or why there is none.
+        let signed: Vec<_> = batch
             .iter()
-            .zip(&prehashes)
+            .zip(prehashes)
             .map(|((_, fields), prehash)| {
-                let done = match prehash {
-                    Ok((_, sig)) => match signatures.next() {
-                        Some(Ok(signature)) => write_output(Some(Path::new(sig)), &signature)
-                            .map_err(|e| format!("cannot write signature {sig}: {e:#}")),
-                        Some(Err(e)) => Err(e.to_string()),
-                        None => Err("internal error: no signature".to_owned()),
-                    },
-                    Err(why) => Err(why.clone()),
-                };
-                Outcome {
-                    label: fields.join(" "),
-                    ok: done.is_ok(),
-                    why: done.err(),
-                }
+                let signature = prehash.and_then(|_| match signatures.next() {
+                    Some(Ok(signature)) => Ok(signature),
+                    Some(Err(e)) => Err(e.to_string()),
+                    None => Err("internal error: no signature".to_owned()),
+                });
+                (fields.as_slice(), signature)
             })
             .collect();
+        // Written across the threads too: each file is synced before it
+        // takes its name, a wait better spent on more than one at a time.
+        let outcomes: Vec<Outcome> = par.map_items(&signed, &BATCH_GRAIN, |(fields, signature)| {
+            let done = match (*fields, signature) {
+                ([_, sig], Ok(signature)) => write_output(Some(Path::new(sig)), signature)
+                    .map_err(|e| format!("cannot write signature {sig}: {e:#}")),
+                (_, Err(why)) => Err(why.clone()),
+                (_, Ok(_)) => Err("internal error: a signature without its file".to_owned()),
+            };
+            Outcome {
+                label: fields.join(" "),
+                ok: done.is_ok(),
+                why: done.err(),
+            }
+        });
         total += outcomes.len();
         failed += progress.report(&mut out, &outcomes)?;
     }

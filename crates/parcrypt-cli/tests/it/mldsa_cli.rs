@@ -120,6 +120,105 @@ fn sign_batch_and_verify_batch_on_every_thread_count() {
     );
 }
 
+/// `verify-batch` over more entries than it reads at once (4,096), with bad
+/// entries on both sides of that boundary: one line per entry in list
+/// order on every thread count (the files are read across the threads), a
+/// reason on stderr for the signature that is not one and the file that is
+/// not there, exit 1 naming how many failed; the good entries alone exit 0.
+#[test]
+fn verify_batch_across_its_read_batches_reports_each_entry_in_order() {
+    const COUNT: usize = 4100;
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    ok(&parcrypt(
+        &[
+            "ml-dsa",
+            "keygen",
+            "--params",
+            "ML-DSA-44",
+            "-o",
+            p(&d("key.pem")),
+        ],
+        b"",
+    ));
+    std::fs::write(d("m"), b"one message, many copies").unwrap();
+    ok(&parcrypt(
+        &[
+            "ml-dsa",
+            "sign",
+            "--key",
+            p(&d("key.pem")),
+            "-i",
+            p(&d("m")),
+            "-o",
+            p(&d("sig")),
+        ],
+        b"",
+    ));
+    let signature = std::fs::read(d("sig")).unwrap();
+    // 5: its message changed; 4097: truncated; 4099: no signature file.
+    let failing = [5, 4097, 4099];
+    let (mut list, mut good, mut expected) = (String::new(), String::new(), Vec::new());
+    for i in 0..COUNT {
+        let (msg, sig) = (d(&format!("m{i}")), d(&format!("s{i}")));
+        let text: &[u8] = if i == 5 {
+            b"another message"
+        } else {
+            b"one message, many copies"
+        };
+        std::fs::write(&msg, text).unwrap();
+        match i {
+            4097 => std::fs::write(&sig, &signature[..signature.len() - 1]).unwrap(),
+            4099 => {}
+            _ => std::fs::write(&sig, &signature).unwrap(),
+        }
+        let line = format!("{} {}", p(&msg), p(&sig));
+        let verdict = if failing.contains(&i) { "FAIL" } else { "OK" };
+        expected.push(format!("{line}: {verdict}"));
+        if !failing.contains(&i) {
+            good.push_str(&format!("{line}\n"));
+        }
+        list.push_str(&format!("{line}\n"));
+    }
+    std::fs::write(d("list"), &list).unwrap();
+    std::fs::write(d("good"), &good).unwrap();
+    for threads in ["1", "2", "3"] {
+        let verify = |list: &str| {
+            parcrypt(
+                &[
+                    "--threads",
+                    threads,
+                    "ml-dsa",
+                    "verify-batch",
+                    "--pub",
+                    p(&d("key.pem")),
+                    "--list",
+                    p(&d(list)),
+                ],
+                b"",
+            )
+        };
+        let out = verify("list");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).lines().collect::<Vec<_>>(),
+            expected,
+            "threads {threads}"
+        );
+        fails(&out, 1, &format!("3 of {COUNT} signatures did not verify"));
+        let err = super::common::stderr(&out);
+        assert!(
+            err.contains(&format!("{} is not a ML-DSA-44 signature", p(&d("s4097")))),
+            "{err}"
+        );
+        assert!(
+            err.contains(&format!("cannot read signature {}", p(&d("s4099")))),
+            "{err}"
+        );
+        let out = verify("good");
+        batch_lines(ok_quietly(&out), COUNT - failing.len(), &[]);
+    }
+}
+
 /// The batch commands (of every family: `cmd::family` writes them once)
 /// show a progress line on stderr when it is a terminal, and print nothing
 /// there when it is piped.
