@@ -3,7 +3,7 @@
 
     python3 scripts/io_paths.py --binary target/release/parcrypt FILE             # interleaved pairs
     python3 scripts/io_paths.py --binary target/release/parcrypt FILE --strace    # + system calls per path
-    python3 scripts/io_paths.py --binary B --before OLD_BINARY FILE --strace      # + the same for an older build
+    python3 scripts/io_paths.py --binary B --before OLD_BINARY FILE --strace      # + an older build, timed and counted
 
 FILE (1 GiB in docs/PERFORMANCE.md) is read from the page cache (one warm-up
 read first) and every output goes to /dev/null. Its encryptions (stream,
@@ -98,7 +98,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", type=Path)
     ap.add_argument("--binary", required=True, help="the parcrypt binary (a release build)")
-    ap.add_argument("--before", help="an older parcrypt binary: its system calls too, with --strace")
+    ap.add_argument("--before", help="an older parcrypt binary: each parcrypt command timed with it too, "
+                    "in the same rounds (and its system calls, with --strace)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--rounds", type=int, default=7, help="timed rounds (default 7)")
     ap.add_argument("--strace", action="store_true", help="count system calls per parcrypt command")
@@ -132,8 +133,10 @@ def main():
         print("| task | command | wall median (s) | CPU median (s) | peer ÷ command (wall, CPU) "
               "| page faults | context switches (vol., invol.) |")
         print("|---|---|---|---|---|---|---|")
+        before = str(Path(a.before).resolve()) if a.before else None
         for task, peer, ours in todo:
-            cmds = [peer, *ours]
+            # With --before, each parcrypt command of the older build too, in the same rounds.
+            cmds = [peer, *ours] + ([c.replace(p, before) for c in ours if p in c] if before else [])
             samples = {c: [] for c in cmds}
             for r in range(a.rounds + 1):
                 for c in cmds:
@@ -144,7 +147,8 @@ def main():
             for c in cmds:
                 w, u, faults, vol, invol = med[c]
                 ratio = "peer" if c == peer else f"{med[peer][0] / w:.2f}×, {med[peer][1] / u:.2f}×"
-                short = c.replace(p, "parcrypt").replace(str(work) + "/", "")
+                short = c.replace(before, "parcrypt (before)") if before else c
+                short = short.replace(p, "parcrypt").replace(str(work) + "/", "")
                 print(f"| {task} | `{short}` | {w:.3f} | {u:.3f} | {ratio} | {faults:.0f} | {vol:.0f}, {invol:.0f} |")
         print(f"# load average {os.getloadavg()[0]:.2f} at the end")
         if a.strace:
