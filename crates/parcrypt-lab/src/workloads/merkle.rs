@@ -332,7 +332,10 @@ mod tests {
         for size in [0, 1, 4096, (9 << 20) + 5] {
             let want = Rfc6962::root(&Chunks::new(&input(size), 4096), &Parallelism::sequential());
             let mut op = (w.setup)(size);
-            for par in [Parallelism::sequential(), Parallelism::new(3, Strategy::WorkStealing)] {
+            for par in [
+                Parallelism::sequential(),
+                Parallelism::new(3, Strategy::WorkStealing),
+            ] {
                 let mut got = Vec::new();
                 op(&par, &mut |root| got = root.to_vec());
                 assert_eq!(got, want.to_vec(), "{size} bytes");

@@ -429,7 +429,9 @@ impl<R: Rule> Builder<R> {
             min_part: self.grain.min_part.saturating_mul(block),
             task: self.grain.task.saturating_mul(block),
         };
-        let run_blocks = (FILL_RUN / block).max(FILL_LEAVES.div_ceil(self.block_leaves())).max(1);
+        let run_blocks = (FILL_RUN / block)
+            .max(FILL_LEAVES.div_ceil(self.block_leaves()))
+            .max(1);
         let run = run_blocks.saturating_mul(block);
         let (rule, height) = (&self.rule, self.height);
         let parts = par.map_mut(whole, &grain, |_, offset, part| {
@@ -437,7 +439,12 @@ impl<R: Rule> Builder<R> {
             for (i, piece) in part.chunks_mut(run).enumerate() {
                 fill(offset + i * run, piece)?;
                 let blocks = piece.len() / block;
-                roots.extend(block_roots(rule, &Chunks::new(piece, leaf_size), 0..blocks, height));
+                roots.extend(block_roots(
+                    rule,
+                    &Chunks::new(piece, leaf_size),
+                    0..blocks,
+                    height,
+                ));
             }
             Ok(roots)
         });
