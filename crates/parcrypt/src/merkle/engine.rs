@@ -412,13 +412,13 @@ impl<R: Rule> Builder<R> {
     ///
     /// # Errors
     /// The first error of `fill`; the builder is then unusable.
-    pub(crate) fn add_filled<E: Send>(
+    pub(crate) fn add_filled(
         &mut self,
         data: &mut [u8],
         leaf_size: usize,
         par: &Parallelism,
-        fill: &(dyn Fn(usize, &mut [u8]) -> Result<(), E> + Sync),
-    ) -> Result<(), E> {
+        fill: &crate::pipe::Fill<'_>,
+    ) -> std::io::Result<()> {
         assert!(self.partial.is_none(), "leaves added after a partial block");
         // The caller checked that a block's bytes do not overflow.
         let block = leaf_size * self.block_leaves();
@@ -434,7 +434,7 @@ impl<R: Rule> Builder<R> {
             .max(1);
         let run = run_blocks.saturating_mul(block);
         let (rule, height) = (&self.rule, self.height);
-        let parts = par.map_mut(whole, &grain, |_, offset, part| {
+        let parts = par.map_mut(whole, &grain, |_, offset, part| -> std::io::Result<Vec<Digest>> {
             let mut roots = Vec::with_capacity(part.len() / block);
             for (i, piece) in part.chunks_mut(run).enumerate() {
                 fill(offset + i * run, piece)?;

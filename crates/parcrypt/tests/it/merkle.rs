@@ -492,7 +492,7 @@ fn hashes_like_memory(file: &std::fs::File, input: &[u8], par: &Parallelism) {
     for format in formats {
         let mut seen = 0;
         let got = merkle::hash_file(format, file, par, |n| seen += n).unwrap();
-        let want = merkle::hash_reader(format, &input[..], &Parallelism::sequential(), |_| {}).unwrap();
+        let want = merkle::hash_reader(format, input, &Parallelism::sequential(), |_| {}).unwrap();
         assert_eq!(got, want, "{format:?} size {size} {par:?}");
         assert_eq!(seen, size as u64);
     }
