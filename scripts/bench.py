@@ -31,6 +31,7 @@ import csv
 import datetime
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -100,6 +101,77 @@ def run_lab(binary, quick, work, lab_args):
     return lab_dir, cmd
 
 
+# The lab's cells give every limit: each workload's cost model lives in the
+# lab (crates/parcrypt-lab/src/roofline.rs, docs/LAB.md), which writes the
+# limit of every cell into results.csv (`limit_Bps`, `limit_ops_per_s`,
+# `of_limit`, `limit_by`). This script never models anything itself: a whole
+# command's limit is the limit of the lab workload that runs the same code
+# on the same threads (LAB_TWIN), at the command's file size where the lab
+# measured it.
+
+# Whole commands (by their name in `groups`, `{n}` the thread count) → the
+# lab workload doing the same in process.
+LAB_TWIN = {
+    "parcrypt --threads {n} hash --format rfc6962": "merkle-rfc6962-file",
+    "parcrypt --threads {n} encrypt": "stream-encrypt",
+    "parcrypt --threads {n} decrypt": "stream-decrypt",
+    "parcrypt --threads {n} encrypt --format cobblestone-128": "cobblestone-encrypt",
+    "parcrypt --threads {n} decrypt --format cobblestone-128": "cobblestone-decrypt",
+}
+
+
+def lab_rows(results_csv):
+    """The lab's cells, or [] without a lab run."""
+    if results_csv is None or not Path(results_csv).exists():
+        return []
+    return list(csv.DictReader(open(results_csv)))
+
+
+def cell_limit(cell):
+    """(limit in the cell's unit per second, what binds it) of a lab cell, or None
+    (a peer, a workload without a model, or a results.csv older than the limits)."""
+    if not cell or cell.get("peer") == "true":
+        return None
+    by = cell.get("limit_by") or ""
+    text = cell.get("limit_Bps") if cell["unit"] == "bytes" else cell.get("limit_ops_per_s")
+    try:
+        limit = float(text)
+    except (TypeError, ValueError):
+        return (None, by) if by else None
+    return (limit, by) if limit > 0 else None
+
+
+def of_limit_text(achieved, limit, unit="bytes"):
+    """'87% of 4.10 GB/s (cores)' for a rate (bytes or `unit`s per second)
+    against a lab limit; 'no model' or '—' without one."""
+    if limit is None:
+        return "—"
+    value, by = limit
+    if value is None:
+        return "no model" if by == "no-model" else "—"
+    shown = f"{value / 1e9:.2f} GB/s" if unit == "bytes" else f"{value:,.0f}/s"
+    return f"{achieved / value:.0%} of {shown} ({by})"
+
+
+def twin_limit(rows, command, threads, size):
+    """The limit of the lab workload that runs `command` (LAB_TWIN) on `threads`
+    threads: its cell at `size` bytes, else at the largest size measured below it
+    (a smaller file's limit: page-cache reads of small files are faster, so the
+    fraction is then lower, not flattering); None where the lab has no twin."""
+    twin = next((w for name, w in LAB_TWIN.items() if command == name.format(n=threads)), None)
+    if twin is None:
+        return None
+    impls = {"seq"} if threads == 1 else {"static", "steal"}
+    cells = [r for r in rows if r["workload"] == twin and r["peer"] == "false" and r["impl"] in impls
+             and int(r["threads"]) == threads and int(r["size_bytes"]) <= size]
+    if not cells:
+        return None
+    at = max(int(r["size_bytes"]) for r in cells)
+    limits = [cell_limit(r) for r in cells if int(r["size_bytes"]) == at]
+    return max((x for x in limits if x and x[0] is not None), default=next(iter(limits), None),
+               key=lambda x: x[0])
+
+
 def lab_tables(results_csv, cores):
     rows = list(csv.DictReader(open(results_csv)))
     by_workload = {}
@@ -137,24 +209,28 @@ def lab_tables(results_csv, cores):
             shown = f"{rate(p) / 1e9:.2f} GB/s" if unit == "bytes" else f"{rate(p):,.0f}/s"
             peer_text += f"{p['impl']} ({size_label(psize) if unit != 'signatures' else psize}): {shown}, parcrypt {who} {ratio}; "
         peer_text = peer_text.rstrip("; ") or "—"
+        # The best cell at `cores` threads (the 1-thread cell for a sequential
+        # workload) against its limit.
+        top = best or seq[0]
+        of = of_limit_text(rate(top), cell_limit(top), unit)
         if unit == "bytes":
             one = rate(seq[0]) / 1e9
             many = f"{rate(best) / 1e9:.2f} ({best['impl']})" if best else "—"
             speedup = f"{rate(best) / rate(seq[0]):.2f}×" if best else "—"
-            bytes_lines.append(f"| {workload} | {size_label(size)} | {one:.2f} | {many} | {speedup} | {peer_text} |")
+            bytes_lines.append(f"| {workload} | {size_label(size)} | {one:.2f} | {many} | {speedup} | {of} | {peer_text} |")
         else:
             what = "operations" if unit == "operation" else unit
             label = size_label(size) if unit == "operation" else f"{size} {unit}"
             one = rate(seq[0])
             many = f"{rate(best):,.0f} ({best['impl']})" if best else "—"
             speedup = f"{rate(best) / one:.2f}×" if best else "—"
-            ops_lines.append(f"| {workload} | {label} | {what} | {one:,.0f} | {many} | {speedup} | {peer_text} |")
+            ops_lines.append(f"| {workload} | {label} | {what} | {one:,.0f} | {many} | {speedup} | {of} | {peer_text} |")
     bytes_table = "\n".join([
-        f"| workload | size | 1 thread (GB/s) | {cores} threads, best strategy (GB/s) | speed-up | peers (same run) |",
-        "|---|---|---|---|---|---|", *bytes_lines])
+        f"| workload | size | 1 thread (GB/s) | {cores} threads, best strategy (GB/s) | speed-up | of limit | peers (same run) |",
+        "|---|---|---|---|---|---|---|", *bytes_lines])
     ops_table = "\n".join([
-        f"| workload | size | counted | 1 thread (per s) | {cores} threads, best strategy (per s) | speed-up | peers (same run) |",
-        "|---|---|---|---|---|---|---|", *ops_lines])
+        f"| workload | size | counted | 1 thread (per s) | {cores} threads, best strategy (per s) | speed-up | of limit | peers (same run) |",
+        "|---|---|---|---|---|---|---|---|", *ops_lines])
     return bytes_table, ops_table
 
 
@@ -346,10 +422,28 @@ def run_commands(all_groups, rounds, writer):
     return results
 
 
+def group_size(group):
+    """The file size in a group's name ('hash a 1 GiB file' → 1 GiB), or None."""
+    words = group.split()
+    for number, unit in zip(words, words[1:]):
+        if number.isdigit() and unit in ("GiB", "MiB", "KiB"):
+            return parse_size(number + unit)
+    return None
+
+
 def headline(all_groups, results, results_csv, cores):
-    """The README's small table: four headline tasks against their peers."""
+    """The README's small table: four headline tasks against their peers, each
+    beside the fraction of its limit on this machine (the lab's, see LAB_TWIN)."""
     med = {k: statistics.median(w for w, _ in v) for k, v in results.items()}
-    lines = [f"| work | parcrypt, {cores} threads | peer, same run | ratio |", "|---|---|---|---|"]
+    rows = lab_rows(results_csv)
+    lines = [f"| work | parcrypt, {cores} threads | peer, same run | ratio | of limit |", "|---|---|---|---|---|"]
+
+    def of_limit(group, ours, t):
+        size = group_size(group)
+        if size is None:
+            return "—"
+        return of_limit_text(size / t, twin_limit(rows, ours, cores, size))
+
     stream_and_hash = [g for g in all_groups if g[0].startswith(("hash a ", "encrypt a ")) and "Cobblestone" not in g[0]]
     for group, _, cmds in stream_and_hash[:2]:
         ours = next(n for n, _, _ in cmds if n.startswith(f"parcrypt --threads {cores} "))
@@ -360,7 +454,8 @@ def headline(all_groups, results, results_csv, cores):
         t = med[(group, ours)]
         lines.append(f"| {group}{' (RFC 6962 tree, 4 KiB leaves)' if group.startswith('hash') else ' (stream format, AES-256-GCM)'} "
                      f"| {t:.3f} s | " + ", ".join(f"`{n}` {med[(group, n)]:.3f} s" for n in peers)
-                     + " | " + ", ".join(f"{med[(group, n)] / t:.2f}× {n.split()[0]}" for n in peers) + " |")
+                     + " | " + ", ".join(f"{med[(group, n)] / t:.2f}× {n.split()[0]}" for n in peers)
+                     + f" | {of_limit(group, ours, t)} |")
     for group, _, cmds in all_groups:
         if not group.startswith("encrypt") or "Cobblestone" not in group:
             continue
@@ -368,25 +463,41 @@ def headline(all_groups, results, results_csv, cores):
         peers = [n for n, _, _ in cmds if not n.startswith("parcrypt")]
         t = med[(group, ours)]
         lines.append(f"| {group} | {t:.3f} s | " + ", ".join(f"`{n}` {med[(group, n)]:.3f} s" for n in peers)
-                     + " | " + ", ".join(f"{med[(group, n)] / t:.2f}× {n.split()[0]}" for n in peers) + " |")
-    if results_csv is not None:
-        rows = list(csv.DictReader(open(results_csv)))
-        for workload, what in (("ecdsa-verify-batch", "ECDSA P-256 verifications"), ("rsa-sign-4096", "RSA-4096 signatures")):
-            cells = [r for r in rows if r["workload"] == workload]
-            # openssl speed verifies one signature at a time: the batch's peer is the single verify's.
-            alike = {"ecdsa-verify-batch": "ecdsa-verify-joint"}.get(workload, workload)
-            peer = next((r for r in rows if r["workload"] == alike and r["peer"] == "true"), None)
-            ours = [r for r in cells if r["peer"] == "false" and int(r["threads"]) == cores]
-            if not ours:
-                continue
-            size = max(int(r["size_bytes"]) for r in ours)
-            best = max((r for r in ours if int(r["size_bytes"]) == size), key=lambda r: float(r["ops_per_s"]))
-            rate = float(best["ops_per_s"])
-            label = f"batch of {size}" if best["unit"] != "operation" else "one at a time"
-            peer_text = f"`{peer['impl']}`: {float(peer['ops_per_s']):,.0f}/s" if peer else "—"
-            ratio = f"{rate / float(peer['ops_per_s']):.2f}×" if peer else "—"
-            lines.append(f"| {what}, {label} | {rate:,.0f}/s ({best['impl']} ×{best['threads']}) | {peer_text} | {ratio} |")
+                     + " | " + ", ".join(f"{med[(group, n)] / t:.2f}× {n.split()[0]}" for n in peers)
+                     + f" | {of_limit(group, ours, t)} |")
+    for workload, what in (("ecdsa-verify-batch", "ECDSA P-256 verifications"), ("rsa-sign-4096", "RSA-4096 signatures")):
+        cells = [r for r in rows if r["workload"] == workload]
+        # openssl speed verifies one signature at a time: the batch's peer is the single verify's.
+        alike = {"ecdsa-verify-batch": "ecdsa-verify-joint"}.get(workload, workload)
+        peer = next((r for r in rows if r["workload"] == alike and r["peer"] == "true"), None)
+        ours = [r for r in cells if r["peer"] == "false" and int(r["threads"]) == cores]
+        if not ours:
+            continue
+        size = max(int(r["size_bytes"]) for r in ours)
+        best = max((r for r in ours if int(r["size_bytes"]) == size), key=lambda r: float(r["ops_per_s"]))
+        rate = float(best["ops_per_s"])
+        label = f"batch of {size}" if best["unit"] != "operation" else "one at a time"
+        peer_text = f"`{peer['impl']}`: {float(peer['ops_per_s']):,.0f}/s" if peer else "—"
+        ratio = f"{rate / float(peer['ops_per_s']):.2f}×" if peer else "—"
+        of = of_limit_text(rate, cell_limit(best), best["unit"])
+        lines.append(f"| {what}, {label} | {rate:,.0f}/s ({best['impl']} ×{best['threads']}) | {peer_text} | {ratio} | {of} |")
     return "\n".join(lines)
+
+
+def lab_ceilings(lab_summary):
+    """The lab's own section on the machine's ceilings and each workload's limit
+    and predicted rates (lab-summary.md's "Ceilings, limits and predicted
+    scaling", less its table of cost models, which docs/LAB.md explains), or
+    None where the run has none."""
+    if lab_summary is None or not Path(lab_summary).exists():
+        return None
+    text = Path(lab_summary).read_text()
+    head = "## Ceilings, limits and predicted scaling"
+    if head not in text:
+        return None
+    section = text.split(head, 1)[1].split("\n## ", 1)[0]
+    section = section.split("| workload | cost model |", 1)[0]
+    return section.strip()
 
 
 def replace_block(doc, block):
@@ -399,17 +510,24 @@ def replace_block(doc, block):
     print(f"updated {doc}", flush=True)
 
 
-def commands_table(all_groups, results):
-    lines = ["| task | command | median (s) | min (s) | CPU, median (s) | vs the reference |",
-             "|---|---|---|---|---|---|"]
+def commands_table(all_groups, results, rows=()):
+    """Every whole command's medians beside the reference's, and beside its
+    limit where the lab has a twin workload (LAB_TWIN) in `rows`."""
+    lines = ["| task | command | median (s) | min (s) | CPU, median (s) | vs the reference | of limit |",
+             "|---|---|---|---|---|---|---|"]
     for group, reference, cmds in all_groups:
         ref = statistics.median(w for w, _ in results[(group, reference)])
+        size = group_size(group)
         for name, _, _ in cmds:
             samples = results[(group, name)]
             med = statistics.median(w for w, _ in samples)
             cpu = statistics.median(c for _, c in samples)
             ratio = "reference" if name == reference else f"{ref / med:.2f}×"
-            lines.append(f"| {group} | `{name}` | {med:.3f} | {min(w for w, _ in samples):.3f} | {cpu:.3f} | {ratio} |")
+            threads = re.match(r"parcrypt --threads (\d+) ", name)
+            of = "—"
+            if threads and size:
+                of = of_limit_text(size / med, twin_limit(rows, name, int(threads.group(1)), size))
+            lines.append(f"| {group} | `{name}` | {med:.3f} | {min(w for w, _ in samples):.3f} | {cpu:.3f} | {ratio} | {of} |")
     return "\n".join(lines)
 
 
@@ -448,7 +566,12 @@ def main():
                     help="time only the whole-command groups whose name contains this text, e.g. Cobblestone")
     ap.add_argument("--no-python", action="store_true", help="skip the Python package's benchmark")
     ap.add_argument("--update-docs", action="store_true", help="rewrite the generated part of docs/PERFORMANCE.md")
+    ap.add_argument("--from-run", type=Path, metavar="DIR",
+                    help="measure nothing: regenerate the tables of the run in DIR from its records "
+                         "(printed; with --update-docs, into DIR/summary.md and the docs)")
     args = ap.parse_args()
+    if args.from_run:
+        return from_run(args.from_run.resolve(), args.update_docs)
 
     now = datetime.datetime.now(datetime.timezone.utc)
     if args.out:
@@ -521,9 +644,7 @@ def main():
         "".join(f"{k}: {v or 'absent'}\n" for k, v in versions.items())
         + "".join(f"absent peer {k}: {v}\n" for k, v in absent.items()))
 
-    flags = " ".join(cpu["flags"])
-    machine_line = (f"{cpu['model_name']} (family {cpu['family']} model {cpu['model']}), {cores} CPUs"
-                    f"{', ' + cpu['hypervisor'] + ' guest' if cpu['hypervisor'] else ''}; flags: {flags}")
+    machine_line = machine_text(cpu, cores)
     parts = [
         f"Run {run_dir.name}: `{' '.join(command)}` at commit {versions['git commit']} "
         f"({versions['git status']}), {now:%Y-%m-%d %H:%M} UTC.",
@@ -531,41 +652,105 @@ def main():
     ]
     if absent:
         parts.append("Absent peers: " + "; ".join(f"{k} ({v})" for k, v in absent.items()) + ".")
-    if not args.no_lab:
-        bytes_table, ops_table = lab_tables(run_dir / "results.csv", cores)
+    summary, top = render(run_dir, parts, all_groups, results, rounds, cores, python_table)
+    (run_dir / "summary.md").write_text("# parcrypt benchmark run\n\n" + summary)
+    print(f"wrote {run_dir}", flush=True)
+    if args.update_docs:
+        publish(run_dir, summary, top, machine_line)
+
+
+def machine_text(cpu, cores):
+    flags = " ".join(cpu["flags"])
+    return (f"{cpu['model_name']} (family {cpu['family']} model {cpu['model']}), {cores} CPUs"
+            f"{', ' + cpu['hypervisor'] + ' guest' if cpu['hypervisor'] else ''}; flags: {flags}")
+
+
+def render(run_dir, parts, all_groups, results, rounds, cores, python_table):
+    """summary.md's text (after the run's header lines `parts`) and the README's
+    headline table, from the run directory's results.csv (the lab's cells, if
+    the lab ran), lab-summary.md and the whole commands' `results`."""
+    results_csv = run_dir / "results.csv"
+    rows = lab_rows(results_csv)
+    parts = list(parts)
+    if rows:
+        bytes_table, ops_table = lab_tables(results_csv, cores)
         parts += [
             "### In process (the lab): bytes per second",
             f"Largest size measured per workload; `seq` for 1 thread, the faster of `static`/`steal` at {cores} threads. "
             "Peers: `openssl speed` (16 KiB buffers), `openssl enc`/`dgst` and age on files of the size shown; "
-            "the ratio is parcrypt's best cell at the peer's size over the peer.",
+            "the ratio is parcrypt's best cell at the peer's size over the peer. "
+            f"`of limit`: the {cores}-thread cell's rate over its limit on this machine, from the workload's cost model "
+            "and the ceilings below (results.csv's `of_limit`; [LAB.md](LAB.md#ceilings-limits-and-predictions)), "
+            "with the limit and what binds it; `no model` where the workload has none.",
             bytes_table,
             "### In process (the lab): operations per second",
             ops_table,
         ]
+        ceilings = lab_ceilings(run_dir / "lab-summary.md")
+        if ceilings:
+            parts += ["### This machine's ceilings, each workload's limit and its predicted rate (the lab)",
+                      "From the lab's summary of this run (lab-summary.md):", ceilings]
     parts += [
         "### Whole commands",
         f"Medians of {rounds} interleaved rounds after a warm-up round, input in the page cache, output to /dev/null; "
-        "CPU = user + system seconds; ratio = the reference's median time / the command's.",
-        commands_table(all_groups, results),
+        "CPU = user + system seconds; ratio = the reference's median time / the command's; "
+        "`of limit` = the file's bytes per median second over the limit the lab gives the workload that runs "
+        "the same code on as many threads (" + ", ".join(f"`{c.format(n='T')}` → `{w}`" for c, w in LAB_TWIN.items())
+        + "), at the file's size or the largest size it measured below it.",
+        commands_table(all_groups, results, rows),
     ]
-    top = headline(all_groups, results, None if args.no_lab else run_dir / "results.csv", cores)
+    top = headline(all_groups, results, results_csv if rows else None, cores)
     parts.insert(2, "### Headline\n\n" + top)
     if python_table:
         parts += ["### From Python (`pip install ./python`)", python_table]
-    summary = "\n\n".join(parts) + "\n"
-    (run_dir / "summary.md").write_text("# parcrypt benchmark run\n\n" + summary)
-    print(f"wrote {run_dir}", flush=True)
+    return "\n\n".join(parts) + "\n", top
 
-    if args.update_docs:
-        rel = run_dir.relative_to(ROOT) if run_dir.is_relative_to(ROOT) else run_dir
-        replace_block(ROOT / "docs" / "PERFORMANCE.md", f"From the run in [{rel}](../{rel}/summary.md).\n\n{summary}")
-        dask_table = run_dir / "python-dask.md"
-        if dask_table.exists():
-            replace_block(ROOT / "docs" / "SCALING.md", f"From the run in [{rel}](../{rel}/python-dask.md): "
-                          f"{machine_line}.\n\n{dask_table.read_text()}")
-        replace_block(ROOT / "README.md", f"{machine_line}; `python3 scripts/bench.py` ({rel}), medians; "
-                      f"ratio = peer time / parcrypt time, above 1 = parcrypt faster.\n\n{top}\n")
 
+def publish(run_dir, summary, top, machine_line):
+    """Rewrites the generated blocks of docs/PERFORMANCE.md, docs/SCALING.md and README.md."""
+    rel = run_dir.relative_to(ROOT) if run_dir.is_relative_to(ROOT) else run_dir
+    replace_block(ROOT / "docs" / "PERFORMANCE.md", f"From the run in [{rel}](../{rel}/summary.md).\n\n{summary}")
+    dask_table = run_dir / "python-dask.md"
+    if dask_table.exists():
+        replace_block(ROOT / "docs" / "SCALING.md", f"From the run in [{rel}](../{rel}/python-dask.md): "
+                      f"{machine_line}.\n\n{dask_table.read_text()}")
+    replace_block(ROOT / "README.md", f"{machine_line}; `python3 scripts/bench.py` ({rel}), medians; "
+                  f"ratio = peer time / parcrypt time, above 1 = parcrypt faster; of limit = the share of this "
+                  f"machine's limit for the work ([PERFORMANCE.md](docs/PERFORMANCE.md)).\n\n{top}\n")
+
+
+def from_run(run_dir, update_docs):
+    """Regenerates a run's tables from what it recorded (commands.csv,
+    results.csv, lab-summary.md, machine.json; the header lines and the
+    Python section of its summary.md), measuring nothing: prints the summary,
+    or with `update_docs` rewrites the run's summary.md and the docs' blocks."""
+    results, order = {}, {}
+    with open(run_dir / "commands.csv", newline="") as f:
+        rounds = 0
+        for r in csv.DictReader(f):
+            results.setdefault((r["task"], r["command"]), []).append((float(r["wall_s"]), float(r["cpu_s"])))
+            order.setdefault(r["task"], [])
+            if r["command"] not in order[r["task"]]:
+                order[r["task"]].append(r["command"])
+            rounds = max(rounds, int(r["round"]))
+    # Every group's reference is its first command (as `groups` lists them).
+    all_groups = [(task, cmds[0], [(c, None, None) for c in cmds]) for task, cmds in order.items()]
+    machine = json.loads((run_dir / "machine.json").read_text())
+    cpu = machine.get("lscpu") or lscpu()
+    cores = cpu.get("cpus") or os.cpu_count() or 1
+    old = (run_dir / "summary.md").read_text() if (run_dir / "summary.md").exists() else ""
+    body = old.split("\n\n")
+    parts = [p for p in body if p.startswith(("Run ", "Machine: ", "Absent peers: "))]
+    if not parts:
+        parts = [f"Run {run_dir.name} (regenerated from its records).", f"Machine: {machine_text(cpu, cores)}."]
+    python = old.split("### From Python (`pip install ./python`)\n\n", 1)
+    python_table = python[1].strip() if len(python) == 2 else None
+    summary, top = render(run_dir, parts, all_groups, results, rounds, cores, python_table)
+    if update_docs:
+        (run_dir / "summary.md").write_text("# parcrypt benchmark run\n\n" + summary)
+        publish(run_dir, summary, top, machine_text(cpu, cores))
+    else:
+        print(summary)
 
 if __name__ == "__main__":
     main()

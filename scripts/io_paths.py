@@ -3,7 +3,7 @@
 
     python3 scripts/io_paths.py --binary target/release/parcrypt FILE             # interleaved pairs
     python3 scripts/io_paths.py --binary target/release/parcrypt FILE --strace    # + system calls per path
-    python3 scripts/io_paths.py --binary B --before OLD_BINARY FILE --strace      # + the same for an older build
+    python3 scripts/io_paths.py --binary B --before OLD_BINARY FILE --strace      # + an older build, timed and counted
 
 FILE (1 GiB in docs/PERFORMANCE.md) is read from the page cache (one warm-up
 read first) and every output goes to /dev/null. Its encryptions (stream,
@@ -12,10 +12,17 @@ else (about 3 × FILE of disk). Each round runs every command once, in order
 (the first round is a warm-up, not recorded); the table gives the median wall
 time, the median CPU time (user + system, which a loaded machine changes far
 less than wall time) and the peer's median ÷ the command's (above 1: parcrypt
-faster). `--strace` runs each parcrypt command once more under `strace -f -c`
-and prints its calls of read, pread64, preadv, write and futex: counts that
-the machine's load does not change (a pipe's row counts `cat`'s calls too). Uses only the Python standard library,
-`openssl` and, where installed, `age`.
+faster), then the median page faults (minor) and context switches
+(voluntary: a thread waiting for another, a hand-off; involuntary:
+preempted) per run, from `getrusage`. `--strace` runs each parcrypt command
+once more under `strace -f -c` and prints its calls of read, pread64,
+preadv, write, splice, futex and mmap: counts that the machine's load does
+not change (a pipe's row counts `cat`'s calls too). Paths: `aes encrypt
+--mode ctr`, `encrypt`/`decrypt` (stream and Cobblestone-128), `age -r`/
+`age -d`, `hash --format rfc6962` and `hash` (SHA-256) of FILE, `hash -c`
+of a list naming FILE, and `cat FILE | encrypt|age -r|hash` through a pipe.
+Uses only the Python standard library, `openssl`, coreutils and, where
+installed, `age`.
 """
 
 import argparse
@@ -30,18 +37,20 @@ import tempfile
 import time
 from pathlib import Path
 
-CALLS = ["read", "pread64", "preadv", "write", "futex"]
+CALLS = ["read", "pread64", "preadv", "write", "splice", "futex", "mmap"]
 
 
 def timed(cmd):
-    """Wall and CPU (user + system) seconds of one run of a shell command."""
+    """Wall and CPU (user + system) seconds, minor page faults and voluntary
+    and involuntary context switches of one run of a shell command."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, shell=True, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    d = lambda k: getattr(after, k) - getattr(before, k)
+    return wall, cpu, d("ru_minflt"), d("ru_nvcsw"), d("ru_nivcsw")
 
 
 def syscalls(cmd):
@@ -77,8 +86,11 @@ def groups(p, f, work, threads, recipient):
         ("age -d", chacha, [f"{pc} age -d -i {ident} {work / 'f.age'}"]),
         ("hash rfc6962, 4 KiB leaves", f"openssl dgst -sha256 '{f}'",
          [f"{pc} hash --format rfc6962 --leaf-size 4096 '{f}'"]),
+        ("hash (SHA-256)", f"openssl dgst -sha256 '{f}'", [f"{pc} hash '{f}'"]),
+        ("hash -c (a list naming FILE)", f"sha256sum -c --quiet {work / 'sums'}", [f"{pc} hash -c {work / 'sums'}"]),
         ("a pipe: cat F | ...", f"cat '{f}' | cat",
-         [f"cat '{f}' | {pc} encrypt --key-file {k32}", f"cat '{f}' | {pc} age -r {recipient}"]),
+         [f"cat '{f}' | {pc} encrypt --key-file {k32}", f"cat '{f}' | {pc} age -r {recipient}",
+          f"cat '{f}' | {pc} hash"]),
     ]
 
 
@@ -86,7 +98,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("file", type=Path)
     ap.add_argument("--binary", required=True, help="the parcrypt binary (a release build)")
-    ap.add_argument("--before", help="an older parcrypt binary: its system calls too, with --strace")
+    ap.add_argument("--before", help="an older parcrypt binary: each parcrypt command timed with it too, "
+                    "in the same rounds (and its system calls, with --strace)")
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--rounds", type=int, default=7, help="timed rounds (default 7)")
     ap.add_argument("--strace", action="store_true", help="count system calls per parcrypt command")
@@ -108,29 +121,35 @@ def main():
             subprocess.run([p, "encrypt", "--format", "cobblestone-128", "--key-file", str(work / "k16"),
                             "-i", f, "-o", str(work / "f.cob")], check=True)
             subprocess.run([p, "age", "-r", recipient, "-o", str(work / "f.age"), f], check=True)
+        if any(t.startswith("hash -c") for t, _, _ in todo):
+            sums = subprocess.run([p, "hash", str(a.file.resolve())], check=True, capture_output=True, text=True)
+            (work / "sums").write_text(sums.stdout)
         subprocess.run(["cat", str(a.file)], check=True, stdout=subprocess.DEVNULL)
         print(f"# {a.file} ({a.file.stat().st_size} bytes), {a.threads} threads, {a.rounds} rounds; "
               f"load average {os.getloadavg()[0]:.2f} at the start")
         cpu = [ln for ln in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
                if ln.startswith("Model name")]
         print(f"# {' '.join(cpu)}")
-        print("| task | command | wall median (s) | CPU median (s) | peer ÷ command (wall, CPU) |")
-        print("|---|---|---|---|---|")
+        print("| task | command | wall median (s) | CPU median (s) | peer ÷ command (wall, CPU) "
+              "| page faults | context switches (vol., invol.) |")
+        print("|---|---|---|---|---|---|---|")
+        before = str(Path(a.before).resolve()) if a.before else None
         for task, peer, ours in todo:
-            cmds = [peer, *ours]
+            # With --before, each parcrypt command of the older build too, in the same rounds.
+            cmds = [peer, *ours] + ([c.replace(p, before) for c in ours if p in c] if before else [])
             samples = {c: [] for c in cmds}
             for r in range(a.rounds + 1):
                 for c in cmds:
                     t = timed(c)
                     if r:
                         samples[c].append(t)
-            med = {c: (statistics.median(w for w, _ in s), statistics.median(u for _, u in s))
-                   for c, s in samples.items()}
+            med = {c: [statistics.median(x[i] for x in s) for i in range(5)] for c, s in samples.items()}
             for c in cmds:
-                w, u = med[c]
+                w, u, faults, vol, invol = med[c]
                 ratio = "peer" if c == peer else f"{med[peer][0] / w:.2f}×, {med[peer][1] / u:.2f}×"
-                short = c.replace(p, "parcrypt").replace(str(work) + "/", "")
-                print(f"| {task} | `{short}` | {w:.3f} | {u:.3f} | {ratio} |")
+                short = c.replace(before, "parcrypt (before)") if before else c
+                short = short.replace(p, "parcrypt").replace(str(work) + "/", "")
+                print(f"| {task} | `{short}` | {w:.3f} | {u:.3f} | {ratio} | {faults:.0f} | {vol:.0f}, {invol:.0f} |")
         print(f"# load average {os.getloadavg()[0]:.2f} at the end")
         if a.strace:
             print("\n| task | binary | " + " | ".join(CALLS) + " |")

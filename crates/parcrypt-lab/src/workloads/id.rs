@@ -52,6 +52,8 @@ pub const MERKLE_PER_LEVEL_32B: &str = "merkle-per-level-32b";
 pub const MERKLE_BITTORRENT_V2: &str = "merkle-bittorrent-v2";
 /// `merkle-glacier`.
 pub const MERKLE_GLACIER: &str = "merkle-glacier";
+/// `merkle-rfc6962-file`.
+pub const MERKLE_RFC6962_FILE: &str = "merkle-rfc6962-file";
 /// `merkle-tiles-verify`.
 pub const MERKLE_TILES_VERIFY: &str = "merkle-tiles-verify";
 /// `hash-many-files`.
@@ -150,7 +152,7 @@ pub const SLH_DSA_KEYGEN: [&str; 12] = [
 ];
 
 /// The names before the post-quantum ones, in report order.
-const CLASSICAL: [&str; 45] = [
+const CLASSICAL: [&str; 46] = [
     AES_128_CTR,
     AES_256_CTR,
     AES_256_CBC_DEC,
@@ -175,6 +177,7 @@ const CLASSICAL: [&str; 45] = [
     MERKLE_PER_LEVEL_32B,
     MERKLE_BITTORRENT_V2,
     MERKLE_GLACIER,
+    MERKLE_RFC6962_FILE,
     HASH_MANY_FILES,
     MERKLE_TILES_VERIFY,
     RSA_KEYGEN_1024,
@@ -199,8 +202,8 @@ const CLASSICAL: [&str; 45] = [
 ];
 
 /// Every name above, in report order (the registry's order).
-pub const ALL: [&str; 85] = {
-    let mut all = [""; 85];
+pub const ALL: [&str; 86] = {
+    let mut all = [""; 86];
     let mut i = 0;
     while i < CLASSICAL.len() {
         all[i] = CLASSICAL[i];

@@ -11,9 +11,10 @@ use parcrypt::merkle::{self, BitTorrentV2, Chunks, Format, Glacier, Rfc6962};
 
 use super::id;
 use super::{
-    Input, OpensslPeer, Operation, READS_MEMORY, SEQUENTIAL, SpeedRate, Unit, Width, Workload, adaptive,
-    input, own,
+    Input, Model, OpensslPeer, Operation, READS_MEMORY, READS_PAGE_CACHE, SEQUENTIAL, SpeedRate, Stage, Unit,
+    Width, Workload, adaptive, input, own,
 };
+use crate::ceilings::Ceiling;
 use crate::peers::FileSet;
 
 const SHA256_PEER: OpensslPeer = OpensslPeer {
@@ -103,6 +104,32 @@ pub(super) fn register(all: &mut Vec<Workload>) {
             glacier,
             true,
         ),
+        Workload {
+            name: id::MERKLE_RFC6962_FILE,
+            family: "merkle",
+            description: "`parcrypt hash --format rfc6962 FILE`: the RFC 6962 tree head (4 KiB leaves) of a file in the page cache, read with positional reads by the threads",
+            setup: rfc6962_file,
+            parallel: true,
+            sizes: Some(file_sizes),
+            unit: Unit::Bytes,
+            samples: super::aead_samples,
+            // Its peers (`openssl dgst`, `b3sum`) stand beside the tree of
+            // memory, on a file already.
+            openssl: None,
+            input: Input::File,
+            missing: super::runs_anywhere,
+            age: None,
+            model: Model::Cost {
+                stages: &[
+                    Stage::Ceiling(Ceiling::PageCacheRead),
+                    Stage::Kernel(id::MERKLE_RFC6962_4KIB),
+                ],
+                width: Width::Any,
+                cap: READS_PAGE_CACHE,
+                // One thread: a reader thread reads ahead (`pipe::run_file`).
+                read_ahead: true,
+            },
+        },
         Workload {
             name: id::HASH_MANY_FILES,
             family: "hash",
@@ -241,6 +268,29 @@ fn rfc6962(size: usize, leaf: usize) -> Operation {
     })
 }
 
+/// [`id::MERKLE_RFC6962_FILE`]'s sizes: the tree of memory's largest
+/// (16 MiB quick, 64 MiB), where its one-core cell is the kernel's, and the
+/// 1 GiB file `scripts/bench.py` hashes with the CLI.
+fn file_sizes(quick: bool) -> Vec<usize> {
+    if quick {
+        vec![16 << 20]
+    } else {
+        vec![16 << 20, 64 << 20, 1 << 30]
+    }
+}
+
+/// What `parcrypt hash --format rfc6962 FILE` does (`merkle::hash_file`:
+/// the crate's file pipeline) on a file of `size` bytes in the page cache.
+fn rfc6962_file(size: usize) -> Operation {
+    let file = super::stream::unlinked(&super::stream::temp_path(id::MERKLE_RFC6962_FILE, size), |f| {
+        super::write_input(f, size)
+    });
+    Box::new(move |par, output| {
+        let root = Rfc6962::root_file(&file, 4096, par, |_| {}).expect("hashing a file in the page cache");
+        output(black_box(&root));
+    })
+}
+
 fn per_level(size: usize, leaf: usize) -> Operation {
     let data = input(size);
     Box::new(move |par, output| {
@@ -268,6 +318,30 @@ fn glacier(size: usize) -> Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The file workload hashes what `parcrypt hash --format rfc6962` of
+    /// the file would (the tree of the same bytes in memory), one buffer or
+    /// several, on one thread and on several.
+    #[test]
+    fn the_file_tree_is_the_tree_of_the_same_bytes() {
+        use parcrypt::par::{Parallelism, Strategy};
+        let mut all = Vec::new();
+        register(&mut all);
+        let w = all.iter().find(|w| w.name == id::MERKLE_RFC6962_FILE).unwrap();
+        assert_eq!((w.sizes.unwrap())(false).last(), Some(&(1 << 30)));
+        for size in [0, 1, 4096, (9 << 20) + 5] {
+            let want = Rfc6962::root(&Chunks::new(&input(size), 4096), &Parallelism::sequential());
+            let mut op = (w.setup)(size);
+            for par in [
+                Parallelism::sequential(),
+                Parallelism::new(3, Strategy::WorkStealing),
+            ] {
+                let mut got = Vec::new();
+                op(&par, &mut |root| got = root.to_vec());
+                assert_eq!(got, want.to_vec(), "{size} bytes");
+            }
+        }
+    }
 
     #[test]
     fn each_sha256_many_workload_is_named_for_its_backend() {

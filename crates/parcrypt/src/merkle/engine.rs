@@ -337,6 +337,15 @@ fn block_grain(leaf_bytes: usize, height: u32) -> Grain {
     }
 }
 
+/// The bytes [`Builder::add_filled`] fills and hashes at a time on one
+/// thread: a quarter of a typical L2 cache (the chunk engine's run of
+/// chunks), so a run is still cached when it is hashed...
+const FILL_RUN: usize = 256 << 10;
+/// ...and at least this many leaves, so that the many-message SHA-256
+/// fills the widest backend's lanes (1 MiB Glacier chunks: 16 MiB runs, as
+/// [`block_grain`]'s tasks).
+const FILL_LEAVES: usize = 16;
+
 /// A tree built from leaves given in order, in one or more calls, in bounded
 /// memory: whole blocks of `2^height` leaves are hashed in parallel and only
 /// their roots are kept.
@@ -391,6 +400,66 @@ impl<R: Rule> Builder<R> {
         if n % block != 0 {
             self.partial = Some(subtree(&self.rule, leaves, full * block, n));
         }
+    }
+
+    /// [`Builder::add`] of the leaves of `leaf_size` bytes in `data`, whose
+    /// bytes `fill(offset, part)` writes first (a file's positional reads):
+    /// each thread fills a run of whole blocks ([`FILL_RUN`] bytes, at least
+    /// [`FILL_LEAVES`] leaves) and hashes it while it is in that core's cache, then its
+    /// next run — one pass over the bytes instead of a buffer read whole on
+    /// every thread and then hashed. Same blocks, same roots, same order.
+    /// Every call but the last must bring whole blocks.
+    ///
+    /// # Errors
+    /// The first error of `fill`; the builder is then unusable.
+    pub(crate) fn add_filled(
+        &mut self,
+        data: &mut [u8],
+        leaf_size: usize,
+        par: &Parallelism,
+        fill: &crate::pipe::Fill<'_>,
+    ) -> std::io::Result<()> {
+        assert!(self.partial.is_none(), "leaves added after a partial block");
+        // The caller checked that a block's bytes do not overflow.
+        let block = leaf_size * self.block_leaves();
+        let full = data.len() / block;
+        let (whole, rest) = data.split_at_mut(full * block);
+        let grain = Grain {
+            unit: block,
+            min_part: self.grain.min_part.saturating_mul(block),
+            task: self.grain.task.saturating_mul(block),
+        };
+        let run_blocks = (FILL_RUN / block)
+            .max(FILL_LEAVES.div_ceil(self.block_leaves()))
+            .max(1);
+        let run = run_blocks.saturating_mul(block);
+        let (rule, height) = (&self.rule, self.height);
+        let parts = par.map_mut(whole, &grain, |_, offset, part| -> std::io::Result<Vec<Digest>> {
+            let mut roots = Vec::with_capacity(part.len() / block);
+            for (i, piece) in part.chunks_mut(run).enumerate() {
+                fill(offset + i * run, piece)?;
+                let blocks = piece.len() / block;
+                roots.extend(block_roots(
+                    rule,
+                    &Chunks::new(piece, leaf_size),
+                    0..blocks,
+                    height,
+                ));
+            }
+            Ok(roots)
+        });
+        for roots in parts {
+            for root in roots? {
+                self.frontier.push(&self.rule, self.height, root);
+            }
+        }
+        self.blocks += full as u64;
+        if !rest.is_empty() {
+            fill(full * block, rest)?;
+            let leaves = Chunks::new(rest, leaf_size);
+            self.partial = Some(subtree(&self.rule, &leaves, 0, leaves.count()));
+        }
+        Ok(())
     }
 
     /// The root (None for no leaves) and the recorded layer.

@@ -2,7 +2,8 @@
 //! in bounded memory through the crate's one pipeline ([`crate::pipe`]: a
 //! stream's next buffer is filled by a reader thread while the current one
 //! is hashed block-parallel; a regular file's is read with positional
-//! reads by every thread). Files are never mapped: a map of a file another
+//! reads by every thread, each run of blocks by the thread that hashes it,
+//! just before). Files are never mapped: a map of a file another
 //! process truncates raises SIGBUS, which would kill a Python or Java
 //! process embedding the library; a positional read returns an error
 //! naming where the file ended. Plain SHA-256 is the crate's one streaming
@@ -47,6 +48,11 @@ impl<R: Rule + Send> Transform for Feed<'_, R> {
     }
     fn apply(&mut self, data: &mut [u8], par: &Parallelism) {
         self.builder.add(&Chunks::new(data, self.leaf_size), par);
+    }
+    fn apply_filled(&mut self, data: &mut [u8], par: &Parallelism, fill: &pipe::Fill<'_>) -> io::Result<()> {
+        // Each run of blocks read by the thread that hashes it, just before
+        // (a regular file on several threads: `pipe::run_file`).
+        self.builder.add_filled(data, self.leaf_size, par, fill)
     }
     fn finish(self, _tail: &[u8]) -> io::Result<Vec<u8>> {
         *self.out = Some(self.builder.finish());

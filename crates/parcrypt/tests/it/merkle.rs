@@ -464,45 +464,59 @@ fn files_hash_through_the_file_pipeline_like_memory() {
         let path = dir.join(format!("{size}.bin"));
         std::fs::write(&path, &input).unwrap();
         let file = std::fs::File::open(&path).unwrap();
-        let par = Parallelism::new(2, Strategy::WorkStealing);
-        let formats = [
-            Format::Sha256,
-            Format::Rfc6962 { leaf_size: 4096 },
-            Format::Rfc6962 { leaf_size: 1000 },
-            Format::BitTorrentV2,
-            Format::Glacier,
-        ];
-        for format in formats {
-            let mut seen = 0;
-            let got = merkle::hash_file(format, &file, &par, |n| seen += n).unwrap();
-            let want = merkle::hash_reader(format, &input[..], &Parallelism::sequential(), |_| {}).unwrap();
-            assert_eq!(got, want, "{format:?} size {size}");
-            assert_eq!(seen, size as u64);
+        // Both strategies: each part of a buffer is read by the thread that
+        // hashes it, in runs of blocks (`Builder::add_filled`), so parts
+        // (and runs) start at other offsets on 3 static threads.
+        for par in [
+            Parallelism::new(2, Strategy::WorkStealing),
+            Parallelism::new(3, Strategy::Static),
+        ] {
+            hashes_like_memory(&file, &input, &par);
         }
-        let want = BitTorrentV2::hashes(&input, 4 << 20, &Parallelism::sequential()).unwrap();
-        assert_eq!(
-            BitTorrentV2::hashes_file(&file, 4 << 20, &par, |_| {}).unwrap(),
-            want
-        );
-        // Every format's root_file gives its root of the bytes in memory.
-        let one = Parallelism::sequential();
-        let mut seen = 0;
-        assert_eq!(
-            Rfc6962::root_file(&file, 1000, &par, |n| seen += n).unwrap(),
-            Rfc6962::root(&Chunks::new(&input, 1000), &one)
-        );
-        assert_eq!(seen, size as u64);
-        assert_eq!(
-            BitTorrentV2::root_file(&file, &par, |_| {}).unwrap(),
-            BitTorrentV2::root(&input, &one)
-        );
-        assert_eq!(
-            Glacier::root_file(&file, &par, |_| {}).unwrap(),
-            Glacier::root(&input, &one)
-        );
         std::fs::remove_file(&path).unwrap();
     }
     std::fs::remove_dir(&dir).unwrap();
+}
+
+/// Every format's hash of `file` under `par` is its hash of `input`, the
+/// same bytes in memory.
+fn hashes_like_memory(file: &std::fs::File, input: &[u8], par: &Parallelism) {
+    let size = input.len();
+    let formats = [
+        Format::Sha256,
+        Format::Rfc6962 { leaf_size: 4096 },
+        Format::Rfc6962 { leaf_size: 1000 },
+        Format::BitTorrentV2,
+        Format::Glacier,
+    ];
+    for format in formats {
+        let mut seen = 0;
+        let got = merkle::hash_file(format, file, par, |n| seen += n).unwrap();
+        let want = merkle::hash_reader(format, input, &Parallelism::sequential(), |_| {}).unwrap();
+        assert_eq!(got, want, "{format:?} size {size} {par:?}");
+        assert_eq!(seen, size as u64);
+    }
+    let want = BitTorrentV2::hashes(input, 4 << 20, &Parallelism::sequential()).unwrap();
+    assert_eq!(
+        BitTorrentV2::hashes_file(file, 4 << 20, par, |_| {}).unwrap(),
+        want
+    );
+    // Every format's root_file gives its root of the bytes in memory.
+    let one = Parallelism::sequential();
+    let mut seen = 0;
+    assert_eq!(
+        Rfc6962::root_file(file, 1000, par, |n| seen += n).unwrap(),
+        Rfc6962::root(&Chunks::new(input, 1000), &one)
+    );
+    assert_eq!(seen, size as u64);
+    assert_eq!(
+        BitTorrentV2::root_file(file, par, |_| {}).unwrap(),
+        BitTorrentV2::root(input, &one)
+    );
+    assert_eq!(
+        Glacier::root_file(file, par, |_| {}).unwrap(),
+        Glacier::root(input, &one)
+    );
 }
 
 /// The empty-input rule of `merkle`: every format's root of nothing is
