@@ -9,6 +9,7 @@
 
 use parcrypt::keys::{BatchItem, ErrorKind, KeyError, SigningKey, VerifyingKey};
 use parcrypt::mldsa::{Error, ParameterSet, PrivateKey, PublicKey, SignatureOptions};
+use parcrypt::par::Parallelism;
 
 use super::common::every_parallelism;
 

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use parcrypt::pkcs8::{self, Cipher, Kdf, Options, Prf};
+use parcrypt::par::Parallelism;
 use parcrypt::{ecdsa, rsa};
 
 use crate::common::require_tool;
