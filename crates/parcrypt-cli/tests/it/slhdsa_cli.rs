@@ -391,7 +391,11 @@ fn keys_are_read_on_threads_and_read_alike_on_any() {
     ));
     for threads in ["1", "3"] {
         let out = |what: &str| d(&format!("{what}-{threads}"));
-        let run = |args: &[&str]| ok(&parcrypt(&[&["--threads", threads, "slh-dsa"][..], args].concat(), b""));
+        let run = |args: &[&str]| {
+            let out = parcrypt(&[&["--threads", threads, "slh-dsa"][..], args].concat(), b"");
+            ok(&out);
+            out
+        };
         run(&["pubkey", "-i", p(&d("key.pem")), "-o", p(&out("pub"))]);
         run(&["convert", "-i", p(&d("key.pem")), "--der", "-o", p(&out("der"))]);
         run(&["sign", "--key", p(&d("key.pem")), "--deterministic", "-i", p(&d("msg")), "-o", p(&out("sig"))]);
