@@ -101,7 +101,9 @@ fn rsa_load_private_key(
         Some(password) => PrivateKey::from_bytes_with_password_and_limits(
             data.as_slice(),
             password.expose(),
-            &crate::serialization::kdf_limits(allow_costly_kdf), &Parallelism::sequential()),
+            &crate::serialization::kdf_limits(allow_costly_kdf),
+            &Parallelism::sequential(),
+        ),
         None => PrivateKey::from_bytes(data.as_slice(), &Parallelism::sequential()),
     }
     .map_err(|e| err(py, e))?;

@@ -12,7 +12,6 @@
 use parcrypt::anykey;
 use parcrypt::kem::{KemPrivateKey, KemPublicKey};
 use parcrypt::keys::{ErrorKind, SigningKey, VerifyingKey};
-use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 use parcrypt::{ecdsa, mldsa, mlkem, pkcs8, rsa, slhdsa};
 use pyo3::exceptions::{PyTypeError, PyValueError};

@@ -7,7 +7,6 @@
 //! checked), signature and verification runs with the GIL released: each
 //! is milliseconds to seconds of hashing.
 
-use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 use parcrypt::slhdsa::{self, BatchItem, Message, ParameterSet, PreHash, PrivateKey, PublicKey};
 use pyo3::exceptions::{PyTypeError, PyValueError};

@@ -386,7 +386,16 @@ fn keys_are_read_on_threads_and_read_alike_on_any() {
     let d = |n: &str| dir.path().join(n);
     std::fs::write(d("msg"), b"boot image").unwrap();
     ok(&parcrypt(
-        &["--threads", "2", "slh-dsa", "keygen", "--params", "SLH-DSA-SHA2-128s", "-o", p(&d("key.pem"))],
+        &[
+            "--threads",
+            "2",
+            "slh-dsa",
+            "keygen",
+            "--params",
+            "SLH-DSA-SHA2-128s",
+            "-o",
+            p(&d("key.pem")),
+        ],
         b"",
     ));
     for threads in ["1", "3"] {
@@ -398,8 +407,25 @@ fn keys_are_read_on_threads_and_read_alike_on_any() {
         };
         run(&["pubkey", "-i", p(&d("key.pem")), "-o", p(&out("pub"))]);
         run(&["convert", "-i", p(&d("key.pem")), "--der", "-o", p(&out("der"))]);
-        run(&["sign", "--key", p(&d("key.pem")), "--deterministic", "-i", p(&d("msg")), "-o", p(&out("sig"))]);
-        let verified = run(&["verify", "--pub", p(&d("key.pem")), "--sig", p(&out("sig")), "-i", p(&d("msg"))]);
+        run(&[
+            "sign",
+            "--key",
+            p(&d("key.pem")),
+            "--deterministic",
+            "-i",
+            p(&d("msg")),
+            "-o",
+            p(&out("sig")),
+        ]);
+        let verified = run(&[
+            "verify",
+            "--pub",
+            p(&d("key.pem")),
+            "--sig",
+            p(&out("sig")),
+            "-i",
+            p(&d("msg")),
+        ]);
         assert_eq!(String::from_utf8_lossy(&verified.stdout), "Verified OK\n");
     }
     for what in ["pub", "der", "sig"] {

@@ -313,7 +313,11 @@ pub trait SigningKey: Sized + Send + Sync {
     /// # Errors
     /// As [`Self::from_bytes`], and [`ErrorKind::BadPassword`] for a wrong
     /// password.
-    fn from_bytes_with_password(bytes: &[u8], password: &[u8], par: &Parallelism) -> Result<Self, Self::Error> {
+    fn from_bytes_with_password(
+        bytes: &[u8],
+        password: &[u8],
+        par: &Parallelism,
+    ) -> Result<Self, Self::Error> {
         read_private(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT, par)
     }
 

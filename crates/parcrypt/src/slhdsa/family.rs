@@ -301,9 +301,11 @@ mod tests {
     fn the_shared_readers_read_openssl_files() {
         let key = key();
         let pem = SigningKey::to_pkcs8_pem(&key).unwrap();
-        let again = <PrivateKey as SigningKey>::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap();
+        let again =
+            <PrivateKey as SigningKey>::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(again.public_key(), key.public_key());
-        let public = <PublicKey as VerifyingKey>::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap();
+        let public =
+            <PublicKey as VerifyingKey>::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(&public, key.public_key());
         let spki = key.public_key().to_spki_pem();
         let err = <PrivateKey as SigningKey>::from_bytes(spki.as_bytes(), &Parallelism::sequential())

@@ -44,7 +44,10 @@ fn keys_round_trip_through_every_encoding() {
         let back = PrivateKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap();
         assert_eq!(back.public_key().to_spki_der().unwrap(), spki);
         assert_eq!(
-            PublicKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap().to_spki_der().unwrap(),
+            PublicKey::from_bytes(&bytes, &Parallelism::sequential())
+                .unwrap()
+                .to_spki_der()
+                .unwrap(),
             spki
         );
         let sig = back.sign(b"m").unwrap();
@@ -52,7 +55,10 @@ fn keys_round_trip_through_every_encoding() {
     }
     for bytes in [public.to_spki_pem().unwrap().into_bytes(), spki.clone()] {
         assert_eq!(
-            PublicKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap().to_spki_der().unwrap(),
+            PublicKey::from_bytes(&bytes, &Parallelism::sequential())
+                .unwrap()
+                .to_spki_der()
+                .unwrap(),
             spki
         );
         assert!(matches!(

@@ -229,9 +229,14 @@ fn an_slhdsa_key_is_read_on_the_threads_it_is_given() {
     use parcrypt::slhdsa;
     let seq = Parallelism::sequential();
     // 128s: a top tree big enough to be spread over threads (128f's is not).
-    let key =
-        slhdsa::PrivateKey::from_seeds(slhdsa::ParameterSet::Sha2_128s, &[1; 16], &[2; 16], &[3; 16], &seq)
-            .unwrap();
+    let key = slhdsa::PrivateKey::from_seeds(
+        slhdsa::ParameterSet::Sha2_128s,
+        &[1; 16],
+        &[2; 16],
+        &[3; 16],
+        &seq,
+    )
+    .unwrap();
     let pem = key.to_pkcs8_pem();
     let fast = pkcs8::Options {
         kdf: pkcs8::Kdf::Pbkdf2 {
@@ -243,9 +248,11 @@ fn an_slhdsa_key_is_read_on_the_threads_it_is_given() {
     let locked = key.to_pkcs8_encrypted_pem(b"pw", &fast).unwrap();
     assert_eq!(pool_workers(), Vec::<String>::new(), "before any read");
     let read_all = |par: &Parallelism| {
-        let a = <slhdsa::PrivateKey as parcrypt::keys::SigningKey>::from_bytes(pem.expose_bytes(), par).unwrap();
+        let a =
+            <slhdsa::PrivateKey as parcrypt::keys::SigningKey>::from_bytes(pem.expose_bytes(), par).unwrap();
         let b = slhdsa::PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", par).unwrap();
-        let c = <slhdsa::PublicKey as parcrypt::keys::VerifyingKey>::from_bytes(pem.expose_bytes(), par).unwrap();
+        let c =
+            <slhdsa::PublicKey as parcrypt::keys::VerifyingKey>::from_bytes(pem.expose_bytes(), par).unwrap();
         let d = anykey::read_private(pem.expose_bytes(), None, &pkcs8::KdfLimits::DEFAULT, par).unwrap();
         assert!(a.public_key() == key.public_key() && b.public_key() == key.public_key());
         assert!(&c == key.public_key());

@@ -105,7 +105,10 @@ fn all_three_pkcs8_forms_read_and_the_seed_form_is_written() {
         let pem = key.to_pkcs8_pem().unwrap();
         assert!(pem.expose().starts_with("-----BEGIN PRIVATE KEY-----\n"));
         let spki = key.public_key().to_spki_pem().unwrap();
-        assert_eq!(&PublicKey::from_bytes(spki.as_bytes(), &Parallelism::sequential()).unwrap(), key.public_key());
+        assert_eq!(
+            &PublicKey::from_bytes(spki.as_bytes(), &Parallelism::sequential()).unwrap(),
+            key.public_key()
+        );
         assert_eq!(
             &PublicKey::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap(),
             key.public_key()
@@ -113,10 +116,14 @@ fn all_three_pkcs8_forms_read_and_the_seed_form_is_written() {
         let locked = key
             .to_pkcs8_encrypted_pem(b"pw", &parcrypt::pkcs8::Options::default())
             .unwrap();
-        let unlocked = PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", &Parallelism::sequential()).unwrap();
+        let unlocked =
+            PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", &Parallelism::sequential())
+                .unwrap();
         assert_eq!(unlocked.public_key(), key.public_key());
         assert_eq!(
-            PrivateKey::from_bytes(locked.as_bytes(), &Parallelism::sequential()).unwrap_err().kind(),
+            PrivateKey::from_bytes(locked.as_bytes(), &Parallelism::sequential())
+                .unwrap_err()
+                .kind(),
             ErrorKind::EncryptedKey
         );
     }
@@ -170,7 +177,9 @@ fn hostile_input_is_a_clear_error() {
     form.extend_from_slice(expanded.expose());
     let wrong_set = pkcs8(ParameterSet::MlDsa65, &form);
     assert_eq!(
-        PrivateKey::from_bytes(&wrong_set, &Parallelism::sequential()).unwrap_err().kind(),
+        PrivateKey::from_bytes(&wrong_set, &Parallelism::sequential())
+            .unwrap_err()
+            .kind(),
         ErrorKind::MalformedKey
     );
     // The same inside a PEM, and garbage DER and PEM.
@@ -183,7 +192,9 @@ fn hostile_input_is_a_clear_error() {
         b64(&wrong_set)
     );
     assert_eq!(
-        PrivateKey::from_bytes(pem.as_bytes(), &Parallelism::sequential()).unwrap_err().kind(),
+        PrivateKey::from_bytes(pem.as_bytes(), &Parallelism::sequential())
+            .unwrap_err()
+            .kind(),
         ErrorKind::MalformedKey
     );
     for garbage in [
@@ -196,12 +207,16 @@ fn hostile_input_is_a_clear_error() {
         b"-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----\n",
     ] {
         assert_eq!(
-            PrivateKey::from_bytes(garbage, &Parallelism::sequential()).unwrap_err().kind(),
+            PrivateKey::from_bytes(garbage, &Parallelism::sequential())
+                .unwrap_err()
+                .kind(),
             ErrorKind::MalformedKey,
             "{garbage:?}"
         );
         assert_eq!(
-            PublicKey::from_bytes(garbage, &Parallelism::sequential()).unwrap_err().kind(),
+            PublicKey::from_bytes(garbage, &Parallelism::sequential())
+                .unwrap_err()
+                .kind(),
             ErrorKind::MalformedKey,
             "{garbage:?}"
         );
@@ -226,10 +241,17 @@ fn hostile_input_is_a_clear_error() {
     assert_eq!(public.verify_mu(&[0; 63], &sig).unwrap_err(), Error::MuLength(63));
     // Another family's key is named as such.
     let ec = parcrypt::ecdsa::PrivateKey::generate().unwrap();
-    let err = PrivateKey::from_bytes(ec.to_pkcs8_pem().unwrap().expose_bytes(), &Parallelism::sequential()).unwrap_err();
+    let err = PrivateKey::from_bytes(
+        ec.to_pkcs8_pem().unwrap().expose_bytes(),
+        &Parallelism::sequential(),
+    )
+    .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongKeyType, "{err}");
-    let err =
-        parcrypt::ecdsa::PrivateKey::from_bytes(key.to_pkcs8_pem().unwrap().expose_bytes(), &Parallelism::sequential()).unwrap_err();
+    let err = parcrypt::ecdsa::PrivateKey::from_bytes(
+        key.to_pkcs8_pem().unwrap().expose_bytes(),
+        &Parallelism::sequential(),
+    )
+    .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongKeyType, "{err}");
 }
 
@@ -505,7 +527,8 @@ fn openssl_35_and_parcrypt_agree_both_ways() {
         let theirs = PrivateKey::from_bytes(their_pem.as_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(theirs.parameter_set(), set);
         assert_eq!(theirs.to_pkcs8_pem().unwrap().expose(), their_pem, "{set}");
-        let their_pub = PublicKey::from_bytes(text(&got["theirPub"]).as_bytes(), &Parallelism::sequential()).unwrap();
+        let their_pub =
+            PublicKey::from_bytes(text(&got["theirPub"]).as_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(&their_pub, theirs.public_key());
         their_pub
             .verify(&msg, &unhex(&text(&got["theirSig"])), &context)

@@ -92,7 +92,11 @@ fn a_key_read_on_any_threads_is_the_same_key() {
         let read = <PrivateKey as parcrypt::keys::SigningKey>::from_bytes(pem.as_bytes(), &par).unwrap();
         assert_eq!(read.to_bytes().expose(), reference.to_bytes().expose(), "{at}");
         let unlocked = PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", &par).unwrap();
-        assert_eq!(unlocked.to_bytes().expose(), reference.to_bytes().expose(), "{at}");
+        assert_eq!(
+            unlocked.to_bytes().expose(),
+            reference.to_bytes().expose(),
+            "{at}"
+        );
         let public = <PublicKey as parcrypt::keys::VerifyingKey>::from_bytes(pem.as_bytes(), &par).unwrap();
         assert_eq!(&public, reference.public_key(), "{at}");
         match anykey::read_private(pem.as_bytes(), None, &pkcs8::KdfLimits::DEFAULT, &par).unwrap() {
