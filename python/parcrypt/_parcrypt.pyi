@@ -143,14 +143,16 @@ class SLHDSAPublicKey:
     def __hash__(self) -> int: ...
 
 def slhdsa_load_private_key(
-    data: Buffer, password: Optional[Buffer] = None, *, allow_costly_kdf: bool = False
+    data: Buffer, password: Optional[Buffer] = None, *, allow_costly_kdf: bool = False,
+    threads: Optional[int] = None, strategy: str = "steal"
 ) -> SLHDSAPrivateKey: ...
 def slhdsa_load_public_key(data: Buffer) -> SLHDSAPublicKey: ...
 def slhdsa_verify_batch(items: Iterable[Union[Tuple[SLHDSAPublicKey, Buffer, Buffer],
                                               Tuple[SLHDSAPublicKey, Buffer, Buffer, Optional[Buffer]]]], *,
                         threads: Optional[int] = None, strategy: str = "steal") -> List[bool]: ...
 
-def load_private_key(data: Buffer, password: Optional[Buffer] = None, *, allow_costly_kdf: bool = False) -> Union[
+def load_private_key(data: Buffer, password: Optional[Buffer] = None, *, allow_costly_kdf: bool = False,
+                     threads: Optional[int] = None, strategy: str = "steal") -> Union[
     RSAPrivateKey, ECPrivateKey, SLHDSAPrivateKey, MLDSA44PrivateKey, MLDSA65PrivateKey, MLDSA87PrivateKey,
     MLKEM512PrivateKey, MLKEM768PrivateKey, MLKEM1024PrivateKey]: ...
 def load_public_key(data: Buffer) -> Union[

@@ -114,19 +114,35 @@ def _pem(data: "Buffer") -> "Buffer":
 
 
 def load_pem_private_key(
-    data: "Buffer", password: Optional["Buffer"] = None, *, allow_costly_kdf: bool = False
+    data: "Buffer",
+    password: Optional["Buffer"] = None,
+    *,
+    allow_costly_kdf: bool = False,
+    threads: Optional[int] = None,
+    strategy: str = "steal",
 ) -> PrivateKey:
     """A private key of any family from PEM: ``PRIVATE KEY``, ``ENCRYPTED
-    PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``."""
-    return _parcrypt.load_private_key(_pem(data), password, allow_costly_kdf=allow_costly_kdf)
+    PRIVATE KEY``, ``RSA PRIVATE KEY`` or ``EC PRIVATE KEY``. An SLH-DSA
+    key's top tree is rebuilt (the cost of a key generation) on ``threads``
+    (``None`` or 0: every core); other keys are only parsed."""
+    return _parcrypt.load_private_key(
+        _pem(data), password, allow_costly_kdf=allow_costly_kdf, threads=threads, strategy=strategy
+    )
 
 
 def load_der_private_key(
-    data: "Buffer", password: Optional["Buffer"] = None, *, allow_costly_kdf: bool = False
+    data: "Buffer",
+    password: Optional["Buffer"] = None,
+    *,
+    allow_costly_kdf: bool = False,
+    threads: Optional[int] = None,
+    strategy: str = "steal",
 ) -> PrivateKey:
     """A private key of any family from DER: PKCS#8 (encrypted or not),
-    PKCS#1 or SEC1."""
-    return _parcrypt.load_private_key(data, password, allow_costly_kdf=allow_costly_kdf)
+    PKCS#1 or SEC1; ``threads`` as for :func:`load_pem_private_key`."""
+    return _parcrypt.load_private_key(
+        data, password, allow_costly_kdf=allow_costly_kdf, threads=threads, strategy=strategy
+    )
 
 
 def load_pem_public_key(data: "Buffer") -> PublicKey:

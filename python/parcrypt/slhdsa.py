@@ -54,13 +54,21 @@ class ParameterSet(str, enum.Enum):
         return self.value
 
 
-def load_private_key(data: "Buffer", password: Optional["Buffer"] = None) -> SLHDSAPrivateKey:
+def load_private_key(
+    data: "Buffer",
+    password: Optional["Buffer"] = None,
+    *,
+    threads: Optional[int] = None,
+    strategy: str = "steal",
+) -> SLHDSAPrivateKey:
     """A private key from PEM (``PRIVATE KEY``, ``ENCRYPTED PRIVATE KEY``) or
     DER (PKCS#8, encrypted or not), as OpenSSL 3.5 writes them. An encrypted
     key needs its ``password``, as with ``cryptography``: a missing
     password, or one given for a key that is not encrypted, is a
-    ``TypeError``; a wrong one a ``ValueError``."""
-    return _parcrypt.slhdsa_load_private_key(data, password)
+    ``TypeError``; a wrong one a ``ValueError``. The key's top tree is
+    rebuilt and checked (the cost of a key generation) on ``threads``
+    (``None`` or 0: every core)."""
+    return _parcrypt.slhdsa_load_private_key(data, password, threads=threads, strategy=strategy)
 
 
 def load_public_key(data: "Buffer") -> SLHDSAPublicKey:

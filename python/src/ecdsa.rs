@@ -2,6 +2,7 @@
 //! verification across cores.
 
 use parcrypt::ecdsa::{self, BatchItem, PrivateKey, PublicKey, Signature};
+use parcrypt::par::Parallelism;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -76,13 +77,15 @@ fn ec_load_private_key(
     allow_costly_kdf: bool,
 ) -> PyResult<EcPrivateKey> {
     let data = In::get(data, "data")?;
+    // An EC key is only parsed: no threads to give.
     let key = match load_password(data.as_slice(), password)? {
         Some(password) => PrivateKey::from_bytes_with_password_and_limits(
             data.as_slice(),
             password.expose(),
             &crate::serialization::kdf_limits(allow_costly_kdf),
+            &Parallelism::sequential(),
         ),
-        None => PrivateKey::from_bytes(data.as_slice()),
+        None => PrivateKey::from_bytes(data.as_slice(), &Parallelism::sequential()),
     }
     .map_err(|e| err(py, e))?;
     Ok(EcPrivateKey { key })
@@ -97,7 +100,7 @@ fn ec_load_public_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<EcPub
     let key = if matches!(bytes.first(), Some(2..=4)) && matches!(bytes.len(), 33 | 65) {
         PublicKey::from_sec1_point(bytes)
     } else {
-        PublicKey::from_bytes(bytes)
+        PublicKey::from_bytes(bytes, &Parallelism::sequential())
     };
     Ok(EcPublicKey {
         key: key.map_err(|e| err(py, e))?,

@@ -96,13 +96,15 @@ fn rsa_load_private_key(
     allow_costly_kdf: bool,
 ) -> PyResult<RsaPrivateKey> {
     let data = In::get(data, "data")?;
+    // An RSA key is only parsed: no threads to give.
     let key = match load_password(data.as_slice(), password)? {
         Some(password) => PrivateKey::from_bytes_with_password_and_limits(
             data.as_slice(),
             password.expose(),
             &crate::serialization::kdf_limits(allow_costly_kdf),
+            &Parallelism::sequential(),
         ),
-        None => PrivateKey::from_bytes(data.as_slice()),
+        None => PrivateKey::from_bytes(data.as_slice(), &Parallelism::sequential()),
     }
     .map_err(|e| err(py, e))?;
     Ok(RsaPrivateKey { key })
@@ -112,7 +114,7 @@ fn rsa_load_private_key(
 #[pyfunction]
 fn rsa_load_public_key(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<RsaPublicKey> {
     let data = In::get(data, "data")?;
-    let key = PublicKey::from_bytes(data.as_slice()).map_err(|e| err(py, e))?;
+    let key = PublicKey::from_bytes(data.as_slice(), &Parallelism::sequential()).map_err(|e| err(py, e))?;
     Ok(RsaPublicKey { key })
 }
 

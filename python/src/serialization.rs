@@ -12,7 +12,6 @@
 use parcrypt::anykey;
 use parcrypt::kem::{KemPrivateKey, KemPublicKey};
 use parcrypt::keys::{ErrorKind, SigningKey, VerifyingKey};
-use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 use parcrypt::{ecdsa, mldsa, mlkem, pkcs8, rsa, slhdsa};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -416,21 +415,24 @@ fn load_error(e: anykey::Error) -> PyErr {
 
 /// A private key of whichever family `data` holds (PEM or DER; PKCS#8,
 /// encrypted PKCS#8, PKCS#1, SEC1), decrypted once with `password`, the
-/// family picked by the key's algorithm OID.
+/// family picked by the key's algorithm OID; an SLH-DSA key's root is
+/// rebuilt and checked on `threads` (the other families only parse).
 #[pyfunction]
-#[pyo3(signature = (data, password = None, *, allow_costly_kdf = false))]
+#[pyo3(signature = (data, password = None, *, allow_costly_kdf = false, threads = None, strategy = "steal"))]
 fn load_private_key<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     password: Option<&Bound<'py, PyAny>>,
     allow_costly_kdf: bool,
+    threads: Option<i64>,
+    strategy: &str,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let par = crate::par::parallelism(threads, strategy)?;
     // Parsed from a wiped copy: the bytes are read by several parsers in
     // turn (PEM, DER, the key), which another thread must not change between.
     let data = SecretBytes::from(In::get(data, "data")?.as_slice());
     let password = load_password(data.expose(), password)?;
     let limits = kdf_limits(allow_costly_kdf);
-    let par = Parallelism::default();
     let key = py
         .detach(|| {
             anykey::read_private(

@@ -7,7 +7,6 @@
 //! checked), signature and verification runs with the GIL released: each
 //! is milliseconds to seconds of hashing.
 
-use parcrypt::par::Parallelism;
 use parcrypt::secret::SecretBytes;
 use parcrypt::slhdsa::{self, BatchItem, Message, ParameterSet, PreHash, PrivateKey, PublicKey};
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -85,21 +84,23 @@ pub struct SlhDsaPublicKey {
 
 /// A private key from PEM (`PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`) or DER
 /// (PKCS#8, encrypted PKCS#8), decrypted with `password` as
-/// `cryptography`'s loaders do; its root is rebuilt and checked on every
-/// core, without the GIL.
+/// `cryptography`'s loaders do; its root is rebuilt and checked on
+/// `threads` (every core by default), without the GIL.
 #[pyfunction]
-#[pyo3(signature = (data, password = None, *, allow_costly_kdf = false))]
+#[pyo3(signature = (data, password = None, *, allow_costly_kdf = false, threads = None, strategy = "steal"))]
 fn slhdsa_load_private_key(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,
     password: Option<&Bound<'_, PyAny>>,
     allow_costly_kdf: bool,
+    threads: Option<i64>,
+    strategy: &str,
 ) -> PyResult<SlhDsaPrivateKey> {
+    let par = par::parallelism(threads, strategy)?;
     // Parsed from a wiped copy: the bytes are read by several parsers in
     // turn (PEM, DER, the key), which another thread must not change between.
     let data = SecretBytes::from(In::get(data, "data")?.as_slice());
     let password = load_password(data.expose(), password)?;
-    let par = Parallelism::default();
     let bytes = data.expose();
     let key = py
         .detach(|| match &password {

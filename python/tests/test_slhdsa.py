@@ -326,3 +326,49 @@ def test_interop_with_openssl35_both_ways(tmp_path):
         public.verify(bytes.fromhex(r["their_sig"]), msg)
         with pytest.raises(InvalidSignature):
             public.verify(bytes.fromhex(r["their_sig"]), msg, ctx)
+
+
+# Run in a fresh interpreter, so that no earlier test's worker pool is seen:
+# a key loaded with threads=1 starts no parcrypt worker (its top tree is
+# rebuilt on the calling thread), and with threads=3 the pool of 2 helpers.
+_THREADS_PROBE = r"""
+import os, sys
+from parcrypt import serialization, slhdsa
+def workers():
+    names = []
+    for t in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{t}/comm") as f:
+            names.append(f.read().strip())
+    return sorted(n for n in names if n.startswith("parcrypt-"))
+pem, raw = open(sys.argv[1], "rb").read(), bytes.fromhex(sys.argv[2])
+one = [
+    serialization.load_pem_private_key(pem, None, threads=1),
+    serialization.load_der_private_key(serialization.load_pem_private_key(pem, None, threads=1).private_bytes("DER", "PKCS8"), threads=1),
+    slhdsa.load_private_key(pem, threads=1),
+    slhdsa.SLHDSAPrivateKey.from_private_bytes("SLH-DSA-SHA2-128s", raw, threads=1),
+]
+assert workers() == [], workers()
+three = serialization.load_pem_private_key(pem, None, threads=3)
+assert workers() and all(w.startswith("parcrypt-2-") for w in workers()), workers()
+assert all(k.private_bytes_raw() == three.private_bytes_raw() == raw for k in one)
+print("ok")
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc/self/task (Linux)")
+def test_keys_are_loaded_on_the_threads_asked(tmp_path):
+    text = (OPENSSL35 / "SLH-DSA-SHA2-128s.pem").read_bytes()
+    private_pem = text[: text.index(b"-----BEGIN PUBLIC KEY-----")]
+    raw = slhdsa.load_private_key(private_pem).private_bytes_raw()
+    path = tmp_path / "key.pem"
+    path.write_bytes(private_pem)
+    out = subprocess.run(
+        [sys.executable, "-c", _THREADS_PROBE, str(path), raw.hex()],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+    # And the keys agree whatever the threads, in this process too.
+    for threads in (1, 2, 8, None):
+        assert serialization.load_pem_private_key(private_pem, threads=threads).private_bytes_raw() == raw
+    with pytest.raises(ValueError, match="threads"):
+        serialization.load_pem_private_key(private_pem, threads=-1)

@@ -56,7 +56,7 @@ fn sign(c: &mut Criterion) {
         }
         // The same key with the halves forced onto threads.
         let der = key.to_pkcs8_der().expect("PKCS#8 encoding");
-        let threads = PrivateKey::from_pkcs8_der(der.expose())
+        let threads = PrivateKey::from_pkcs8_der(der.expose(), &Parallelism::sequential())
             .expect("PKCS#8 decoding")
             .with_crt_mode(CrtMode::Threads);
         let variants = impls()

@@ -41,7 +41,7 @@ fn main() {
             (CrtMode::Threads, Parallelism::new(2, Strategy::WorkStealing)),
         ];
         for (mode, par) in &cases {
-            let key = PrivateKey::from_pkcs8_der(der.expose())
+            let key = PrivateKey::from_pkcs8_der(der.expose(), &Parallelism::sequential())
                 .unwrap()
                 .with_crt_mode(*mode);
             // Warm-up, then samples.

@@ -179,10 +179,10 @@ pub fn read_private(
                 UnlockError::Pkcs8(e) => e.into(),
             })?;
         return match label {
-            RSA_LABEL => rsa::PrivateKey::from_traditional_der(der.expose())
+            RSA_LABEL => rsa::PrivateKey::from_traditional_der(der.expose(), par)
                 .map(PrivateKey::Rsa)
                 .map_err(Error::Rsa),
-            EC_LABEL => ecdsa::PrivateKey::from_traditional_der(der.expose())
+            EC_LABEL => ecdsa::PrivateKey::from_traditional_der(der.expose(), par)
                 .map(PrivateKey::Ec)
                 .map_err(Error::Ec),
             _ => private_of_pkcs8(der.expose(), par),
@@ -197,9 +197,9 @@ pub fn read_private(
     if Algorithm::of_spki(bytes).is_some() {
         return Err(wrong_kind(true));
     }
-    rsa::PrivateKey::from_traditional_der(bytes)
+    rsa::PrivateKey::from_traditional_der(bytes, par)
         .map(PrivateKey::Rsa)
-        .or_else(|_| ecdsa::PrivateKey::from_traditional_der(bytes).map(PrivateKey::Ec))
+        .or_else(|_| ecdsa::PrivateKey::from_traditional_der(bytes, par).map(PrivateKey::Ec))
         .map_err(|_| malformed("not a PKCS#8, PKCS#1 or SEC1 private key"))
 }
 
@@ -207,16 +207,16 @@ pub fn read_private(
 fn private_of_pkcs8(der: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> {
     match Algorithm::of_pkcs8(der) {
         None => Err(malformed("not a DER PKCS#8 private key")),
-        Some(Algorithm::Rsa) => rsa::PrivateKey::from_pkcs8_der(der)
+        Some(Algorithm::Rsa) => rsa::PrivateKey::from_pkcs8_der(der, par)
             .map(PrivateKey::Rsa)
             .map_err(Error::Rsa),
-        Some(Algorithm::Ec) => ecdsa::PrivateKey::from_pkcs8_der(der)
+        Some(Algorithm::Ec) => ecdsa::PrivateKey::from_pkcs8_der(der, par)
             .map(PrivateKey::Ec)
             .map_err(Error::Ec),
         Some(Algorithm::SlhDsa) => slhdsa::PrivateKey::from_pkcs8_der(der, par)
             .map(PrivateKey::SlhDsa)
             .map_err(Error::SlhDsa),
-        Some(Algorithm::MlDsa) => mldsa::PrivateKey::from_pkcs8_der(der)
+        Some(Algorithm::MlDsa) => mldsa::PrivateKey::from_pkcs8_der(der, par)
             .map(PrivateKey::MlDsa)
             .map_err(Error::MlDsa),
         Some(Algorithm::MlKem) => mlkem::PrivateKey::from_pkcs8_der(der)

@@ -135,9 +135,11 @@
 //!   type makes one thing ([`Ctr::new`](aes::Ctr::new), [`Parc4::new`](hazmat::Parc4::new)).
 //! - **Keys are named alike in [`rsa`] and [`ecdsa`]**: `PrivateKey` and
 //!   `PublicKey`, `private.public_key()`, `PrivateKey::generate(…)`,
-//!   `from_bytes` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`; for
+//!   `from_bytes(bytes, &par)` (PEM or DER), `to_pkcs8_pem`, `to_spki_pem`; for
 //!   password-protected keys ([`pkcs8`]) `from_bytes_with_password` and
-//!   `to_pkcs8_encrypted_pem`/`_der`. RSA's
+//!   `to_pkcs8_encrypted_pem`/`_der`. Every reader that may read a private
+//!   key takes the caller's `&par` ([`keys`]): SLH-DSA rebuilds its root on
+//!   it, the others ignore it. RSA's
 //!   `generate(bits, &par)` searches for primes on the threads of `par`;
 //!   ECDSA's `generate()` takes no `par`, having nothing to split.
 //!   [`slhdsa`]'s keys have the same names over raw FIPS 205 encodings

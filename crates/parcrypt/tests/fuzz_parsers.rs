@@ -475,10 +475,10 @@ fn rsa_keys_parse_or_fail_cleanly() {
     fuzz("rsa keys", untrusted(valid), |input| {
         // Either outcome is allowed (a change inside PEM whitespace or an
         // unused field can still parse); a parsed key must be usable.
-        if let Ok(key) = PrivateKey::from_bytes(&input) {
+        if let Ok(key) = PrivateKey::from_bytes(&input, &Parallelism::sequential()) {
             assert!(key.bits() >= rsa::MIN_BITS);
         }
-        if let Ok(key) = PublicKey::from_bytes(&input) {
+        if let Ok(key) = PublicKey::from_bytes(&input, &Parallelism::sequential()) {
             assert!(key.bits() >= rsa::MIN_BITS);
             let _ = key.verify(Scheme::Pss, Algorithm::Sha256, b"m", &[1; 256]);
         }
@@ -498,8 +498,8 @@ fn ecdsa_keys_parse_or_fail_cleanly() {
         k.public_key().to_sec1_point().unwrap(),
     ];
     fuzz("ecdsa keys", untrusted(valid), |input| {
-        let _ = ecdsa::PrivateKey::from_bytes(&input);
-        let _ = ecdsa::PublicKey::from_bytes(&input);
+        let _ = ecdsa::PrivateKey::from_bytes(&input, &Parallelism::sequential());
+        let _ = ecdsa::PublicKey::from_bytes(&input, &Parallelism::sequential());
         let _ = ecdsa::PublicKey::from_sec1_point(&input);
     });
 }
@@ -555,8 +555,8 @@ fn mldsa_keys_parse_or_fail_cleanly() {
         // Either outcome is allowed; a key that parses signs, and its
         // signature of its own length is checked without a panic.
         let private = [
-            mldsa::PrivateKey::from_bytes(&input),
-            mldsa::PrivateKey::from_bytes_with_password(&input, b"pw"),
+            mldsa::PrivateKey::from_bytes(&input, &Parallelism::sequential()),
+            mldsa::PrivateKey::from_bytes_with_password(&input, b"pw", &Parallelism::sequential()),
             mldsa::PrivateKey::from_expanded(set, &input),
             mldsa::PrivateKey::from_seed(set, &input),
         ];
@@ -565,7 +565,7 @@ fn mldsa_keys_parse_or_fail_cleanly() {
             let _ = key.public_key().verify(b"m", &sig, b"");
         }
         for key in [
-            mldsa::PublicKey::from_bytes(&input),
+            mldsa::PublicKey::from_bytes(&input, &Parallelism::sequential()),
             mldsa::PublicKey::from_raw(set, &input),
         ]
         .into_iter()

@@ -137,7 +137,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_ecVerifyBatch<'l>(
         let messages = array_of_arrays(env, &messages, "messages")?;
         let sigs = array_of_arrays(env, &signatures, "signatures")?;
         one_each(key_der.len(), messages.len(), sigs.len())?;
-        let (parsed, key_at) = parse_once(&key_der, PublicKey::from_bytes)?;
+        let (parsed, key_at) = parse_once(&key_der, |d| PublicKey::from_bytes(d, &par))?;
         let mut signatures = Vec::with_capacity(sigs.len());
         for s in &sigs {
             signatures.push(parse_sig(s, format)?.ok());

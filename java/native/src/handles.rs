@@ -79,7 +79,9 @@ where
 
 /// Declares the entry points of a key type: `$load(byte[] der) -> long`
 /// (the type's `from_bytes`; `private` keys' DER is wiped once parsed) and
-/// `$free(long)` (see [`free_fn!`]).
+/// `$free(long)` (see [`free_fn!`]). For RSA and ECDSA keys, which are only
+/// parsed: their readers are given one thread (SLH-DSA's, which rebuild a
+/// tree, take the provider's: `sigPrivateLoad`).
 #[macro_export]
 macro_rules! key_fns {
     ($(#[$doc:meta])* $kind:ident $load:ident, $free:ident, $ty:ty) => {
@@ -91,7 +93,9 @@ macro_rules! key_fns {
             der: jni::objects::JByteArray<'l>,
         ) -> jni::sys::jlong {
             $crate::entry(&mut env, |env| {
-                $crate::load_key(env, &der, $crate::key_fns!(@secret $kind), <$ty>::from_bytes)
+                $crate::load_key(env, &der, $crate::key_fns!(@secret $kind), |d| {
+                    <$ty>::from_bytes(d, &parcrypt::par::Parallelism::sequential())
+                })
             })
         }
 

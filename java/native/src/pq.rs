@@ -168,18 +168,23 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_sigGenerate<'l>(
     })
 }
 
-/// A private key from PKCS#8 DER (wiped once parsed).
+/// A private key from PKCS#8 DER (wiped once parsed), read on the
+/// provider's threads (SLH-DSA rebuilds its top tree; ML-DSA only parses).
 #[unsafe(no_mangle)]
 pub extern "system" fn Java_dev_parcrypt_jca_Native_sigPrivateLoad<'l>(
     mut env: JNIEnv<'l>,
     _class: JClass<'l>,
     family: jint,
     der: JByteArray<'l>,
+    threads: jint,
+    strategy: jint,
 ) -> jlong {
-    entry(
-        &mut env,
-        |env| by_family!(family, K => load_key(env, &der, true, |d| <K as SigningKey>::from_pkcs8_der(d).map(K::wrap))),
-    )
+    entry(&mut env, |env| {
+        let par = par(threads, strategy)?;
+        by_family!(family, K => load_key(env, &der, true, |d| {
+            <K as SigningKey>::from_pkcs8_der(d, &par).map(K::wrap)
+        }))
+    })
 }
 
 /// A public key from SPKI DER.

@@ -77,7 +77,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamEncrypt<'l>(
         } else {
             array_of_arrays(env, &rsa_keys, "recipients")?
                 .iter()
-                .map(|der| PublicKey::from_bytes(der).map_err(Fail::from))
+                .map(|der| PublicKey::from_bytes(der, &par).map_err(Fail::from))
                 .collect::<Res<_>>()?
         };
         // Secrets from the moment they are read: any error below wipes them.
@@ -134,7 +134,7 @@ pub extern "system" fn Java_dev_parcrypt_jca_Native_streamDecrypt<'l>(
             secret_bytes_opt(env, &rsa_key)?,
         );
         let rsa = match rsa {
-            Some(der) => Some(PrivateKey::from_bytes(der.expose())?),
+            Some(der) => Some(PrivateKey::from_bytes(der.expose(), &par)?),
             None => None,
         };
         let who = match (key, pass, rsa.as_ref()) {

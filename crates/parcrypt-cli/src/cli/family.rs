@@ -266,7 +266,8 @@ impl FamilyArgs for SlhDsa {
         sign_batch: "Sign many messages: each list line `MSGFILE SIGFILE` writes SIGFILE; one `OK`/`FAIL` \
                      line per entry, exit 1 if any fails",
         verify_batch: VERIFY_BATCH,
-        private_key: "Private key: PEM or DER PKCS#8, encrypted or not",
+        private_key: "Private key: PEM or DER PKCS#8, encrypted or not; its top tree is rebuilt (checked) \
+                      on --threads, as keygen builds it",
         public_key: SPKI_PUBLIC_KEY,
     };
 }

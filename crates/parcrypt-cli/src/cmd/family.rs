@@ -116,13 +116,15 @@ pub fn run<F: Family>(cmd: &KeyCommand<F>, par: &Parallelism) -> Result<()> {
             passin,
             encryption,
             io,
-        } => convert::<F::Private>(names, key_format::<F>(format, *der), passin, encryption, io),
+        } => convert::<F::Private>(names, key_format::<F>(format, *der), passin, encryption, io, par),
         KeyCommand::Pubkey {
             format,
             der,
             passin,
             io,
-        } => pubkey::<F::Private>(names, passin, io, |public| F::encode_public(format, public, *der)),
+        } => pubkey::<F::Private>(names, passin, io, par, |public| {
+            F::encode_public(format, public, *der)
+        }),
         KeyCommand::Sign {
             key,
             passin,
@@ -135,15 +137,18 @@ pub fn run<F: Family>(cmd: &KeyCommand<F>, par: &Parallelism) -> Result<()> {
             options,
             input,
         } => {
-            let (library_options, par) = F::verify_options(options, par)?;
-            verify::<Public<F>>(
+            let (library_options, verify_par) = F::verify_options(options, par)?;
+            // A private key given as --pub is read on --threads, whatever
+            // the verification itself runs on.
+            let key: Public<F> = load_public(names, public, par)?;
+            verify(
                 names,
-                public,
+                &key,
                 sig,
                 &library_options,
                 input.as_deref(),
                 &F::verify_hint(options, sig),
-                &par,
+                &verify_par,
             )
         }
         KeyCommand::SignBatch {
@@ -153,7 +158,7 @@ pub fn run<F: Family>(cmd: &KeyCommand<F>, par: &Parallelism) -> Result<()> {
             list,
         } => {
             let options = F::sign_options(options)?;
-            let key: F::Private = load_private(names, Some(key), passin)?;
+            let key: F::Private = load_private(names, Some(key), passin, par)?;
             sign_batch(&key, &list.list, &options, par)
         }
         KeyCommand::VerifyBatch {
@@ -161,7 +166,7 @@ pub fn run<F: Family>(cmd: &KeyCommand<F>, par: &Parallelism) -> Result<()> {
             options,
             list,
         } => {
-            let key: Public<F> = load_public(names, public)?;
+            let key: Public<F> = load_public(names, public, par)?;
             let (options, signature_name) = F::verify_batch_options(options, &key)?;
             verify_batch(&key, &list.list, &options, &signature_name, par)
         }
@@ -248,21 +253,24 @@ fn convert<K: SigningKey>(
     passin: &PassIn,
     encryption: &KeyEncryption,
     io: &KeyInOut,
+    par: &Parallelism,
 ) -> Result<()> {
     check_encrypted_format(names, format, encryption)?;
     keypass::check_passout_stdin(io.input.as_deref(), encryption)?;
     let mut out = key_output(io.output.as_deref(), io.force)?;
-    let key: K = load_private(names, io.input.as_deref(), passin)?;
+    let key: K = load_private(names, io.input.as_deref(), passin, par)?;
     out.write_all(encode_private(&key, format, encryption)?.expose())?;
     out.commit()
 }
 
 /// `pubkey`: the public key of a private key (or of a public key), as
-/// `encode` writes it.
+/// `encode` writes it; a private key is read (and, for SLH-DSA, its root
+/// rebuilt) on `par`.
 fn pubkey<K: SigningKey>(
     names: &Names,
     passin: &PassIn,
     io: &InOut,
+    par: &Parallelism,
     encode: impl FnOnce(&K::Public) -> Result<Vec<u8>, K::Error>,
 ) -> Result<()> {
     keypass::check_stdin(io.input.as_deref(), passin)?;
@@ -271,10 +279,10 @@ fn pubkey<K: SigningKey>(
     let public = if pkcs8::is_encrypted(&bytes) {
         let name = keypass::key_name(io.input.as_deref());
         let password = keypass::password_for(passin, &bytes, &name)?;
-        private = open_private::<K>(names, &bytes, password.as_ref(), passin, &name)?;
+        private = open_private::<K>(names, &bytes, password.as_ref(), passin, &name, par)?;
         private.public_key()
     } else {
-        owned = K::Public::from_bytes(&bytes).map_err(|e| key_error(names, e))?;
+        owned = K::Public::from_bytes(&bytes, par).map_err(|e| key_error(names, e))?;
         &owned
     };
     write_output(io.output.as_deref(), &encode(public)?)
@@ -298,7 +306,7 @@ fn sign<K: SigningKey>(
     io: &InOut,
     par: &Parallelism,
 ) -> Result<()> {
-    let key: K = load_private(names, Some(key), passin)?;
+    let key: K = load_private(names, Some(key), passin, par)?;
     let prehash = prehash_input(names, key.public_key(), options, io.input.as_deref())?;
     let signature = key.sign_prehashed(&prehash, options, par)?;
     write_output(io.output.as_deref(), &signature)
@@ -307,16 +315,15 @@ fn sign<K: SigningKey>(
 /// `verify`: prints `Verified OK` (exit 0), or fails with `hint` (exit 1).
 fn verify<P: VerifyingKey>(
     names: &Names,
-    public: &Path,
+    key: &P,
     sig: &Path,
     options: &P::Options,
     input: Option<&Path>,
     hint: &str,
     par: &Parallelism,
 ) -> Result<()> {
-    let key: P = load_public(names, public)?;
     let signature = read_small(Some(sig), "signature")?;
-    let prehash = prehash_input(names, &key, options, input)?;
+    let prehash = prehash_input(names, key, options, input)?;
     key.verify_prehashed(&prehash, &signature, options, par)
         .map_err(|e| anyhow!(e))
         .hint(hint)?;
@@ -428,10 +435,16 @@ fn key_error<E: KeyError>(names: &Names, e: E) -> anyhow::Error {
 }
 
 /// The private key at `path` (stdin for `None` or `-`), decrypted with
-/// `--passin` (or a password asked on the terminal) if it is encrypted.
-pub fn load_private<K: SigningKey>(names: &Names, path: Option<&Path>, passin: &PassIn) -> Result<K> {
+/// `--passin` (or a password asked on the terminal) if it is encrypted,
+/// read on the command's `--threads` (an SLH-DSA key's root is rebuilt).
+pub fn load_private<K: SigningKey>(
+    names: &Names,
+    path: Option<&Path>,
+    passin: &PassIn,
+    par: &Parallelism,
+) -> Result<K> {
     let (bytes, password, name) = keypass::read_private(path, passin)?;
-    open_private(names, &bytes, password.as_ref(), passin, &name)
+    open_private(names, &bytes, password.as_ref(), passin, &name, par)
 }
 
 /// The private key in `bytes`, decrypted with `password` if it is
@@ -442,12 +455,13 @@ fn open_private<K: SigningKey>(
     password: Option<&SecretBytes>,
     passin: &PassIn,
     name: &str,
+    par: &Parallelism,
 ) -> Result<K> {
     match password {
         Some(password) => {
-            K::from_bytes_with_password_and_limits(bytes, password.expose(), &passin.kdf_limits())
+            K::from_bytes_with_password_and_limits(bytes, password.expose(), &passin.kdf_limits(), par)
         }
-        None => K::from_bytes(bytes),
+        None => K::from_bytes(bytes, par),
     }
     .map_err(|e| match e.kind() {
         ErrorKind::TooCostly => keypass::too_costly(e, passin),
@@ -456,10 +470,11 @@ fn open_private<K: SigningKey>(
     .with_context(|| format!("cannot use {name} as a private key"))
 }
 
-/// The public key at `path` (a private key's public half works too).
-pub fn load_public<P: VerifyingKey>(names: &Names, path: &Path) -> Result<P> {
+/// The public key at `path` (a private key's public half works too, the
+/// private key read on `par`).
+pub fn load_public<P: VerifyingKey>(names: &Names, path: &Path, par: &Parallelism) -> Result<P> {
     let bytes = read_small(Some(path), "key")?;
-    P::from_bytes(&bytes)
+    P::from_bytes(&bytes, par)
         .map_err(|e| match e.kind() {
             // No --passin here: the public half is what is wanted.
             ErrorKind::EncryptedKey => {

@@ -90,7 +90,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             single_block,
             io,
         } => {
-            let public: PublicKey = family::load_public(&NAMES, public)?;
+            let public: PublicKey = family::load_public(&NAMES, public, par)?;
             let msg = Zeroizing::new(read_all(io.input.as_deref())?);
             let blocks = hazmat::rsa_bulk_blocks(msg.len(), public.size());
             let ciphertext = if *single_block || blocks == 1 {
@@ -112,7 +112,7 @@ pub fn run(cmd: &RsaCommand, par: &Parallelism) -> Result<()> {
             write_output(io.output.as_deref(), &ciphertext)
         }
         RsaCommand::Decrypt { key, passin, io } => {
-            let key: PrivateKey = family::load_private(&NAMES, Some(key), passin)?;
+            let key: PrivateKey = family::load_private(&NAMES, Some(key), passin, par)?;
             let ciphertext = read_all(io.input.as_deref())?;
             let plain = hazmat::rsa_bulk_decrypt(&key, &ciphertext, par)
                 .map_err(|e| anyhow!(e))

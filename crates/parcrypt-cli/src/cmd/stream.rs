@@ -33,7 +33,7 @@ pub fn encrypt(args: &EncryptArgs, par: &Parallelism) -> Result<()> {
         .iter()
         .map(|p| {
             let bytes = read_small(Some(p), "recipient key")?;
-            PublicKey::from_bytes(&bytes)
+            PublicKey::from_bytes(&bytes, par)
                 .with_context(|| format!("cannot use {} as an RSA recipient", p.display()))
                 .hint("--recipient takes an RSA public key, e.g. from `parcrypt rsa pubkey`")
         })
@@ -61,7 +61,7 @@ pub fn decrypt(args: &DecryptArgs, par: &Parallelism) -> Result<()> {
         Identity::Passphrase(read_passphrase(path)?)
     } else if let Some(path) = &args.identity {
         let bytes = read_small(Some(path), "identity key")?;
-        rsa = PrivateKey::from_bytes(&bytes)
+        rsa = PrivateKey::from_bytes(&bytes, par)
             .with_context(|| format!("cannot use {} as an RSA identity", path.display()))
             .hint("--identity takes the RSA private key whose public key was a --recipient")?;
         Identity::Rsa(&rsa)

@@ -372,6 +372,68 @@ fn sign_batch_and_verify_batch() {
     ));
 }
 
+/// Every command that reads a private key reads it on `--threads` (its
+/// top tree is rebuilt, a key generation's cost), and what it reads does
+/// not depend on them: `pubkey`, `convert`, a deterministic `sign` and
+/// `verify` given the private key as `--pub`, each with `--threads 1` and
+/// `--threads 3`, write the same bytes. 128s: a top tree big enough to be
+/// spread (128f's is built on one thread whatever `--threads` says). That
+/// the readers run on the threads they are given is the library's
+/// `embedded::an_slhdsa_key_is_read_on_the_threads_it_is_given`.
+#[test]
+fn keys_are_read_on_threads_and_read_alike_on_any() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n);
+    std::fs::write(d("msg"), b"boot image").unwrap();
+    ok(&parcrypt(
+        &[
+            "--threads",
+            "2",
+            "slh-dsa",
+            "keygen",
+            "--params",
+            "SLH-DSA-SHA2-128s",
+            "-o",
+            p(&d("key.pem")),
+        ],
+        b"",
+    ));
+    for threads in ["1", "3"] {
+        let out = |what: &str| d(&format!("{what}-{threads}"));
+        let run = |args: &[&str]| {
+            let out = parcrypt(&[&["--threads", threads, "slh-dsa"][..], args].concat(), b"");
+            ok(&out);
+            out
+        };
+        run(&["pubkey", "-i", p(&d("key.pem")), "-o", p(&out("pub"))]);
+        run(&["convert", "-i", p(&d("key.pem")), "--der", "-o", p(&out("der"))]);
+        run(&[
+            "sign",
+            "--key",
+            p(&d("key.pem")),
+            "--deterministic",
+            "-i",
+            p(&d("msg")),
+            "-o",
+            p(&out("sig")),
+        ]);
+        let verified = run(&[
+            "verify",
+            "--pub",
+            p(&d("key.pem")),
+            "--sig",
+            p(&out("sig")),
+            "-i",
+            p(&d("msg")),
+        ]);
+        assert_eq!(String::from_utf8_lossy(&verified.stdout), "Verified OK\n");
+    }
+    for what in ["pub", "der", "sig"] {
+        let read = |threads: &str| std::fs::read(d(&format!("{what}-{threads}"))).unwrap();
+        assert_eq!(read("1"), read("3"), "{what}: --threads 1 and 3 differ");
+    }
+}
+
 /// OpenSSL 3.5's side: makes a key pair, signs `msg` under a context, and
 /// verifies parcrypt's signature with parcrypt's public key.
 const NODE: &str = r#"

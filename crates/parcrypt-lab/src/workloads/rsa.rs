@@ -194,7 +194,7 @@ fn key(bits: usize, mode: CrtMode) -> &'static PrivateKey {
     match mode {
         CrtMode::Threads => THREADS[i].get_or_init(|| {
             let der = auto.to_pkcs8_der().expect("PKCS#8 encoding");
-            PrivateKey::from_pkcs8_der(der.expose())
+            PrivateKey::from_pkcs8_der(der.expose(), &Parallelism::sequential())
                 .expect("PKCS#8 decoding")
                 .with_crt_mode(CrtMode::Threads)
         }),

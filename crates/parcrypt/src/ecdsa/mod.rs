@@ -493,13 +493,14 @@ impl SigningKey for PrivateKey {
         PrivateKey::generate()
     }
 
-    fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
+    /// Parsed and checked by the backend; `par` is not needed.
+    fn from_pkcs8_der(der: &[u8], _: &Parallelism) -> Result<PrivateKey, Error> {
         Self::from_ec(
             EcKey::from_pkcs8_der(der).map_err(|e| keys::parse_error::<Error>(e, "PKCS#8 private key"))?,
         )
     }
 
-    fn from_traditional_der(der: &[u8]) -> Result<PrivateKey, Error> {
+    fn from_traditional_der(der: &[u8], _: &Parallelism) -> Result<PrivateKey, Error> {
         Self::from_sec1_der(der)
     }
 

@@ -21,6 +21,13 @@
 //! SEC1 for EC) name it in [`Family::traditional`]; their readers accept it
 //! beside PKCS#8.
 //!
+//! Every reader that may read a private key takes a [`Parallelism`], as
+//! key generation and signing do: reading an SLH-DSA private key rebuilds
+//! its top XMSS tree to check `PK.root` (the cost of a key generation), on
+//! the caller's threads. Families whose reading has no parallel work (RSA,
+//! ECDSA, ML-DSA) ignore it. Public-key readers of SPKI take none: a
+//! public key is parsed, never rebuilt.
+//!
 //! # Examples
 //! ```
 //! use parcrypt::ecdsa;
@@ -31,10 +38,10 @@
 //!     let par = Parallelism::default();
 //!     let key = K::generate(params, &par)?;
 //!     let pem = key.to_pkcs8_pem()?;
-//!     let again = K::from_bytes(pem.expose_bytes())?;
+//!     let again = K::from_bytes(pem.expose_bytes(), &par)?;
 //!     let options = K::Options::default();
 //!     let sig = again.sign_message(b"hello", &options, &par)?;
-//!     let public = K::Public::from_bytes(key.public_key().to_spki_pem()?.as_bytes())?;
+//!     let public = K::Public::from_bytes(key.public_key().to_spki_pem()?.as_bytes(), &par)?;
 //!     Ok(public.verify_message(b"hello", &sig, &options, &par).is_ok())
 //! }
 //! assert!(round_trip::<ecdsa::PrivateKey>(&())?);
@@ -223,19 +230,22 @@ pub trait SigningKey: Sized + Send + Sync {
     /// Parameters the family does not offer; a backend failure.
     fn generate(params: &Self::Params, par: &Parallelism) -> Result<Self, Self::Error>;
 
-    /// A DER PKCS#8 `PrivateKeyInfo`.
+    /// A DER PKCS#8 `PrivateKeyInfo`, checked on the threads of `par`
+    /// where the family's check is parallel work (SLH-DSA rebuilds its
+    /// root; the others ignore `par`).
     ///
     /// # Errors
     /// A malformed key, or one of another family.
-    fn from_pkcs8_der(der: &[u8]) -> Result<Self, Self::Error>;
+    fn from_pkcs8_der(der: &[u8], par: &Parallelism) -> Result<Self, Self::Error>;
 
     /// A DER key in the family's [traditional](Family::traditional)
-    /// encoding; families without one refuse every input.
+    /// encoding; families without one refuse every input. `par` as for
+    /// [`Self::from_pkcs8_der`].
     ///
     /// # Errors
     /// A malformed key, or one of another family.
-    fn from_traditional_der(der: &[u8]) -> Result<Self, Self::Error> {
-        let _ = der;
+    fn from_traditional_der(der: &[u8], par: &Parallelism) -> Result<Self, Self::Error> {
+        let _ = (der, par);
         Err(Self::Error::malformed(format!(
             "{} keys have no encoding but PKCS#8",
             Self::FAMILY.name
@@ -278,14 +288,20 @@ pub trait SigningKey: Sized + Send + Sync {
     ) -> Result<Vec<u8>, Self::Error>;
 
     /// Reads a private key: PEM `PRIVATE KEY` (PKCS#8), the family's
-    /// traditional PEM, or either as DER.
+    /// traditional PEM, or either as DER; checked on the threads of `par`
+    /// where that is parallel work (see [`Self::from_pkcs8_der`]).
     ///
     /// # Errors
     /// A malformed key; an encrypted one (see
     /// [`Self::from_bytes_with_password`]); a key of another family or a
     /// public key ([`ErrorKind::WrongKeyType`]).
-    fn from_bytes(bytes: &[u8]) -> Result<Self, Self::Error> {
-        read_private(bytes, None, &pkcs8::KdfLimits::DEFAULT)
+    ///
+    /// # Performance
+    /// Reading an SLH-DSA key costs what generating it costs (its top
+    /// tree), spread over `par`; the other families' keys are only parsed,
+    /// whatever `par` says.
+    fn from_bytes(bytes: &[u8], par: &Parallelism) -> Result<Self, Self::Error> {
+        read_private(bytes, None, &pkcs8::KdfLimits::DEFAULT, par)
     }
 
     /// As [`Self::from_bytes`], and also a password-protected key:
@@ -297,8 +313,12 @@ pub trait SigningKey: Sized + Send + Sync {
     /// # Errors
     /// As [`Self::from_bytes`], and [`ErrorKind::BadPassword`] for a wrong
     /// password.
-    fn from_bytes_with_password(bytes: &[u8], password: &[u8]) -> Result<Self, Self::Error> {
-        read_private(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT)
+    fn from_bytes_with_password(
+        bytes: &[u8],
+        password: &[u8],
+        par: &Parallelism,
+    ) -> Result<Self, Self::Error> {
+        read_private(bytes, Some(password), &pkcs8::KdfLimits::DEFAULT, par)
     }
 
     /// As [`Self::from_bytes_with_password`], with the key derivation's
@@ -313,8 +333,9 @@ pub trait SigningKey: Sized + Send + Sync {
         bytes: &[u8],
         password: &[u8],
         limits: &pkcs8::KdfLimits,
+        par: &Parallelism,
     ) -> Result<Self, Self::Error> {
-        read_private(bytes, Some(password), limits)
+        read_private(bytes, Some(password), limits, par)
     }
 
     /// PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), what `openssl genpkey` writes.
@@ -499,13 +520,15 @@ pub trait VerifyingKey: Sized + Send + Sync {
 
     /// Reads a public key: PEM `PUBLIC KEY` (SPKI), the family's own public
     /// PEM, either as DER, or a private key of any accepted form (its public
-    /// half is taken).
+    /// half is taken, once the private key is read and checked as
+    /// [`SigningKey::from_bytes`] does it on `par`; a public key ignores
+    /// `par`).
     ///
     /// # Errors
     /// As [`SigningKey::from_bytes`]; an encrypted private key is
     /// [`ErrorKind::EncryptedKey`] (its public half is inside the encryption).
-    fn from_bytes(bytes: &[u8]) -> Result<Self, Self::Error> {
-        read_public(bytes)
+    fn from_bytes(bytes: &[u8], par: &Parallelism) -> Result<Self, Self::Error> {
+        read_public(bytes, par)
     }
 
     /// SPKI PEM (`-----BEGIN PUBLIC KEY-----`), what `openssl pkey -pubout` writes.
@@ -599,6 +622,7 @@ fn read_private<K: SigningKey>(
     bytes: &[u8],
     password: Option<&[u8]>,
     limits: &pkcs8::KdfLimits,
+    par: &Parallelism,
 ) -> Result<K, K::Error> {
     let traditional = K::FAMILY.traditional;
     if pem::is_pem(bytes) {
@@ -609,17 +633,17 @@ fn read_private<K: SigningKey>(
         let (label, der) =
             pkcs8::unlock_pem(bytes, &labels, password, limits).map_err(unlock_error::<K::Error>)?;
         if label == PKCS8_LABEL {
-            K::from_pkcs8_der(der.expose())
+            K::from_pkcs8_der(der.expose(), par)
         } else if traditional.is_some_and(|t| t.private_label == label) {
-            K::from_traditional_der(der.expose())
+            K::from_traditional_der(der.expose(), par)
         } else {
             Err(public_where_private())
         }
     } else if let Some(der) = pkcs8::unlock_der(bytes, password, limits)? {
-        K::from_pkcs8_der(der.expose())
+        K::from_pkcs8_der(der.expose(), par)
     } else {
-        K::from_pkcs8_der(bytes).or_else(|e| match traditional {
-            Some(_) => K::from_traditional_der(bytes).map_err(|_| e),
+        K::from_pkcs8_der(bytes, par).or_else(|e| match traditional {
+            Some(_) => K::from_traditional_der(bytes, par).map_err(|_| e),
             None => Err(e),
         })
     }
@@ -627,14 +651,14 @@ fn read_private<K: SigningKey>(
 
 /// The one public-key reader: SPKI, the family's own public form, or a
 /// private key's public half.
-fn read_public<P: VerifyingKey>(bytes: &[u8]) -> Result<P, P::Error> {
+fn read_public<P: VerifyingKey>(bytes: &[u8], par: &Parallelism) -> Result<P, P::Error> {
     if pkcs8::is_encrypted(bytes) {
         // Its public half is inside the encryption.
         return Err(P::Error::from(pkcs8::Error::PasswordNeeded));
     }
     let traditional = <P::Private as SigningKey>::FAMILY.traditional;
     let from_private = |bytes: &[u8]| -> Result<P, P::Error> {
-        Ok(<P::Private as SigningKey>::from_bytes(bytes)?.into_public_key())
+        Ok(<P::Private as SigningKey>::from_bytes(bytes, par)?.into_public_key())
     };
     if pem::is_pem(bytes) {
         let mut labels = vec![SPKI_LABEL];

@@ -661,8 +661,9 @@ impl SigningKey for PrivateKey {
         PrivateKey::generate(*set)
     }
 
-    /// Any of the three forms: seed, expanded, or both (checked to agree).
-    fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
+    /// Any of the three forms: seed, expanded, or both (checked to agree);
+    /// expanding a seed is sequential work, so `par` is not needed.
+    fn from_pkcs8_der(der: &[u8], _: &Parallelism) -> Result<PrivateKey, Error> {
         Self::from_key(MlDsaKey::from_pkcs8_der(der).map_err(|e| parse_error(e, "PKCS#8 private key"))?)
     }
 
@@ -795,7 +796,7 @@ mod tests {
         assert_eq!(expanded.public_key(), key.public_key());
         assert_eq!(expanded.to_seed(), Err(Error::NoSeed));
         let der = expanded.to_pkcs8_der().unwrap();
-        let again = PrivateKey::from_pkcs8_der(der.expose()).unwrap();
+        let again = PrivateKey::from_pkcs8_der(der.expose(), &Parallelism::sequential()).unwrap();
         assert_eq!(again.public_key(), key.public_key());
         let sig = again.sign(b"m", b"").unwrap();
         key.public_key().verify(b"m", &sig, b"").unwrap();

@@ -29,15 +29,17 @@
 //! ```
 //! use parcrypt::ecdsa::PrivateKey;
 //! use parcrypt::keys::{SigningKey, VerifyingKey};
+//! use parcrypt::par::Parallelism;
 //! use parcrypt::pkcs8::{self, Options};
 //!
+//! let par = Parallelism::default();
 //! let key = PrivateKey::generate()?;
 //! let pem = key.to_pkcs8_encrypted_pem(b"hunter2", &Options::default())?;
 //! assert!(pem.starts_with("-----BEGIN ENCRYPTED PRIVATE KEY-----"));
 //! assert!(pkcs8::is_encrypted(pem.as_bytes()));
-//! let back = PrivateKey::from_bytes_with_password(pem.as_bytes(), b"hunter2")?;
+//! let back = PrivateKey::from_bytes_with_password(pem.as_bytes(), b"hunter2", &par)?;
 //! assert_eq!(back.public_key().to_spki_der()?, key.public_key().to_spki_der()?);
-//! assert!(PrivateKey::from_bytes_with_password(pem.as_bytes(), b"wrong").is_err());
+//! assert!(PrivateKey::from_bytes_with_password(pem.as_bytes(), b"wrong", &par).is_err());
 //! # Ok::<(), parcrypt::ecdsa::Error>(())
 //! ```
 

@@ -296,9 +296,12 @@ mod tests {
             for x in &inputs {
                 let want = direct(&key, &Bn::from_be_bytes(x));
                 for mode in [CrtMode::Auto, CrtMode::Threads, CrtMode::Dual] {
-                    let key = PrivateKey::from_pkcs8_der(key.to_pkcs8_der().unwrap().expose())
-                        .unwrap()
-                        .with_crt_mode(mode);
+                    let key = PrivateKey::from_pkcs8_der(
+                        key.to_pkcs8_der().unwrap().expose(),
+                        &Parallelism::sequential(),
+                    )
+                    .unwrap()
+                    .with_crt_mode(mode);
                     for par in &schedules {
                         let got = key.private_raw(x, par).unwrap();
                         assert_eq!(got, want, "{bits} bits, {mode:?}, {par:?}");

@@ -11,9 +11,9 @@
 //! [`VerifyingKey::message_limit`] says how much a caller should let it
 //! hold ([`MAX_PURE_MESSAGE`]).
 //!
-//! The trait's readers take no [`Parallelism`]; reading a private key
-//! rebuilds its top XMSS tree (to check `PK.root`), which they do on
-//! [`Parallelism::default`].
+//! Reading a private key rebuilds its top XMSS tree (to check `PK.root`):
+//! the trait's readers do it on the [`Parallelism`] they are given, as the
+//! inherent [`PrivateKey::from_pkcs8_der`] does.
 
 use sha3::digest::{DynDigest, ExtendableOutput, Update};
 
@@ -159,10 +159,10 @@ impl SigningKey for PrivateKey {
         PrivateKey::generate(*set, par)
     }
 
-    /// OpenSSL 3.5's PKCS#8 (see [`PrivateKey::from_pkcs8_der`]), checked on
-    /// [`Parallelism::default`].
-    fn from_pkcs8_der(der: &[u8]) -> Result<PrivateKey, Error> {
-        PrivateKey::from_pkcs8_der(der, &Parallelism::default())
+    /// OpenSSL 3.5's PKCS#8 (see [`PrivateKey::from_pkcs8_der`]), its
+    /// root rebuilt and checked on `par`.
+    fn from_pkcs8_der(der: &[u8], par: &Parallelism) -> Result<PrivateKey, Error> {
+        PrivateKey::from_pkcs8_der(der, par)
     }
 
     fn to_pkcs8_der(&self) -> Result<SecretBytes, Error> {
@@ -301,12 +301,14 @@ mod tests {
     fn the_shared_readers_read_openssl_files() {
         let key = key();
         let pem = SigningKey::to_pkcs8_pem(&key).unwrap();
-        let again = <PrivateKey as SigningKey>::from_bytes(pem.expose_bytes()).unwrap();
+        let again =
+            <PrivateKey as SigningKey>::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(again.public_key(), key.public_key());
-        let public = <PublicKey as VerifyingKey>::from_bytes(pem.expose_bytes()).unwrap();
+        let public =
+            <PublicKey as VerifyingKey>::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(&public, key.public_key());
         let spki = key.public_key().to_spki_pem();
-        let err = <PrivateKey as SigningKey>::from_bytes(spki.as_bytes())
+        let err = <PrivateKey as SigningKey>::from_bytes(spki.as_bytes(), &Parallelism::sequential())
             .err()
             .unwrap();
         assert_eq!(err.kind(), ErrorKind::WrongKeyType);

@@ -41,10 +41,13 @@ fn keys_round_trip_through_every_encoding() {
         key.to_sec1_pem().unwrap().expose_bytes().to_vec(),
         key.to_sec1_der().unwrap().expose().to_vec(),
     ] {
-        let back = PrivateKey::from_bytes(&bytes).unwrap();
+        let back = PrivateKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap();
         assert_eq!(back.public_key().to_spki_der().unwrap(), spki);
         assert_eq!(
-            PublicKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
+            PublicKey::from_bytes(&bytes, &Parallelism::sequential())
+                .unwrap()
+                .to_spki_der()
+                .unwrap(),
             spki
         );
         let sig = back.sign(b"m").unwrap();
@@ -52,11 +55,14 @@ fn keys_round_trip_through_every_encoding() {
     }
     for bytes in [public.to_spki_pem().unwrap().into_bytes(), spki.clone()] {
         assert_eq!(
-            PublicKey::from_bytes(&bytes).unwrap().to_spki_der().unwrap(),
+            PublicKey::from_bytes(&bytes, &Parallelism::sequential())
+                .unwrap()
+                .to_spki_der()
+                .unwrap(),
             spki
         );
         assert!(matches!(
-            PrivateKey::from_bytes(&bytes),
+            PrivateKey::from_bytes(&bytes, &Parallelism::sequential()),
             Err(Error::Key(KeyFileError::WrongType { .. }) | Error::Key(KeyFileError::Malformed(_)))
         ));
     }
@@ -96,18 +102,18 @@ fn bad_keys_and_points_are_refused() {
     let der = key.to_pkcs8_der().unwrap().expose().to_vec();
     for bad in [&der[..der.len() - 1], &[][..], b"junk"] {
         assert!(matches!(
-            PrivateKey::from_bytes(bad),
+            PrivateKey::from_bytes(bad, &Parallelism::sequential()),
             Err(Error::Key(KeyFileError::Malformed(_)))
         ));
     }
     let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIB\n-----END ENCRYPTED PRIVATE KEY-----\n";
     assert_eq!(
-        PrivateKey::from_bytes(encrypted.as_bytes()).err(),
+        PrivateKey::from_bytes(encrypted.as_bytes(), &Parallelism::sequential()).err(),
         Some(Error::Key(KeyFileError::Encrypted))
     );
     let rsa = parcrypt::rsa::PrivateKey::generate(1024, &Parallelism::default()).unwrap();
     let rsa_pem = rsa.to_pkcs8_pem().unwrap();
-    match PrivateKey::from_bytes(rsa_pem.expose_bytes()) {
+    match PrivateKey::from_bytes(rsa_pem.expose_bytes(), &Parallelism::sequential()) {
         Err(Error::Key(KeyFileError::WrongType { why, .. })) => {
             assert!(why.contains("holds an RSA key"), "{why}")
         }
@@ -115,7 +121,7 @@ fn bad_keys_and_points_are_refused() {
     }
     let rsa_pub = rsa.public_key().to_spki_der().unwrap();
     assert!(matches!(
-        PublicKey::from_bytes(&rsa_pub),
+        PublicKey::from_bytes(&rsa_pub, &Parallelism::sequential()),
         Err(Error::Key(KeyFileError::WrongType { .. }))
     ));
 }

@@ -146,7 +146,8 @@ impl Tally {
 fn load_key(group: &TestGroup, at: &str) -> PublicKey {
     let spki = PublicKey::from_spki_der(&group.der).unwrap_or_else(|e| panic!("{at}: SPKI: {e:?}"));
     let point = PublicKey::from_sec1_point(&group.key.key).unwrap_or_else(|e| panic!("{at}: point: {e:?}"));
-    let pem = PublicKey::from_bytes(group.pem.as_bytes()).unwrap_or_else(|e| panic!("{at}: PEM: {e:?}"));
+    let pem = PublicKey::from_bytes(group.pem.as_bytes(), &Parallelism::sequential())
+        .unwrap_or_else(|e| panic!("{at}: PEM: {e:?}"));
     let der = spki.to_spki_der().unwrap();
     assert_eq!(
         der,

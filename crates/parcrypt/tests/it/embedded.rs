@@ -113,7 +113,7 @@ fn refused_keys_with_trailing_bytes_leave_nothing_allocated() {
     let forms: [(&str, Load); 6] = [
         (
             "RSA PKCS#8",
-            Box::new(|| rsa::PrivateKey::from_pkcs8_der(&rsa_pkcs8).is_err()),
+            Box::new(|| rsa::PrivateKey::from_pkcs8_der(&rsa_pkcs8, &Parallelism::sequential()).is_err()),
         ),
         (
             "RSA PKCS#1",
@@ -125,7 +125,7 @@ fn refused_keys_with_trailing_bytes_leave_nothing_allocated() {
         ),
         (
             "EC PKCS#8",
-            Box::new(|| ecdsa::PrivateKey::from_pkcs8_der(&ec_pkcs8).is_err()),
+            Box::new(|| ecdsa::PrivateKey::from_pkcs8_der(&ec_pkcs8, &Parallelism::sequential()).is_err()),
         ),
         (
             "EC SEC1",
@@ -193,4 +193,78 @@ fn a_file_truncated_while_it_is_hashed_is_an_error_not_a_signal() {
         }
     }
     println!("{roots} roots (hashed before the truncation), {errors} errors");
+}
+
+/// The names of this process's parcrypt pool workers (`parcrypt-N-i`: the
+/// pool of N helpers a call on N + 1 threads uses), from `/proc/self/task`.
+fn pool_workers() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
+        .map(|comm| comm.trim_end().to_owned())
+        .filter(|comm| comm.starts_with("parcrypt-"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// What `parcrypt slh-dsa sign --threads 1`, Python's
+/// `load_pem_private_key(..., threads=1)` and a provider made with one
+/// thread rely on: reading an SLH-DSA private key (which rebuilds its top
+/// tree) runs on the threads the reader is given, and one thread starts no
+/// worker at all; every reader — the family's (plain, password-protected,
+/// the public half of a private key) and `anykey`'s. Several threads do
+/// start their pool, so the check can see one.
+#[test]
+fn an_slhdsa_key_is_read_on_the_threads_it_is_given() {
+    if crate::common::emulated() || !std::path::Path::new("/proc/self/task").exists() {
+        println!("not checked here: the pool's workers are counted in /proc/self/task (natively, on Linux)");
+        return;
+    }
+    if !alone("embedded::an_slhdsa_key_is_read_on_the_threads_it_is_given") {
+        return;
+    }
+    use parcrypt::anykey;
+    use parcrypt::pkcs8;
+    use parcrypt::slhdsa;
+    let seq = Parallelism::sequential();
+    // 128s: a top tree big enough to be spread over threads (128f's is not).
+    let key = slhdsa::PrivateKey::from_seeds(
+        slhdsa::ParameterSet::Sha2_128s,
+        &[1; 16],
+        &[2; 16],
+        &[3; 16],
+        &seq,
+    )
+    .unwrap();
+    let pem = key.to_pkcs8_pem();
+    let fast = pkcs8::Options {
+        kdf: pkcs8::Kdf::Pbkdf2 {
+            prf: pkcs8::Prf::HmacSha256,
+            iterations: 1000,
+        },
+        ..pkcs8::Options::default()
+    };
+    let locked = key.to_pkcs8_encrypted_pem(b"pw", &fast).unwrap();
+    assert_eq!(pool_workers(), Vec::<String>::new(), "before any read");
+    let read_all = |par: &Parallelism| {
+        let a =
+            <slhdsa::PrivateKey as parcrypt::keys::SigningKey>::from_bytes(pem.expose_bytes(), par).unwrap();
+        let b = slhdsa::PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", par).unwrap();
+        let c =
+            <slhdsa::PublicKey as parcrypt::keys::VerifyingKey>::from_bytes(pem.expose_bytes(), par).unwrap();
+        let d = anykey::read_private(pem.expose_bytes(), None, &pkcs8::KdfLimits::DEFAULT, par).unwrap();
+        assert!(a.public_key() == key.public_key() && b.public_key() == key.public_key());
+        assert!(&c == key.public_key());
+        assert!(matches!(d, anykey::PrivateKey::SlhDsa(d) if d.public_key() == key.public_key()));
+    };
+    read_all(&Parallelism::new(1, Strategy::WorkStealing));
+    assert_eq!(pool_workers(), Vec::<String>::new(), "read on 1 thread");
+    read_all(&Parallelism::new(3, Strategy::WorkStealing));
+    // The caller and the pool of 2 helpers (`parcrypt-2-i`).
+    let workers = pool_workers();
+    assert!(
+        !workers.is_empty() && workers.iter().all(|w| w.starts_with("parcrypt-2-")),
+        "read on 3 threads: {workers:?}"
+    );
 }

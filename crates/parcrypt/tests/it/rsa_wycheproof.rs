@@ -132,7 +132,7 @@ fn rsa_oaep_decrypt() {
                 tally.skip(reason, group.tests.len());
                 continue;
             };
-            let key = match PrivateKey::from_pkcs8_der(&group.pkcs8) {
+            let key = match PrivateKey::from_pkcs8_der(&group.pkcs8, &Parallelism::sequential()) {
                 Ok(key) => key,
                 Err(e) => {
                     tally.skip(refused(&e, group.key_size), group.tests.len());

@@ -54,6 +54,64 @@ fn spki(alg: &[u8], bits: &[u8]) -> Vec<u8> {
     tlv(0x30, &[alg, &tlv(0x03, bits)].concat())
 }
 
+/// Every reader takes the caller's threads, and the key it reads does not
+/// depend on them: read on 1 thread or on several (any strategy), through
+/// the family's readers (plain, password-protected, the public half of a
+/// private key) and `anykey`'s, it is the same key, byte for byte, and signs
+/// the same deterministic signatures. (That the threads given are the ones
+/// used is `embedded::an_slhdsa_key_is_read_on_the_threads_it_is_given`.)
+#[test]
+fn a_key_read_on_any_threads_is_the_same_key() {
+    use parcrypt::anykey;
+    use parcrypt::par::Strategy;
+    // 128s: a top tree of 512 leaves, spread over the threads (128f's 8
+    // leaves are built on the calling thread whatever they are).
+    let set = ParameterSet::Sha2_128s;
+    let (pem, _) = openssl_pems(set);
+    let one = Parallelism::new(1, Strategy::WorkStealing);
+    let reference = <PrivateKey as parcrypt::keys::SigningKey>::from_bytes(pem.as_bytes(), &one).unwrap();
+    let options = pkcs8::Options {
+        kdf: pkcs8::Kdf::Pbkdf2 {
+            prf: pkcs8::Prf::HmacSha256,
+            iterations: 1000,
+        },
+        ..pkcs8::Options::default()
+    };
+    let locked = reference.to_pkcs8_encrypted_pem(b"pw", &options).unwrap();
+    let message = Message::pure(b"firmware image", b"ctx").unwrap();
+    let signature = reference.sign_deterministic(&message, &Parallelism::default());
+    for par in [
+        Parallelism::sequential(),
+        one,
+        Parallelism::new(2, Strategy::Static),
+        Parallelism::new(3, Strategy::WorkStealing),
+        Parallelism::new(8, Strategy::WorkStealing),
+        Parallelism::default(),
+    ] {
+        let at = format!("{} threads, {}", par.threads(), par.strategy().name());
+        let read = <PrivateKey as parcrypt::keys::SigningKey>::from_bytes(pem.as_bytes(), &par).unwrap();
+        assert_eq!(read.to_bytes().expose(), reference.to_bytes().expose(), "{at}");
+        let unlocked = PrivateKey::from_bytes_with_password(locked.as_bytes(), b"pw", &par).unwrap();
+        assert_eq!(
+            unlocked.to_bytes().expose(),
+            reference.to_bytes().expose(),
+            "{at}"
+        );
+        let public = <PublicKey as parcrypt::keys::VerifyingKey>::from_bytes(pem.as_bytes(), &par).unwrap();
+        assert_eq!(&public, reference.public_key(), "{at}");
+        match anykey::read_private(pem.as_bytes(), None, &pkcs8::KdfLimits::DEFAULT, &par).unwrap() {
+            anykey::PrivateKey::SlhDsa(any) => {
+                assert_eq!(any.to_bytes().expose(), reference.to_bytes().expose(), "{at}");
+            }
+            other => panic!("{at}: {other:?}"),
+        }
+        // The same bytes sign the same: checked once more at the ends.
+        if par.threads().get() == 8 {
+            assert_eq!(read.sign_deterministic(&message, &par), signature, "{at}");
+        }
+    }
+}
+
 #[test]
 fn openssl_keys_are_read_and_written_back_byte_for_byte() {
     let par = Parallelism::default();

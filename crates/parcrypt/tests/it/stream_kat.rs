@@ -26,7 +26,11 @@ fn vectors() -> (HashMap<String, String>, Vec<HashMap<String, String>>) {
 #[test]
 fn published_vectors_open_under_every_schedule() {
     let (globals, vectors) = vectors();
-    let rsa = PrivateKey::from_pkcs8_der(&hex::decode(&globals["rsa_private_key_pkcs8"]).unwrap()).unwrap();
+    let rsa = PrivateKey::from_pkcs8_der(
+        &hex::decode(&globals["rsa_private_key_pkcs8"]).unwrap(),
+        &Parallelism::sequential(),
+    )
+    .unwrap();
     assert_eq!(vectors.len(), 6);
     for v in &vectors {
         let len: usize = v["plaintext_len"].parse().unwrap();

@@ -275,8 +275,10 @@ impl SshIdentity {
         let bad = |why: &str| Error::Key(format!("SSH private key: {why}"));
         let text = std::str::from_utf8(pem).map_err(|_| bad("not a PEM text file"))?;
         let Some(start) = text.find(OPENSSH_BEGIN) else {
-            // PKCS#1 / PKCS#8 RSA, as age reads through x/crypto/ssh.
-            let key = rsa::PrivateKey::from_bytes(pem).map_err(|e| bad(&e.to_string()))?;
+            // PKCS#1 / PKCS#8 RSA, as age reads through x/crypto/ssh (an
+            // RSA key is only parsed: no threads to give).
+            let key = rsa::PrivateKey::from_bytes(pem, &Parallelism::sequential())
+                .map_err(|e| bad(&e.to_string()))?;
             return Self::from_rsa(key).map_err(|e| bad(&e));
         };
         let body = &text[start + OPENSSH_BEGIN.len()..];

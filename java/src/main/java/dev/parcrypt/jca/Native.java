@@ -88,7 +88,8 @@ final class Native {
     // ML-DSA (family 0) and SLH-DSA (family 1); set: the parameter set's name
     static native long sigGenerate(int family, String set, int threads, int strategy)
             throws InvalidAlgorithmParameterException;
-    static native long sigPrivateLoad(int family, byte[] der) throws InvalidKeyException;
+    /** SLH-DSA rebuilds the key's top tree on {@code threads}; ML-DSA ignores them. */
+    static native long sigPrivateLoad(int family, byte[] der, int threads, int strategy) throws InvalidKeyException;
     static native long sigPublicLoad(int family, byte[] der) throws InvalidKeyException;
     /** The public key of private key {@code h}, as a public key handle (shared, not parsed again). */
     static native long sigPublicOf(long h);

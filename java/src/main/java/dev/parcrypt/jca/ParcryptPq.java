@@ -100,7 +100,7 @@ public final class ParcryptPq {
         if (deterministic && kind == PqKeys.Kind.ML_DSA) {
             throw new IllegalArgumentException("ML-DSA signs hedged only (deterministic is SLH-DSA's option)");
         }
-        PqKeys.Private k = PqKeys.toPrivate(key, kind, null);
+        PqKeys.Private k = PqKeys.toPrivate(key, kind, null, threads, strategyCode);
         return k.ref().call(h -> Native.sigSignBatch(h, messages, context, deterministic, threads, strategyCode));
     }
 
@@ -113,7 +113,8 @@ public final class ParcryptPq {
      * @throws InvalidKeyException an SLH-DSA key (one form only) or another family's
      */
     public static PKCS8EncodedKeySpec expandedPrivateKey(PrivateKey key) throws InvalidKeyException {
-        PqKeys.Private k = PqKeys.toPrivate(key, kindOf(key), null);
+        // 0 threads (every core): only ML-DSA and ML-KEM keys go on, and their reading is not parallel.
+        PqKeys.Private k = PqKeys.toPrivate(key, kindOf(key), null, 0, ParcryptProvider.strategyCode("steal"));
         if (k.set.kind == PqKeys.Kind.SLH_DSA) {
             throw new InvalidKeyException("SLH-DSA private keys have one form");
         }

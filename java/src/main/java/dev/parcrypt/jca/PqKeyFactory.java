@@ -17,15 +17,17 @@ import java.security.spec.X509EncodedKeySpec;
  */
 public final class PqKeyFactory extends EncodedKeyFactory<PqKeys.Public, PqKeys.Private> {
     private final PqKeys.Named named;
+    private final ParcryptProvider provider;
 
     public PqKeyFactory(ParcryptProvider provider, String algorithm) {
-        this(PqKeys.Named.of(algorithm));
+        this(PqKeys.Named.of(algorithm), provider);
     }
 
-    private PqKeyFactory(PqKeys.Named named) {
+    private PqKeyFactory(PqKeys.Named named, ParcryptProvider provider) {
         super(named.kind().name, PublicKey.class, PrivateKey.class, X509EncodedKeySpec.class,
                 PKCS8EncodedKeySpec.class);
         this.named = named;
+        this.provider = provider;
     }
 
     @Override
@@ -35,7 +37,7 @@ public final class PqKeyFactory extends EncodedKeyFactory<PqKeys.Public, PqKeys.
 
     @Override
     PqKeys.Private newPrivate(byte[] der) throws InvalidKeyException {
-        return PqKeys.Private.of(der, named.kind(), named.set());
+        return PqKeys.Private.of(der, named.kind(), named.set(), provider.threads(), provider.strategyCode());
     }
 
     @Override
@@ -45,7 +47,7 @@ public final class PqKeyFactory extends EncodedKeyFactory<PqKeys.Public, PqKeys.
 
     @Override
     PqKeys.Private toPrivate(Key key) throws InvalidKeyException {
-        return PqKeys.toPrivate(key, named.kind(), named.set());
+        return PqKeys.toPrivate(key, named.kind(), named.set(), provider.threads(), provider.strategyCode());
     }
 
     // The encodings are the only specs (EncodedKeyFactory handles them).

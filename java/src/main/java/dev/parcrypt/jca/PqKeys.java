@@ -159,10 +159,11 @@ final class PqKeys {
                 : new NativeRef(Native.sigPublicLoad(set.kind.code, der), Native::sigPublicFree);
     }
 
-    private static NativeRef privateRef(Set set, byte[] der) throws InvalidKeyException {
+    /** SLH-DSA rebuilds the key's top tree (to check it) on {@code threads}; the others only parse. */
+    private static NativeRef privateRef(Set set, byte[] der, int threads, int strategy) throws InvalidKeyException {
         return set.kind == Kind.ML_KEM
                 ? new NativeRef(Native.kemPrivateLoad(der), Native::kemPrivateFree)
-                : new NativeRef(Native.sigPrivateLoad(set.kind.code, der), Native::sigPrivateFree);
+                : new NativeRef(Native.sigPrivateLoad(set.kind.code, der, threads, strategy), Native::sigPrivateFree);
     }
 
     /**
@@ -226,8 +227,8 @@ final class PqKeys {
         private byte[] pkcs8;
         private volatile boolean destroyed;
 
-        private Private(Set set, byte[] der) throws InvalidKeyException {
-            this(set, privateRef(set, der));
+        private Private(Set set, byte[] der, int threads, int strategy) throws InvalidKeyException {
+            this(set, privateRef(set, der, threads, strategy));
         }
 
         private Private(Set set, NativeRef ref) {
@@ -243,11 +244,15 @@ final class PqKeys {
                             provider.strategyCode()), Native::sigPrivateFree));
         }
 
-        /** The key of PKCS#8 {@code der}, of family {@code kind} and set {@code set} (null: any). */
-        static Private of(byte[] der, Kind kind, Set set) throws InvalidKeyException {
+        /**
+         * The key of PKCS#8 {@code der}, of family {@code kind} and set {@code set} (null: any),
+         * read on {@code threads} ({@code strategy} a provider's code): an SLH-DSA key's top tree
+         * is rebuilt, the cost of a key generation.
+         */
+        static Private of(byte[] der, Kind kind, Set set, int threads, int strategy) throws InvalidKeyException {
             Set found = setOf(der, true);
             check(found, kind, set);
-            return new Private(found, der);
+            return new Private(found, der, threads, strategy);
         }
 
         /** {@code what}: 0 = PKCS#8, 2 = the raw expanded key (not SLH-DSA). */
@@ -326,8 +331,11 @@ final class PqKeys {
         return Public.of(key.getEncoded(), kind, set);
     }
 
-    /** Any provider's private key of family {@code kind} (and set {@code set}, if not null) as this provider's. */
-    static Private toPrivate(Key key, Kind kind, Set set) throws InvalidKeyException {
+    /**
+     * Any provider's private key of family {@code kind} (and set {@code set}, if not null) as this
+     * provider's; another provider's key is read on {@code threads} (see {@link Private#of}).
+     */
+    static Private toPrivate(Key key, Kind kind, Set set, int threads, int strategy) throws InvalidKeyException {
         if (key instanceof Private) {
             Private p = (Private) key;
             if (p.isDestroyed()) {
@@ -341,7 +349,7 @@ final class PqKeys {
             throw new InvalidKeyException("an " + kind.name + " private key (PKCS#8 encoded) is needed, got " + describe(key));
         }
         try {
-            return Private.of(der, kind, set);
+            return Private.of(der, kind, set, threads, strategy);
         } finally {
             Arrays.fill(der, (byte) 0);
         }

@@ -56,7 +56,8 @@ public final class PqSignature extends SignatureSpi {
 
     @Override
     protected void engineInitSign(PrivateKey privateKey, SecureRandom random) throws InvalidKeyException {
-        signer = PqKeys.toPrivate(privateKey, named.kind(), named.set());
+        signer = PqKeys.toPrivate(privateKey, named.kind(), named.set(), provider.threads(),
+                provider.strategyCode());
         verifier = null;
         message.reset();
     }

@@ -69,7 +69,8 @@ public final class PqKem implements KEMSpi {
     public DecapsulatorSpi engineNewDecapsulator(PrivateKey privateKey, AlgorithmParameterSpec spec)
             throws InvalidAlgorithmParameterException, InvalidKeyException {
         noParams(spec);
-        PqKeys.Private key = PqKeys.toPrivate(privateKey, PqKeys.Kind.ML_KEM, named.set());
+        // An ML-KEM key is only parsed: no threads to give.
+        PqKeys.Private key = PqKeys.toPrivate(privateKey, PqKeys.Kind.ML_KEM, named.set(), 1, 0);
         return new Decapsulator(key, ciphertextLength(key.set));
     }
 

@@ -186,6 +186,49 @@ class SlhDsaInteropTest {
         assertTrue(s.verify(Files.readAllBytes(data().resolve("openssl35/SLH-DSA-SHA2-128s.sig"))));
     }
 
+    /** The names of this JVM's parcrypt pool workers ({@code parcrypt-N-i}: N helpers), from /proc. */
+    static List<String> poolWorkers() throws Exception {
+        List<String> names = new ArrayList<>();
+        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                try {
+                    String comm = Files.readString(task.resolve("comm")).strip();
+                    if (comm.startsWith("parcrypt-")) {
+                        names.add(comm);
+                    }
+                } catch (java.io.IOException gone) {
+                    // A thread that ended meanwhile.
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
+     * A private key read by the KeyFactory (or given to initSign from another provider) has its top tree
+     * rebuilt on the provider's threads: the same key on 1 thread or on 11; with 11 the read starts the
+     * pool of 10 helpers ({@code parcrypt-10-i}), and initSign on a 13-thread provider given Bouncy
+     * Castle's key the pool of 12 (on Linux, where /proc names them).
+     */
+    @Test
+    void privateKeysAreReadOnTheProvidersThreads() throws Exception {
+        List<byte[]> blocks = pem(Files.readString(data().resolve("openssl35/SLH-DSA-SHA2-128s.pem")));
+        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(blocks.get(0));
+        PrivateKey one = KeyFactory.getInstance("SLH-DSA", new ParcryptProvider(1, "steal")).generatePrivate(spec);
+        PrivateKey eleven = KeyFactory.getInstance("SLH-DSA", new ParcryptProvider(11, "steal")).generatePrivate(spec);
+        assertArrayEquals(one.getEncoded(), eleven.getEncoded());
+        assertArrayEquals(blocks.get(1), ((PqKeys.Private) one).publicKey().getEncoded());
+        assertArrayEquals(blocks.get(1), ((PqKeys.Private) eleven).publicKey().getEncoded());
+        PrivateKey foreign = KeyFactory.getInstance("SLH-DSA", BC).generatePrivate(spec);
+        Signature s = Signature.getInstance("SLH-DSA", new ParcryptProvider(13, "steal"));
+        s.initSign(foreign);
+        if (Files.isDirectory(Path.of("/proc/self/task"))) {
+            List<String> workers = poolWorkers();
+            assertTrue(workers.stream().anyMatch(w -> w.startsWith("parcrypt-10-")), workers.toString());
+            assertTrue(workers.stream().anyMatch(w -> w.startsWith("parcrypt-12-")), workers.toString());
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"SLH-DSA-SHA2-128F", "SLH-DSA-SHA2-192F"})
     void bouncyCastleKeysAndSignaturesCrossBothWays(String name) throws Exception {
