@@ -478,7 +478,11 @@ impl PrivateKey {
         // tr = H(pk) is in the expanded key, and AWS-LC either computed it
         // (from a seed) or checked it against H(pk) when it took the key
         // (mldsa-native's pk_from_sk): it is not hashed again here.
-        let tr = expanded.expose().get(SK_TR).and_then(|t| t.try_into().ok()).ok_or(Error::Backend)?;
+        let tr = expanded
+            .expose()
+            .get(SK_TR)
+            .and_then(|t| t.try_into().ok())
+            .ok_or(Error::Backend)?;
         let raw = key.public_raw()?;
         let public = MlDsaKey::from_public(key.set(), &raw).ok_or(Error::Backend)?;
         Ok(PrivateKey {

@@ -304,7 +304,8 @@ unsafe fn chain_group<const NW: usize, const L: usize, const G: usize>(
                 let next5 = _mm512_or_si512(keep, _mm512_srli_epi32::<16>(d[0]));
                 w[g][5] = _mm512_mask_blend_epi32(m, w[g][5], next5);
                 for j in 1..NW {
-                    let next = _mm512_or_si512(_mm512_slli_epi32::<16>(d[j - 1]), _mm512_srli_epi32::<16>(d[j]));
+                    let next =
+                        _mm512_or_si512(_mm512_slli_epi32::<16>(d[j - 1]), _mm512_srli_epi32::<16>(d[j]));
                     w[g][5 + j] = _mm512_mask_blend_epi32(m, w[g][5 + j], next);
                 }
                 let last = _mm512_or_si512(_mm512_slli_epi32::<16>(d[NW - 1]), pad);

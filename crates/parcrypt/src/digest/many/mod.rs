@@ -169,7 +169,12 @@ fn chain_blocks<const L: usize>(
     steps: &mut [u32; L],
 ) -> (usize, u32) {
     let active = job.heads.len().saturating_sub(first).min(L);
-    let bits = job.mid.blocks.wrapping_mul(64).wrapping_add(22 + n as u64).wrapping_mul(8);
+    let bits = job
+        .mid
+        .blocks
+        .wrapping_mul(64)
+        .wrapping_add(22 + n as u64)
+        .wrapping_mul(8);
     for l in 0..active {
         let i = first + l;
         let b = &mut bufs[l];
@@ -327,7 +332,10 @@ mod tests {
         // Which kernel ran is for the log (`--nocapture`): a CPU without
         // AVX-512 has none to test, and `tests/it/sha_many.rs` fails where CI
         // requires a backend this CPU lacks.
-        eprintln!("chain kernel checked in {ran} batches (AVX-512 available: {})", Backend::Avx512X16.is_available());
+        eprintln!(
+            "chain kernel checked in {ran} batches (AVX-512 available: {})",
+            Backend::Avx512X16.is_available()
+        );
     }
 
     /// Long chains with large starts (hash addresses past 255) and the
