@@ -200,12 +200,12 @@ fn chains_on(backend: Backend, job: &Chains<'_>, vals: &mut [u8]) -> bool {
         return true;
     }
     assert_eq!(vals.len() % count, 0, "n bytes of value per chain");
+    let n = vals.len() / count;
+    if ![16, 24, 32].contains(&n) {
+        return false;
+    }
     #[cfg(target_arch = "x86_64")]
     if matches!(backend, Backend::ShaNiX2 | Backend::ShaNiX4) && backend.is_available() {
-        let n = vals.len() / count;
-        if ![16, 24, 32].contains(&n) {
-            return false;
-        }
         // SAFETY: `is_available` detected SHA, SSE2, SSSE3 and SSE4.1.
         unsafe {
             if backend == Backend::ShaNiX4 {
@@ -219,13 +219,12 @@ fn chains_on(backend: Backend, job: &Chains<'_>, vals: &mut [u8]) -> bool {
     #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     if backend == Backend::Avx512X16 && backend.is_available() {
         // SAFETY: `is_available` detected AVX-512 F and BW (and the mask
-        // allows them).
+        // allows them); n is 16, 24 or 32.
         unsafe {
-            match vals.len() / count {
+            match n {
                 16 => avx512::chains::<4>(job, vals),
                 24 => avx512::chains::<6>(job, vals),
-                32 => avx512::chains::<8>(job, vals),
-                _ => return false,
+                _ => avx512::chains::<8>(job, vals),
             }
         }
         return true;
